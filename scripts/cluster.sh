@@ -1,0 +1,437 @@
+#!/usr/bin/env bash
+# Owns the local test cluster: starts and stops a real Slurm 22.05 cluster on
+# loopback (its own munged, one slurmctld, N slurmd with fake GPU files), all
+# of it inside one work dir, for `make demo` and the integration tests.
+#
+#   cluster.sh up   --dir DIR [--nodes N] [--gpus G] [--cpus C] [--port-base P]
+#                   [--plugindir PATH]... [--conf-extra "Key=Val"]...
+#                   [--gpuquota-json FILE] [--timeout SECS]
+#   cluster.sh down --dir DIR
+#   cluster.sh free-port-base [--nodes N]
+#
+# Ports: slurmctld listens on P, node nX on P+X; P..P+N+2 are checked free.
+# After `up`, `. DIR/env` sets SLURM_CONF for sbatch/squeue/scontrol.
+# `down` finds daemons by a marker in their environment (never by name), so
+# clusters with other dirs are left alone; it also kills job processes
+# (children of this cluster's slurmstepd).
+set -euo pipefail
+
+SYS_PLUGINDIR=${GPUQUOTA_SYS_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+MARKER=GPUQUOTA_CLUSTER_OWNER   # env var set on every daemon; value = DIR
+
+die() { echo "cluster.sh: error: $*" >&2; exit 1; }
+say() { echo "cluster.sh: $*" >&2; }
+
+usage() {
+	sed -n '6,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+need_uint() { # NAME VALUE MIN
+	if ! is_uint "$2" || (($2 < $3)); then die "$1 must be a number >= $3"; fi
+}
+
+# ---------------------------------------------------------------- ports
+used_ports() {
+	# Local TCP ports in any state (listening, established, time-wait).
+	ss -Htan 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' | sort -un
+}
+
+ports_free() { # BASE SPAN -> true if BASE..BASE+SPAN are all unused
+	local base=$1 span=$2 used p
+	used=$(used_ports)
+	for ((p = base; p <= base + span; p++)); do
+		grep -qx "$p" <<<"$used" && return 1
+	done
+	return 0
+}
+
+free_port_base() { # SPAN
+	local span=$1 lo hi try base
+	# Stay below the ephemeral range so outgoing connections don't take ours.
+	lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+	hi=$((lo - span - 2))
+	((hi > 11000)) || hi=30000
+	for ((try = 0; try < 500; try++)); do
+		# Random, aligned to 16, so concurrent callers rarely meet.
+		base=$(((10000 + (RANDOM * 32768 + RANDOM) % (hi - 10000)) / 16 * 16))
+		if ports_free "$base" "$span"; then
+			echo "$base"
+			return 0
+		fi
+	done
+	die "no free port range of $((span + 1)) ports found"
+}
+
+# ---------------------------------------------------------------- processes
+marked_pids() { # DIR -> pids of processes whose environment carries the marker
+	local f
+	grep -lzFx "$MARKER=$1" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
+		f=${f#/proc/}
+		echo "${f%/environ}"
+	done
+}
+
+descendants() { # PID... -> all descendants (not the PIDs themselves)
+	ps -e -o pid=,ppid= | awk -v roots="$*" '
+		BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) want[r[i]] = 1 }
+		{ kids[$2] = kids[$2] " " $1 }
+		END {
+			for (p in want) queue[++qn] = p
+			for (i = 1; i <= qn; i++) {
+				m = split(kids[queue[i]], k, " ")
+				for (j = 1; j <= m; j++)
+					if (!(k[j] in seen) && !(k[j] in want)) {
+						seen[k[j]] = 1; queue[++qn] = k[j]; print k[j]
+					}
+			}
+		}'
+}
+
+self_and_ancestors() {
+	local p=$$
+	while [[ -n $p && $p != 0 ]]; do
+		echo "$p"
+		p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null || true)
+	done
+	echo "$BASHPID"
+}
+
+alive() { kill -0 "$1" 2>/dev/null; }
+
+# argv[0] of PID, without directory (slurmstepd rewrites it to "slurmstepd: [..]").
+cmd_of() {
+	local a
+	a=$(tr '\0' '\n' <"/proc/$1/cmdline" 2>/dev/null | head -n 1) || true
+	echo "${a##*/}"
+}
+
+# Sends SIG to PIDS, waits up to SECS for them to exit, then SIGKILLs the rest.
+stop_pids() { # SIG SECS PID...
+	local sig=$1 secs=$2 p left i
+	shift 2
+	(($# > 0)) || return 0
+	kill "-$sig" "$@" 2>/dev/null || true
+	for ((i = 0; i < secs * 5; i++)); do
+		left=()
+		for p in "$@"; do alive "$p" && left+=("$p"); done
+		((${#left[@]} == 0)) && return 0
+		sleep 0.2
+	done
+	say "still alive after ${secs}s, sending SIGKILL: ${left[*]}"
+	kill -KILL "${left[@]}" 2>/dev/null || true
+	sleep 0.2
+}
+
+cluster_running() { # DIR -> true if any daemon of DIR is alive
+	[[ -n $(marked_pids "$1") ]]
+}
+
+# ---------------------------------------------------------------- down
+cmd_down() {
+	local dir=$1 p c
+	[[ -d $dir ]] || { say "down: $dir does not exist, nothing to do"; return 0; }
+	dir=$(cd "$dir" && pwd -P)
+
+	local -a marked=() ctl=() slurmd=() stepd=() munged=() other=() jobs=() skip=()
+	mapfile -t skip < <(self_and_ancestors)
+	mapfile -t marked < <(marked_pids "$dir")
+	# Pid files are only a hint: a pid is ours only if it carries the marker.
+	for p in "${marked[@]}"; do
+		[[ " ${skip[*]} " == *" $p "* ]] && continue
+		c=$(cmd_of "$p")
+		case $c in
+		slurmctld*) ctl+=("$p") ;;
+		slurmstepd*) stepd+=("$p") ;;
+		slurmd*) slurmd+=("$p") ;;
+		munged*) munged+=("$p") ;;
+		*) other+=("$p") ;;
+		esac
+	done
+	if ((${#stepd[@]} + ${#other[@]} > 0)); then
+		for p in $(descendants "${stepd[@]}" "${other[@]}"); do
+			[[ " ${skip[*]} " == *" $p "* ]] || jobs+=("$p")
+		done
+	fi
+
+	# Controller and node daemons first (munge must outlive them), job
+	# processes killed outright, munged last.
+	if ((${#ctl[@]} + ${#slurmd[@]} + ${#stepd[@]} + ${#jobs[@]} + ${#other[@]} > 0)); then
+		say "down: stopping slurmctld=${ctl[*]:-} slurmd=${slurmd[*]:-} slurmstepd=${stepd[*]:-} jobs=${jobs[*]:-}"
+		kill -KILL "${stepd[@]}" "${jobs[@]}" 2>/dev/null || true
+		stop_pids TERM 10 "${ctl[@]}" "${slurmd[@]}" "${other[@]}" "${stepd[@]}" "${jobs[@]}"
+	fi
+	if ((${#munged[@]} > 0)); then
+		say "down: stopping munged=${munged[*]}"
+		stop_pids TERM 10 "${munged[@]}"
+	fi
+	# Whatever the tree spawned meanwhile (should be nothing).
+	mapfile -t marked < <(marked_pids "$dir")
+	for p in "${marked[@]}"; do
+		[[ " ${skip[*]} " == *" $p "* ]] || kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -f "$dir"/pids/*.pid "$dir"/run/*.pid
+	rm -f "$dir"/munge/munge.socket.2 "$dir"/munge/munge.socket.2.lock
+	say "down: $dir stopped"
+}
+
+# ---------------------------------------------------------------- up
+conf_key() { # "Key=Val ..." -> lowercased key
+	local k=${1%%=*}
+	k=${k//[[:space:]]/}
+	echo "${k,,}"
+}
+
+wait_pidfile() { # FILE SECS -> prints pid
+	local f=$1 secs=$2 i pid
+	for ((i = 0; i < secs * 10; i++)); do
+		if [[ -s $f ]]; then
+			pid=$(tr -dc '0-9' <"$f")
+			[[ -n $pid ]] && { echo "$pid"; return 0; }
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+fail_up() { # MESSAGE
+	local f
+	echo "cluster.sh: error: up failed: $1" >&2
+	for f in "$DIR"/log/*; do
+		[[ -s $f ]] || continue
+		echo "----- tail $f" >&2
+		tail -n 15 "$f" >&2
+	done
+	cmd_down "$DIR" || true
+	exit 1
+}
+
+cmd_up() {
+	local nodes=2 gpus=2 cpus=4 port_base="" json="" timeout=30
+	local -a plugindirs=() extras=()
+	DIR=""
+	while (($#)); do
+		case $1 in
+		--dir) DIR=${2:?}; shift 2 ;;
+		--nodes) nodes=${2:?}; shift 2 ;;
+		--gpus) gpus=${2:?}; shift 2 ;;
+		--cpus) cpus=${2:?}; shift 2 ;;
+		--port-base) port_base=${2:?}; shift 2 ;;
+		--plugindir) plugindirs+=("${2:?}"); shift 2 ;;
+		--conf-extra) extras+=("${2:?}"); shift 2 ;;
+		--gpuquota-json) json=${2:?}; shift 2 ;;
+		--timeout) timeout=${2:?}; shift 2 ;;
+		-h | --help) usage ;;
+		*) die "up: unknown argument '$1'" ;;
+		esac
+	done
+	[[ -n $DIR ]] || die "up: --dir DIR is required"
+	need_uint --nodes "$nodes" 1
+	need_uint --gpus "$gpus" 0
+	need_uint --cpus "$cpus" 1
+	need_uint --timeout "$timeout" 1
+	[[ -z $json || -r $json ]] || die "--gpuquota-json: cannot read $json"
+	((EUID == 0)) || die "must run as root (SlurmUser=root, SlurmdUser=root)"
+	local b
+	for b in munged slurmctld slurmd sinfo ss; do
+		command -v "$b" >/dev/null || die "$b not found (run scripts/install-deps.sh)"
+	done
+
+	mkdir -p "$DIR"
+	DIR=$(cd "$DIR" && pwd -P)
+	[[ $DIR != / ]] || die "--dir must not be /"
+	[[ $DIR != *[,[:space:]]* ]] || die "--dir must not contain spaces or commas: $DIR"
+	local sock=$DIR/munge/munge.socket.2
+	((${#sock} < 100)) || die "--dir too long for a unix socket path: $sock"
+	if cluster_running "$DIR"; then
+		die "a cluster is already running in $DIR; run: $0 down --dir $DIR"
+	fi
+
+	local span=$((nodes + 2))
+	if [[ -z $port_base ]]; then
+		port_base=$(free_port_base "$span")
+	else
+		need_uint --port-base "$port_base" 1025
+		((port_base + span < 65536)) || die "--port-base must be <= $((65535 - span))"
+		ports_free "$port_base" "$span" \
+			|| die "ports $port_base..$((port_base + span)) are not all free"
+	fi
+
+	local plugindir=$SYS_PLUGINDIR p
+	for ((b = ${#plugindirs[@]} - 1; b >= 0; b--)); do
+		p=$(cd "${plugindirs[b]}" && pwd -P) || die "--plugindir ${plugindirs[b]} not found"
+		plugindir=$p:$plugindir
+	done
+
+	# Fresh state every time: old jobs must not come back.
+	rm -rf "${DIR:?}"/{state,spool,log,run,pids,munge,dev}
+	mkdir -p "$DIR"/{state,spool,log,run,pids,dev}
+	install -d -m 0755 "$DIR/munge"
+	local cluster
+	cluster=$(basename "$DIR" | tr '[:upper:]' '[:lower:]' | tr -cd 'a-z0-9')
+	[[ $cluster =~ ^[a-z] ]] || cluster=gq$cluster
+	cluster=${cluster:0:24}
+
+	# ---- munged: own key, socket, pid, log, seed; all inside DIR/munge.
+	local key=$DIR/munge/munge.key
+	if command -v mungekey >/dev/null; then
+		mungekey --create --keyfile="$key" --bits=1024 >/dev/null 2>&1 \
+			|| dd if=/dev/urandom of="$key" bs=128 count=1 status=none
+	else
+		dd if=/dev/urandom of="$key" bs=128 count=1 status=none
+	fi
+	chmod 0400 "$key"
+	# munged runs as root here (every client is root). --force: munged wants
+	# every directory above the socket world-executable, which a mktemp dir
+	# (0700) is not; without it, it refuses to start.
+	env "$MARKER=$DIR" munged --force \
+		--socket="$sock" --key-file="$key" \
+		--pid-file="$DIR/munge/munged.pid" --log-file="$DIR/log/munged.log" \
+		--seed-file="$DIR/munge/munged.seed" </dev/null >"$DIR/log/munged.stderr" 2>&1 \
+		|| fail_up "munged did not start"
+	p=$(wait_pidfile "$DIR/munge/munged.pid" 5) || fail_up "munged wrote no pid file"
+	echo "$p" >"$DIR/pids/munged.pid"
+
+	# ---- fake GPUs and gres.conf
+	local i g files
+	{
+		echo "# Generated by scripts/cluster.sh"
+		echo "AutoDetect=off"
+		for ((i = 1; i <= nodes; i++)); do
+			mkdir -p "$DIR/dev/n$i" "$DIR/spool/n$i"
+			for ((g = 0; g < gpus; g++)); do : >"$DIR/dev/n$i/gpu$g"; done
+			if ((gpus == 1)); then files=gpu0; else files="gpu[0-$((gpus - 1))]"; fi
+			((gpus > 0)) && echo "NodeName=n$i Name=gpu File=$DIR/dev/n$i/$files"
+		done
+	} >"$DIR/gres.conf"
+
+	# ---- slurm.conf: defaults only for keys --conf-extra does not set.
+	local -A given=()
+	local e have_part=0 authinfo="socket=$sock,cred_expire=10"
+	for e in "${extras[@]}"; do
+		given[$(conf_key "$e")]=1
+		[[ $e =~ ^[[:space:]]*PartitionName=gpu([[:space:]]|$) ]] && have_part=1
+	done
+	local -a defaults=(
+		"ClusterName=$cluster"
+		"SlurmctldHost=$(hostname -s)(127.0.0.1)"
+		"SlurmctldPort=$port_base"
+		"SlurmUser=root"
+		"SlurmdUser=root"
+		"AuthType=auth/munge"
+		"CredType=cred/munge"
+		"AuthInfo=$authinfo"
+		"PluginDir=$plugindir"
+		"StateSaveLocation=$DIR/state"
+		"SlurmdSpoolDir=$DIR/spool/%n"
+		"SlurmctldPidFile=$DIR/run/slurmctld.pid"
+		"SlurmdPidFile=$DIR/run/slurmd-%n.pid"
+		"SlurmctldLogFile=$DIR/log/slurmctld.log"
+		"SlurmdLogFile=$DIR/log/slurmd-%n.log"
+		"SlurmctldDebug=info"
+		"SlurmdDebug=info"
+		"SlurmdParameters=config_overrides"
+		"SelectType=select/cons_tres"
+		"SelectTypeParameters=CR_Core"
+		"GresTypes=gpu"
+		"ProctrackType=proctrack/linuxproc"
+		"TaskPlugin=task/none"
+		"MailProg=/bin/true"
+		"SchedulerParameters=sched_interval=2,bf_interval=2"
+		"ReturnToService=2"
+		"JobRequeue=1"
+		"MinJobAge=300"
+		"AccountingStorageType=accounting_storage/none"
+		"JobCompType=jobcomp/none"
+	)
+	{
+		echo "# Generated by scripts/cluster.sh for $DIR"
+		for e in "${defaults[@]}"; do
+			[[ -n ${given[$(conf_key "$e")]:-} ]] || echo "$e"
+		done
+		local gres=""
+		((gpus > 0)) && gres=" Gres=gpu:$gpus"
+		for ((i = 1; i <= nodes; i++)); do
+			echo "NodeName=n$i NodeAddr=127.0.0.1 Port=$((port_base + i)) CPUs=$cpus$gres RealMemory=1000 State=UNKNOWN"
+		done
+		local all="n1"
+		((nodes > 1)) && all="n[1-$nodes]"
+		((have_part)) || echo "PartitionName=gpu Nodes=$all Default=YES MaxTime=INFINITE State=UP"
+		((${#extras[@]} == 0)) || echo "# --conf-extra"
+		for e in "${extras[@]}"; do
+			# An AuthInfo without socket= would send us to the system munged.
+			if [[ $(conf_key "$e") == authinfo && $e != *socket=* ]]; then
+				e="AuthInfo=socket=$sock,${e#*=}"
+			fi
+			echo "$e"
+		done
+	} >"$DIR/slurm.conf"
+	[[ -z $json ]] || cp "$json" "$DIR/gpuquota.json"
+	printf 'export SLURM_CONF=%q\n' "$DIR/slurm.conf" >"$DIR/env"
+	export SLURM_CONF=$DIR/slurm.conf
+
+	# ---- slurmctld, then one slurmd per node; both daemonize themselves.
+	env "$MARKER=$DIR" slurmctld -f "$DIR/slurm.conf" \
+		</dev/null >"$DIR/log/slurmctld.stderr" 2>&1 || fail_up "slurmctld exited with an error"
+	p=$(wait_pidfile "$DIR/run/slurmctld.pid" 10) || fail_up "slurmctld wrote no pid file"
+	echo "$p" >"$DIR/pids/slurmctld.pid"
+	for ((i = 1; i <= nodes; i++)); do
+		env "$MARKER=$DIR" slurmd -N "n$i" -f "$DIR/slurm.conf" \
+			</dev/null >"$DIR/log/slurmd-n$i.stderr" 2>&1 || fail_up "slurmd n$i exited with an error"
+	done
+	for ((i = 1; i <= nodes; i++)); do
+		p=$(wait_pidfile "$DIR/run/slurmd-n$i.pid" 10) || fail_up "slurmd n$i wrote no pid file"
+		echo "$p" >"$DIR/pids/slurmd-n$i.pid"
+	done
+
+	# ---- wait until every node is idle
+	local start=$SECONDS idle=0 f
+	while ((SECONDS - start < timeout)); do
+		for f in "$DIR"/pids/*.pid; do
+			alive "$(cat "$f")" || fail_up "$(basename "$f" .pid) died"
+		done
+		idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l) || idle=0
+		((idle == nodes)) && break
+		sleep 0.5
+	done
+	((idle == nodes)) || fail_up "only $idle of $nodes nodes idle after ${timeout}s"
+	say "up: cluster '$cluster' in $DIR, slurmctld port $port_base, nodes n1..n$nodes on $((port_base + 1))..$((port_base + nodes)) ($((SECONDS - start))s)"
+	say "up: use: . $DIR/env"
+}
+
+# ---------------------------------------------------------------- main
+main() {
+	(($#)) || usage
+	local cmd=$1
+	shift
+	case $cmd in
+	up) cmd_up "$@" ;;
+	down)
+		local dir=""
+		while (($#)); do
+			case $1 in
+			--dir) dir=${2:?}; shift 2 ;;
+			*) die "down: unknown argument '$1'" ;;
+			esac
+		done
+		[[ -n $dir ]] || die "down: --dir DIR is required"
+		cmd_down "$dir"
+		;;
+	free-port-base)
+		local n=8
+		while (($#)); do
+			case $1 in
+			--nodes) n=${2:?}; shift 2 ;;
+			*) die "free-port-base: unknown argument '$1'" ;;
+			esac
+		done
+		is_uint "$n" || die "--nodes must be a number"
+		free_port_base $((n + 2))
+		;;
+	-h | --help | help) usage ;;
+	*) die "unknown command '$cmd'" ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,859 @@
+/*
+ * config.c - load and validate gpuquota.json (see config.h and the
+ * "Configuration" section of SEMANTICS.md).
+ *
+ * Every error is one line: "<file>: <key path>: <what is wrong>, got <JSON>".
+ * The first problem found is reported; nothing is half-loaded.
+ *
+ * Choices beyond the contract:
+ *  - json-c's STRICT mode plus UTF-8 validation; a leading UTF-8 BOM is
+ *    skipped.  Trailing text after the top-level value is an error.
+ *  - json null is never "use the default": an optional key is either absent
+ *    or valid.
+ *  - settings.partitions, when present, must be non-empty and free of
+ *    duplicates (omit the key to mean "all partitions").
+ *  - A duplicate key inside one JSON object cannot be seen through json-c:
+ *    the last occurrence wins.
+ */
+#include "config/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <json-c/linkhash.h>
+
+#define KP_MAX 256	/* longest key path shown in a message */
+#define VAL_MAX 80	/* longest offending value shown in a message */
+
+struct parser {
+	const char *path;
+	char *err;
+	size_t errlen;
+	gq_config_t *cfg;
+};
+
+/* ----- messages -------------------------------------------------------- */
+
+/* Cut s (NUL-terminated, within a buffer) so it does not end mid UTF-8. */
+static void utf8_trim(char *s)
+{
+	size_t n = strlen(s), i = n;
+
+	/* back over continuation bytes, then check the lead byte fits */
+	while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+		i--;
+	if (i == 0)
+		return;
+	{
+		unsigned char lead = (unsigned char)s[i - 1];
+		size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 :
+			      lead >= 0xC0 ? 2 : 1;
+
+		if (need > 1 && n - (i - 1) < need)
+			s[i - 1] = '\0';
+	}
+}
+
+static void set_err(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_err(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+	int len;
+
+	if (!p->err || p->errlen == 0)
+		return;
+	len = snprintf(p->err, p->errlen, "%s: ",
+		       p->path ? p->path : "<config>");
+	if (len < 0) {
+		p->err[0] = '\0';
+		return;
+	}
+	n = (size_t)len;
+	if (n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	p->err[p->errlen - 1] = '\0';
+	utf8_trim(p->err);
+	/* exactly one line, whatever the file name holds */
+	for (char *c = p->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+/* The value as (plain, one-line) JSON, shortened to VAL_MAX characters. */
+static const char *jval(struct json_object *v, char buf[VAL_MAX + 4])
+{
+	const char *s = json_object_to_json_string_ext(v,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!s)
+		s = "?";
+	if (strlen(s) <= VAL_MAX)
+		return s;
+	memcpy(buf, s, VAL_MAX);
+	buf[VAL_MAX] = '\0';
+	utf8_trim(buf);
+	strcat(buf, "...");
+	return buf;
+}
+
+/* A string as a JSON string literal, for messages. */
+static const char *jstr(const char *s, char buf[VAL_MAX + 4])
+{
+	struct json_object *o = json_object_new_string(s);
+	const char *r;
+
+	if (!o)
+		return "\"?\"";
+	r = jval(o, buf);
+	if (r != buf) {
+		snprintf(buf, VAL_MAX + 4, "%s", r);
+		r = buf;
+	}
+	json_object_put(o);
+	return r;
+}
+
+static bool plain_key(const char *k)
+{
+	if (!*k || strlen(k) > 64)
+		return false;
+	for (; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+		      (*k >= '0' && *k <= '9') || *k == '_' || *k == '-'))
+			return false;
+	return true;
+}
+
+/* parent + key: "a.b", "b" at the top, a["odd key"] for anything unusual. */
+static const char *kp_key(char buf[KP_MAX], const char *parent,
+			  const char *key)
+{
+	char tmp[VAL_MAX + 4];
+
+	if (plain_key(key))
+		snprintf(buf, KP_MAX, "%s%s%s", parent, *parent ? "." : "",
+			 key);
+	else
+		snprintf(buf, KP_MAX, "%s[%s]", parent, jstr(key, tmp));
+	return buf;
+}
+
+static const char *kp_idx(char buf[KP_MAX], const char *parent, size_t i)
+{
+	snprintf(buf, KP_MAX, "%s[%zu]", parent, i);
+	return buf;
+}
+
+/* ----- typed getters ---------------------------------------------------- */
+
+static int oom(struct parser *p)
+{
+	set_err(p, "out of memory");
+	return -1;
+}
+
+static int need_type(struct parser *p, struct json_object *v, const char *kp,
+		     enum json_type t, const char *what)
+{
+	char vb[VAL_MAX + 4];
+
+	if (json_object_is_type(v, t))
+		return 0;
+	set_err(p, "%s: must be %s, got %s", kp, what, jval(v, vb));
+	return -1;
+}
+
+/* Every key of obj must be one of allowed[] (NULL-terminated). */
+static int check_keys(struct parser *p, struct json_object *obj,
+		      const char *kp, const char *const *allowed)
+{
+	char kb[KP_MAX];
+
+	json_object_object_foreach(obj, key, val) {
+		const char *const *a;
+
+		(void)val;
+		for (a = allowed; *a; a++)
+			if (!strcmp(*a, key))
+				break;
+		if (!*a) {
+			set_err(p, "%s: unknown key", kp_key(kb, kp, key));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A non-empty string without embedded NUL, copied into *out. */
+static int get_string(struct parser *p, struct json_object *v, const char *kp,
+		      char **out)
+{
+	char vb[VAL_MAX + 4];
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) == 0) {
+		set_err(p, "%s: must be a non-empty string, got %s", kp,
+			jval(v, vb));
+		return -1;
+	}
+	s = json_object_get_string(v);
+	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
+		set_err(p, "%s: must not contain a NUL character, got %s", kp,
+			jval(v, vb));
+		return -1;
+	}
+	*out = strdup(s);
+	return *out ? 0 : oom(p);
+}
+
+/* A JSON integer in [min, INT_MAX]; minstr names the bound in messages. */
+static int get_int(struct parser *p, struct json_object *v, const char *kp,
+		   int min, const char *minstr, int *out)
+{
+	char vb[VAL_MAX + 4];
+	int64_t i;
+
+	if (!json_object_is_type(v, json_type_int)) {
+		set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
+			jval(v, vb));
+		return -1;
+	}
+	i = json_object_get_int64(v);	/* uint64 beyond it: INT64_MAX */
+	/*
+	 * json-c saturates integers past 64 bits to INT64_MIN / UINT64_MAX:
+	 * the text is lost, so do not show the clamped value as if written.
+	 */
+	if (i < min) {
+		set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
+			i == INT64_MIN ? "a number beyond 64 bits" :
+			jval(v, vb));
+		return -1;
+	}
+	if (i > INT_MAX) {
+		set_err(p, "%s: must be an integer <= %d, got %s", kp, INT_MAX,
+			json_object_get_uint64(v) == UINT64_MAX ?
+			"a number beyond 64 bits" : jval(v, vb));
+		return -1;
+	}
+	*out = (int)i;
+	return 0;
+}
+
+static int get_weight(struct parser *p, struct json_object *v, const char *kp,
+		      double *out)
+{
+	char vb[VAL_MAX + 4];
+	double d;
+
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double)) {
+		set_err(p, "%s: must be a number >= 0, got %s", kp,
+			jval(v, vb));
+		return -1;
+	}
+	d = json_object_get_double(v);
+	if (!isfinite(d)) {
+		set_err(p, "%s: must be a finite number >= 0, got %s", kp,
+			jval(v, vb));
+		return -1;
+	}
+	if (d < 0) {
+		set_err(p, "%s: must be a number >= 0, got %s", kp,
+			jval(v, vb));
+		return -1;
+	}
+	*out = d + 0.0;	/* -0 becomes 0 */
+	return 0;
+}
+
+/*
+ * A non-empty array of non-empty strings.  what names the item ("account",
+ * "partition") in duplicate messages; dups_ok skips that check (accounts are
+ * checked across projects later).
+ */
+static int get_str_array(struct parser *p, struct json_object *v,
+			 const char *kp, const char *what, bool dups_ok,
+			 char ***out, int *nout)
+{
+	char vb[VAL_MAX + 4], kb[KP_MAX];
+	size_t n, i, j;
+	char **a;
+
+	if (!json_object_is_type(v, json_type_array) ||
+	    json_object_array_length(v) == 0) {
+		set_err(p, "%s: must be a non-empty array of non-empty strings, got %s",
+			kp, jval(v, vb));
+		return -1;
+	}
+	n = json_object_array_length(v);
+	if (n > INT_MAX) {
+		set_err(p, "%s: too many entries", kp);
+		return -1;
+	}
+	a = calloc(n, sizeof(*a));
+	if (!a)
+		return oom(p);
+	*out = a;
+	*nout = (int)n;	/* entries stay NULL until filled: freeable */
+	for (i = 0; i < n; i++) {
+		kp_idx(kb, kp, i);
+		if (get_string(p, json_object_array_get_idx(v, i), kb, &a[i]))
+			return -1;
+		if (dups_ok)
+			continue;
+		for (j = 0; j < i; j++) {
+			if (!strcmp(a[i], a[j])) {
+				set_err(p, "%s: duplicate %s %s", kb, what,
+					jstr(a[i], vb));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ----- sections ---------------------------------------------------------- */
+
+static const char *const dept_keys[] = {
+	"name", "gpu_quota", "over_quota_weight", "gpu_limit", NULL
+};
+
+static const char *const project_keys[] = {
+	"name", "gpu_quota", "over_quota_weight", "gpu_limit", "accounts",
+	"department", NULL
+};
+
+static const char *const settings_keys[] = {
+	"min_runtime", "recompute_interval", "partitions", NULL
+};
+
+static const char *const top_keys[] = {
+	"projects", "departments", "settings", NULL
+};
+
+/* obj[key], or "missing required key" when required and absent. */
+static bool field(struct parser *p, struct json_object *obj, const char *kp,
+		  const char *key, bool required, struct json_object **v,
+		  int *rc)
+{
+	char kb[KP_MAX];
+
+	if (json_object_object_get_ex(obj, key, v))
+		return true;
+	if (required) {
+		set_err(p, "%s: missing required key", kp_key(kb, kp, key));
+		*rc = -1;
+	}
+	return false;
+}
+
+/*
+ * The fields projects and departments share.  names holds the names seen so
+ * far (for the duplicate check) and what is "project" or "department".
+ */
+static int parse_common(struct parser *p, struct json_object *obj,
+			const char *kp, const char *what,
+			struct lh_table *names, char **name, int *quota,
+			double *weight, int *limit)
+{
+	char kb[KP_MAX], vb[VAL_MAX + 4], qb[32];
+	struct json_object *v;
+	int rc = 0;
+
+	if (field(p, obj, kp, "name", true, &v, &rc)) {
+		kp_key(kb, kp, "name");
+		if (get_string(p, v, kb, name))
+			return -1;
+		if (lh_table_lookup_ex(names, *name, NULL)) {
+			set_err(p, "%s: duplicate %s %s", kb, what,
+				jstr(*name, vb));
+			return -1;
+		}
+		if (lh_table_insert(names, *name, NULL))
+			return oom(p);
+	}
+	if (rc)
+		return rc;
+
+	if (field(p, obj, kp, "gpu_quota", true, &v, &rc) &&
+	    get_int(p, v, kp_key(kb, kp, "gpu_quota"), 0, "0", quota))
+		return -1;
+	if (rc)
+		return rc;
+
+	*weight = 1.0;
+	if (field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
+	    get_weight(p, v, kp_key(kb, kp, "over_quota_weight"), weight))
+		return -1;
+
+	*limit = GQ_NO_LIMIT;
+	snprintf(qb, sizeof(qb), "gpu_quota (%d)", *quota);
+	if (field(p, obj, kp, "gpu_limit", false, &v, &rc) &&
+	    get_int(p, v, kp_key(kb, kp, "gpu_limit"), *quota, qb, limit))
+		return -1;
+	return 0;
+}
+
+static int parse_depts(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	struct lh_table *names;
+	char kb[KP_MAX];
+	size_t n, i;
+	int rc = 0;
+
+	if (need_type(p, arr, "departments", json_type_array, "an array"))
+		return -1;
+	n = json_object_array_length(arr);
+	if (n == 0)
+		return 0;
+	if (n > INT_MAX) {
+		set_err(p, "departments: too many entries");
+		return -1;
+	}
+	cfg->depts = calloc(n, sizeof(*cfg->depts));
+	if (!cfg->depts)
+		return oom(p);
+	cfg->ndepts = (int)n;
+	names = lh_kchar_table_new((int)(n < 16 ? 16 : n), NULL);
+	if (!names)
+		return oom(p);
+	for (i = 0; i < n && !rc; i++) {
+		struct json_object *d = json_object_array_get_idx(arr, i);
+		gq_dept_cfg_t *dc = &cfg->depts[i];
+
+		kp_idx(kb, "departments", i);
+		rc = need_type(p, d, kb, json_type_object, "an object");
+		if (!rc)
+			rc = check_keys(p, d, kb, dept_keys);
+		if (!rc)
+			rc = parse_common(p, d, kb, "department", names,
+					  &dc->name, &dc->gpu_quota,
+					  &dc->over_quota_weight,
+					  &dc->gpu_limit);
+	}
+	lh_table_free(names);
+	return rc;
+}
+
+static int parse_project(struct parser *p, struct json_object *obj,
+			 const char *kp, struct lh_table *names,
+			 gq_project_cfg_t *pc)
+{
+	gq_config_t *cfg = p->cfg;
+	char kb[KP_MAX], vb[VAL_MAX + 4];
+	struct json_object *v;
+	int rc = 0;
+
+	pc->department = -1;
+	if (need_type(p, obj, kp, json_type_object, "an object") ||
+	    check_keys(p, obj, kp, project_keys) ||
+	    parse_common(p, obj, kp, "project", names, &pc->name,
+			 &pc->gpu_quota, &pc->over_quota_weight,
+			 &pc->gpu_limit))
+		return -1;
+
+	if (field(p, obj, kp, "accounts", false, &v, &rc)) {
+		if (get_str_array(p, v, kp_key(kb, kp, "accounts"), "account",
+				  true, &pc->accounts, &pc->naccounts))
+			return -1;
+	} else {
+		pc->accounts = calloc(1, sizeof(*pc->accounts));
+		if (!pc->accounts)
+			return oom(p);
+		pc->naccounts = 1;
+		pc->accounts[0] = strdup(pc->name);
+		if (!pc->accounts[0])
+			return oom(p);
+	}
+
+	if (field(p, obj, kp, "department", false, &v, &rc)) {
+		char *dname = NULL;
+		int d;
+
+		kp_key(kb, kp, "department");
+		if (get_string(p, v, kb, &dname))
+			return -1;
+		for (d = 0; d < cfg->ndepts; d++)
+			if (!strcmp(cfg->depts[d].name, dname))
+				break;
+		if (d == cfg->ndepts) {
+			set_err(p, "%s: no department named %s", kb,
+				jstr(dname, vb));
+			free(dname);
+			return -1;
+		}
+		free(dname);
+		pc->department = d;
+	}
+	return 0;
+}
+
+/*
+ * Every account belongs to one project.  A project without "accounts" owns
+ * its name; those are registered first so that a clash is always reported
+ * at the explicit "accounts" entry, whatever the order of the projects.
+ */
+static int check_accounts(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	char kb[KP_MAX], ab[VAL_MAX + 4], pb[VAL_MAX + 4];
+	struct lh_table *owner;
+	int i, j, rc = 0;
+
+	owner = lh_kchar_table_new(cfg->nprojects < 16 ? 16 : cfg->nprojects,
+				   NULL);
+	if (!owner)
+		return oom(p);
+	for (i = 0; i < cfg->nprojects && !rc; i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i);
+
+		if (json_object_object_get_ex(o, "accounts", NULL))
+			continue;
+		if (lh_table_insert(owner, cfg->projects[i].accounts[0],
+				    (void *)(intptr_t)i))
+			rc = oom(p);
+	}
+	for (i = 0; i < cfg->nprojects && !rc; i++) {
+		gq_project_cfg_t *pc = &cfg->projects[i];
+		struct json_object *o = json_object_array_get_idx(arr, i);
+
+		if (!json_object_object_get_ex(o, "accounts", NULL))
+			continue;
+		for (j = 0; j < pc->naccounts && !rc; j++) {
+			void *prev;
+
+			snprintf(kb, sizeof(kb), "projects[%d].accounts[%d]",
+				 i, j);
+			if (lh_table_lookup_ex(owner, pc->accounts[j], &prev)) {
+				int q = (int)(intptr_t)prev;
+
+				if (q == i)
+					set_err(p, "%s: account %s is listed twice",
+						kb, jstr(pc->accounts[j], ab));
+				else
+					set_err(p, "%s: account %s already belongs to project %s",
+						kb, jstr(pc->accounts[j], ab),
+						jstr(cfg->projects[q].name,
+						     pb));
+				rc = -1;
+			} else if (lh_table_insert(owner, pc->accounts[j],
+						   (void *)(intptr_t)i)) {
+				rc = oom(p);
+			}
+		}
+	}
+	lh_table_free(owner);
+	return rc;
+}
+
+static int parse_projects(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	struct lh_table *names;
+	char kb[KP_MAX];
+	size_t n, i;
+	int rc = 0;
+
+	if (need_type(p, arr, "projects", json_type_array, "an array"))
+		return -1;
+	n = json_object_array_length(arr);
+	if (n == 0)
+		return 0;
+	if (n > INT_MAX) {
+		set_err(p, "projects: too many entries");
+		return -1;
+	}
+	cfg->projects = calloc(n, sizeof(*cfg->projects));
+	if (!cfg->projects)
+		return oom(p);
+	cfg->nprojects = (int)n;
+	names = lh_kchar_table_new((int)(n < 16 ? 16 : n), NULL);
+	if (!names)
+		return oom(p);
+	for (i = 0; i < n && !rc; i++)
+		rc = parse_project(p, json_object_array_get_idx(arr, i),
+				   kp_idx(kb, "projects", i), names,
+				   &cfg->projects[i]);
+	lh_table_free(names);
+	if (!rc)
+		rc = check_accounts(p, arr);
+	return rc;
+}
+
+static int parse_settings(struct parser *p, struct json_object *obj)
+{
+	gq_settings_t *s = &p->cfg->settings;
+	struct json_object *v;
+	int rc = 0;
+
+	if (need_type(p, obj, "settings", json_type_object, "an object") ||
+	    check_keys(p, obj, "settings", settings_keys))
+		return -1;
+	if (field(p, obj, "settings", "min_runtime", false, &v, &rc) &&
+	    get_int(p, v, "settings.min_runtime", 0, "0", &s->min_runtime))
+		return -1;
+	if (field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
+	    get_int(p, v, "settings.recompute_interval", 1, "1",
+		    &s->recompute_interval))
+		return -1;
+	if (field(p, obj, "settings", "partitions", false, &v, &rc) &&
+	    get_str_array(p, v, "settings.partitions", "partition", false,
+			  &s->partitions, &s->npartitions))
+		return -1;
+	return 0;
+}
+
+/* ----- entry points ------------------------------------------------------ */
+
+/* 1-based line and column (in characters) of byte offset off of text. */
+static void line_col(const char *text, size_t off, size_t *line, size_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && text[i]; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+static const char *tok_error(enum json_tokener_error e)
+{
+	switch (e) {
+	case json_tokener_error_depth:
+		return "nesting too deep";
+	case json_tokener_error_parse_eof:
+	case json_tokener_continue:
+		return "unexpected end of input";
+	case json_tokener_error_parse_utf8_string:
+		return "invalid UTF-8";
+	default:
+		return json_tokener_error_desc(e);
+	}
+}
+
+gq_config_t *gq_config_empty(void)
+{
+	gq_config_t *cfg = calloc(1, sizeof(*cfg));
+
+	if (!cfg)
+		return NULL;
+	cfg->settings.min_runtime = GQ_DEFAULT_MIN_RUNTIME;
+	cfg->settings.recompute_interval = GQ_DEFAULT_INTERVAL;
+	return cfg;
+}
+
+int gq_config_parse(const char *text, const char *path, gq_config_t **out,
+		    char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	struct json_tokener *tok;
+	struct json_object *root, *v;
+	enum json_tokener_error e;
+	char vb[VAL_MAX + 4];
+	size_t len;
+	int rc = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!out) {
+		set_err(&p, "no place to store the configuration");
+		return -1;
+	}
+	*out = NULL;
+	if (!text)
+		text = "";
+	if (!strncmp(text, "\xEF\xBB\xBF", 3))	/* UTF-8 byte order mark */
+		text += 3;
+	len = strlen(text);
+	if (len >= INT_MAX) {
+		set_err(&p, "file too large");
+		return -1;
+	}
+
+	tok = json_tokener_new();
+	if (!tok)
+		return oom(&p);
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_VALIDATE_UTF8);
+	/* length + 1 takes in the NUL: the input ends there */
+	root = json_tokener_parse_ex(tok, text, (int)len + 1);
+	e = json_tokener_get_error(tok);
+	if (!root && e == json_tokener_success)
+		e = json_tokener_error_parse_unexpected;	/* not reached */
+	if (e != json_tokener_success) {
+		size_t line, col;
+
+		line_col(text, json_tokener_get_parse_end(tok), &line, &col);
+		set_err(&p, "malformed JSON at line %zu, column %zu: %s",
+			line, col, tok_error(e));
+		json_object_put(root);
+		json_tokener_free(tok);
+		return -1;
+	}
+	json_tokener_free(tok);
+
+	if (!json_object_is_type(root, json_type_object)) {
+		set_err(&p, "top level: must be an object, got %s",
+			jval(root, vb));
+		json_object_put(root);
+		return -1;
+	}
+
+	p.cfg = gq_config_empty();
+	if (!p.cfg) {
+		json_object_put(root);
+		return oom(&p);
+	}
+	if (check_keys(&p, root, "", top_keys))
+		goto fail;
+	/* departments first: projects refer to them */
+	if (field(&p, root, "", "departments", false, &v, &rc) &&
+	    parse_depts(&p, v))
+		goto fail;
+	if (!field(&p, root, "", "projects", true, &v, &rc) ||
+	    parse_projects(&p, v))
+		goto fail;
+	if (field(&p, root, "", "settings", false, &v, &rc) &&
+	    parse_settings(&p, v))
+		goto fail;
+
+	json_object_put(root);
+	*out = p.cfg;
+	return 0;
+fail:
+	json_object_put(root);
+	gq_config_free(p.cfg);
+	return -1;
+}
+
+int gq_config_load(const char *path, gq_config_t **out, char *err,
+		   size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *nul;
+	int fd, rc;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (out)
+		*out = NULL;
+	if (!path) {
+		set_err(&p, "cannot read: no file name");
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(&p, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 2) {
+			size_t ncap = cap ? cap * 2 : 8192;
+			char *nb;
+
+			if (ncap > (size_t)INT_MAX + 1) {
+				/* json-c takes an int length */
+				if (cap >= (size_t)INT_MAX + 1) {
+					set_err(&p, "cannot read: file too large");
+					goto fail;
+				}
+				ncap = (size_t)INT_MAX + 1;
+			}
+			nb = realloc(buf, ncap);
+			if (!nb) {
+				oom(&p);
+				goto fail;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			set_err(&p, "cannot read: %s", strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	fd = -1;
+	buf[len] = '\0';
+
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		size_t line, col;
+
+		line_col(buf, (size_t)(nul - buf), &line, &col);
+		set_err(&p, "malformed JSON at line %zu, column %zu: NUL byte",
+			line, col);
+		goto fail;
+	}
+	rc = gq_config_parse(buf, path, out, err, errlen);
+	free(buf);
+	return rc;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+static void free_strv(char **v, int n)
+{
+	int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void gq_config_free(gq_config_t *cfg)
+{
+	int i;
+
+	if (!cfg)
+		return;
+	for (i = 0; i < cfg->nprojects; i++) {
+		free(cfg->projects[i].name);
+		free_strv(cfg->projects[i].accounts,
+			  cfg->projects[i].naccounts);
+	}
+	free(cfg->projects);
+	for (i = 0; i < cfg->ndepts; i++)
+		free(cfg->depts[i].name);
+	free(cfg->depts);
+	free_strv(cfg->settings.partitions, cfg->settings.npartitions);
+	free(cfg);
+}

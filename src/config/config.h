@@ -1,0 +1,69 @@
+/*
+ * config.h - the gpuquota.json contract as plain C structs.
+ *
+ * Owns: the in-memory form of the configuration (projects, departments,
+ * settings) and the loader's API. No json-c type leaks out of this header:
+ * the core includes it to build its project table.
+ */
+#ifndef GPUQUOTA_CONFIG_H
+#define GPUQUOTA_CONFIG_H
+
+#include <stddef.h>
+
+#define GQ_NO_LIMIT (-1)	/* gpu_limit not set: unlimited */
+
+/* Defaults of the "settings" object (documented in README.md). */
+#define GQ_DEFAULT_MIN_RUNTIME 0	/* seconds before a job may be reclaimed */
+#define GQ_DEFAULT_INTERVAL 2		/* seconds between recompute passes */
+
+typedef struct {
+	char *name;
+	int gpu_quota;		/* >= 0 */
+	double over_quota_weight;	/* >= 0, default 1 */
+	int gpu_limit;		/* >= gpu_quota, or GQ_NO_LIMIT */
+} gq_dept_cfg_t;
+
+typedef struct {
+	char *name;
+	int gpu_quota;
+	double over_quota_weight;
+	int gpu_limit;
+	int department;		/* index into gq_config_t.depts, -1 if none */
+	char **accounts;	/* Slurm accounts; defaults to { name } */
+	int naccounts;
+} gq_project_cfg_t;
+
+typedef struct {
+	int min_runtime;	/* seconds */
+	int recompute_interval;	/* seconds, >= 1 */
+	char **partitions;	/* NULL/0: every partition forms the pool */
+	int npartitions;
+} gq_settings_t;
+
+typedef struct {
+	gq_project_cfg_t *projects;
+	int nprojects;
+	gq_dept_cfg_t *depts;
+	int ndepts;
+	gq_settings_t settings;
+} gq_config_t;
+
+/*
+ * Parse and validate a configuration.  On success returns 0 and sets *out.
+ * On failure returns -1, leaves *out NULL and writes one line into err,
+ * naming the file (path), the key and the offending value, e.g.
+ *   "/etc/slurm/gpuquota.json: projects[1].gpu_quota: must be an integer >= 0, got -2"
+ */
+int gq_config_parse(const char *text, const char *path, gq_config_t **out,
+		    char *err, size_t errlen);
+
+/* Read the file at path and parse it (errors as above, plus I/O errors). */
+int gq_config_load(const char *path, gq_config_t **out, char *err,
+		   size_t errlen);
+
+/* An empty configuration (no projects): every account is a 0-quota project. */
+gq_config_t *gq_config_empty(void);
+
+void gq_config_free(gq_config_t *cfg);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * band.h - priority bands of pending jobs (SEMANTICS.md "Ordering pending
+ * jobs").
+ *
+ * Owns: which band a pending job is in given its project's cumulative GPUs
+ * A_k, the in-band key that interleaves projects, and the mapping of
+ * (band, key) onto Slurm's 32-bit job priority (higher runs first).
+ */
+#ifndef GPUQUOTA_BAND_H
+#define GPUQUOTA_BAND_H
+
+#include <stdint.h>
+
+typedef enum {
+	GQ_BAND_IN_QUOTA = 0,	/* A_k <= q_p */
+	GQ_BAND_FAIR_SHARE = 1,	/* A_k <= f_p */
+	GQ_BAND_OVER = 2,	/* over its fair share */
+	GQ_BAND_NONE = 3,	/* not a pending job */
+} gq_band_t;
+
+/* Width of each band in priority units; bands never overlap. */
+#define GQ_BAND_SPAN 1000000000u
+
+/* A job's band: in_quota says A_k fits the quota of p and its ancestors. */
+gq_band_t gq_band_of(double cum, double quota, double share, int in_ancestors);
+
+/*
+ * Key inside a band; smaller goes first: A_k / q_p in quota,
+ * (A_k - q_p) / w_p above it (weight 0: +infinity, last).
+ */
+double gq_band_key(gq_band_t band, double cum, double quota, double weight);
+
+/* Slurm priority for (band, key): in-quota > fair-share > over; never 0. */
+uint32_t gq_band_priority(gq_band_t band, double key);
+
+/* Band a priority value came from (inverse of gq_band_priority's bands). */
+gq_band_t gq_band_from_priority(uint32_t prio);
+
+const char *gq_band_name(gq_band_t band);
+
+#endif

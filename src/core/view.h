@@ -1,0 +1,115 @@
+/*
+ * view.h - one scheduling pass of gpuquota, and the answers it gives until
+ * the next pass.
+ *
+ * Owns: the project table (configured projects plus a 0-quota project per
+ * unknown account), the per-pass job snapshot, and what is derived from it:
+ * allocation a_p, demand D_p, fair share f_p, each pending job's band and
+ * priority, and each running job's membership in the victim candidate sets
+ * (SEMANTICS.md "Reclaim").  The Slurm glue fills the snapshot; everything
+ * decided is decided here, without Slurm headers.
+ *
+ * Costs: a pass is O(J log J) in jobs (one sort of each project's pending
+ * and running jobs) plus O(P^2) in projects for water-filling; job lookups
+ * and gq_view_preemptable() are O(1) (hash on job id).
+ */
+#ifndef GPUQUOTA_VIEW_H
+#define GPUQUOTA_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/band.h"
+
+typedef enum {
+	GQ_JOB_RUNNING,		/* running or suspended: holds GPUs */
+	GQ_JOB_PENDING,		/* pending and eligible to start */
+	GQ_JOB_WAITING,		/* pending but held, on a dependency or begin time */
+} gq_job_state_t;
+
+/* Victim set membership bits (gq_job_t.victim) */
+#define GQ_VICTIM_QUOTA 0x1	/* candidate for quota reclaim */
+#define GQ_VICTIM_FAIR 0x2	/* candidate for fair-share reclaim */
+
+typedef struct {
+	/* input, from Slurm */
+	uint32_t id;
+	gq_job_state_t state;
+	uint32_t gpus;		/* allocated (running) or requested (pending) */
+	uint32_t tasks;		/* pending array tasks behind this record, >= 1 */
+	bool requeueable;	/* batch job that may be requeued */
+	int64_t order;		/* Slurm-side order in the project, higher first
+				 * (QOS priority, nice) */
+	int64_t submit_time;
+	int64_t start_time;
+	/* derived */
+	int project;		/* index in the project table */
+	double cum;		/* A_k (pending jobs) */
+	gq_band_t band;
+	double key;
+	uint32_t priority;	/* for Slurm; pending jobs */
+	uint8_t victim;		/* GQ_VICTIM_* bits (running jobs) */
+	uint32_t preempt_rank;	/* candidates: 1.. in order of reclaim */
+} gq_job_t;
+
+typedef struct {
+	char *name;
+	double quota, weight, limit;	/* limit INFINITY when unlimited */
+	int department;		/* -1 when none */
+	bool configured;	/* false: an account no project lists */
+	/* per pass */
+	uint32_t alloc;		/* a_p */
+	uint32_t pending;	/* GPUs of eligible pending jobs */
+	double share;		/* f_p */
+	double deserved;
+	double tail;		/* A of the last job walked (for late submits) */
+} gq_project_t;
+
+typedef struct gq_view gq_view_t;
+
+/* A view for a configuration (copied; cfg may be freed afterwards). */
+gq_view_t *gq_view_create(const gq_config_t *cfg);
+void gq_view_free(gq_view_t *v);
+
+/* Start a pass: forget the previous jobs. */
+void gq_view_begin(gq_view_t *v, double capacity, int64_t now);
+
+/*
+ * Add a job of the pass, belonging to `account` (NULL or "": the empty
+ * account, itself a 0-quota project).  Returns the stored job to fill, or
+ * NULL when out of memory.  O(1) amortized.
+ */
+gq_job_t *gq_view_add_job(gq_view_t *v, uint32_t id, const char *account);
+
+/* Derive shares, bands, priorities and victim sets for the jobs added. */
+void gq_view_compute(gq_view_t *v);
+
+/*
+ * A job submitted after the pass: placed at the tail of its project's queue,
+ * given its band and priority; visible to lookups until the next pass.
+ * `job` holds the input fields.  Returns the stored job or NULL.
+ */
+const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
+				 const gq_job_t *job);
+
+/* O(1) lookups */
+const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
+const gq_project_t *gq_view_project(const gq_view_t *v, int idx);
+int gq_view_nprojects(const gq_view_t *v);
+int gq_view_find_project(const gq_view_t *v, const char *account);
+double gq_view_capacity(const gq_view_t *v);
+int gq_view_min_runtime(const gq_view_t *v);
+
+/*
+ * May `preemptor` (pending) take the GPUs of `preemptee` (running)?
+ * Quota reclaim for an in-quota preemptor, fair-share reclaim for a
+ * fair-share one; never within a project.  O(1).
+ */
+bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
+			 uint32_t preemptor);
+
+/* Order of reclaim among candidates: lower first; UINT32_MAX otherwise. */
+uint32_t gq_view_preempt_rank(const gq_view_t *v, uint32_t id);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * main.c - runs every unit test suite (Check).
+ */
+#include <check.h>
+#include <stdlib.h>
+
+Suite *config_suite(void);
+Suite *fairshare_suite(void);
+Suite *band_suite(void);
+Suite *index_suite(void);
+Suite *view_suite(void);
+
+int main(void)
+{
+	SRunner *sr = srunner_create(fairshare_suite());
+	int failed;
+
+	srunner_add_suite(sr, band_suite());
+	srunner_add_suite(sr, index_suite());
+	srunner_add_suite(sr, view_suite());
+	srunner_add_suite(sr, config_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,409 @@
+/*
+ * test_view.c - a whole pass: shares, bands, priorities, victim sets and
+ * preemptable() answers, on scenarios worked out by hand.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/view.h"
+
+static gq_project_cfg_t proj(const char *name, int quota, double weight,
+			     int limit)
+{
+	gq_project_cfg_t p;
+	static char *acct[16];
+	static int n;
+
+	memset(&p, 0, sizeof(p));
+	p.name = (char *)name;
+	p.gpu_quota = quota;
+	p.over_quota_weight = weight;
+	p.gpu_limit = limit;
+	p.department = -1;
+	acct[n % 16] = (char *)name;
+	p.accounts = &acct[n++ % 16];
+	p.naccounts = 1;
+	return p;
+}
+
+/* a view over projects given as name/quota pairs, weight 1, no limit */
+static gq_view_t *view2(const char *a, int qa, const char *b, int qb,
+			int min_runtime)
+{
+	gq_project_cfg_t p[2] = { proj(a, qa, 1, GQ_NO_LIMIT),
+				  proj(b, qb, 1, GQ_NO_LIMIT) };
+	gq_config_t cfg = { .projects = p, .nprojects = 2 };
+
+	cfg.settings.min_runtime = min_runtime;
+	cfg.settings.recompute_interval = 2;
+	return gq_view_create(&cfg);
+}
+
+static gq_job_t *run(gq_view_t *v, uint32_t id, const char *acct,
+		     uint32_t gpus, int64_t start)
+{
+	gq_job_t *j = gq_view_add_job(v, id, acct);
+
+	ck_assert_ptr_nonnull(j);
+	j->state = GQ_JOB_RUNNING;
+	j->gpus = gpus;
+	j->requeueable = true;
+	j->submit_time = start;
+	j->start_time = start;
+	return j;
+}
+
+static gq_job_t *pend(gq_view_t *v, uint32_t id, const char *acct,
+		      uint32_t gpus, int64_t submit)
+{
+	gq_job_t *j = gq_view_add_job(v, id, acct);
+
+	ck_assert_ptr_nonnull(j);
+	j->state = GQ_JOB_PENDING;
+	j->gpus = gpus;
+	j->requeueable = true;
+	j->submit_time = submit;
+	return j;
+}
+
+static const gq_project_t *project(gq_view_t *v, const char *acct)
+{
+	return gq_view_project(v, gq_view_find_project(v, acct));
+}
+
+/*
+ * The quick start, step 4: a1 (1 GPU, id 1) and a2 (2 GPUs, id 2) of
+ * team-a, b1 (1, id 3) of team-b run on C=4; b2 (1, id 4) of team-b pends.
+ * D_a=3, D_b=2 -> f_a=2, f_b=2.  b2: A=1+1=2 <= q_b=2: in quota.
+ * team-a may lose a_a - q_a = 1 GPU: the walk (youngest first) skips a2
+ * (2 GPUs) and takes a1.
+ */
+START_TEST(quick_start_reclaims_a1)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 10);
+	run(v, 2, "team-a", 2, 20);
+	run(v, 3, "team-b", 1, 30);
+	pend(v, 4, "team-b", 1, 40);
+	gq_view_compute(v);
+
+	ck_assert_uint_eq(project(v, "team-a")->alloc, 3);
+	ck_assert_uint_eq(project(v, "team-b")->alloc, 1);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 2, 1e-9);
+	ck_assert_double_eq_tol(project(v, "team-b")->share, 2, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 4)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 4)->cum, 2, 1e-9);
+
+	ck_assert(gq_view_preemptable(v, 1, 4));	/* a1 */
+	ck_assert(!gq_view_preemptable(v, 2, 4));	/* a2: team-a below quota */
+	ck_assert(!gq_view_preemptable(v, 3, 4));	/* own project */
+	ck_assert(!gq_view_preemptable(v, 4, 4));	/* not running */
+	ck_assert(!gq_view_preemptable(v, 1, 99));	/* unknown preemptor */
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 1), 1);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 2), UINT32_MAX);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Step 2-3: before b2, team-a's a2 was over quota but fits the fair share:
+ * a1 runs (1), a2 pends (2): D_a=3, D_b=1 (b1 running), C=4:
+ * deserved 2+1, surplus 1 -> team-a: f_a=3.  a2: A=3 <= f_a: fair-share
+ * band; it may start on idle GPUs.
+ */
+START_TEST(over_quota_job_in_fair_share_band)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 10);
+	pend(v, 2, "team-a", 2, 20);
+	run(v, 3, "team-b", 1, 30);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 3, 1e-9);
+	ck_assert_double_eq_tol(project(v, "team-b")->share, 1, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 2)->band, GQ_BAND_FAIR_SHARE);
+	/* fair-share reclaim: team-b holds 1 <= max(q, f) = 2: no victim */
+	ck_assert(!gq_view_preemptable(v, 3, 2));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A project at its quota submits again into a full cluster: team-a holds 2
+ * (q=2), team-b holds 2 (q=2), team-a submits 1 GPU: A=3 > q; D_a=3, D_b=2,
+ * f_a=2: over its fair share: it may take nothing.
+ */
+START_TEST(at_quota_preempts_nothing)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	uint32_t ee;
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 2, 10);
+	run(v, 2, "team-b", 1, 20);
+	run(v, 3, "team-b", 1, 30);
+	pend(v, 4, "team-a", 1, 40);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_job(v, 4)->band, GQ_BAND_OVER);
+	for (ee = 1; ee <= 3; ee++)
+		ck_assert(!gq_view_preemptable(v, ee, 4));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Never victims: --no-requeue / interactive jobs, and jobs younger than the
+ * minimum runtime (60 s).  team-a q=0 holds three 1-GPU jobs: one not
+ * requeueable, one started 30 s ago (now=100, start 70), one eligible.
+ */
+START_TEST(exempt_jobs_are_never_victims)
+{
+	gq_view_t *v = view2("team-a", 0, "team-b", 2, 60);
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 10)->requeueable = false;
+	run(v, 2, "team-a", 1, 70);
+	run(v, 3, "team-a", 1, 20);
+	pend(v, 4, "team-b", 1, 90);
+	gq_view_compute(v);
+	ck_assert(!gq_view_preemptable(v, 1, 4));
+	ck_assert(!gq_view_preemptable(v, 2, 4));
+	ck_assert(gq_view_preemptable(v, 3, 4));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Floors hold whatever subset is taken: team-a q=1 holds 4 one-GPU jobs and
+ * a 2-GPU job (a=6); team-b (q=4) submits 2.  Budget a-q = 5: the walk
+ * (youngest first: ids 5(2 GPUs),4,3,2,1) takes 5 (2), 4, 3, 2 (1 each) =5
+ * and skips 1: team-a keeps at least 1 GPU.
+ */
+START_TEST(floor_bounds_candidate_gpus)
+{
+	gq_view_t *v = view2("team-a", 1, "team-b", 4, 0);
+	uint32_t id, sum = 0;
+
+	gq_view_begin(v, 6, 100);
+	for (id = 1; id <= 4; id++)
+		run(v, id, "team-a", 1, id);
+	run(v, 5, "team-a", 2, 5);
+	pend(v, 6, "team-b", 2, 50);
+	gq_view_compute(v);
+	for (id = 1; id <= 5; id++)
+		if (gq_view_preemptable(v, id, 6))
+			sum += gq_view_job(v, id)->gpus;
+	ck_assert_uint_eq(sum, 5);
+	ck_assert(!gq_view_preemptable(v, 1, 6));
+	/* walk order is reclaim order: youngest first */
+	ck_assert_uint_lt(gq_view_preempt_rank(v, 5), gq_view_preempt_rank(v, 4));
+	ck_assert_uint_lt(gq_view_preempt_rank(v, 4), gq_view_preempt_rank(v, 2));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Slurm order before age in the walk: the lowest-order job goes first even
+ * when older.  team-a q=0: job 1 (order 5, old), job 2 (order 9, young).
+ */
+START_TEST(walk_lowest_order_first)
+{
+	gq_view_t *v = view2("team-a", 0, "team-b", 4, 0);
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 10)->order = 5;
+	run(v, 2, "team-a", 1, 20)->order = 9;
+	pend(v, 3, "team-b", 1, 50);
+	gq_view_compute(v);
+	ck_assert_uint_lt(gq_view_preempt_rank(v, 1), gq_view_preempt_rank(v, 2));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Most over-served project first: C=8, p q=1 holds 4 (ratio vs
+ * max(q,f)), r q=2 holds 4; s (q=5) pends 5.  D: p 4, r 4, s 5: quotas
+ * 1+2+5=8=C, no surplus: f = 1, 2, 5.  Over-service: p 4/1=4, r 4/2=2:
+ * every p candidate ranks before every r candidate.
+ */
+START_TEST(most_over_served_first)
+{
+	gq_project_cfg_t p[3] = { proj("p", 1, 1, GQ_NO_LIMIT),
+				  proj("r", 2, 1, GQ_NO_LIMIT),
+				  proj("s", 5, 1, GQ_NO_LIMIT) };
+	gq_config_t cfg = { .projects = p, .nprojects = 3 };
+	gq_view_t *v = gq_view_create(&cfg);
+
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "r", 2, 5);
+	run(v, 2, "r", 2, 6);
+	run(v, 3, "p", 1, 7);
+	run(v, 4, "p", 1, 8);
+	run(v, 5, "p", 2, 9);
+	pend(v, 6, "s", 5, 50);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "s")->share, 5, 1e-9);
+	/* p: budget 3: walk 5 (2), 4 (1) -> 3; job 3 skipped */
+	ck_assert(gq_view_preemptable(v, 5, 6));
+	ck_assert(gq_view_preemptable(v, 4, 6));
+	ck_assert(!gq_view_preemptable(v, 3, 6));
+	/* r: budget 2: job 2 (youngest, 2 GPUs) */
+	ck_assert(gq_view_preemptable(v, 2, 6));
+	ck_assert(!gq_view_preemptable(v, 1, 6));
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 5), 1);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 4), 2);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 2), 3);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Fair-share reclaim: C=6, a q=1 w=1, b q=1 w=1.  a holds 5, b holds 1 and
+ * pends 2.  D_a=5, D_b=3: deserved 1,1; surplus 4 -> 2 each: f_a=3, f_b=3.
+ * b's job: A=1+2=3 > q_b, <= f_b: fair-share band; a may lose
+ * a - max(q, f) = 2.  With a second pending 1-GPU job: A=4 > f_b: over, and
+ * takes nothing.
+ */
+START_TEST(fair_share_reclaim_floor)
+{
+	gq_view_t *v = view2("a", 1, "b", 1, 0);
+	uint32_t id, sum = 0;
+
+	gq_view_begin(v, 6, 100);
+	for (id = 1; id <= 5; id++)
+		run(v, id, "a", 1, id);
+	run(v, 6, "b", 1, 6);
+	pend(v, 7, "b", 2, 50);
+	pend(v, 8, "b", 1, 60);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "a")->share, 3, 1e-9);
+	ck_assert_double_eq_tol(project(v, "b")->share, 3, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 7)->band, GQ_BAND_FAIR_SHARE);
+	ck_assert_int_eq(gq_view_job(v, 8)->band, GQ_BAND_OVER);
+	for (id = 1; id <= 5; id++) {
+		if (gq_view_preemptable(v, id, 7))
+			sum += 1;
+		ck_assert(!gq_view_preemptable(v, id, 8));
+	}
+	ck_assert_uint_eq(sum, 2);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Interleaving by share: team-a q=2 and team-b q=4, each with four 1-GPU
+ * jobs pending on an empty cluster, C=6.  In quota keys: team-a 1/2, 2/2;
+ * team-b 1/4, 2/4, 3/4, 4/4 -> order b1, (a1 = b2: older first), b3,
+ * (a2 = b4).  Past quota: team-a's 3rd job key (3-2)/1 = 1.
+ */
+START_TEST(interleaving_by_share)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 4, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 6, 100);
+	for (id = 1; id <= 4; id++)
+		pend(v, id, "team-a", 1, id);
+	for (id = 5; id <= 8; id++)
+		pend(v, id, "team-b", 1, id);
+	gq_view_compute(v);
+	ck_assert_uint_gt(gq_view_job(v, 5)->priority, gq_view_job(v, 1)->priority);
+	ck_assert_uint_eq(gq_view_job(v, 1)->priority, gq_view_job(v, 6)->priority);
+	ck_assert_uint_gt(gq_view_job(v, 6)->priority, gq_view_job(v, 7)->priority);
+	ck_assert_uint_gt(gq_view_job(v, 7)->priority, gq_view_job(v, 2)->priority);
+	ck_assert_uint_eq(gq_view_job(v, 2)->priority, gq_view_job(v, 8)->priority);
+	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_OVER);
+	ck_assert_double_eq_tol(gq_view_job(v, 3)->key, 1, 1e-9);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * An account no project lists is a project of its own, quota 0: its jobs
+ * run on idle GPUs (band by fair share) and are reclaimed first.
+ */
+START_TEST(unknown_account_is_zero_quota_project)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	const gq_project_t *p;
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "guest", 2, 10);
+	run(v, 2, "team-a", 2, 20);
+	pend(v, 3, "team-b", 1, 30);
+	gq_view_compute(v);
+	p = project(v, "guest");
+	ck_assert_ptr_nonnull(p);
+	ck_assert(!p->configured);
+	ck_assert_double_eq_tol(p->quota, 0, 1e-9);
+	/* D: guest 2, a 2, b 1: deserved 0,2,1; surplus 1 -> guest: f=1 */
+	ck_assert_double_eq_tol(p->share, 1, 1e-9);
+	ck_assert(gq_view_preemptable(v, 1, 3));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A job submitted between passes (priority_p_set on submit): placed at the
+ * tail of its project's queue, and can reclaim at once.  Pass with a1, a2,
+ * b1 running (f_a=3, f_b=1); b2 arrives late: A = 1 + 1 = 2 <= q_b.
+ * Victims of that pass: team-a quota budget 3-2 = 1 -> a1.
+ */
+START_TEST(late_submit_reclaims)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_t in = { .id = 4, .state = GQ_JOB_PENDING, .gpus = 1, .tasks = 1,
+			.requeueable = true, .submit_time = 40 };
+	const gq_job_t *b2, *again;
+
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 10);
+	run(v, 2, "team-a", 2, 20);
+	run(v, 3, "team-b", 1, 30);
+	gq_view_compute(v);
+	b2 = gq_view_add_late(v, "team-b", &in);
+	ck_assert_ptr_nonnull(b2);
+	ck_assert_int_eq(b2->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(b2->cum, 2, 1e-9);
+	ck_assert(gq_view_preemptable(v, 1, 4));
+	ck_assert(!gq_view_preemptable(v, 2, 4));
+	/* set again (an update): keeps its place, A is not counted twice */
+	again = gq_view_add_late(v, "team-b", &in);
+	ck_assert_double_eq_tol(again->cum, 2, 1e-9);
+	/* a second late job of team-b: A = 3 > q: not in quota */
+	in.id = 5;
+	ck_assert_int_ne(gq_view_add_late(v, "team-b", &in)->band,
+			 GQ_BAND_IN_QUOTA);
+	/* a1 requeued: priority_p_set for it moves it to pending */
+	in.id = 1;
+	ck_assert_int_eq(gq_view_add_late(v, "team-a", &in)->state,
+			 GQ_JOB_PENDING);
+	ck_assert_uint_eq(project(v, "team-a")->alloc, 2);
+	gq_view_free(v);
+}
+END_TEST
+
+Suite *view_suite(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("view");
+
+	tcase_add_test(tc, quick_start_reclaims_a1);
+	tcase_add_test(tc, over_quota_job_in_fair_share_band);
+	tcase_add_test(tc, at_quota_preempts_nothing);
+	tcase_add_test(tc, exempt_jobs_are_never_victims);
+	tcase_add_test(tc, floor_bounds_candidate_gpus);
+	tcase_add_test(tc, walk_lowest_order_first);
+	tcase_add_test(tc, most_over_served_first);
+	tcase_add_test(tc, fair_share_reclaim_floor);
+	tcase_add_test(tc, interleaving_by_share);
+	tcase_add_test(tc, unknown_account_is_zero_quota_project);
+	tcase_add_test(tc, late_submit_reclaims);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -36,7 +36,7 @@ LIB      := $(BUILD)/libgpuquota.so
 
 .PHONY: all deps prepare install unit integration test demo bench clean
 
-all: $(PLUGINS)
+all: $(PLUGINS) $(BUILD)/gpuquota
 
 deps:
 	scripts/install-deps.sh
@@ -68,6 +68,8 @@ $(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(LIB)
 install: $(PLUGINS)
 	install -d $(DESTDIR)$(PLUGINDIR)
 	install -m 755 $(LIB) $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/gpuquota $(DESTDIR)$(PREFIX)/bin/
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
@@ -100,3 +102,7 @@ bench: $(BUILD)/bench
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench
+
+# ---- the gpuquota command -------------------------------------------------
+$(BUILD)/gpuquota: src/cli/gpuquota.c $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(JSONC) -o $@ $< $(CORE_OBJ) -lslurm $(JSONL) -lm

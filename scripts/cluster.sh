@@ -98,7 +98,13 @@ self_and_ancestors() {
 	echo "$BASHPID"
 }
 
-alive() { kill -0 "$1" 2>/dev/null; }
+# Running (a zombie waiting for its parent, here often pid 1, counts as gone).
+alive() {
+	local st
+	kill -0 "$1" 2>/dev/null || return 1
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	[[ -n $st && $st != Z ]]
+}
 
 # argv[0] of PID, without directory (slurmstepd rewrites it to "slurmstepd: [..]").
 cmd_of() {
@@ -310,7 +316,8 @@ cmd_up() {
 	local -A given=()
 	local e have_part=0 authinfo="socket=$sock,cred_expire=10"
 	for e in "${extras[@]}"; do
-		given[$(conf_key "$e")]=1
+		b=$(conf_key "$e")
+		[[ -z $b ]] || given[$b]=1
 		[[ $e =~ ^[[:space:]]*PartitionName=gpu([[:space:]]|$) ]] && have_part=1
 	done
 	local -a defaults=(
@@ -391,7 +398,7 @@ cmd_up() {
 		for f in "$DIR"/pids/*.pid; do
 			alive "$(cat "$f")" || fail_up "$(basename "$f" .pid) died"
 		done
-		idle=$(sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l) || idle=0
+		idle=$(timeout 3 sinfo -h -N -o '%N %t' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l) || idle=0
 		((idle == nodes)) && break
 		sleep 0.5
 	done

@@ -857,3 +857,29 @@ void gq_config_free(gq_config_t *cfg)
 	free_strv(cfg->settings.partitions, cfg->settings.npartitions);
 	free(cfg);
 }
+
+char *gq_config_path(const char *slurm_conf_path, const char *priority_params)
+{
+	const char *key = "gpuquota_config=", *p = priority_params;
+	const char *slash;
+	char *path;
+	size_t n;
+
+	/* a whole item of the comma list, not a suffix of another key */
+	while (p && (p = strstr(p, key))) {
+		if (p == priority_params || p[-1] == ',') {
+			p += strlen(key);
+			return strndup(p, strcspn(p, ","));
+		}
+		p++;
+	}
+	if (!slurm_conf_path || !*slurm_conf_path)
+		slurm_conf_path = "/etc/slurm/slurm.conf";
+	slash = strrchr(slurm_conf_path, '/');
+	n = slash ? (size_t)(slash - slurm_conf_path + 1) : 0;
+	if (!(path = malloc(n + sizeof("gpuquota.json"))))
+		return NULL;
+	memcpy(path, slurm_conf_path, n);
+	strcpy(path + n, "gpuquota.json");
+	return path;
+}

@@ -66,4 +66,11 @@ gq_config_t *gq_config_empty(void);
 
 void gq_config_free(gq_config_t *cfg);
 
+/*
+ * Where the configuration lives: `gpuquota_config=PATH` in Slurm's
+ * PriorityParameters (a comma list), else gpuquota.json in the directory of
+ * slurm.conf.  Returns a malloc'ed path (NULL when out of memory).
+ */
+char *gq_config_path(const char *slurm_conf_path, const char *priority_params);
+
 #endif

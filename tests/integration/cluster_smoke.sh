@@ -57,7 +57,9 @@ pids=$(cat "$DIR"/pids/*.pid)
 [[ -n $pids ]] || fail "no pid files"
 "$CLUSTER" down --dir "$DIR"
 for p in $pids; do
-	! kill -0 "$p" 2>/dev/null || fail "daemon pid $p still alive after down"
+	# A zombie (exited, not yet reaped by pid 1) is not alive.
+	st=$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null || true)
+	[[ -z $st || $st == Z ]] || fail "daemon pid $p still alive after down (state $st)"
 done
 # Daemons, slurmstepd and job processes all carry SLURM_CONF=DIR/slurm.conf.
 left=$(grep -lzFx "SLURM_CONF=$DIR/slurm.conf" /proc/[0-9]*/environ 2>/dev/null || true)

@@ -9,6 +9,7 @@ Suite *fairshare_suite(void);
 Suite *band_suite(void);
 Suite *index_suite(void);
 Suite *view_suite(void);
+Suite *gres_text_suite(void);
 
 int main(void)
 {
@@ -19,6 +20,7 @@ int main(void)
 	srunner_add_suite(sr, index_suite());
 	srunner_add_suite(sr, view_suite());
 	srunner_add_suite(sr, config_suite());
+	srunner_add_suite(sr, gres_text_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -505,6 +505,26 @@ START_TEST(test_load_large_file)
 }
 END_TEST
 
+START_TEST(config_path_rules)
+{
+	char *p;
+
+	p = gq_config_path("/etc/slurm/slurm.conf", NULL);
+	ck_assert_str_eq(p, "/etc/slurm/gpuquota.json");
+	free(p);
+	p = gq_config_path("/x/slurm.conf", "max_age=1,gpuquota_config=/y/q.json,z=1");
+	ck_assert_str_eq(p, "/y/q.json");
+	free(p);
+	/* not a key of its own: ignored */
+	p = gq_config_path("/x/slurm.conf", "nogpuquota_config=/y");
+	ck_assert_str_eq(p, "/x/gpuquota.json");
+	free(p);
+	p = gq_config_path("slurm.conf", "");
+	ck_assert_str_eq(p, "gpuquota.json");
+	free(p);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -533,6 +553,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_load_bad_file);
 	tcase_add_test(tc, test_load_nul_byte);
 	tcase_add_test(tc, test_load_large_file);
+	tcase_add_test(tc, config_path_rules);
 	suite_add_tcase(s, tc);
 	return s;
 }

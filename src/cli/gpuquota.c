@@ -1,0 +1,388 @@
+/*
+ * gpuquota.c - the gpuquota command: what the plugins decide, seen through
+ * libslurm's public API and the same core and config code.
+ *
+ *   gpuquota projects [--json]        quota, allocation, fair share per project
+ *   gpuquota jobs [-A account] [--json]
+ *                                     workloads with project, GPUs, quota use
+ *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <slurm/slurm.h>
+
+#include "config/config.h"
+#include "core/gres_text.h"
+#include "core/view.h"
+
+
+typedef struct {
+	gq_config_t *cfg;
+	gq_view_t *view;
+	job_info_msg_t *jobs;
+	double capacity;
+} gq_cli_t;
+
+static void _usage(FILE *f)
+{
+	fprintf(f,
+		"usage: gpuquota projects [--json]\n"
+		"       gpuquota jobs [-A account] [--json]\n"
+		"       gpuquota check [FILE] [--json]\n");
+}
+
+static int _in_pool(const gq_config_t *cfg, const char *parts)
+{
+	int i;
+
+	if (!cfg->settings.npartitions)
+		return 1;
+	for (i = 0; parts && i < cfg->settings.npartitions; i++) {
+		const char *p = parts, *name = cfg->settings.partitions[i];
+		size_t n = strlen(name);
+
+		while ((p = strstr(p, name))) {
+			if ((p == parts || p[-1] == ',') &&
+			    (p[n] == '\0' || p[n] == ','))
+				return 1;
+			p += n;
+		}
+	}
+	return 0;
+}
+
+/* C: GPUs of nodes that can take work in the pool's partitions */
+static double _capacity(const gq_config_t *cfg)
+{
+	node_info_msg_t *nodes = NULL;
+	double c = 0;
+	uint32_t i;
+
+	if (slurm_load_node(0, &nodes, SHOW_ALL)) {
+		slurm_perror("gpuquota: slurm_load_node");
+		exit(1);
+	}
+	for (i = 0; i < nodes->record_count; i++) {
+		node_info_t *n = &nodes->node_array[i];
+		uint32_t base = n->node_state & NODE_STATE_BASE;
+
+		if (!n->name || base == NODE_STATE_DOWN ||
+		    base == NODE_STATE_FUTURE ||
+		    (n->node_state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND)))
+			continue;
+		if (_in_pool(cfg, n->partitions))
+			c += gq_gres_text_gpus(n->gres);
+	}
+	slurm_free_node_info_msg(nodes);
+	return c;
+}
+
+static uint64_t _requested_gpus(const slurm_job_info_t *j)
+{
+	uint64_t n = gq_gres_text_gpus(j->tres_per_job);
+	uint32_t nodes = j->num_nodes ? j->num_nodes : 1;
+
+	n += gq_gres_text_gpus(j->tres_per_node) * nodes;
+	n += gq_gres_text_gpus(j->tres_per_task) *
+	     (j->num_tasks && j->num_tasks != NO_VAL ? j->num_tasks : 1);
+	return n;
+}
+
+static uint64_t _allocated_gpus(const slurm_job_info_t *j)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < j->gres_detail_cnt; i++)
+		n += gq_gres_text_gpus(j->gres_detail_str[i]);
+	return n ? n : _requested_gpus(j);
+}
+
+static int _is_running(const slurm_job_info_t *j)
+{
+	uint32_t base = j->job_state & JOB_STATE_BASE;
+
+	return base == JOB_RUNNING || base == JOB_SUSPENDED;
+}
+
+static int _counts(const slurm_job_info_t *j)
+{
+	return _is_running(j) || (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
+}
+
+/* The same inputs snapshot.c gives the plugin, from the public API. */
+static void _job_input(const slurm_job_info_t *j, gq_job_t *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->id = j->job_id;
+	in->tasks = 1;
+	if (_is_running(j)) {
+		in->state = GQ_JOB_RUNNING;
+		in->gpus = _allocated_gpus(j);
+	} else {
+		in->gpus = _requested_gpus(j);
+		if (j->priority == 0 || j->state_reason == WAIT_HELD ||
+		    j->state_reason == WAIT_HELD_USER ||
+		    j->state_reason == WAIT_DEPENDENCY ||
+		    j->state_reason == WAIT_TIME)
+			in->state = GQ_JOB_WAITING;
+		else
+			in->state = GQ_JOB_PENDING;
+	}
+	in->requeueable = j->batch_flag && j->requeue;
+	in->order = -((int64_t)j->nice - (int64_t)NICE_OFFSET);
+	in->submit_time = j->submit_time;
+	in->start_time = j->start_time;
+}
+
+static void _load(gq_cli_t *c, const char *file, int check_only)
+{
+	slurm_conf_t *conf = NULL;
+	char err[1024], *path;
+	uint32_t i;
+
+	if (slurm_load_ctl_conf(0, &conf)) {
+		slurm_perror("gpuquota: slurm_load_ctl_conf");
+		exit(1);
+	}
+	path = file ? strdup(file) :
+		gq_config_path(conf->slurm_conf, conf->priority_params);
+	slurm_free_ctl_conf(conf);
+	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
+		fprintf(stderr, "gpuquota: %s\n", err);
+		exit(check_only ? 2 : 1);
+	}
+	free(path);
+	c->view = gq_view_create(c->cfg);
+	c->capacity = _capacity(c->cfg);
+	if (slurm_load_jobs(0, &c->jobs, SHOW_ALL)) {
+		slurm_perror("gpuquota: slurm_load_jobs");
+		exit(1);
+	}
+	gq_view_begin(c->view, c->capacity, time(NULL));
+	for (i = 0; i < c->jobs->record_count; i++) {
+		slurm_job_info_t *j = &c->jobs->job_array[i];
+		gq_job_t in, *job;
+
+		if (!_counts(j) || !_in_pool(c->cfg, j->partition))
+			continue;
+		_job_input(j, &in);
+		if (!(job = gq_view_add_job(c->view, j->job_id, j->account)))
+			continue;
+		in.project = job->project;
+		in.band = GQ_BAND_NONE;
+		in.preempt_rank = UINT32_MAX;
+		*job = in;
+	}
+	gq_view_compute(c->view);
+}
+
+static const char *_project_state(const gq_project_t *p)
+{
+	if (p->alloc > p->quota + 1e-9)
+		return "over-quota";
+	if (p->alloc + 1e-9 >= p->quota)
+		return "at-quota";
+	return "under-quota";
+}
+
+static void _fmt_num(char *buf, size_t n, double v)
+{
+	if (isinf(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v - round(v)) < 1e-9)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.2f", v);
+}
+
+/* {"capacity": C, key: arr} when json, else just free arr */
+static void _print_json(gq_cli_t *c, const char *key, json_object *arr,
+			int json)
+{
+	json_object *top;
+
+	if (!json) {
+		json_object_put(arr);
+		return;
+	}
+	top = json_object_new_object();
+	json_object_object_add(top, "capacity", json_object_new_double(c->capacity));
+	json_object_object_add(top, key, arr);
+	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(top);
+}
+
+static int _cmd_projects(gq_cli_t *c, int json)
+{
+	int i, n = gq_view_nprojects(c->view);
+	json_object *arr = json_object_new_array();
+
+	if (!json)
+		printf("%-16s %5s %5s %6s %9s %10s %10s %7s %s\n", "PROJECT",
+		       "QUOTA", "LIMIT", "WEIGHT", "ALLOCATED", "OVER_QUOTA",
+		       "FAIR_SHARE", "PENDING", "STATE");
+	for (i = 0; i < n; i++) {
+		const gq_project_t *p = gq_view_project(c->view, i);
+		double over = p->alloc > p->quota ? p->alloc - p->quota : 0;
+		char lim[32], w[32], fs[32];
+
+		if (!p->configured && !p->alloc && !p->pending)
+			continue;	/* an account seen once, now idle */
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(p->name));
+			json_object_object_add(o, "configured", json_object_new_boolean(p->configured));
+			json_object_object_add(o, "gpu_quota", json_object_new_int64((int64_t)p->quota));
+			json_object_object_add(o, "gpu_limit", isinf(p->limit) ? NULL :
+					       json_object_new_int64((int64_t)p->limit));
+			json_object_object_add(o, "over_quota_weight", json_object_new_double(p->weight));
+			json_object_object_add(o, "allocated", json_object_new_int64(p->alloc));
+			json_object_object_add(o, "over_quota", json_object_new_int64((int64_t)over));
+			json_object_object_add(o, "fair_share", json_object_new_double(p->share));
+			json_object_object_add(o, "pending", json_object_new_int64(p->pending));
+			json_object_object_add(o, "state", json_object_new_string(_project_state(p)));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		_fmt_num(lim, sizeof(lim), p->limit);
+		_fmt_num(w, sizeof(w), p->weight);
+		_fmt_num(fs, sizeof(fs), p->share);
+		printf("%-16s %5.0f %5s %6s %9u %10.0f %10s %7u %s\n", p->name,
+		       p->quota, lim, w, p->alloc, over, fs, p->pending,
+		       _project_state(p));
+	}
+	_print_json(c, "projects", arr, json);
+	return 0;
+}
+
+static const char *_job_state(const slurm_job_info_t *j)
+{
+	/* only active jobs are listed; the public API has no name table */
+	switch (j->job_state & JOB_STATE_BASE) {
+	case JOB_PENDING:
+		return "PENDING";
+	case JOB_RUNNING:
+		return "RUNNING";
+	case JOB_SUSPENDED:
+		return "SUSPENDED";
+	default:
+		return "DONE";
+	}
+}
+
+/* in-quota / over-quota (reclaimable by an in-quota job) / pending band */
+static const char *_quota_use(const gq_job_t *job)
+{
+	if (job->state == GQ_JOB_RUNNING)
+		return (job->victim & GQ_VICTIM_QUOTA) ? "over-quota" : "in-quota";
+	return gq_band_name(job->band);
+}
+
+static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
+{
+	json_object *arr = json_object_new_array();
+	uint32_t i;
+
+	if (!json)
+		printf("%-14s %8s %-11s %-9s %-16s %-10s %4s %s\n", "NAME",
+		       "JOBID", "TYPE", "STATE", "PROJECT", "NODES", "GPUS",
+		       "QUOTA");
+	for (i = 0; i < c->jobs->record_count; i++) {
+		slurm_job_info_t *j = &c->jobs->job_array[i];
+		const gq_job_t *job = gq_view_job(c->view, j->job_id);
+		const gq_project_t *p;
+		const char *type = j->batch_flag ? "batch" : "interactive";
+
+		if (!job || (account && (!j->account ||
+					 strcasecmp(account, j->account))))
+			continue;
+		p = gq_view_project(c->view, job->project);
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
+			json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
+			json_object_object_add(o, "type", json_object_new_string(type));
+			json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
+			json_object_object_add(o, "project", json_object_new_string(p->name));
+			json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
+			json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
+			json_object_object_add(o, "gpus", json_object_new_int64(job->gpus));
+			json_object_object_add(o, "quota", json_object_new_string(_quota_use(job)));
+			json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		printf("%-14.14s %8u %-11s %-9s %-16.16s %-10.10s %4u %s\n",
+		       j->name ? j->name : "", j->job_id, type, _job_state(j),
+		       p->name, j->nodes && *j->nodes ? j->nodes : "-",
+		       job->gpus, _quota_use(job));
+	}
+	_print_json(c, "jobs", arr, json);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "account", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd, *account = NULL;
+	gq_cli_t c = { 0 };
+	int json = 0, opt, rc;
+
+	while ((opt = getopt_long(argc, argv, "A:hj", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = 1;
+			break;
+		case 'A':
+			account = optarg;
+			break;
+		case 'h':
+			_usage(stdout);
+			return 0;
+		default:
+			_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		_usage(stderr);
+		return 2;
+	}
+	cmd = argv[optind++];
+	if (!strcmp(cmd, "projects")) {
+		_load(&c, NULL, 0);
+		rc = _cmd_projects(&c, json);
+	} else if (!strcmp(cmd, "jobs")) {
+		_load(&c, NULL, 0);
+		rc = _cmd_jobs(&c, account, json);
+	} else if (!strcmp(cmd, "check")) {
+		_load(&c, optind < argc ? argv[optind] : NULL, 1);
+		if (!json)
+			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
+			       c.cfg->nprojects, c.capacity);
+		rc = _cmd_projects(&c, json);
+	} else {
+		_usage(stderr);
+		return 2;
+	}
+	gq_view_free(c.view);
+	gq_config_free(c.cfg);
+	slurm_free_job_info_msg(c.jobs);
+	return rc;
+}

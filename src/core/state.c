@@ -1,0 +1,56 @@
+/*
+ * state.c - the process-wide gpuquota state (see state.h).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/state.h"
+
+static gq_state_t _state;
+static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;
+
+gq_state_t *gq_state(void)
+{
+	return &_state;
+}
+
+void gq_state_lock(void)
+{
+	pthread_mutex_lock(&_lock);
+}
+
+void gq_state_unlock(void)
+{
+	pthread_mutex_unlock(&_lock);
+}
+
+int gq_state_load(const char *path, char *err, size_t errlen)
+{
+	gq_config_t *cfg = NULL;
+	gq_view_t *view;
+	char *p;
+
+	if (gq_config_load(path, &cfg, err, errlen))
+		return -1;
+	if (!(view = gq_view_create(cfg)) || !(p = strdup(path))) {
+		gq_view_free(view);
+		gq_config_free(cfg);
+		if (err && errlen)
+			strncpy(err, "out of memory", errlen - 1), err[errlen - 1] = 0;
+		return -1;
+	}
+	gq_state_clear();
+	_state.config = cfg;
+	_state.config_path = p;
+	_state.view = view;
+	return 0;
+}
+
+void gq_state_clear(void)
+{
+	gq_view_free(_state.view);
+	gq_config_free(_state.config);
+	free(_state.config_path);
+	memset(&_state, 0, sizeof(_state));
+}

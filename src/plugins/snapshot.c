@@ -1,0 +1,198 @@
+/*
+ * snapshot.c - read Slurm's jobs and nodes into a gpuquota view and write
+ * the resulting priorities back (see snapshot.h).
+ */
+#include <string.h>
+
+#include "src/common/gres.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "core/view.h"
+#include "plugins/snapshot.h"
+
+/* slurmctld's own data: absent (NULL) when a client command loads us */
+#pragma weak job_list
+#pragma weak last_job_update
+
+static uint32_t gpu_id;
+
+void gq_snapshot_init(void)
+{
+	gpu_id = gres_build_id("gpu");
+}
+
+/* GPUs in a job's gres list (requested or allocated), all nodes. */
+static uint32_t _job_gpus(List gres_list)
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t n = 0;
+
+	if (!gres_list)
+		return 0;
+	it = list_iterator_create(gres_list);
+	while ((gs = list_next(it))) {
+		gres_job_state_t *js = gs->gres_data;
+
+		if (gs->plugin_id != gpu_id || !js ||
+		    js->total_gres == NO_VAL64)
+			continue;
+		n += js->total_gres;
+	}
+	list_iterator_destroy(it);
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+static uint32_t _node_gpus(node_record_t *node_ptr)
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t n = 0;
+
+	if (!node_ptr->gres_list)
+		return 0;
+	it = list_iterator_create(node_ptr->gres_list);
+	while ((gs = list_next(it))) {
+		gres_node_state_t *ns = gs->gres_data;
+
+		if (gs->plugin_id == gpu_id && ns)
+			n += ns->gres_cnt_avail;
+	}
+	list_iterator_destroy(it);
+	return (uint32_t)n;
+}
+
+static bool _in_pool_part(const gq_config_t *cfg, part_record_t *part_ptr)
+{
+	int i;
+
+	if (!cfg->settings.npartitions)
+		return true;
+	if (!part_ptr || !part_ptr->name)
+		return false;
+	for (i = 0; i < cfg->settings.npartitions; i++)
+		if (!xstrcmp(cfg->settings.partitions[i], part_ptr->name))
+			return true;
+	return false;
+}
+
+static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
+{
+	int i;
+
+	if (IS_NODE_DOWN(node_ptr) || IS_NODE_DRAIN(node_ptr) ||
+	    IS_NODE_FUTURE(node_ptr) || IS_NODE_NO_RESPOND(node_ptr))
+		return false;
+	if (!cfg->settings.npartitions)
+		return true;
+	for (i = 0; i < node_ptr->part_cnt; i++)
+		if (_in_pool_part(cfg, (part_record_t *)node_ptr->part_pptr[i]))
+			return true;
+	return false;
+}
+
+/* GPUs of the nodes that can take work, in the pool's partitions: C. */
+static double _capacity(const gq_config_t *cfg)
+{
+	node_record_t *node_ptr;
+	double c = 0;
+	int i;
+
+	for (i = 0; (node_ptr = next_node(&i)); i++)
+		if (_node_in_pool(cfg, node_ptr))
+			c += _node_gpus(node_ptr);
+	return c;
+}
+
+void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
+{
+	struct job_details *d = job_ptr->details;
+
+	memset(out, 0, sizeof(*out));
+	out->id = job_ptr->job_id;
+	out->tasks = 1;
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) {
+		out->state = GQ_JOB_RUNNING;
+		out->gpus = _job_gpus(job_ptr->gres_list_alloc ?
+				      job_ptr->gres_list_alloc :
+				      job_ptr->gres_list_req);
+	} else {
+		out->gpus = _job_gpus(job_ptr->gres_list_req);
+		if ((job_ptr->priority == 0) ||
+		    (job_ptr->state_reason == WAIT_HELD) ||
+		    (job_ptr->state_reason == WAIT_HELD_USER) ||
+		    (job_ptr->state_reason == WAIT_DEPENDENCY) ||
+		    (d && d->begin_time > now))
+			out->state = GQ_JOB_WAITING;
+		else
+			out->state = GQ_JOB_PENDING;
+		if (job_ptr->array_recs && job_ptr->array_recs->task_cnt > 1)
+			out->tasks = job_ptr->array_recs->task_cnt;
+	}
+	/* --no-requeue and interactive (srun/salloc) work is not requeueable */
+	out->requeueable = job_ptr->batch_flag && d && d->requeue;
+	/* Slurm's own order inside a project: QOS priority, then nice */
+	out->order = (job_ptr->qos_ptr ? (int64_t)job_ptr->qos_ptr->priority : 0)
+		     * 100000;
+	if (d)
+		out->order -= (int64_t)d->nice - NICE_OFFSET;
+	out->submit_time = d ? d->submit_time : 0;
+	out->start_time = job_ptr->start_time;
+}
+
+static bool _counts(job_record_t *job_ptr)
+{
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		return true;
+	return IS_JOB_PENDING(job_ptr) && !IS_JOB_REVOKED(job_ptr);
+}
+
+void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!job_list)
+		return;
+	gq_view_begin(view, _capacity(cfg), now);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		gq_job_t in, *job;
+
+		if (!_counts(job_ptr) || !_in_pool_part(cfg, job_ptr->part_ptr))
+			continue;
+		gq_snapshot_job(job_ptr, now, &in);
+		if (!(job = gq_view_add_job(view, in.id, job_ptr->account))) {
+			error("gpuquota: out of memory adding %pJ", job_ptr);
+			continue;
+		}
+		in.project = job->project;
+		in.band = GQ_BAND_NONE;
+		in.preempt_rank = UINT32_MAX;
+		*job = in;
+	}
+	list_iterator_destroy(it);
+
+	gq_view_compute(view);
+
+	/* priorities back into Slurm: O(J) with O(1) lookups */
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		const gq_job_t *job;
+
+		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
+		    job_ptr->direct_set_prio)
+			continue;
+		if (!(job = gq_view_job(view, job_ptr->job_id)))
+			continue;
+		if (job_ptr->priority != job->priority) {
+			job_ptr->priority = job->priority;
+			last_job_update = now;
+		}
+	}
+	list_iterator_destroy(it);
+}

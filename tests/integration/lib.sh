@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# Owns the helpers of the integration tests: a real cluster running the
+# gpuquota plugins (scripts/cluster.sh), submitting with sbatch, waiting for
+# and asserting job states and per-project GPU counts read from squeue,
+# scontrol and the gpuquota command.  Sourced by tests/integration/test_*.sh.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CLUSTER=$ROOT/scripts/cluster.sh
+GPUQUOTA=$ROOT/build/gpuquota
+TEST=$(basename "$0" .sh)
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/gq-$TEST.XXXXXX")
+_ok=0
+
+_cleanup() {
+	"$CLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true
+	if [[ $_ok == 1 && -z ${KEEP:-} ]]; then
+		rm -rf "$DIR"
+	else
+		echo "$TEST: work dir kept: $DIR" >&2
+	fi
+}
+trap _cleanup EXIT
+
+fail() {
+	echo "$TEST: FAIL: $*" >&2
+	sl squeue -o '%.6i %.8j %.10a %.3t %.12r %.12Q %b %N' >&2 || true
+	[[ -f $DIR/log/slurmctld.log ]] && grep -E 'gpuquota|preempt' "$DIR/log/slurmctld.log" | tail -n 20 >&2
+	exit 1
+}
+
+pass() {
+	_ok=1
+	echo "$TEST: PASS"
+}
+
+# Run a Slurm client in the cluster's environment.
+# shellcheck source=/dev/null
+sl() { (. "$DIR/env" && cd "$DIR" && "$@"); }
+
+# up_cluster CONFIG_JSON [cluster.sh up options...]: the plugins, REQUEUE.
+up_cluster() {
+	local json=$1
+	shift
+	printf '%s\n' "$json" >"$DIR/gpuquota.in.json"
+	"$CLUSTER" up --dir "$DIR" --plugindir "$ROOT/build" \
+		--gpuquota-json "$DIR/gpuquota.in.json" \
+		--conf-extra PriorityType=priority/gpuquota \
+		--conf-extra PreemptType=preempt/gpuquota \
+		--conf-extra PreemptMode=REQUEUE "$@" >/dev/null
+	grep -q 'gpuquota: loaded' "$DIR/log/slurmctld.log" \
+		|| fail "slurmctld did not load gpuquota"
+}
+
+# submit NAME ACCOUNT GPUS [sbatch options...] -> prints the job id
+submit() {
+	local name=$1 acct=$2 gpus=$3
+	shift 3
+	sl sbatch --parsable -J "$name" -A "$acct" --gres="gpu:$gpus" "$@" \
+		--wrap 'sleep 3600'
+}
+
+state() { sl squeue -h -j "$1" -o %T 2>/dev/null || true; }
+restarts() { sl scontrol show job "$1" | grep -oE 'Restarts=[0-9]+' | cut -d= -f2; }
+
+# wait_state JOB STATE [SECONDS]
+wait_state() {
+	local j=$1 want=$2 t=${3:-30} i
+	for ((i = 0; i < t * 4; i++)); do
+		[[ $(state "$j") == "$want" ]] && return 0
+		sleep 0.25
+	done
+	fail "job $j: expected $want within ${t}s, is $(state "$j")"
+}
+
+# expect_state JOB STATE: asserts now
+expect_state() {
+	local got
+	got=$(state "$1")
+	[[ $got == "$2" ]] || fail "job $1: expected $2, is $got"
+}
+
+# GPUs held by running jobs of an account, from Slurm's own per-node
+# allocation (scontrol -d: "GRES=gpu:N(IDX:...)" per node of a job)
+held_gpus() {
+	sl scontrol -d -o show job 2>/dev/null |
+		grep -i " Account=$1 " | grep ' JobState=RUNNING ' |
+		grep -oE 'GRES=gpu(:[A-Za-z0-9_]+)?:[0-9]+\(IDX' |
+		grep -oE '[0-9]+\(IDX' | tr -d '(IDX' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# A project field from `gpuquota projects --json`
+project_field() { # PROJECT FIELD
+	sl "$GPUQUOTA" projects --json |
+		jq -r --arg p "$1" --arg f "$2" '.projects[] | select(.name == $p) | .[$f]'
+}
+
+# Let at least one gpuquota pass and one scheduling pass go by.
+settle() { sleep "${1:-6}"; }

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
-      dpkg-dev devscripts quilt fakeroot python3 jq procps iproute2)
+      dpkg-dev patch jq procps iproute2)
 
 missing=()
 for p in "${PKGS[@]}"; do

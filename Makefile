@@ -26,10 +26,10 @@ CORE_HDR := $(wildcard src/core/*.h) $(wildcard src/config/*.h)
 CORE_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRC))
 GLUE_HDR := $(wildcard src/plugins/*.h)
 
-# Slurm's internal headers for the plugins (scripts/prepare-slurm.sh)
+# Slurm's internal headers for the plugins (scripts/prepare-slurm.sh).
+# Plugin entry points have fixed signatures: unused parameters are expected.
 SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
-	-I$(SLURM)/src/src/common -Wno-unused-parameter -Wno-sign-compare \
-	-Wno-missing-field-initializers
+	-I$(SLURM)/src/src/common -Wno-unused-parameter
 
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so

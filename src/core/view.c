@@ -12,11 +12,6 @@
 #include "core/victims.h"
 #include "core/view.h"
 
-typedef struct {
-	double quota, weight, limit;
-	double demand, share;
-} gq_dept_t;
-
 struct gq_view {
 	gq_project_t *proj;
 	int nproj, proj_cap;
@@ -76,6 +71,8 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 		goto fail;
 	v->ndept = cfg->ndepts;
 	for (i = 0; i < cfg->ndepts; i++) {
+		if (!(v->dept[i].name = strdup(cfg->depts[i].name)))
+			goto fail;
 		v->dept[i].quota = cfg->depts[i].gpu_quota;
 		v->dept[i].weight = cfg->depts[i].over_quota_weight;
 		v->dept[i].limit = _limit(cfg->depts[i].gpu_limit);
@@ -108,6 +105,8 @@ void gq_view_free(gq_view_t *v)
 	for (i = 0; i < v->nproj; i++)
 		free(v->proj[i].name);
 	free(v->proj);
+	for (i = 0; i < v->ndept; i++)
+		free(v->dept[i].name);
 	free(v->dept);
 	gq_strmap_free(&v->accounts);
 	free(v->jobs);
@@ -276,7 +275,22 @@ static void _place(const gq_project_t *p, gq_job_t *job, double cum)
 	job->priority = gq_band_priority(job->band, job->key);
 }
 
-/* Walk a project's pending queue: A_k, band, key, priority. */
+/* What keeps a job that would bring its project to `cum` from starting. */
+static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
+			       double cum)
+{
+	if (cum > p->limit + GQ_EPS)
+		return GQ_HOLD_LIMIT;
+	if (!job->requeueable && cum > p->quota + GQ_EPS)
+		return GQ_HOLD_NOT_REQUEUEABLE;
+	return GQ_HOLD_NONE;
+}
+
+/*
+ * Walk a project's pending queue: A_k, band, key, priority, hold.  A held
+ * job does not add to A for the jobs behind it (it will not start); nor
+ * does a job that is not eligible yet (it is not demand).
+ */
 static void _walk_queue(gq_view_t *v, gq_project_t *p, int *q, int n)
 {
 	double cum = p->alloc;
@@ -286,10 +300,143 @@ static void _walk_queue(gq_view_t *v, gq_project_t *p, int *q, int n)
 	for (k = 0; k < n; k++) {
 		gq_job_t *job = &v->jobs[q[k]];
 
-		cum += job->gpus;
-		_place(p, job, cum);
+		_place(p, job, cum + job->gpus);
+		job->hold = GQ_HOLD_NONE;
+		if (job->state != GQ_JOB_PENDING)
+			continue;
+		job->hold = _project_hold(p, job, cum + job->gpus);
+		if (!job->hold)
+			cum += job->gpus;
 	}
 	p->tail = cum;
+}
+
+/* Jobs in the order Slurm will try them: priority, then older, then id. */
+static int _cmp_prio(const void *a, const void *b, void *ctx)
+{
+	const gq_job_t *jobs = ctx;
+	const gq_job_t *x = &jobs[*(const int *)a];
+	const gq_job_t *y = &jobs[*(const int *)b];
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (x->submit_time != y->submit_time)
+		return x->submit_time < y->submit_time ? -1 : 1;
+	return x->id < y->id ? -1 : (x->id > y->id);
+}
+
+/* A job's band once its department is over quota: not in quota. */
+static void _demote(const gq_project_t *p, gq_job_t *job)
+{
+	job->band = gq_band_of(job->cum, p->quota, p->share, 0);
+	job->key = gq_band_key(job->band, job->cum, p->quota, p->weight);
+	job->priority = gq_band_priority(job->band, job->key);
+}
+
+/*
+ * Departments bound their projects as a group: walk each department's
+ * eligible pending jobs in the order Slurm will try them, adding up the
+ * department's GPUs.  A job past the department's limit is held; one past
+ * its quota is not in quota (nor may it start if it cannot be requeued).
+ * O(J log J): jobs are bucketed by department, then each bucket sorted.
+ */
+static void _dept_bounds(gq_view_t *v)
+{
+	int *start = calloc(v->ndept + 2, sizeof(int));
+	int *idx = malloc(sizeof(int) * (v->njobs + 1));
+	int d, k;
+
+	if (!start || !idx)
+		goto out;
+	for (k = 0; k < v->njobs; k++) {
+		gq_job_t *job = &v->jobs[k];
+
+		if (job->state == GQ_JOB_PENDING && !job->hold &&
+		    (d = v->proj[job->project].department) >= 0)
+			start[d + 2]++;
+	}
+	for (d = 2; d < v->ndept + 2; d++)
+		start[d] += start[d - 1];
+	for (k = 0; k < v->njobs; k++) {
+		gq_job_t *job = &v->jobs[k];
+
+		if (job->state == GQ_JOB_PENDING && !job->hold &&
+		    (d = v->proj[job->project].department) >= 0)
+			idx[start[d + 1]++] = k;
+	}
+	/* now bucket d is idx[start[d] .. start[d + 1]) */
+	for (d = 0; d < v->ndept; d++) {
+		gq_dept_t *dp = &v->dept[d];
+		int *q = idx + start[d], n = start[d + 1] - start[d];
+		double cum = dp->alloc;
+
+		qsort_r(q, n, sizeof(*q), _cmp_prio, v->jobs);
+		for (k = 0; k < n; k++) {
+			gq_job_t *job = &v->jobs[q[k]];
+			double next = cum + job->gpus;
+
+			if (next > dp->limit + GQ_EPS) {
+				job->hold = GQ_HOLD_DEPT_LIMIT;
+				continue;
+			}
+			if (next > dp->quota + GQ_EPS) {
+				if (!job->requeueable) {
+					job->hold = GQ_HOLD_NOT_REQUEUEABLE;
+					continue;
+				}
+				if (job->band == GQ_BAND_IN_QUOTA)
+					_demote(&v->proj[job->project], job);
+			}
+			cum = next;
+		}
+		dp->tail = cum;
+	}
+out:
+	free(start);
+	free(idx);
+}
+
+/*
+ * Departments' floors on reclaim from outside them: walk all candidates in
+ * reclaim order (`cand`), giving the *_OUT bits while the department can
+ * still lose the GPUs (alloc - q_d for quota reclaim, alloc - max(q_d, f_d)
+ * for fair-share reclaim).  A project without a department has no floor
+ * above its own.  O(candidates).
+ */
+static void _dept_floors(gq_view_t *v, const int *cand, int n)
+{
+	double *left = calloc(2 * v->ndept + 1, sizeof(double));
+	int d, k;
+
+	if (!left)
+		return;
+	for (d = 0; d < v->ndept; d++) {
+		left[2 * d] = v->dept[d].alloc - v->dept[d].quota;
+		left[2 * d + 1] = v->dept[d].alloc -
+				  fmax(v->dept[d].quota, v->dept[d].share);
+	}
+	for (k = 0; k < n; k++) {
+		gq_job_t *job = &v->jobs[cand[k]];
+
+		if ((d = v->proj[job->project].department) < 0) {
+			if (job->victim & GQ_VICTIM_QUOTA)
+				job->victim |= GQ_VICTIM_QUOTA_OUT;
+			if (job->victim & GQ_VICTIM_FAIR)
+				job->victim |= GQ_VICTIM_FAIR_OUT;
+			continue;
+		}
+		if ((job->victim & GQ_VICTIM_QUOTA) &&
+		    job->gpus <= left[2 * d] + GQ_EPS) {
+			job->victim |= GQ_VICTIM_QUOTA_OUT;
+			left[2 * d] -= job->gpus;
+		}
+		if ((job->victim & GQ_VICTIM_FAIR) &&
+		    job->gpus <= left[2 * d + 1] + GQ_EPS) {
+			job->victim |= GQ_VICTIM_FAIR_OUT;
+			left[2 * d + 1] -= job->gpus;
+		}
+	}
+	free(left);
 }
 
 typedef struct {
@@ -308,14 +455,14 @@ static int _cmp_over(const void *a, const void *b)
 
 void gq_view_compute(gq_view_t *v)
 {
-	int n = v->nproj, i, k;
+	int n = v->nproj, i, k, ncand = 0;
 	int *start = calloc(2 * n + 2, sizeof(int));	/* pending | running */
 	int *fill = calloc(2 * n + 2, sizeof(int));
 	int *byproj = malloc(sizeof(int) * (v->njobs + 1));
+	int *cand = malloc(sizeof(int) * (v->njobs + 1));
 	gq_order_t *order = malloc(sizeof(*order) * (n + 1));
-	uint32_t rank = 1;
 
-	if (!start || !fill || !byproj || !order)
+	if (!start || !fill || !byproj || !cand || !order)
 		goto out;
 
 	for (i = 0; i < n; i++) {
@@ -328,6 +475,8 @@ void gq_view_compute(gq_view_t *v)
 		gq_project_t *p = &v->proj[job->project];
 		int running = job->state == GQ_JOB_RUNNING;
 
+		job->victim = 0;
+		job->preempt_rank = UINT32_MAX;
 		if (running)
 			p->alloc += job->gpus;
 		else if (job->state == GQ_JOB_PENDING)
@@ -342,6 +491,11 @@ void gq_view_compute(gq_view_t *v)
 
 		byproj[start[b] + fill[b]++] = k;
 	}
+	for (i = 0; i < v->ndept; i++)
+		v->dept[i].alloc = 0;
+	for (i = 0; i < n; i++)
+		if (v->proj[i].department >= 0)
+			v->dept[v->proj[i].department].alloc += v->proj[i].alloc;
 
 	_fair_shares(v);
 
@@ -356,6 +510,8 @@ void gq_view_compute(gq_view_t *v)
 		order[i].project = i;
 		order[i].over = gq_overservice(p->alloc, p->quota, p->share);
 	}
+	if (v->ndept)
+		_dept_bounds(v);
 
 	/* reclaim order: most over-served project first, then walk order */
 	qsort(order, n, sizeof(*order), _cmp_over);
@@ -365,14 +521,18 @@ void gq_view_compute(gq_view_t *v)
 		for (k = start[2 * pi + 1]; k < start[2 * pi + 2]; k++) {
 			gq_job_t *job = &v->jobs[byproj[k]];
 
-			if (job->victim)
-				job->preempt_rank = rank++;
+			if (job->victim) {
+				job->preempt_rank = ncand + 1;
+				cand[ncand++] = byproj[k];
+			}
 		}
 	}
+	_dept_floors(v, cand, ncand);
 out:
 	free(start);
 	free(fill);
 	free(byproj);
+	free(cand);
 	free(order);
 }
 
@@ -417,12 +577,30 @@ const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
 		job->band = GQ_BAND_NONE;
 		return job;
 	}
-	if (job->state == GQ_JOB_PENDING)
-		p->pending += job->gpus * job->tasks;
 	if (p->tail < p->alloc)
 		p->tail = p->alloc;
-	p->tail += job->gpus;
-	_place(p, job, p->tail);
+	_place(p, job, p->tail + job->gpus);
+	job->hold = GQ_HOLD_NONE;
+	if (job->state != GQ_JOB_PENDING)
+		return job;
+	p->pending += job->gpus * job->tasks;
+	job->hold = _project_hold(p, job, p->tail + job->gpus);
+	if (!job->hold && p->department >= 0) {
+		gq_dept_t *dp = &v->dept[p->department];
+		double next = fmax(dp->tail, dp->alloc) + job->gpus;
+
+		if (next > dp->limit + GQ_EPS)
+			job->hold = GQ_HOLD_DEPT_LIMIT;
+		else if (next > dp->quota + GQ_EPS && !job->requeueable)
+			job->hold = GQ_HOLD_NOT_REQUEUEABLE;
+		else if (next > dp->quota + GQ_EPS &&
+			 job->band == GQ_BAND_IN_QUOTA)
+			_demote(p, job);
+		if (!job->hold)
+			dp->tail = next;
+	}
+	if (!job->hold)
+		p->tail += job->gpus;
 	return job;
 }
 
@@ -448,6 +626,16 @@ int gq_view_find_project(const gq_view_t *v, const char *account)
 	return gq_strmap_get(&v->accounts, account ? account : "");
 }
 
+const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx)
+{
+	return (idx >= 0 && idx < v->ndept) ? &v->dept[idx] : NULL;
+}
+
+int gq_view_ndepts(const gq_view_t *v)
+{
+	return v->ndept;
+}
+
 double gq_view_capacity(const gq_view_t *v)
 {
 	return v->capacity;
@@ -464,13 +652,19 @@ bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 	const gq_job_t *ee = gq_view_job(v, preemptee);
 	const gq_job_t *er = gq_view_job(v, preemptor);
 
+	int dept;
+	bool same;
+
 	if (!ee || !er || ee->state != GQ_JOB_RUNNING ||
-	    er->state != GQ_JOB_PENDING || ee->project == er->project)
+	    er->state != GQ_JOB_PENDING || er->hold ||
+	    ee->project == er->project)
 		return false;
+	dept = v->proj[ee->project].department;
+	same = dept >= 0 && dept == v->proj[er->project].department;
 	if (er->band == GQ_BAND_IN_QUOTA)
-		return ee->victim & GQ_VICTIM_QUOTA;
+		return ee->victim & (same ? GQ_VICTIM_QUOTA : GQ_VICTIM_QUOTA_OUT);
 	if (er->band == GQ_BAND_FAIR_SHARE)
-		return ee->victim & GQ_VICTIM_FAIR;
+		return ee->victim & (same ? GQ_VICTIM_FAIR : GQ_VICTIM_FAIR_OUT);
 	return false;
 }
 

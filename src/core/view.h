@@ -28,9 +28,25 @@ typedef enum {
 	GQ_JOB_WAITING,		/* pending but held, on a dependency or begin time */
 } gq_job_state_t;
 
-/* Victim set membership bits (gq_job_t.victim) */
-#define GQ_VICTIM_QUOTA 0x1	/* candidate for quota reclaim */
-#define GQ_VICTIM_FAIR 0x2	/* candidate for fair-share reclaim */
+/*
+ * Victim set membership bits (gq_job_t.victim).  The project's own floor
+ * bounds reclaim by any other project; for a preemptor outside the victim's
+ * department, the department's floor bounds it too (the *_OUT bits).
+ */
+#define GQ_VICTIM_QUOTA 0x1	/* quota reclaim, preemptor in the same dept */
+#define GQ_VICTIM_FAIR 0x2	/* fair-share reclaim, same dept */
+#define GQ_VICTIM_QUOTA_OUT 0x4	/* quota reclaim from outside the dept */
+#define GQ_VICTIM_FAIR_OUT 0x8	/* fair-share reclaim from outside */
+
+/* Why gpuquota keeps a pending job from starting (gq_job_t.hold) */
+typedef enum {
+	GQ_HOLD_NONE = 0,
+	GQ_HOLD_LIMIT,		/* would take its project past gpu_limit */
+	GQ_HOLD_DEPT_LIMIT,	/* would take its department past gpu_limit */
+	GQ_HOLD_NOT_REQUEUEABLE,	/* cannot be requeued, and would run
+					 * over quota where nobody could
+					 * reclaim it */
+} gq_hold_t;
 
 typedef struct {
 	/* input, from Slurm */
@@ -49,6 +65,7 @@ typedef struct {
 	gq_band_t band;
 	double key;
 	uint32_t priority;	/* for Slurm; pending jobs */
+	gq_hold_t hold;		/* pending jobs that must not start yet */
 	uint8_t victim;		/* GQ_VICTIM_* bits (running jobs) */
 	uint32_t preempt_rank;	/* candidates: 1.. in order of reclaim */
 } gq_job_t;
@@ -65,6 +82,15 @@ typedef struct {
 	double deserved;
 	double tail;		/* A of the last job walked (for late submits) */
 } gq_project_t;
+
+typedef struct {
+	char *name;
+	double quota, weight, limit;
+	/* per pass */
+	uint32_t alloc;
+	double demand, share;
+	double tail;		/* alloc + pending GPUs not held (late submits) */
+} gq_dept_t;
 
 typedef struct gq_view gq_view_t;
 
@@ -98,6 +124,8 @@ const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx);
 int gq_view_nprojects(const gq_view_t *v);
 int gq_view_find_project(const gq_view_t *v, const char *account);
+const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
+int gq_view_ndepts(const gq_view_t *v);
 double gq_view_capacity(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
 

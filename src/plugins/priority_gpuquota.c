@@ -176,15 +176,27 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
 	gq_snapshot_job(job_ptr, time(NULL), &in);
+	if (in.state == GQ_JOB_WAITING && IS_JOB_PENDING(job_ptr) &&
+	    job_ptr->priority == 0)
+		in.state = GQ_JOB_PENDING;	/* being given a priority now */
 	gq_state_lock();
-	if (gq_state()->view)
-		job = gq_view_add_late(gq_state()->view, job_ptr->account, &in);
-	if (job && job->priority)
-		prio = job->priority;
+	if (gq_state()->view &&
+	    (job = gq_view_add_late(gq_state()->view, job_ptr->account, &in))) {
+		if (job->hold) {
+			gq_snapshot_hold(job_ptr, gq_state()->view, job);
+			prio = 0;
+		} else if (job->priority) {
+			prio = job->priority;
+		}
+	}
 	gq_state_unlock();
 	if (!job)
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);
+	else if (prio && gq_snapshot_held(job_ptr)) {
+		job_ptr->state_reason = WAIT_NO_REASON;
+		xfree(job_ptr->state_desc);
+	}
 	if (in_ctld)
 		_want_pass();
 	return prio;

@@ -108,6 +108,58 @@ static double _capacity(const gq_config_t *cfg)
 	return c;
 }
 
+bool gq_snapshot_held(job_record_t *job_ptr)
+{
+	return job_ptr->priority == 0 && job_ptr->state_reason == WAIT_HELD &&
+	       job_ptr->state_desc &&
+	       !strncmp(job_ptr->state_desc, GQ_HOLD_PREFIX,
+			strlen(GQ_HOLD_PREFIX));
+}
+
+void gq_snapshot_hold(job_record_t *job_ptr, const gq_view_t *view,
+		      const gq_job_t *job)
+{
+	const gq_project_t *p = gq_view_project(view, job->project);
+	const gq_dept_t *d = gq_view_dept(view, p->department);
+	char *desc = NULL;
+
+	switch (job->hold) {
+	case GQ_HOLD_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit (%.0f GPU%s)",
+				      p->name, p->limit, p->limit == 1 ? "" : "s");
+		break;
+	case GQ_HOLD_DEPT_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit (%.0f GPU%s)",
+				      d ? d->name : "?", d ? d->limit : 0,
+				      d && d->limit == 1 ? "" : "s");
+		break;
+	case GQ_HOLD_NOT_REQUEUEABLE:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s (%.0f GPU%s)",
+				      p->name, p->quota, p->quota == 1 ? "" : "s");
+		break;
+	default:
+		return;
+	}
+	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	job_ptr->priority = 0;
+	job_ptr->state_reason = WAIT_HELD;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = desc;
+	last_job_update = time(NULL);
+}
+
+static void _release(job_record_t *job_ptr, uint32_t prio)
+{
+	info("gpuquota: release %pJ", job_ptr);
+	job_ptr->priority = prio;
+	job_ptr->state_reason = WAIT_NO_REASON;
+	xfree(job_ptr->state_desc);
+}
+
 void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 {
 	struct job_details *d = job_ptr->details;
@@ -122,10 +174,14 @@ void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 				      job_ptr->gres_list_req);
 	} else {
 		out->gpus = _job_gpus(job_ptr->gres_list_req);
-		if ((job_ptr->priority == 0) ||
-		    (job_ptr->state_reason == WAIT_HELD) ||
-		    (job_ptr->state_reason == WAIT_HELD_USER) ||
-		    (job_ptr->state_reason == WAIT_DEPENDENCY) ||
+		/* held by a user or an admin (not by gpuquota), or not
+		 * eligible yet: not demand */
+		bool held = !gq_snapshot_held(job_ptr) &&
+			    ((job_ptr->priority == 0) ||
+			     (job_ptr->state_reason == WAIT_HELD) ||
+			     (job_ptr->state_reason == WAIT_HELD_USER));
+
+		if (held || (job_ptr->state_reason == WAIT_DEPENDENCY) ||
 		    (d && d->begin_time > now))
 			out->state = GQ_JOB_WAITING;
 		else
@@ -184,10 +240,19 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 	while ((job_ptr = list_next(it))) {
 		const gq_job_t *job;
 
-		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
-		    job_ptr->direct_set_prio)
+		if (!IS_JOB_PENDING(job_ptr) ||
+		    !(job = gq_view_job(view, job_ptr->job_id)))
 			continue;
-		if (!(job = gq_view_job(view, job_ptr->job_id)))
+		if (job->hold && (job_ptr->priority || gq_snapshot_held(job_ptr))) {
+			gq_snapshot_hold(job_ptr, view, job);
+			continue;
+		}
+		if (gq_snapshot_held(job_ptr)) {
+			_release(job_ptr, job->priority);
+			last_job_update = now;
+			continue;
+		}
+		if (job_ptr->priority == 0 || job_ptr->direct_set_prio)
 			continue;
 		if (job_ptr->priority != job->priority) {
 			job_ptr->priority = job->priority;

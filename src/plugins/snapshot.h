@@ -21,6 +21,16 @@ void gq_snapshot_init(void);
  */
 void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now);
 
+/* state_desc of the jobs gpuquota holds (priority 0, Reason=WAIT_HELD) */
+#define GQ_HOLD_PREFIX "gpuquota:"
+
+/* Is this job held by gpuquota (not by a user or an admin)? */
+bool gq_snapshot_held(job_record_t *job_ptr);
+
+/* Hold a pending job for job->hold, saying why in squeue's reason. */
+void gq_snapshot_hold(job_record_t *job_ptr, const gq_view_t *view,
+		      const gq_job_t *job);
+
 /* The core's inputs for one job (account aside), outside of a pass. */
 void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out);
 

@@ -388,6 +388,204 @@ START_TEST(late_submit_reclaims)
 }
 END_TEST
 
+/*
+ * gpu_limit holds: team-a q=1 L=2 alone on C=8 pends four 1-GPU jobs.
+ * f_a = min(D=4, L=2) = 2.  A: 1 in quota, 2 fair share, the third would
+ * make 3 > L: held; held jobs do not add to A, so the fourth is held too.
+ */
+START_TEST(limit_holds_jobs_past_it)
+{
+	gq_project_cfg_t p[1] = { proj("team-a", 1, 1, 2) };
+	gq_config_t cfg = { .projects = p, .nprojects = 1 };
+	gq_view_t *v = gq_view_create(&cfg);
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);
+	for (id = 1; id <= 4; id++)
+		pend(v, id, "team-a", 1, id);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 2, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 1)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 1)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 2)->band, GQ_BAND_FAIR_SHARE);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_LIMIT);
+	ck_assert_int_eq(gq_view_job(v, 4)->hold, GQ_HOLD_LIMIT);
+
+	/* two of them run: the others stay held; a late one is held too */
+	gq_view_begin(v, 8, 200);
+	run(v, 1, "team-a", 1, 150);
+	run(v, 2, "team-a", 1, 150);
+	pend(v, 3, "team-a", 1, 3);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_LIMIT);
+	{
+		gq_job_t in = { .id = 9, .state = GQ_JOB_PENDING, .gpus = 1,
+				.tasks = 1, .requeueable = true };
+
+		ck_assert_int_eq(gq_view_add_late(v, "team-a", &in)->hold,
+				 GQ_HOLD_LIMIT);
+	}
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Work that cannot be requeued starts only inside quota: team-a q=2 runs
+ * one GPU; interactive job 2 (1 GPU) gives A=2 <= q: may start; interactive
+ * job 3 would make A=3 > q: held; a batch job 4 behind it (A=3) is not held:
+ * it runs over quota where it can be reclaimed.
+ */
+START_TEST(not_requeueable_only_inside_quota)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "team-a", 1, 10);
+	pend(v, 2, "team-a", 1, 20)->requeueable = false;
+	pend(v, 3, "team-a", 1, 30)->requeueable = false;
+	pend(v, 4, "team-a", 1, 40);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_NOT_REQUEUEABLE);
+	ck_assert_int_eq(gq_view_job(v, 4)->hold, GQ_HOLD_NONE);
+	ck_assert_double_eq_tol(gq_view_job(v, 4)->cum, 3, 1e-9);
+	gq_view_free(v);
+}
+END_TEST
+
+/* three projects, p1 and p2 in department d */
+static gq_view_t *dept_view(int qd, int ld, int q1, int q2, int q3)
+{
+	gq_project_cfg_t p[3] = { proj("p1", q1, 1, GQ_NO_LIMIT),
+				  proj("p2", q2, 1, GQ_NO_LIMIT),
+				  proj("p3", q3, 1, GQ_NO_LIMIT) };
+	gq_dept_cfg_t d[1] = { { .name = "d", .gpu_quota = qd,
+				 .over_quota_weight = 1, .gpu_limit = ld } };
+	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
+			    .ndepts = 1 };
+
+	p[0].department = 0;
+	p[1].department = 0;
+	return gq_view_create(&cfg);
+}
+
+/*
+ * Fair share top-down: C=8; d (q=4) holds p1 (q=3) and p2 (q=3); p3 (q=4)
+ * outside; all demand 8.  Top: d min(4, 16) = 4, p3 4: no surplus.  Inside
+ * d, C=4: caps 3 and 3 sum past 4: by quota 3:3 -> 2 and 2.
+ */
+START_TEST(department_fair_share_top_down)
+{
+	gq_view_t *v = dept_view(4, GQ_NO_LIMIT, 3, 3, 4);
+	uint32_t id = 1;
+	int k;
+
+	gq_view_begin(v, 8, 100);
+	for (k = 0; k < 8; k++) {
+		pend(v, id, "p1", 1, id);
+		id++;
+		pend(v, id, "p2", 1, id);
+		id++;
+		pend(v, id, "p3", 1, id);
+		id++;
+	}
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(gq_view_dept(v, 0)->share, 4, 1e-9);
+	ck_assert_double_eq_tol(project(v, "p1")->share, 2, 1e-9);
+	ck_assert_double_eq_tol(project(v, "p2")->share, 2, 1e-9);
+	ck_assert_double_eq_tol(project(v, "p3")->share, 4, 1e-9);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A project at ease inside its own quota but in a department at its quota
+ * is not in quota: C=8, d q=4: p1 (q=3) holds 3, p2 (q=3) holds 1, p3 (q=4)
+ * holds 4; p2 pends 1: A=2 <= 3 for p2, but d would hold 5 > 4.
+ * D: p1 3, p2 2, p3 4; top: d deserves 4, p3 4: f_d = 4; inside d caps
+ * 3 and 2 sum past 4: by quota 3:3 -> 2 each (p2 capped at 2): f_p2 = 2.
+ * So the job is fair-share (A=2 <= 2), and takes nothing: p1 is at
+ * max(q, f) = 3, p3 at max(4, 4).
+ */
+START_TEST(department_quota_bounds_band)
+{
+	gq_view_t *v = dept_view(4, GQ_NO_LIMIT, 3, 3, 4);
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "p1", 3, 10);
+	run(v, 2, "p2", 1, 20);
+	run(v, 3, "p3", 4, 30);
+	pend(v, 4, "p2", 1, 40);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "p2")->share, 2, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 4)->band, GQ_BAND_FAIR_SHARE);
+	for (id = 1; id <= 3; id++)
+		ck_assert(!gq_view_preemptable(v, id, 4));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A department's floor bounds reclaim from outside it, not from inside:
+ * C=6, d (q=4) holds p1 (q=1) with four 1-GPU jobs; p3 (q=4, outside) holds
+ * 2 and pends 2 (A=4 <= 4: in quota); p2 (q=3, in d) pends 1.
+ * Top: d deserves min(4, 5) = 4, p3 4: 8 > 6: by quota 4:4 -> 3 and 3.
+ * Inside d (C=3): deserved p1 1, p2 1; surplus 1 to p1 (p2's demand is 1):
+ * f_p1 = 2, f_p2 = 1.  p3's job: d holds 4 = q_d: nothing from outside.
+ * p2's job: A=1 <= q_p2, but d would hold 5 > q_d: fair-share (A <= f = 1):
+ * it may take from p1 down to max(q, f) = 2.
+ */
+START_TEST(department_floor_bounds_outside_reclaim)
+{
+	gq_view_t *v = dept_view(4, GQ_NO_LIMIT, 1, 3, 4);
+	uint32_t id, from_p2 = 0;
+
+	gq_view_begin(v, 6, 100);
+	for (id = 1; id <= 4; id++)
+		run(v, id, "p1", 1, id);
+	run(v, 5, "p3", 2, 5);
+	pend(v, 6, "p3", 2, 60);
+	pend(v, 7, "p2", 1, 70);
+	gq_view_compute(v);
+	ck_assert_double_eq_tol(project(v, "p1")->share, 2, 1e-9);
+	ck_assert_double_eq_tol(project(v, "p2")->share, 1, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 6)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_view_job(v, 7)->band, GQ_BAND_FAIR_SHARE);
+	for (id = 1; id <= 4; id++) {
+		ck_assert(!gq_view_preemptable(v, id, 6));
+		from_p2 += gq_view_preemptable(v, id, 7);
+	}
+	ck_assert_uint_eq(from_p2, 2);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A department's limit holds its projects' jobs: d q=1 L=2 holds p1 (q=2,
+ * no limit of its own); p1 pends three 1-GPU jobs on an idle C=8: the
+ * third would take d to 3 > 2: held.
+ */
+START_TEST(department_limit_holds)
+{
+	gq_view_t *v = dept_view(1, 2, 2, 0, 0);
+
+	gq_view_begin(v, 8, 100);
+	pend(v, 1, "p1", 1, 1);
+	pend(v, 2, "p1", 1, 2);
+	pend(v, 3, "p1", 1, 3);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_job(v, 1)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_DEPT_LIMIT);
+	/* d q=1: the second job is past the department's quota */
+	ck_assert_int_eq(gq_view_job(v, 1)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_ne(gq_view_job(v, 2)->band, GQ_BAND_IN_QUOTA);
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -404,6 +602,12 @@ Suite *view_suite(void)
 	tcase_add_test(tc, interleaving_by_share);
 	tcase_add_test(tc, unknown_account_is_zero_quota_project);
 	tcase_add_test(tc, late_submit_reclaims);
+	tcase_add_test(tc, limit_holds_jobs_past_it);
+	tcase_add_test(tc, not_requeueable_only_inside_quota);
+	tcase_add_test(tc, department_fair_share_top_down);
+	tcase_add_test(tc, department_quota_bounds_band);
+	tcase_add_test(tc, department_floor_bounds_outside_reclaim);
+	tcase_add_test(tc, department_limit_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -174,3 +174,75 @@ void gq_idmap_free(gq_idmap_t *m)
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }
+
+static uint32_t _hash_pair(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (uint32_t)k;
+}
+
+int gq_pairset_has(const gq_pairset_t *s, uint32_t a, uint32_t b)
+{
+	uint64_t key = (((uint64_t)a << 32) | b) + 1;
+	uint32_t i;
+
+	if (!s->cap)
+		return 0;
+	for (i = _hash_pair(key) & (s->cap - 1); s->keys[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->keys[i] == key)
+			return 1;
+	return 0;
+}
+
+static int _pairset_grow(gq_pairset_t *s)
+{
+	uint32_t ncap = s->cap ? s->cap * 2 : 64, i, j;
+	uint64_t *keys = calloc(ncap, sizeof(*keys));
+
+	if (!keys)
+		return -1;
+	for (i = 0; i < s->cap; i++) {
+		if (!s->keys[i])
+			continue;
+		for (j = _hash_pair(s->keys[i]) & (ncap - 1); keys[j];
+		     j = (j + 1) & (ncap - 1))
+			;
+		keys[j] = s->keys[i];
+	}
+	free(s->keys);
+	s->keys = keys;
+	s->cap = ncap;
+	return 0;
+}
+
+int gq_pairset_add(gq_pairset_t *s, uint32_t a, uint32_t b)
+{
+	uint64_t key = (((uint64_t)a << 32) | b) + 1;
+	uint32_t i;
+
+	if ((s->count + 1) * 2 > s->cap && _pairset_grow(s))
+		return -1;
+	for (i = _hash_pair(key) & (s->cap - 1); s->keys[i];
+	     i = (i + 1) & (s->cap - 1))
+		if (s->keys[i] == key)
+			return 0;
+	s->keys[i] = key;
+	s->count++;
+	return 0;
+}
+
+void gq_pairset_clear(gq_pairset_t *s)
+{
+	if (s->cap)
+		memset(s->keys, 0, sizeof(*s->keys) * s->cap);
+	s->count = 0;
+}
+
+void gq_pairset_free(gq_pairset_t *s)
+{
+	free(s->keys);
+	memset(s, 0, sizeof(*s));
+}

@@ -11,22 +11,8 @@
 #include "core/index.h"
 #include "core/victims.h"
 #include "core/view.h"
+#include "core/view_impl.h"
 
-struct gq_view {
-	gq_project_t *proj;
-	int nproj, proj_cap;
-	gq_dept_t *dept;
-	int ndept;
-	gq_strmap_t accounts;	/* account -> project index */
-
-	gq_job_t *jobs;
-	int njobs, jobs_cap;
-	gq_idmap_t ids;		/* job id -> index in jobs */
-
-	double capacity;
-	int64_t now;
-	int min_runtime;
-};
 
 static double _limit(int limit)
 {
@@ -111,6 +97,10 @@ void gq_view_free(gq_view_t *v)
 	gq_strmap_free(&v->accounts);
 	free(v->jobs);
 	gq_idmap_free(&v->ids);
+	free(v->node_free);
+	free(v->pl_node);
+	free(v->pl_gpus);
+	gq_pairset_free(&v->room);
 	free(v);
 }
 
@@ -120,6 +110,74 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	gq_idmap_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
+	v->min_runtime_pass = v->min_runtime;
+	v->nnodes = 0;
+	v->npl = 0;
+	gq_pairset_clear(&v->room);
+}
+
+void gq_view_set_capacity(gq_view_t *v, double capacity)
+{
+	v->capacity = capacity;
+}
+
+void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
+{
+	if (seconds > v->min_runtime_pass)
+		v->min_runtime_pass = seconds;
+}
+
+int gq_view_set_nodes(gq_view_t *v, int nnodes)
+{
+	if (nnodes > v->node_cap) {
+		uint32_t *nf = realloc(v->node_free, sizeof(*nf) * nnodes);
+
+		if (!nf)
+			return -1;
+		v->node_free = nf;
+		v->node_cap = nnodes;
+	}
+	if (nnodes > 0)
+		memset(v->node_free, 0, sizeof(*v->node_free) * nnodes);
+	v->nnodes = nnodes;
+	return 0;
+}
+
+void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus)
+{
+	if (node >= 0 && node < v->nnodes)
+		v->node_free[node] = free_gpus;
+}
+
+int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
+{
+	int idx = gq_idmap_get(&v->ids, job_id);
+	gq_job_t *job;
+
+	if (idx < 0 || node < 0 || node >= v->nnodes)
+		return -1;
+	job = &v->jobs[idx];
+	if (v->npl == v->pl_cap) {
+		int ncap = v->pl_cap ? v->pl_cap * 2 : 256;
+		int *pn = realloc(v->pl_node, sizeof(*pn) * ncap);
+		uint32_t *pg;
+
+		if (!pn)
+			return -1;
+		v->pl_node = pn;
+		if (!(pg = realloc(v->pl_gpus, sizeof(*pg) * ncap)))
+			return -1;
+		v->pl_gpus = pg;
+		v->pl_cap = ncap;
+	}
+	if (!job->place_n)
+		job->place_first = v->npl;
+	else if (job->place_first + job->place_n != v->npl)
+		return -1;	/* a job's entries must be consecutive */
+	v->pl_node[v->npl] = node;
+	v->pl_gpus[v->npl++] = gpus;
+	job->place_n++;
+	return 0;
 }
 
 /* The project of an account; an account no project lists becomes one. */
@@ -159,6 +217,7 @@ static gq_job_t *_store_job(gq_view_t *v, uint32_t id, int project)
 	job->tasks = 1;
 	job->band = GQ_BAND_NONE;
 	job->preempt_rank = UINT32_MAX;
+	job->place_first = -1;
 	return job;
 }
 
@@ -455,14 +514,15 @@ static int _cmp_over(const void *a, const void *b)
 
 void gq_view_compute(gq_view_t *v)
 {
-	int n = v->nproj, i, k, ncand = 0;
+	int n = v->nproj, i, k, ncand = 0, nelig = 0;
 	int *start = calloc(2 * n + 2, sizeof(int));	/* pending | running */
 	int *fill = calloc(2 * n + 2, sizeof(int));
 	int *byproj = malloc(sizeof(int) * (v->njobs + 1));
 	int *cand = malloc(sizeof(int) * (v->njobs + 1));
+	int *elig = malloc(sizeof(int) * (v->njobs + 1));
 	gq_order_t *order = malloc(sizeof(*order) * (n + 1));
 
-	if (!start || !fill || !byproj || !cand || !order)
+	if (!start || !fill || !byproj || !cand || !elig || !order)
 		goto out;
 
 	for (i = 0; i < n; i++) {
@@ -476,6 +536,7 @@ void gq_view_compute(gq_view_t *v)
 		int running = job->state == GQ_JOB_RUNNING;
 
 		job->victim = 0;
+		job->room = false;
 		job->preempt_rank = UINT32_MAX;
 		if (running)
 			p->alloc += job->gpus;
@@ -506,7 +567,7 @@ void gq_view_compute(gq_view_t *v)
 			    start[2 * i + 1] - start[2 * i]);
 		gq_victims_mark(v->jobs, byproj + start[2 * i + 1],
 				start[2 * i + 2] - start[2 * i + 1], p->alloc,
-				p->quota, p->share, v->now, v->min_runtime);
+				p->quota, p->share, v->now, v->min_runtime_pass);
 		order[i].project = i;
 		order[i].over = gq_overservice(p->alloc, p->quota, p->share);
 	}
@@ -521,18 +582,23 @@ void gq_view_compute(gq_view_t *v)
 		for (k = start[2 * pi + 1]; k < start[2 * pi + 2]; k++) {
 			gq_job_t *job = &v->jobs[byproj[k]];
 
-			if (job->victim) {
-				job->preempt_rank = ncand + 1;
+			if (!gq_victim_eligible(job, v->now, v->min_runtime_pass))
+				continue;
+			job->preempt_rank = nelig + 1;
+			elig[nelig++] = byproj[k];
+			if (job->victim)
 				cand[ncand++] = byproj[k];
-			}
 		}
 	}
 	_dept_floors(v, cand, ncand);
+	if (v->nnodes)
+		gq_room_make(v, elig, nelig);
 out:
 	free(start);
 	free(fill);
 	free(byproj);
 	free(cand);
+	free(elig);
 	free(order);
 }
 
@@ -643,7 +709,7 @@ double gq_view_capacity(const gq_view_t *v)
 
 int gq_view_min_runtime(const gq_view_t *v)
 {
-	return v->min_runtime;
+	return v->min_runtime_pass;
 }
 
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
@@ -659,6 +725,8 @@ bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 	    er->state != GQ_JOB_PENDING || er->hold ||
 	    ee->project == er->project)
 		return false;
+	if (er->room)
+		return gq_pairset_has(&v->room, er->id, ee->id);
 	dept = v->proj[ee->project].department;
 	same = dept >= 0 && dept == v->proj[er->project].department;
 	if (er->band == GQ_BAND_IN_QUOTA)

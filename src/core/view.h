@@ -67,7 +67,13 @@ typedef struct {
 	uint32_t priority;	/* for Slurm; pending jobs */
 	gq_hold_t hold;		/* pending jobs that must not start yet */
 	uint8_t victim;		/* GQ_VICTIM_* bits (running jobs) */
-	uint32_t preempt_rank;	/* candidates: 1.. in order of reclaim */
+	uint32_t preempt_rank;	/* running jobs: 1.. in order of reclaim */
+	/* shape of a pending job, for making room: 0 = any placement */
+	uint32_t gpus_per_node;
+	uint32_t nodes;
+	/* derived */
+	int place_first, place_n;	/* running: its GPUs per node */
+	bool room;		/* pending: reclaims from its own set (room) */
 } gq_job_t;
 
 typedef struct {
@@ -100,6 +106,7 @@ void gq_view_free(gq_view_t *v);
 
 /* Start a pass: forget the previous jobs. */
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now);
+void gq_view_set_capacity(gq_view_t *v, double capacity);
 
 /*
  * Add a job of the pass, belonging to `account` (NULL or "": the empty
@@ -107,6 +114,20 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now);
  * NULL when out of memory.  O(1) amortized.
  */
 gq_job_t *gq_view_add_job(gq_view_t *v, uint32_t id, const char *account);
+
+/*
+ * Placement, optional, after gq_view_begin: the pool's nodes, their idle
+ * GPUs, and the GPUs each running job holds on each node (all of a job's
+ * entries right after adding it).  With it, a pass also makes room: see
+ * SEMANTICS.md "the candidates must actually make room".
+ */
+int gq_view_set_nodes(gq_view_t *v, int nnodes);
+void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus);
+int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus);
+
+/* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
+ * longer than the configured one. */
+void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);
 
 /* Derive shares, bands, priorities and victim sets for the jobs added. */
 void gq_view_compute(gq_view_t *v);

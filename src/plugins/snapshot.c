@@ -4,7 +4,9 @@
  */
 #include <string.h>
 
+#include "src/common/bitstring.h"
 #include "src/common/gres.h"
+#include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -95,17 +97,98 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 	return false;
 }
 
-/* GPUs of the nodes that can take work, in the pool's partitions: C. */
-static double _capacity(const gq_config_t *cfg)
+static uint32_t _node_idle_gpus(node_record_t *node_ptr)
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t n = 0;
+
+	if (!node_ptr->gres_list)
+		return 0;
+	it = list_iterator_create(node_ptr->gres_list);
+	while ((gs = list_next(it))) {
+		gres_node_state_t *ns = gs->gres_data;
+
+		if (gs->plugin_id == gpu_id && ns &&
+		    ns->gres_cnt_avail > ns->gres_cnt_alloc)
+			n += ns->gres_cnt_avail - ns->gres_cnt_alloc;
+	}
+	list_iterator_destroy(it);
+	return (uint32_t)n;
+}
+
+/*
+ * GPUs of the nodes that can take work, in the pool's partitions: C; and
+ * each such node's idle GPUs, for making room.  O(nodes).
+ */
+static double _nodes(const gq_config_t *cfg, gq_view_t *view)
 {
 	node_record_t *node_ptr;
 	double c = 0;
 	int i;
 
-	for (i = 0; (node_ptr = next_node(&i)); i++)
-		if (_node_in_pool(cfg, node_ptr))
-			c += _node_gpus(node_ptr);
+	gq_view_set_nodes(view, node_record_count);
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!_node_in_pool(cfg, node_ptr))
+			continue;
+		c += _node_gpus(node_ptr);
+		gq_view_node_free(view, node_ptr->index,
+				  _node_idle_gpus(node_ptr));
+	}
 	return c;
+}
+
+/* The GPUs a running job holds on each of its nodes. */
+static void _place(gq_view_t *view, job_record_t *job_ptr)
+{
+	bitstr_t *bm = job_ptr->job_resrcs && job_ptr->job_resrcs->node_bitmap ?
+		       job_ptr->job_resrcs->node_bitmap : job_ptr->node_bitmap;
+	int first, last, n, i = 0;
+
+	if (!bm || !job_ptr->gres_list_alloc || (first = bit_ffs(bm)) < 0)
+		return;
+	last = bit_fls(bm);
+	for (n = first; n <= last; n++) {
+		ListIterator it;
+		gres_state_t *gs;
+		uint64_t gpus = 0;
+
+		if (!bit_test(bm, n))
+			continue;
+		it = list_iterator_create(job_ptr->gres_list_alloc);
+		while ((gs = list_next(it))) {
+			gres_job_state_t *js = gs->gres_data;
+
+			if (gs->plugin_id == gpu_id && js &&
+			    js->gres_cnt_node_alloc && i < (int)js->node_cnt)
+				gpus += js->gres_cnt_node_alloc[i];
+		}
+		list_iterator_destroy(it);
+		if (gpus)
+			gq_view_place(view, job_ptr->job_id, n, (uint32_t)gpus);
+		i++;
+	}
+}
+
+/* GPUs a pending job needs on each node (0: no per-node request). */
+static uint32_t _gpus_per_node(List gres_list)
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t n = 0;
+
+	if (!gres_list)
+		return 0;
+	it = list_iterator_create(gres_list);
+	while ((gs = list_next(it))) {
+		gres_job_state_t *js = gs->gres_data;
+
+		if (gs->plugin_id == gpu_id && js && js->gres_per_node &&
+		    js->gres_per_node != NO_VAL64)
+			n += js->gres_per_node;
+	}
+	list_iterator_destroy(it);
+	return n > UINT32_MAX ? 0 : (uint32_t)n;
 }
 
 bool gq_snapshot_held(job_record_t *job_ptr)
@@ -188,6 +271,8 @@ void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 			out->state = GQ_JOB_PENDING;
 		if (job_ptr->array_recs && job_ptr->array_recs->task_cnt > 1)
 			out->tasks = job_ptr->array_recs->task_cnt;
+		out->gpus_per_node = _gpus_per_node(job_ptr->gres_list_req);
+		out->nodes = d && d->min_nodes ? d->min_nodes : 1;
 	}
 	/* --no-requeue and interactive (srun/salloc) work is not requeueable */
 	out->requeueable = job_ptr->batch_flag && d && d->requeue;
@@ -214,7 +299,9 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 
 	if (!job_list)
 		return;
-	gq_view_begin(view, _capacity(cfg), now);
+	gq_view_begin(view, 0, now);
+	gq_view_set_capacity(view, _nodes(cfg, view));
+	gq_view_min_runtime_at_least(view, slurm_conf.preempt_exempt_time);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		gq_job_t in, *job;
@@ -230,6 +317,8 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		in.band = GQ_BAND_NONE;
 		in.preempt_rank = UINT32_MAX;
 		*job = in;
+		if (in.state == GQ_JOB_RUNNING)
+			_place(view, job_ptr);
 	}
 	list_iterator_destroy(it);
 

@@ -47,6 +47,27 @@ START_TEST(strmap_many)
 }
 END_TEST
 
+START_TEST(pairset_many)
+{
+	gq_pairset_t s = { 0 };
+	uint32_t a, b;
+
+	for (a = 1; a <= 100; a++)
+		for (b = 1; b <= 50; b++)
+			ck_assert_int_eq(gq_pairset_add(&s, a, b * 3), 0);
+	ck_assert_uint_eq(s.count, 5000);
+	ck_assert(gq_pairset_has(&s, 7, 9));
+	ck_assert(!gq_pairset_has(&s, 9, 7));
+	ck_assert(!gq_pairset_has(&s, 7, 10));
+	ck_assert(gq_pairset_has(&s, 100, 150));
+	gq_pairset_add(&s, 7, 9);
+	ck_assert_uint_eq(s.count, 5000);
+	gq_pairset_clear(&s);
+	ck_assert(!gq_pairset_has(&s, 7, 9));
+	gq_pairset_free(&s);
+}
+END_TEST
+
 Suite *index_suite(void)
 {
 	Suite *s = suite_create("index");
@@ -54,6 +75,7 @@ Suite *index_suite(void)
 
 	tcase_add_test(tc, idmap_many);
 	tcase_add_test(tc, strmap_many);
+	tcase_add_test(tc, pairset_many);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -103,8 +103,10 @@ START_TEST(quick_start_reclaims_a1)
 	ck_assert(!gq_view_preemptable(v, 3, 4));	/* own project */
 	ck_assert(!gq_view_preemptable(v, 4, 4));	/* not running */
 	ck_assert(!gq_view_preemptable(v, 1, 99));	/* unknown preemptor */
-	ck_assert_uint_eq(gq_view_preempt_rank(v, 1), 1);
-	ck_assert_uint_eq(gq_view_preempt_rank(v, 2), UINT32_MAX);
+	/* every running job that could ever be a victim has a rank; the
+	 * youngest (a2) comes first in the walk, before a1 */
+	ck_assert_uint_lt(gq_view_preempt_rank(v, 2), gq_view_preempt_rank(v, 1));
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 4), UINT32_MAX);
 	gq_view_free(v);
 }
 END_TEST
@@ -255,9 +257,12 @@ START_TEST(most_over_served_first)
 	/* r: budget 2: job 2 (youngest, 2 GPUs) */
 	ck_assert(gq_view_preemptable(v, 2, 6));
 	ck_assert(!gq_view_preemptable(v, 1, 6));
+	/* p (over-service 4) before r (2), each youngest first */
 	ck_assert_uint_eq(gq_view_preempt_rank(v, 5), 1);
 	ck_assert_uint_eq(gq_view_preempt_rank(v, 4), 2);
-	ck_assert_uint_eq(gq_view_preempt_rank(v, 2), 3);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 3), 3);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 2), 4);
+	ck_assert_uint_eq(gq_view_preempt_rank(v, 1), 5);
 	gq_view_free(v);
 }
 END_TEST
@@ -586,6 +591,99 @@ START_TEST(department_limit_holds)
 }
 END_TEST
 
+/*
+ * Room that can be made is made: 2 nodes x 2 GPUs, full.  team-a (q=2) runs
+ * x1 on node 0, x2 on node 1, x3 on node 0, x4 on node 1 (in that order);
+ * team-b (q=2) pends b1 needing 2 GPUs on one node.  The usual walk
+ * (youngest first, budget a - q = 2) takes x4 and x3: one GPU on each node,
+ * no room.  Node by node instead: node 0 gives x3 then x1: room for b1.
+ */
+START_TEST(room_made_on_one_node)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_t *b1;
+	uint32_t id;
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	for (id = 1; id <= 4; id++) {
+		run(v, id, "team-a", 1, id);
+		ck_assert_int_eq(gq_view_place(v, id, (id + 1) % 2, 1), 0);
+	}
+	b1 = pend(v, 5, "team-b", 2, 50);
+	b1->gpus_per_node = 2;
+	b1->nodes = 1;
+	gq_view_compute(v);
+	ck_assert(gq_view_job(v, 5)->room);
+	ck_assert(gq_view_preemptable(v, 1, 5));
+	ck_assert(gq_view_preemptable(v, 3, 5));
+	ck_assert(!gq_view_preemptable(v, 2, 5));
+	ck_assert(!gq_view_preemptable(v, 4, 5));
+	/* the usual sets are unchanged for everyone else */
+	ck_assert(gq_view_job(v, 4)->victim & GQ_VICTIM_QUOTA);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * No room within the floors: team-a q=3 holds the 4 GPUs (may lose 1);
+ * b1 needs 2 on one node: no set makes room, so none is invented.
+ */
+START_TEST(room_not_made_below_floor)
+{
+	gq_view_t *v = view2("team-a", 3, "team-b", 2, 0);
+	gq_job_t *b1;
+	uint32_t id, n = 0;
+
+	gq_view_begin(v, 4, 100);
+	gq_view_set_nodes(v, 2);
+	for (id = 1; id <= 4; id++) {
+		run(v, id, "team-a", 1, id);
+		gq_view_place(v, id, (id + 1) % 2, 1);
+	}
+	b1 = pend(v, 5, "team-b", 2, 50);
+	b1->gpus_per_node = 2;
+	b1->nodes = 1;
+	gq_view_compute(v);
+	ck_assert(!gq_view_job(v, 5)->room);
+	for (id = 1; id <= 4; id++)
+		n += gq_view_preemptable(v, id, 5);
+	ck_assert_uint_eq(n, 1);	/* the usual set: within the floor */
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * When the usual candidates make room, they are used: the quick start with
+ * placement (a1, b1 on node 0; a2 on node 1): b2 needs 1 GPU on a node;
+ * a1 frees node 0.
+ */
+START_TEST(room_usual_set_kept)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_t *b2;
+
+	gq_view_begin(v, 4, 100);
+	gq_view_set_nodes(v, 2);
+	run(v, 1, "team-a", 1, 10);
+	gq_view_place(v, 1, 0, 1);
+	run(v, 2, "team-a", 2, 20);
+	gq_view_place(v, 2, 1, 2);
+	run(v, 3, "team-b", 1, 30);
+	gq_view_place(v, 3, 0, 1);
+	b2 = pend(v, 4, "team-b", 1, 40);
+	b2->gpus_per_node = 1;
+	b2->nodes = 1;
+	gq_view_compute(v);
+	ck_assert(!gq_view_job(v, 4)->room);
+	ck_assert(gq_view_preemptable(v, 1, 4));
+	ck_assert(!gq_view_preemptable(v, 2, 4));
+	/* a job's placement entries must be consecutive */
+	ck_assert_int_eq(gq_view_place(v, 1, 1, 1), -1);
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -608,6 +706,9 @@ Suite *view_suite(void)
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);
 	tcase_add_test(tc, department_limit_holds);
+	tcase_add_test(tc, room_made_on_one_node);
+	tcase_add_test(tc, room_not_made_below_floor);
+	tcase_add_test(tc, room_usual_set_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -296,6 +296,7 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 {
 	ListIterator it;
 	job_record_t *job_ptr;
+	bool kick = false;
 
 	if (!job_list)
 		return;
@@ -339,8 +340,11 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		if (gq_snapshot_held(job_ptr)) {
 			_release(job_ptr, job->priority);
 			last_job_update = now;
+			kick = true;
 			continue;
 		}
+		if (job->room)
+			kick = true;
 		if (job_ptr->priority == 0 || job_ptr->direct_set_prio)
 			continue;
 		if (job_ptr->priority != job->priority) {
@@ -349,4 +353,11 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		}
 	}
 	list_iterator_destroy(it);
+	/*
+	 * A released job, or a reclaim that only this pass made possible:
+	 * ask for a scheduling pass now rather than at the next
+	 * sched_interval (60 s by default).
+	 */
+	if (kick)
+		queue_job_scheduler();
 }

@@ -62,13 +62,18 @@ static int _in_pool(const gq_config_t *cfg, const char *parts)
 static double _capacity(const gq_config_t *cfg)
 {
 	node_info_msg_t *nodes = NULL;
+	partition_info_msg_t *parts = NULL;
 	double c = 0;
 	uint32_t i;
 
-	if (slurm_load_node(0, &nodes, SHOW_ALL)) {
-		slurm_perror("gpuquota: slurm_load_node");
+	if (slurm_load_node(0, &nodes, SHOW_ALL) ||
+	    slurm_load_partitions(0, &parts, SHOW_ALL)) {
+		slurm_perror("gpuquota: loading nodes and partitions");
 		exit(1);
 	}
+	/* node_info_t.partitions is filled in client side */
+	slurm_populate_node_partitions(nodes, parts);
+	slurm_free_partition_info_msg(parts);
 	for (i = 0; i < nodes->record_count; i++) {
 		node_info_t *n = &nodes->node_array[i];
 		uint32_t base = n->node_state & NODE_STATE_BASE;
@@ -214,7 +219,7 @@ static void _print_json(gq_cli_t *c, const char *key, json_object *arr,
 		return;
 	}
 	top = json_object_new_object();
-	json_object_object_add(top, "capacity", json_object_new_double(c->capacity));
+	json_object_object_add(top, "capacity", json_object_new_int64((int64_t)c->capacity));
 	json_object_object_add(top, key, arr);
 	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_NOSLASHESCAPE));

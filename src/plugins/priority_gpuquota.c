@@ -180,6 +180,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	    job_ptr->priority == 0)
 		in.state = GQ_JOB_PENDING;	/* being given a priority now */
 	gq_state_lock();
+	if (gq_state()->config &&
+	    !gq_snapshot_in_pool(gq_state()->config, job_ptr->part_ptr)) {
+		/* outside the GPU pool: not gpuquota's to order */
+		gq_state_unlock();
+		return 1;
+	}
 	if (gq_state()->view &&
 	    (job = gq_view_add_late(gq_state()->view, job_ptr->account, &in))) {
 		if (job->hold) {

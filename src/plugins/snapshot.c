@@ -68,7 +68,7 @@ static uint32_t _node_gpus(node_record_t *node_ptr)
 	return (uint32_t)n;
 }
 
-static bool _in_pool_part(const gq_config_t *cfg, part_record_t *part_ptr)
+bool gq_snapshot_in_pool(const gq_config_t *cfg, part_record_t *part_ptr)
 {
 	int i;
 
@@ -92,7 +92,7 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 	if (!cfg->settings.npartitions)
 		return true;
 	for (i = 0; i < node_ptr->part_cnt; i++)
-		if (_in_pool_part(cfg, (part_record_t *)node_ptr->part_pptr[i]))
+		if (gq_snapshot_in_pool(cfg, (part_record_t *)node_ptr->part_pptr[i]))
 			return true;
 	return false;
 }
@@ -307,7 +307,7 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 	while ((job_ptr = list_next(it))) {
 		gq_job_t in, *job;
 
-		if (!_counts(job_ptr) || !_in_pool_part(cfg, job_ptr->part_ptr))
+		if (!_counts(job_ptr) || !gq_snapshot_in_pool(cfg, job_ptr->part_ptr))
 			continue;
 		gq_snapshot_job(job_ptr, now, &in);
 		if (!(job = gq_view_add_job(view, in.id, job_ptr->account))) {

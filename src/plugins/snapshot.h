@@ -24,6 +24,9 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now);
 /* state_desc of the jobs gpuquota holds (priority 0, Reason=WAIT_HELD) */
 #define GQ_HOLD_PREFIX "gpuquota:"
 
+/* Is a partition part of the GPU pool (settings.partitions; all if none)? */
+bool gq_snapshot_in_pool(const gq_config_t *cfg, part_record_t *part_ptr);
+
 /* Is this job held by gpuquota (not by a user or an admin)? */
 bool gq_snapshot_held(job_record_t *job_ptr);
 

@@ -27,10 +27,17 @@ double gq_band_key(gq_band_t band, double cum, double quota, double weight)
 	return key > 0 ? key : 0;
 }
 
+uint32_t gq_band_base(gq_band_t band)
+{
+	/* over = 1, fair-share = 1 + SPAN, in-quota = 1 + 2 SPAN */
+	if (band > GQ_BAND_OVER)
+		return 1;
+	return 1 + (uint32_t)(2 - band) * GQ_BAND_SPAN;
+}
+
 uint32_t gq_band_priority(gq_band_t band, double key)
 {
-	/* base of each band: over = 1, fair-share = 1 + SPAN, in-quota = 1 + 2 SPAN */
-	uint32_t base = 1 + (uint32_t)(2 - (band > 2 ? 2 : band)) * GQ_BAND_SPAN;
+	uint32_t base = gq_band_base(band);
 	double unit;
 
 	if (band == GQ_BAND_NONE)

@@ -33,6 +33,9 @@ double gq_band_key(gq_band_t band, double cum, double quota, double weight);
 /* Slurm priority for (band, key): in-quota > fair-share > over; never 0. */
 uint32_t gq_band_priority(gq_band_t band, double key);
 
+/* Lowest priority of a band (what sprio shows as the band's part). */
+uint32_t gq_band_base(gq_band_t band);
+
 /* Band a priority value came from (inverse of gq_band_priority's bands). */
 gq_band_t gq_band_from_priority(uint32_t prio);
 

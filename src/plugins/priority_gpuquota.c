@@ -21,8 +21,12 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "core/band.h"
 #include "core/state.h"
 #include "plugins/snapshot.h"
+
+/* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
+#pragma weak job_list
 
 const char plugin_name[] = "Priority gpuquota plugin";
 const char plugin_type[] = "priority/gpuquota";
@@ -226,10 +230,70 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return 0.0;
 }
 
+static bool _listed(List l, uint32_t id)
+{
+	ListIterator it;
+	uint32_t *p;
+	bool found = false;
+
+	if (!l)
+		return true;
+	it = list_iterator_create(l);
+	while (!found && (p = list_next(it)))
+		found = (*p == id);
+	list_iterator_destroy(it);
+	return found;
+}
+
+/*
+ * sprio: the factors behind each pending job's priority.  SITE is the
+ * band's base (in-quota 2000000001, fair-share 1000000001, over 1) and
+ * FAIRSHARE the place inside the band (smaller share of quota or of
+ * weighted surplus: higher); they add up to the job's priority.
+ */
 extern List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
-	return list_create(NULL);
+	slurmctld_lock_t locks = { NO_LOCK, READ_LOCK, NO_LOCK, READ_LOCK,
+				   NO_LOCK };
+	List ret = list_create(slurm_destroy_priority_factors_object);
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!in_ctld)
+		return ret;
+	lock_slurmctld(locks);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		priority_factors_object_t *obj;
+		uint32_t base;
+
+		if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
+		    !job_ptr->part_ptr ||
+		    !_listed(req_msg->job_id_list, job_ptr->job_id) ||
+		    !_listed(req_msg->uid_list, job_ptr->user_id))
+			continue;
+		if (req_msg->partitions &&
+		    !xstrstr(req_msg->partitions, job_ptr->part_ptr->name))
+			continue;
+		obj = xmalloc(sizeof(*obj));
+		obj->job_id = job_ptr->job_id;
+		obj->user_id = job_ptr->user_id;
+		obj->partition = job_ptr->part_ptr->name;
+		obj->nice = NICE_OFFSET;
+		if (job_ptr->direct_set_prio) {
+			obj->direct_prio = job_ptr->priority;
+		} else {
+			base = gq_band_base(gq_band_from_priority(job_ptr->priority));
+			/* Slurm biases site priority like nice */
+			obj->priority_site = NICE_OFFSET + base;
+			obj->priority_fs = job_ptr->priority - base;
+		}
+		list_append(ret, obj);
+	}
+	list_iterator_destroy(it);
+	unlock_slurmctld(locks);
+	return ret;
 }
 
 extern void priority_p_job_end(job_record_t *job_ptr)

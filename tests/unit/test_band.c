@@ -53,6 +53,9 @@ START_TEST(priority_encoding)
 	ck_assert_int_eq(gq_band_from_priority(2000000000u), GQ_BAND_FAIR_SHARE);
 	ck_assert_int_eq(gq_band_from_priority(1000000000u), GQ_BAND_OVER);
 	ck_assert_uint_gt(gq_band_priority(GQ_BAND_NONE, 0), 0);
+	ck_assert_uint_eq(gq_band_base(GQ_BAND_IN_QUOTA), 2000000001u);
+	ck_assert_uint_eq(gq_band_base(GQ_BAND_FAIR_SHARE), 1000000001u);
+	ck_assert_uint_eq(gq_band_base(GQ_BAND_OVER), 1u);
 }
 END_TEST
 

@@ -80,13 +80,15 @@ expect_state() {
 	[[ $got == "$2" ]] || fail "job $1: expected $2, is $got"
 }
 
-# GPUs held by running jobs of an account, from Slurm's own per-node
-# allocation (scontrol -d: "GRES=gpu:N(IDX:...)" per node of a job)
+# GPUs held by running jobs of an account, from Slurm's own allocation
+# (scontrol -d: "JOB_GRES=gpu:N", all nodes of a job; the per-node
+# "Nodes=n[1-2] ... GRES=gpu:N(IDX:...)" lines give N once for a whole
+# hostlist, so they undercount a job spanning nodes)
 held_gpus() {
 	sl scontrol -d -o show job 2>/dev/null |
 		grep -i " Account=$1 " | grep ' JobState=RUNNING ' |
-		grep -oE 'GRES=gpu(:[A-Za-z0-9_]+)?:[0-9]+\(IDX' |
-		grep -oE '[0-9]+\(IDX' | tr -d '(IDX' |
+		grep -oE ' JOB_GRES=[^ ]+' |
+		grep -oE '[=,]gpu(:[A-Za-z0-9_]+)?:[0-9]+' | grep -oE '[0-9]+$' |
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
@@ -98,3 +100,20 @@ project_field() { # PROJECT FIELD
 
 # Let at least one gpuquota pass and one scheduling pass go by.
 settle() { sleep "${1:-6}"; }
+
+# wait_held ACCOUNT GPUS [SECONDS]: until held_gpus ACCOUNT is GPUS
+wait_held() {
+	local a=$1 want=$2 t=${3:-30} i
+	for ((i = 0; i < t * 2; i++)); do
+		[[ $(held_gpus "$a") == "$want" ]] && return 0
+		sleep 0.5
+	done
+	fail "$a: expected $want GPUs held within ${t}s, holds $(held_gpus "$a")"
+}
+
+# near X Y: true if the numbers X and Y differ by less than 0.01
+near() { awk -v x="$1" -v y="$2" 'BEGIN { d = x - y; exit !(d < 0.01 && d > -0.01) }'; }
+
+# check_invariant [SECONDS], invariant_violation: see invariant.sh
+# shellcheck source-path=SCRIPTDIR source=invariant.sh
+. "$ROOT/tests/integration/invariant.sh"

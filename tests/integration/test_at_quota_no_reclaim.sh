@@ -18,4 +18,5 @@ for j in "$a1" "$b1" "$b2"; do
 done
 [[ $(held_gpus team-a) == 2 && $(held_gpus team-b) == 2 ]] \
 	|| fail "allocation changed"
+check_invariant 15
 pass

@@ -24,4 +24,5 @@ reason=$(sl squeue -h -j "$a3" -o %r)
 sl scancel "$a1"
 wait_state "$a3" RUNNING 20
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a) after a3 started"
+check_invariant 15
 pass

@@ -30,4 +30,5 @@ for j in "$x1" "$x2" "$x3" "$x4"; do
 	fi
 done
 [[ $requeued == 2 ]] || fail "$requeued team-a jobs requeued, want exactly 2"
+check_invariant 15
 pass

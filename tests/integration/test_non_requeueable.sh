@@ -14,7 +14,9 @@ srun_bg() { # NAME ACCOUNT [srun options]: an interactive job in the background
 	echo $! >>"$DIR/srun.pids"
 }
 jid() { sl squeue -h -n "$1" -o %i; }
-stop_sruns() { [[ -f $DIR/srun.pids ]] && xargs -r kill <"$DIR/srun.pids" 2>/dev/null || true; }
+stop_sruns() {
+	if [[ -f $DIR/srun.pids ]]; then xargs -r kill <"$DIR/srun.pids" 2>/dev/null || true; fi
+}
 trap 'stop_sruns; _cleanup' EXIT
 
 # 1. team-a q=2: a1 runs; interactive ia1 fits in quota (A=2) and runs, with
@@ -50,4 +52,5 @@ expect_state "$a1" RUNNING
 [[ $(state "$a2") == PENDING && $(restarts "$a2") -ge 1 ]] || fail "a2 was not the victim"
 [[ $(held_gpus team-a) == 2 && $(held_gpus team-b) == 2 ]] \
 	|| fail "want 2 and 2, have $(held_gpus team-a) and $(held_gpus team-b)"
+check_invariant 15
 pass

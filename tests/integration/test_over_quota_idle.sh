@@ -24,4 +24,5 @@ settle 3
 [[ $(held_gpus team-b) == 3 ]] || fail "team-b holds $(held_gpus team-b), want 3"
 # the oldest team-a job is the one kept (youngest reclaimed first)
 expect_state "${ids[0]}" RUNNING
+check_invariant 15
 pass

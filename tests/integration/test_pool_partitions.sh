@@ -29,4 +29,5 @@ cap=$(sl "$GPUQUOTA" projects --json | jq .capacity)
 [[ $cap == 2 ]] || fail "pool capacity is $cap, not 2"
 expect_state "$s1" RUNNING
 expect_state "$s2" RUNNING
+check_invariant 15
 pass

@@ -26,4 +26,5 @@ expect_state "$b2" RUNNING
 [[ $(project_field team-a allocated) == 2 ]] || fail "gpuquota: team-a allocated"
 [[ $(project_field team-b allocated) == 2 ]] || fail "gpuquota: team-b allocated"
 [[ $(project_field team-a state) == at-quota ]] || fail "gpuquota: team-a state"
+check_invariant 15
 pass

@@ -1,0 +1,140 @@
+# shellcheck shell=bash
+# Owns the reclaim invariant of the integration tests; sourced by lib.sh
+# (needs its sl, fail and GPUQUOTA).
+#
+# Invariant (SEMANTICS.md "Reclaim", quota reclaim): no project u sits below
+# its floor min(q_u, D_u) while
+#   - another project v holds reclaimable GPUs beyond its own quota (running
+#     `preemptible: true` jobs of v, taken only while v stays >= q_v), and
+#   - a pending eligible job of u would fit, on some node, in the free GPUs
+#     and CPUs plus what those jobs of other projects free there.
+#
+# Kept sound (it fires only where the plugins must act), so it may miss cases:
+#   - u counts only if *every* eligible pending job J of u is in quota by
+#     itself (a_u + g_J <= q_u) and would fit: then the first job of u's
+#     queue, whichever Slurm's order puts first, is in the in-quota band
+#     (its A_1 = a_u + g_J) and can reclaim; this also holds with the
+#     implementation's cumulative A_k rule (README "Choice beyond the contract");
+#   - u is skipped when it has an eligible multi-node pending job (its
+#     per-node need is not known here) or a pending job squeue no longer shows;
+#   - victims are single-node running jobs only, packed greedily per project
+#     within a_v - q_v (an achievable set, so "room can be made" is true);
+#   - eligible = squeue reason Resources, Priority or None (not held, not on
+#     a dependency or a begin time such as a requeued job's);
+#   - the sources (gpuquota projects/jobs --json, squeue, scontrol) are read
+#     one after another, so check_invariant retries: a reclaim in flight or a
+#     torn read passes as soon as one later check is clean.
+#
+#   invariant_violation         prints the violations now (nothing when none)
+#   check_invariant [SECONDS]   fails the test if every check for SECONDS
+#                               (default 15) finds a violation
+
+# One JSON document with everything the check needs, on stdout.
+_invariant_input() {
+	local projects jobs pend run nodes
+	projects=$(sl "$GPUQUOTA" projects --json) || return 1
+	jobs=$(sl "$GPUQUOTA" jobs --json) || return 1
+	# pending: id|reason|cpus|min nodes
+	pend=$(sl squeue -h -t PD -o '%i|%r|%C|%D' | jq -R -s '
+		split("\n") | map(select(length > 0) | split("|")
+		| {id: (.[0] | tonumber), reason: .[1],
+		   cpus: (.[2] | tonumber), nodes: (.[3] | tonumber)})') || return 1
+	run=$(sl squeue -h -t R -o '%i|%C' | jq -R -s '
+		split("\n") | map(select(length > 0) | split("|")
+		| {key: .[0], value: (.[1] | tonumber)}) | from_entries') || return 1
+	# usable nodes: GPUs and CPUs, total and in use
+	nodes=$(sl scontrol -d -o show node | awk '
+		{
+			name = ""; g = 0; gu = 0; c = 0; ca = 0; st = ""
+			for (i = 1; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] == "NodeName") name = kv[2]
+				else if (kv[1] == "State") st = kv[2]
+				else if (kv[1] == "CPUTot") c = kv[2]
+				else if (kv[1] == "CPUAlloc") ca = kv[2]
+				else if (kv[1] == "Gres" || kv[1] == "GresUsed") {
+					v = 0
+					if (match(kv[2], /gpu(:[A-Za-z0-9_]+)?:[0-9]+/)) {
+						s = substr(kv[2], RSTART, RLENGTH)
+						sub(/.*:/, "", s); v = s
+					}
+					if (kv[1] == "Gres") g = v; else gu = v
+				}
+			}
+			if (name == "" || st ~ /DOWN|DRAIN|FAIL|NOT_RESPONDING|FUTURE|\*/)
+				next
+			printf "{\"name\":\"%s\",\"gpus\":%d,\"gpus_used\":%d,\"cpus\":%d,\"cpus_used\":%d}\n",
+				name, g, gu, c, ca
+		}' | jq -s .) || return 1
+	jq -n --argjson p "$projects" --argjson j "$jobs" --argjson pend "$pend" \
+		--argjson run "$run" --argjson nodes "$nodes" \
+		'{p: $p, j: $j, pend: $pend, run: $run, nodes: $nodes}'
+}
+
+# jq: the violations in an _invariant_input document, one string each.
+# shellcheck disable=SC2016
+_INVARIANT_JQ='
+.p as $p | .j as $j | .pend as $pend | .run as $runcpu | .nodes as $nodes
+| ($p.projects | map({key: .name, value: .gpu_quota}) | from_entries) as $quota
+| ($pend | map({key: (.id | tostring), value: .}) | from_entries) as $pinfo
+| [$j.jobs[] | select(.state == "RUNNING")] as $running
+| ($running | group_by(.project)
+   | map({key: .[0].project, value: (map(.gpus) | add)}) | from_entries) as $alloc
+| [$j.jobs[] | select(.state == "PENDING")
+   | . + {info: $pinfo[.job_id | tostring]}] as $pending
+| ($pending | map(.project) | unique)[] as $u
+| ($quota[$u] // 0) as $qu
+| ($alloc[$u] // 0) as $au
+| [$pending[] | select(.project == $u)] as $mine
+| [$mine[] | select(.info != null
+                    and (.info.reason | test("^(Resources|Priority|None)$")))] as $elig
+| select(($mine | all(.info != null)) and ($elig | length > 0)
+         and ($elig | all(.info.nodes == 1)))
+| ([$qu, $au + ($elig | map(.gpus) | add)] | min) as $floor
+| select($au < $floor)
+| select($elig | all($au + .gpus <= $qu))
+| [$nodes[] as $n
+   | [$running[] | select(.project != $u and .preemptible and .nodes == $n.name
+                          and $runcpu[.job_id | tostring] != null)]
+   | group_by(.project)
+   | map(.[0].project as $v
+         | (($alloc[$v] // 0) - ($quota[$v] // 0)) as $spare
+         | sort_by(-.gpus)
+         | reduce .[] as $c ({left: $spare, g: 0, c: 0, ids: []};
+             if $c.gpus <= .left then
+               {left: (.left - $c.gpus), g: (.g + $c.gpus),
+                c: (.c + $runcpu[$c.job_id | tostring]),
+                ids: (.ids + [$c.job_id])}
+             else . end)) as $picks
+   | {node: $n.name,
+      reclaim: ($picks | map(.g) | add // 0),
+      victims: ($picks | map(.ids[]) ),
+      gpus: ($n.gpus - $n.gpus_used + ($picks | map(.g) | add // 0)),
+      cpus: ($n.cpus - $n.cpus_used + ($picks | map(.c) | add // 0))}
+   | select(.reclaim > 0)] as $rooms
+| select($rooms | length > 0)
+| select($elig | all(. as $J | $rooms
+                     | any(.gpus >= $J.gpus and .cpus >= $J.info.cpus)))
+| "project \($u) holds \($au) GPUs, below its floor \($floor) (quota \($qu));"
+  + " pending in-quota jobs \($elig | map(.job_id))"
+  + " would fit by requeueing other projects over quota: "
+  + ($rooms | map("\(.node): jobs \(.victims) (free after: \(.gpus) GPUs)")
+     | join(", "))
+'
+
+invariant_violation() {
+	local doc
+	doc=$(_invariant_input) || { echo "invariant: cannot read the cluster"; return 0; }
+	jq -r "$_INVARIANT_JQ" <<<"$doc"
+}
+
+check_invariant() {
+	local t=${1:-15} start=$SECONDS v
+	while :; do
+		v=$(invariant_violation)
+		[[ -z $v ]] && return 0
+		((SECONDS - start < t)) || break
+		sleep 1
+	done
+	fail "invariant violated for ${t}s: $v"
+}

@@ -189,11 +189,40 @@ static void _load(gq_cli_t *c, const char *file, int check_only)
 	gq_view_compute(c->view);
 }
 
-static const char *_project_state(const gq_project_t *p)
+/*
+ * Print {"capacity": C, key1: v1, key2: v2} when json; takes the values
+ * either way.
+ */
+static void _emit(gq_cli_t *c, int json, const char *k1, json_object *v1,
+		  const char *k2, json_object *v2)
 {
-	if (p->alloc > p->quota + 1e-9)
+	json_object *top = json_object_new_object();
+
+	json_object_object_add(top, "capacity",
+			       json_object_new_int64((int64_t)c->capacity));
+	json_object_object_add(top, k1, v1);
+	if (k2)
+		json_object_object_add(top, k2, v2);
+	if (json)
+		printf("%s\n", json_object_to_json_string_ext(
+			       top, JSON_C_TO_STRING_PRETTY |
+			       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(top);
+}
+
+typedef struct {
+	const char *name;
+	const char *department;	/* projects: their department, or NULL */
+	bool configured;
+	double quota, limit, weight, share;
+	uint32_t alloc, pending;
+} gq_row_t;
+
+static const char *_state(const gq_row_t *r)
+{
+	if (r->alloc > r->quota + 1e-9)
 		return "over-quota";
-	if (p->alloc + 1e-9 >= p->quota)
+	if (r->alloc + 1e-9 >= r->quota)
 		return "at-quota";
 	return "under-quota";
 }
@@ -208,65 +237,111 @@ static void _fmt_num(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.2f", v);
 }
 
-/* {"capacity": C, key: arr} when json, else just free arr */
-static void _print_json(gq_cli_t *c, const char *key, json_object *arr,
-			int json)
+static json_object *_row_json(const gq_row_t *r, bool project)
 {
-	json_object *top;
+	json_object *o = json_object_new_object();
+	double over = r->alloc > r->quota ? r->alloc - r->quota : 0;
 
-	if (!json) {
-		json_object_put(arr);
-		return;
+	json_object_object_add(o, "name", json_object_new_string(r->name));
+	if (project) {
+		json_object_object_add(o, "department", r->department ?
+				       json_object_new_string(r->department) : NULL);
+		json_object_object_add(o, "configured", json_object_new_boolean(r->configured));
 	}
-	top = json_object_new_object();
-	json_object_object_add(top, "capacity", json_object_new_int64((int64_t)c->capacity));
-	json_object_object_add(top, key, arr);
-	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(top);
+	json_object_object_add(o, "gpu_quota", json_object_new_int64((int64_t)r->quota));
+	json_object_object_add(o, "gpu_limit", isinf(r->limit) ? NULL :
+			       json_object_new_int64((int64_t)r->limit));
+	json_object_object_add(o, "over_quota_weight", json_object_new_double(r->weight));
+	json_object_object_add(o, "allocated", json_object_new_int64(r->alloc));
+	json_object_object_add(o, "over_quota", json_object_new_int64((int64_t)over));
+	json_object_object_add(o, "fair_share", json_object_new_double(r->share));
+	json_object_object_add(o, "pending", json_object_new_int64(r->pending));
+	json_object_object_add(o, "state", json_object_new_string(_state(r)));
+	return o;
 }
 
+static void _row_print(const gq_row_t *r, const char *label)
+{
+	char lim[32], w[32], fs[32];
+	double over = r->alloc > r->quota ? r->alloc - r->quota : 0;
+
+	_fmt_num(lim, sizeof(lim), r->limit);
+	_fmt_num(w, sizeof(w), r->weight);
+	_fmt_num(fs, sizeof(fs), r->share);
+	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7u %s\n", label,
+	       r->quota, lim, w, r->alloc, over, fs, r->pending, _state(r));
+}
+
+static gq_row_t _project_row(const gq_view_t *v, int i)
+{
+	const gq_project_t *p = gq_view_project(v, i);
+	const gq_dept_t *d = gq_view_dept(v, p->department);
+	gq_row_t r = { .name = p->name, .department = d ? d->name : NULL,
+		       .configured = p->configured, .quota = p->quota,
+		       .limit = p->limit, .weight = p->weight,
+		       .share = p->share, .alloc = p->alloc,
+		       .pending = p->pending };
+
+	return r;
+}
+
+static bool _shown(const gq_project_t *p)
+{
+	/* an account no project lists is shown while it has work */
+	return p->configured || p->alloc || p->pending;
+}
+
+/*
+ * Departments, each followed by its projects, then the projects outside
+ * any department.  JSON: {"capacity", "departments": [...],
+ * "projects": [...]}.
+ */
 static int _cmd_projects(gq_cli_t *c, int json)
 {
-	int i, n = gq_view_nprojects(c->view);
-	json_object *arr = json_object_new_array();
+	int i, d, n = gq_view_nprojects(c->view), nd = gq_view_ndepts(c->view);
+	json_object *projects = json_object_new_array();
+	json_object *depts = json_object_new_array();
+	char label[64];
 
 	if (!json)
-		printf("%-16s %5s %5s %6s %9s %10s %10s %7s %s\n", "PROJECT",
+		printf("%-18s %5s %5s %6s %9s %10s %10s %7s %s\n", "PROJECT",
 		       "QUOTA", "LIMIT", "WEIGHT", "ALLOCATED", "OVER_QUOTA",
 		       "FAIR_SHARE", "PENDING", "STATE");
-	for (i = 0; i < n; i++) {
-		const gq_project_t *p = gq_view_project(c->view, i);
-		double over = p->alloc > p->quota ? p->alloc - p->quota : 0;
-		char lim[32], w[32], fs[32];
+	for (d = -1; d < nd; d++) {
+		if (d >= 0) {
+			const gq_dept_t *dp = gq_view_dept(c->view, d);
+			gq_row_t r = { .name = dp->name, .configured = true,
+				       .quota = dp->quota, .limit = dp->limit,
+				       .weight = dp->weight, .share = dp->share,
+				       .alloc = dp->alloc };
 
-		if (!p->configured && !p->alloc && !p->pending)
-			continue;	/* an account seen once, now idle */
-		if (json) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "name", json_object_new_string(p->name));
-			json_object_object_add(o, "configured", json_object_new_boolean(p->configured));
-			json_object_object_add(o, "gpu_quota", json_object_new_int64((int64_t)p->quota));
-			json_object_object_add(o, "gpu_limit", isinf(p->limit) ? NULL :
-					       json_object_new_int64((int64_t)p->limit));
-			json_object_object_add(o, "over_quota_weight", json_object_new_double(p->weight));
-			json_object_object_add(o, "allocated", json_object_new_int64(p->alloc));
-			json_object_object_add(o, "over_quota", json_object_new_int64((int64_t)over));
-			json_object_object_add(o, "fair_share", json_object_new_double(p->share));
-			json_object_object_add(o, "pending", json_object_new_int64(p->pending));
-			json_object_object_add(o, "state", json_object_new_string(_project_state(p)));
-			json_object_array_add(arr, o);
-			continue;
+			for (i = 0; i < n; i++)
+				if (gq_view_project(c->view, i)->department == d)
+					r.pending += gq_view_project(c->view, i)->pending;
+			if (json) {
+				json_object_array_add(depts, _row_json(&r, false));
+			} else {
+				snprintf(label, sizeof(label), "%s/", dp->name);
+				_row_print(&r, label);
+			}
 		}
-		_fmt_num(lim, sizeof(lim), p->limit);
-		_fmt_num(w, sizeof(w), p->weight);
-		_fmt_num(fs, sizeof(fs), p->share);
-		printf("%-16s %5.0f %5s %6s %9u %10.0f %10s %7u %s\n", p->name,
-		       p->quota, lim, w, p->alloc, over, fs, p->pending,
-		       _project_state(p));
+		for (i = 0; i < n; i++) {
+			const gq_project_t *p = gq_view_project(c->view, i);
+			gq_row_t r;
+
+			if (p->department != d || !_shown(p))
+				continue;
+			r = _project_row(c->view, i);
+			if (json) {
+				json_object_array_add(projects, _row_json(&r, true));
+				continue;
+			}
+			snprintf(label, sizeof(label), "%s%s", d >= 0 ? "  " : "",
+				 p->name);
+			_row_print(&r, label);
+		}
 	}
-	_print_json(c, "projects", arr, json);
+	_emit(c, json, "departments", depts, "projects", projects);
 	return 0;
 }
 
@@ -285,11 +360,11 @@ static const char *_job_state(const slurm_job_info_t *j)
 	}
 }
 
-/* in-quota / over-quota (reclaimable by an in-quota job) / pending band */
+/* running: in-quota / over-quota; pending: its band */
 static const char *_quota_use(const gq_job_t *job)
 {
 	if (job->state == GQ_JOB_RUNNING)
-		return (job->victim & GQ_VICTIM_QUOTA) ? "over-quota" : "in-quota";
+		return job->over_quota ? "over-quota" : "in-quota";
 	return gq_band_name(job->band);
 }
 
@@ -333,7 +408,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
 		       p->name, j->nodes && *j->nodes ? j->nodes : "-",
 		       job->gpus, _quota_use(job));
 	}
-	_print_json(c, "jobs", arr, json);
+	_emit(c, json, "jobs", arr, NULL, NULL);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ void gq_victims_mark(gq_job_t *jobs, int *run, int n, double alloc,
 {
 	double left_quota = alloc - quota;
 	double left_fair = alloc - fmax(quota, share);
+	double left_over = alloc - quota;
 	int i;
 
 	qsort_r(run, n, sizeof(*run), _cmp_walk, jobs);
@@ -45,6 +46,11 @@ void gq_victims_mark(gq_job_t *jobs, int *run, int n, double alloc,
 		gq_job_t *job = &jobs[run[i]];
 
 		job->victim = 0;
+		/* the same walk, eligibility aside: which GPUs are the
+		 * project's over-quota ones (what users see) */
+		job->over_quota = job->gpus && job->gpus <= left_over + GQ_EPS;
+		if (job->over_quota)
+			left_over -= job->gpus;
 		if (!gq_victim_eligible(job, now, min_runtime))
 			continue;
 		if (job->gpus <= left_quota + GQ_EPS) {

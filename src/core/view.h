@@ -67,6 +67,8 @@ typedef struct {
 	uint32_t priority;	/* for Slurm; pending jobs */
 	gq_hold_t hold;		/* pending jobs that must not start yet */
 	uint8_t victim;		/* GQ_VICTIM_* bits (running jobs) */
+	bool over_quota;	/* running: among its project's GPUs beyond
+				 * quota (the walk, eligibility aside) */
 	uint32_t preempt_rank;	/* running jobs: 1.. in order of reclaim */
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;

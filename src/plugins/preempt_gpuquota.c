@@ -11,6 +11,7 @@
 #include "src/slurmctld/preempt.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "core/band.h"
 #include "core/state.h"
 
 const char plugin_name[] = "Preempt gpuquota plugin";
@@ -40,6 +41,14 @@ extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
 	return false;
 }
 
+/*
+ * The preemptor Slurm last asked about: Slurm lists a pending job's
+ * candidates (preemptable() for every job) right before it preempts any of
+ * them, all under the job write lock, so the victims it then preempts
+ * (PREEMPT_DATA_GRACE_TIME, asked once per victim) are this job's.
+ */
+static uint32_t last_preemptor;
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
@@ -49,8 +58,44 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	if (gq_state()->view)
 		rc = gq_view_preemptable(gq_state()->view, preemptee->job_id,
 					 preemptor->job_id);
+	if (rc)
+		last_preemptor = preemptor->job_id;
 	gq_state_unlock();
 	return rc;
+}
+
+/*
+ * A victim is being preempted: one log line with the decision and the
+ * numbers behind it, and a system comment on the victim (squeue -O
+ * system_comment, scontrol show job) saying for which job it was reclaimed.
+ */
+static void _note_reclaim(job_record_t *victim)
+{
+	const gq_view_t *v;
+	const gq_job_t *ee, *er;
+	const gq_project_t *pe, *pr;
+
+	gq_state_lock();
+	v = gq_state()->view;
+	if (!v || !(ee = gq_view_job(v, victim->job_id)) ||
+	    !(er = gq_view_job(v, last_preemptor))) {
+		gq_state_unlock();
+		return;
+	}
+	pe = gq_view_project(v, ee->project);
+	pr = gq_view_project(v, er->project);
+	info("gpuquota: reclaim: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
+	     er->id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
+	     pr->share, ee->id, pe->name, ee->gpus, ee->gpus == 1 ? "" : "s",
+	     pe->name, pe->alloc,
+	     pe->quota, pe->share,
+	     er->band == GQ_BAND_IN_QUOTA ? pe->quota :
+	     (pe->quota > pe->share ? pe->quota : pe->share));
+	xfree(victim->system_comment);
+	victim->system_comment = xstrdup_printf(
+		"gpuquota: reclaimed for job %u of %s (%s)", er->id, pr->name,
+		gq_band_name(er->band));
+	gq_state_unlock();
 }
 
 extern int preempt_p_get_data(job_record_t *job_ptr,
@@ -73,6 +118,8 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 		gq_state_unlock();
 		break;
 	case PREEMPT_DATA_GRACE_TIME:
+		/* asked once per victim, right before it is preempted */
+		_note_reclaim(job_ptr);
 		*(uint32_t *)data = 0;
 		break;
 	default:

@@ -235,6 +235,49 @@ void gq_snapshot_hold(job_record_t *job_ptr, const gq_view_t *view,
 	last_job_update = time(NULL);
 }
 
+/*
+ * Why a job in gpuquota's order waits, appended to Slurm's own reason
+ * (Priority or Resources) in squeue's reason column.  Slurm clears it when
+ * a scheduling attempt fails; the next pass writes it again.
+ */
+static void _explain(job_record_t *job_ptr, const gq_view_t *view,
+		     const gq_job_t *job)
+{
+	const gq_project_t *p = gq_view_project(view, job->project);
+	char *desc = NULL;
+
+	if (job_ptr->state_reason != WAIT_NO_REASON &&
+	    job_ptr->state_reason != WAIT_PRIORITY &&
+	    job_ptr->state_reason != WAIT_RESOURCES)
+		return;
+	switch (job->band) {
+	case GQ_BAND_IN_QUOTA:
+		desc = xstrdup_printf("%s, gpuquota: in quota (%s would hold %g of %g)",
+				      job_reason_string(job_ptr->state_reason),
+				      p->name, job->cum, p->quota);
+		break;
+	case GQ_BAND_FAIR_SHARE:
+		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share (%s would hold %g, quota %g, fair share %.1f)",
+				      job_reason_string(job_ptr->state_reason),
+				      p->name, job->cum, p->quota, p->share);
+		break;
+	case GQ_BAND_OVER:
+		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only (%s would hold %g, quota %g, fair share %.1f)",
+				      job_reason_string(job_ptr->state_reason),
+				      p->name, job->cum, p->quota, p->share);
+		break;
+	default:
+		return;
+	}
+	if (!xstrcmp(job_ptr->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = desc;
+	last_job_update = time(NULL);
+}
+
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
 	info("gpuquota: release %pJ", job_ptr);
@@ -345,7 +388,11 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		}
 		if (job->room)
 			kick = true;
-		if (job_ptr->priority == 0 || job_ptr->direct_set_prio)
+		if (job_ptr->priority == 0)
+			continue;
+		if (job->state == GQ_JOB_PENDING)
+			_explain(job_ptr, view, job);
+		if (job_ptr->direct_set_prio)
 			continue;
 		if (job_ptr->priority != job->priority) {
 			job_ptr->priority = job->priority;

@@ -101,6 +101,9 @@ START_TEST(quick_start_reclaims_a1)
 	ck_assert(gq_view_preemptable(v, 1, 4));	/* a1 */
 	ck_assert(!gq_view_preemptable(v, 2, 4));	/* a2: team-a below quota */
 	ck_assert(!gq_view_preemptable(v, 3, 4));	/* own project */
+	ck_assert(gq_view_job(v, 1)->over_quota);	/* a1's GPU: beyond q */
+	ck_assert(!gq_view_job(v, 2)->over_quota);
+	ck_assert(!gq_view_job(v, 3)->over_quota);
 	ck_assert(!gq_view_preemptable(v, 4, 4));	/* not running */
 	ck_assert(!gq_view_preemptable(v, 1, 99));	/* unknown preemptor */
 	/* every running job that could ever be a victim has a rank; the
@@ -176,6 +179,10 @@ START_TEST(exempt_jobs_are_never_victims)
 	ck_assert(!gq_view_preemptable(v, 1, 4));
 	ck_assert(!gq_view_preemptable(v, 2, 4));
 	ck_assert(gq_view_preemptable(v, 3, 4));
+	/* all three are over team-a's quota of 0, reclaimable or not */
+	ck_assert(gq_view_job(v, 1)->over_quota);
+	ck_assert(gq_view_job(v, 2)->over_quota);
+	ck_assert(gq_view_job(v, 3)->over_quota);
 	gq_view_free(v);
 }
 END_TEST

@@ -13,6 +13,7 @@ BUILD    := build
 SLURM    := $(BUILD)/slurm
 PLUGINDIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 PREFIX   ?= /usr/local
+MANDIR   ?= $(PREFIX)/share/man
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
@@ -68,8 +69,10 @@ $(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(LIB)
 install: $(PLUGINS)
 	install -d $(DESTDIR)$(PLUGINDIR)
 	install -m 755 $(LIB) $(PLUGINS) $(DESTDIR)$(PLUGINDIR)/
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BUILD)/gpuquota $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/gpuquota.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/gpuquota.json.5 $(DESTDIR)$(MANDIR)/man5/
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)

@@ -65,7 +65,7 @@ echo
 echo "== team-b is under its quota, so Slurm requeued a1 (not a2: that would"
 echo "   leave team-a below its quota). a1 waits; a2, b1, b2 run."
 tables
-echo "squeue:"
-squeue -o '%.6i %.4j %.8a %.9T %.12r %N' | sed 's/^/  /'
+echo "squeue (a1 waits out Slurm's requeue delay, BeginTime; its comment says why it was requeued):"
+squeue -O 'jobid:7,name:5,account:8,state:9,reason:11,system_comment:52' | sed 's/^/  /'
 echo
 echo "== stopping the cluster"

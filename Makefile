@@ -25,7 +25,7 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/config/*.c)
 CORE_HDR := $(wildcard src/core/*.h) $(wildcard src/config/*.h)
 CORE_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRC))
-GLUE_HDR := $(wildcard src/plugins/*.h)
+GLUE_HDR := $(wildcard src/plugins/*.h) $(wildcard src/shared/*.h)
 
 # Slurm's internal headers for the plugins (scripts/prepare-slurm.sh).
 # Plugin entry points have fixed signatures: unused parameters are expected.
@@ -76,7 +76,7 @@ install: $(PLUGINS)
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(CORE_HDR) $(GLUE_HDR)
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
 		-o $@ $(UNIT_SRC) $(CORE_SRC) $(JSONL) $(shell pkg-config --libs check) -lm
@@ -107,5 +107,5 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench
 
 # ---- the gpuquota command -------------------------------------------------
-$(BUILD)/gpuquota: src/cli/gpuquota.c $(CORE_OBJ)
-	$(CC) $(CFLAGS) $(JSONC) -o $@ $< $(CORE_OBJ) -lslurm $(JSONL) -lm
+$(BUILD)/gpuquota: src/cli/gpuquota.c $(CORE_OBJ) $(GLUE_HDR)
+	$(CC) $(CFLAGS) $(JSONC) -o $@ $< $(CORE_OBJ) -lslurm $(JSONL) -lm -lpthread

@@ -21,6 +21,7 @@
 #include "config/config.h"
 #include "core/gres_text.h"
 #include "core/view.h"
+#include "shared/job_reasons.h"
 
 
 typedef struct {
@@ -133,10 +134,13 @@ static void _job_input(const slurm_job_info_t *j, gq_job_t *in)
 		in->gpus = _allocated_gpus(j);
 	} else {
 		in->gpus = _requested_gpus(j);
-		if (j->priority == 0 || j->state_reason == WAIT_HELD ||
-		    j->state_reason == WAIT_HELD_USER ||
-		    j->state_reason == WAIT_DEPENDENCY ||
-		    j->state_reason == WAIT_TIME)
+		/* a job gpuquota holds says so in its reason */
+		bool ours = j->priority == 0 && j->state_reason == WAIT_HELD &&
+			    j->state_desc &&
+			    !strncmp(j->state_desc, "gpuquota:", 9);
+
+		if (gq_reason_not_demand(j->state_reason, j->priority, ours,
+					 j->state_reason == WAIT_TIME))
 			in->state = GQ_JOB_WAITING;
 		else
 			in->state = GQ_JOB_PENDING;

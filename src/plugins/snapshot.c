@@ -15,6 +15,7 @@
 
 #include "core/view.h"
 #include "plugins/snapshot.h"
+#include "shared/job_reasons.h"
 
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
@@ -300,15 +301,10 @@ void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 				      job_ptr->gres_list_req);
 	} else {
 		out->gpus = _job_gpus(job_ptr->gres_list_req);
-		/* held by a user or an admin (not by gpuquota), or not
-		 * eligible yet: not demand */
-		bool held = !gq_snapshot_held(job_ptr) &&
-			    ((job_ptr->priority == 0) ||
-			     (job_ptr->state_reason == WAIT_HELD) ||
-			     (job_ptr->state_reason == WAIT_HELD_USER));
-
-		if (held || (job_ptr->state_reason == WAIT_DEPENDENCY) ||
-		    (d && d->begin_time > now))
+		if (gq_reason_not_demand(job_ptr->state_reason,
+					 job_ptr->priority,
+					 gq_snapshot_held(job_ptr),
+					 d && d->begin_time > now))
 			out->state = GQ_JOB_WAITING;
 		else
 			out->state = GQ_JOB_PENDING;

@@ -76,10 +76,10 @@ install: $(PLUGINS)
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(CORE_HDR) $(GLUE_HDR)
+$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(CORE_HDR) $(GLUE_HDR) src/cli/sync.c src/cli/sync.h
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
-		-o $@ $(UNIT_SRC) $(CORE_SRC) $(JSONL) $(shell pkg-config --libs check) -lm
+		-o $@ $(UNIT_SRC) $(CORE_SRC) src/cli/sync.c $(JSONL) $(shell pkg-config --libs check) -lm
 
 unit: $(BUILD)/unit_tests
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
@@ -107,5 +107,5 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench
 
 # ---- the gpuquota command -------------------------------------------------
-$(BUILD)/gpuquota: src/cli/gpuquota.c $(CORE_OBJ) $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -o $@ $< $(CORE_OBJ) -lslurm $(JSONL) -lm -lpthread
+$(BUILD)/gpuquota: src/cli/gpuquota.c src/cli/sync.c src/cli/sync.h $(CORE_OBJ) $(GLUE_HDR)
+	$(CC) $(CFLAGS) $(JSONC) -o $@ src/cli/gpuquota.c src/cli/sync.c $(CORE_OBJ) -lslurm $(JSONL) -lm -lpthread

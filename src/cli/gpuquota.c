@@ -14,12 +14,15 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
 #include "config/config.h"
 #include "core/gres_text.h"
+#include "cli/sync.h"
 #include "core/view.h"
 #include "shared/job_reasons.h"
 
@@ -36,7 +39,150 @@ static void _usage(FILE *f)
 	fprintf(f,
 		"usage: gpuquota projects [--json]\n"
 		"       gpuquota jobs [-A account] [--json]\n"
-		"       gpuquota check [FILE] [--json]\n");
+		"       gpuquota check [FILE] [--json]\n"
+		"       gpuquota sync [--dry-run] [FILE]\n");
+}
+
+/* ---- accounts in slurmdbd (sacctmgr) ------------------------------------ */
+
+typedef struct {
+	gq_acct_t *a;		/* names and parents are malloc'ed */
+	int n;
+} gq_accts_t;
+
+static void _free_accounts(gq_accts_t *a)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		free((char *)a->a[i].name);
+		free((char *)a->a[i].parent);
+	}
+	free(a->a);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * The account associations of a cluster, from `sacctmgr show assoc`
+ * (rows without a user).  Returns -1 when sacctmgr fails.
+ */
+static int _load_accounts(const char *cluster, gq_accts_t *out)
+{
+	char cmd[512], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(cmd, sizeof(cmd),
+		 "sacctmgr -n -P show assoc cluster='%s' format=Account,User,ParentName,GrpTRES 2>/dev/null",
+		 cluster);
+	if (!(f = popen(cmd, "r")))
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		char *fields[4] = { 0 }, *p = line;
+		gq_acct_t *na;
+		int k;
+
+		line[strcspn(line, "\n")] = 0;
+		for (k = 0; k < 4 && p; k++)
+			fields[k] = strsep(&p, "|");
+		if (!fields[0] || !*fields[0] || (fields[1] && *fields[1]))
+			continue;	/* a user's association */
+		if (!(na = realloc(out->a, sizeof(*na) * (out->n + 1))))
+			break;
+		out->a = na;
+		na[out->n].name = strdup(fields[0]);
+		na[out->n].parent = strdup(fields[2] && *fields[2] ?
+					   fields[2] : "root");
+		na[out->n].gpu_limit = gq_sync_grptres_gpus(fields[3]);
+		out->n++;
+	}
+	free(line);
+	return pclose(f) == 0 ? 0 : -1;
+}
+
+/* Run "sacctmgr -i <args>" without a shell. */
+static int _sacctmgr(const char *args)
+{
+	char *copy = strdup(args), *argv[64], *p = copy, *tok;
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = "sacctmgr";
+	argv[argc++] = "-i";
+	while ((tok = strsep(&p, " ")) && argc < 63)
+		if (*tok)
+			argv[argc++] = tok;
+	argv[argc] = NULL;
+	if ((pid = fork()) == 0) {
+		execvp("sacctmgr", argv);
+		_exit(127);
+	}
+	free(copy);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * gpuquota sync: make slurmdbd's accounts match the configuration, with
+ * sacctmgr; --dry-run only prints the commands.
+ */
+static int _cmd_sync(const char *file, int dry_run)
+{
+	slurm_conf_t *conf = NULL;
+	gq_config_t *cfg = NULL;
+	gq_accts_t have;
+	gq_plan_t plan;
+	char err[1024], *path, *cluster;
+	int i, rc = 0;
+
+	if (slurm_load_ctl_conf(0, &conf)) {
+		slurm_perror("gpuquota: slurm_load_ctl_conf");
+		return 1;
+	}
+	if (!conf->accounting_storage_type ||
+	    !strstr(conf->accounting_storage_type, "slurmdbd")) {
+		fprintf(stderr, "gpuquota: sync needs AccountingStorageType=accounting_storage/slurmdbd (this cluster has %s)\n",
+			conf->accounting_storage_type ? conf->accounting_storage_type : "none");
+		slurm_free_ctl_conf(conf);
+		return 1;
+	}
+	path = file ? strdup(file) :
+		gq_config_path(conf->slurm_conf, conf->priority_params);
+	cluster = strdup(conf->cluster_name);
+	slurm_free_ctl_conf(conf);
+	if (gq_config_load(path, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "gpuquota: %s\n", err);
+		free(path);
+		free(cluster);
+		return 2;
+	}
+	free(path);
+	if (_load_accounts(cluster, &have)) {
+		fprintf(stderr, "gpuquota: sacctmgr show assoc failed\n");
+		rc = 1;
+	} else if (gq_sync_plan(cfg, have.a, have.n, cluster, &plan)) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		rc = 1;
+	} else {
+		if (!plan.n)
+			printf("gpuquota: slurmdbd accounts of %s already match the configuration\n",
+			       cluster);
+		for (i = 0; i < plan.n; i++) {
+			printf("%ssacctmgr -i %s\n", dry_run ? "would run: " : "", plan.cmds[i]);
+			if (!dry_run && _sacctmgr(plan.cmds[i])) {
+				fprintf(stderr, "gpuquota: failed: sacctmgr -i %s\n", plan.cmds[i]);
+				rc = 1;
+				break;
+			}
+		}
+		gq_sync_plan_free(&plan);
+	}
+	_free_accounts(&have);
+	gq_config_free(cfg);
+	free(cluster);
+	return rc;
 }
 
 static int _in_pool(const gq_config_t *cfg, const char *parts)
@@ -422,14 +568,18 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "account", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd, *account = NULL;
 	gq_cli_t c = { 0 };
-	int json = 0, opt, rc;
+	int json = 0, dry_run = 0, opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "A:hj", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "A:hjn", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'n':
+			dry_run = 1;
+			break;
 		case 'j':
 			json = 1;
 			break;
@@ -449,6 +599,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[optind++];
+	if (!strcmp(cmd, "sync"))
+		return _cmd_sync(optind < argc ? argv[optind] : NULL, dry_run);
 	if (!strcmp(cmd, "projects")) {
 		_load(&c, NULL, 0);
 		rc = _cmd_projects(&c, json);

@@ -19,7 +19,8 @@
 #     per-node need is not known here) or a pending job squeue no longer shows;
 #   - victims are single-node running jobs only, packed greedily per project
 #     within a_v - q_v (an achievable set, so "room can be made" is true);
-#   - eligible = squeue reason Resources, Priority or None (not held, not on
+#   - eligible = squeue reason Resources, Priority or None, possibly followed
+#     by gpuquota's ", gpuquota: <band>" (not held, not on
 #     a dependency or a begin time such as a requeued job's);
 #   - the sources (gpuquota projects/jobs --json, squeue, scontrol) are read
 #     one after another, so check_invariant retries: a reclaim in flight or a
@@ -87,7 +88,7 @@ _INVARIANT_JQ='
 | ($alloc[$u] // 0) as $au
 | [$pending[] | select(.project == $u)] as $mine
 | [$mine[] | select(.info != null
-                    and (.info.reason | test("^(Resources|Priority|None)$")))] as $elig
+                    and (.info.reason | test("^(Resources|Priority|None)($|, gpuquota: )")))] as $elig
 | select(($mine | all(.info != null)) and ($elig | length > 0)
          and ($elig | all(.info.nodes == 1)))
 | ([$qu, $au + ($elig | map(.gpus) | add)] | min) as $floor

@@ -11,6 +11,7 @@ Suite *index_suite(void);
 Suite *view_suite(void);
 Suite *gres_text_suite(void);
 Suite *reasons_suite(void);
+Suite *sync_suite(void);
 
 int main(void)
 {
@@ -23,6 +24,7 @@ int main(void)
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, gres_text_suite());
 	srunner_add_suite(sr, reasons_suite());
+	srunner_add_suite(sr, sync_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,37 @@
+/*
+ * sync.h - what `gpuquota sync` changes in slurmdbd so that Slurm's
+ * accounts match gpuquota.json: missing accounts (departments as parent
+ * accounts, projects' accounts under them) and GPU limits as association
+ * GrpTRES=gres/gpu=N.  Pure planning; the command runs the plan with
+ * sacctmgr.
+ */
+#ifndef GPUQUOTA_SYNC_H
+#define GPUQUOTA_SYNC_H
+
+#include "config/config.h"
+
+/* An account association as slurmdbd has it. */
+typedef struct {
+	const char *name;
+	const char *parent;	/* "root" at the top */
+	long gpu_limit;		/* GrpTRES gres/gpu, -1 when not set */
+} gq_acct_t;
+
+typedef struct {
+	char **cmds;		/* sacctmgr arguments, one command each */
+	int n;
+} gq_plan_t;
+
+/* GrpTRES "cpu=4,gres/gpu=2" -> 2; -1 when there is no gres/gpu. */
+long gq_sync_grptres_gpus(const char *grptres);
+
+/*
+ * Plan the commands: departments first, then projects' accounts.  A
+ * project with several accounts gets its limit on each (a backstop: the
+ * plugin enforces the project-wide limit).  Returns 0, -1 out of memory.
+ */
+int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
+		 const char *cluster, gq_plan_t *out);
+void gq_sync_plan_free(gq_plan_t *plan);
+
+#endif

@@ -101,6 +101,39 @@ static int _load_accounts(const char *cluster, gq_accts_t *out)
 	return pclose(f) == 0 ? 0 : -1;
 }
 
+/*
+ * With slurmdbd: warn (stderr) about configured accounts it does not have,
+ * as slurmctld's log does.
+ */
+static void _check_accounts(const gq_config_t *cfg)
+{
+	slurm_conf_t *conf = NULL;
+	gq_accts_t have;
+	int i, j, k;
+
+	if (slurm_load_ctl_conf(0, &conf))
+		return;
+	if (!conf->accounting_storage_type ||
+	    !strstr(conf->accounting_storage_type, "slurmdbd") ||
+	    _load_accounts(conf->cluster_name, &have)) {
+		slurm_free_ctl_conf(conf);
+		return;
+	}
+	for (i = 0; i < cfg->nprojects; i++)
+		for (j = 0; j < cfg->projects[i].naccounts; j++) {
+			const char *acct = cfg->projects[i].accounts[j];
+
+			for (k = 0; k < have.n; k++)
+				if (!strcasecmp(have.a[k].name, acct))
+					break;
+			if (k == have.n)
+				fprintf(stderr, "gpuquota: warning: project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)\n",
+					cfg->projects[i].name, acct);
+		}
+	_free_accounts(&have);
+	slurm_free_ctl_conf(conf);
+}
+
 /* Run "sacctmgr -i <args>" without a shell. */
 static int _sacctmgr(const char *args)
 {
@@ -612,6 +645,7 @@ int main(int argc, char **argv)
 		if (!json)
 			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
 			       c.cfg->nprojects, c.capacity);
+		_check_accounts(c.cfg);
 		rc = _cmd_projects(&c, json);
 	} else {
 		_usage(stderr);

@@ -12,9 +12,11 @@
 #include <time.h>
 
 #include "slurm/slurm_errno.h"
+#include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/run_in_daemon.h"
+#include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_priority.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -33,6 +35,7 @@ const char plugin_type[] = "priority/gpuquota";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static pthread_t pass_thread;
+static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
 static bool pass_stop, pass_wanted, in_ctld;
@@ -63,8 +66,10 @@ static int _load(bool fatal_on_error)
 		fatal("gpuquota: out of memory");
 	gq_state_lock();
 	rc = gq_state_load(path, err, sizeof(err));
-	if (!rc)
+	if (!rc) {
 		_log_config(gq_state()->config, path);
+		accounts_checked = false;
+	}
 	gq_state_unlock();
 	if (rc && fatal_on_error)
 		fatal("gpuquota: %s", err);
@@ -86,6 +91,46 @@ static int _interval(void)
 	return s > 0 ? s : 1;
 }
 
+/*
+ * With slurmdbd, say which configured accounts do not exist there: Slurm
+ * refuses their jobs (AccountingStorageEnforce=associations) or, without
+ * enforcement, they run as the project the config names.  Once per load,
+ * as soon as the association manager has its list.  Caller holds the
+ * state lock.
+ */
+static void _check_accounts(const gq_config_t *cfg)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	ListIterator it;
+	slurmdb_assoc_rec_t *assoc;
+	int i, j;
+
+	if (accounts_checked || !slurm_with_slurmdbd())
+		return;
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_assoc_list) {
+		assoc_mgr_unlock(&locks);
+		return;
+	}
+	for (i = 0; i < cfg->nprojects; i++) {
+		for (j = 0; j < cfg->projects[i].naccounts; j++) {
+			const char *acct = cfg->projects[i].accounts[j];
+			bool found = false;
+
+			it = list_iterator_create(assoc_mgr_assoc_list);
+			while (!found && (assoc = list_next(it)))
+				found = !assoc->user && assoc->acct &&
+					!xstrcasecmp(assoc->acct, acct);
+			list_iterator_destroy(it);
+			if (!found)
+				error("gpuquota: project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)",
+				      cfg->projects[i].name, acct);
+		}
+	}
+	assoc_mgr_unlock(&locks);
+	accounts_checked = true;
+}
+
 static void _run_pass(void)
 {
 	/* as multifactor's decay thread: write jobs, read nodes and parts */
@@ -99,6 +144,7 @@ static void _run_pass(void)
 	if (st->view && st->config) {
 		gq_snapshot_pass(st->view, st->config, time(NULL));
 		st->passes++;
+		_check_accounts(st->config);
 	}
 	gq_state_unlock();
 	unlock_slurmctld(locks);

@@ -28,45 +28,54 @@ void gq_snapshot_init(void)
 	gpu_id = gres_build_id("gpu");
 }
 
-/* GPUs in a job's gres list (requested or allocated), all nodes. */
-static uint32_t _job_gpus(List gres_list)
+
+
+/*
+ * Sum a number over the gpu entries of a gres list (a job's or a node's):
+ * `get` reads it from the entry's gres_data.  O(entries).
+ */
+static uint32_t _sum_gpus(List gres_list, uint64_t (*get)(void *data))
 {
 	ListIterator it;
 	gres_state_t *gs;
-	uint64_t n = 0;
+	uint64_t n = 0, v;
 
 	if (!gres_list)
 		return 0;
 	it = list_iterator_create(gres_list);
-	while ((gs = list_next(it))) {
-		gres_job_state_t *js = gs->gres_data;
-
-		if (gs->plugin_id != gpu_id || !js ||
-		    js->total_gres == NO_VAL64)
-			continue;
-		n += js->total_gres;
-	}
+	while ((gs = list_next(it)))
+		if (gs->plugin_id == gpu_id && gs->gres_data &&
+		    (v = get(gs->gres_data)) != NO_VAL64)
+			n += v;
 	list_iterator_destroy(it);
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
-static uint32_t _node_gpus(node_record_t *node_ptr)
+/* a job's GPUs, all nodes (requested or allocated) */
+static uint64_t _job_total(void *data)
 {
-	ListIterator it;
-	gres_state_t *gs;
-	uint64_t n = 0;
+	return ((gres_job_state_t *)data)->total_gres;
+}
 
-	if (!node_ptr->gres_list)
-		return 0;
-	it = list_iterator_create(node_ptr->gres_list);
-	while ((gs = list_next(it))) {
-		gres_node_state_t *ns = gs->gres_data;
+/* a pending job's GPUs per node (0: no per-node request) */
+static uint64_t _job_per_node(void *data)
+{
+	return ((gres_job_state_t *)data)->gres_per_node;
+}
 
-		if (gs->plugin_id == gpu_id && ns)
-			n += ns->gres_cnt_avail;
-	}
-	list_iterator_destroy(it);
-	return (uint32_t)n;
+/* a node's GPUs */
+static uint64_t _node_avail(void *data)
+{
+	return ((gres_node_state_t *)data)->gres_cnt_avail;
+}
+
+/* a node's idle GPUs */
+static uint64_t _node_idle(void *data)
+{
+	gres_node_state_t *ns = data;
+
+	return ns->gres_cnt_avail > ns->gres_cnt_alloc ?
+	       ns->gres_cnt_avail - ns->gres_cnt_alloc : 0;
 }
 
 bool gq_snapshot_in_pool(const gq_config_t *cfg, part_record_t *part_ptr)
@@ -98,25 +107,6 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 	return false;
 }
 
-static uint32_t _node_idle_gpus(node_record_t *node_ptr)
-{
-	ListIterator it;
-	gres_state_t *gs;
-	uint64_t n = 0;
-
-	if (!node_ptr->gres_list)
-		return 0;
-	it = list_iterator_create(node_ptr->gres_list);
-	while ((gs = list_next(it))) {
-		gres_node_state_t *ns = gs->gres_data;
-
-		if (gs->plugin_id == gpu_id && ns &&
-		    ns->gres_cnt_avail > ns->gres_cnt_alloc)
-			n += ns->gres_cnt_avail - ns->gres_cnt_alloc;
-	}
-	list_iterator_destroy(it);
-	return (uint32_t)n;
-}
 
 /*
  * GPUs of the nodes that can take work, in the pool's partitions: C; and
@@ -132,9 +122,9 @@ static double _nodes(const gq_config_t *cfg, gq_view_t *view)
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		if (!_node_in_pool(cfg, node_ptr))
 			continue;
-		c += _node_gpus(node_ptr);
+		c += _sum_gpus(node_ptr->gres_list, _node_avail);
 		gq_view_node_free(view, node_ptr->index,
-				  _node_idle_gpus(node_ptr));
+				  _sum_gpus(node_ptr->gres_list, _node_idle));
 	}
 	return c;
 }
@@ -171,26 +161,6 @@ static void _place(gq_view_t *view, job_record_t *job_ptr)
 	}
 }
 
-/* GPUs a pending job needs on each node (0: no per-node request). */
-static uint32_t _gpus_per_node(List gres_list)
-{
-	ListIterator it;
-	gres_state_t *gs;
-	uint64_t n = 0;
-
-	if (!gres_list)
-		return 0;
-	it = list_iterator_create(gres_list);
-	while ((gs = list_next(it))) {
-		gres_job_state_t *js = gs->gres_data;
-
-		if (gs->plugin_id == gpu_id && js && js->gres_per_node &&
-		    js->gres_per_node != NO_VAL64)
-			n += js->gres_per_node;
-	}
-	list_iterator_destroy(it);
-	return n > UINT32_MAX ? 0 : (uint32_t)n;
-}
 
 bool gq_snapshot_held(job_record_t *job_ptr)
 {
@@ -296,11 +266,11 @@ void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 	out->tasks = 1;
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) {
 		out->state = GQ_JOB_RUNNING;
-		out->gpus = _job_gpus(job_ptr->gres_list_alloc ?
+		out->gpus = _sum_gpus(job_ptr->gres_list_alloc ?
 				      job_ptr->gres_list_alloc :
-				      job_ptr->gres_list_req);
+				      job_ptr->gres_list_req, _job_total);
 	} else {
-		out->gpus = _job_gpus(job_ptr->gres_list_req);
+		out->gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
 		if (gq_reason_not_demand(job_ptr->state_reason,
 					 job_ptr->priority,
 					 gq_snapshot_held(job_ptr),
@@ -310,7 +280,8 @@ void gq_snapshot_job(job_record_t *job_ptr, time_t now, gq_job_t *out)
 			out->state = GQ_JOB_PENDING;
 		if (job_ptr->array_recs && job_ptr->array_recs->task_cnt > 1)
 			out->tasks = job_ptr->array_recs->task_cnt;
-		out->gpus_per_node = _gpus_per_node(job_ptr->gres_list_req);
+		out->gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
+					       _job_per_node);
 		out->nodes = d && d->min_nodes ? d->min_nodes : 1;
 	}
 	/* --no-requeue and interactive (srun/salloc) work is not requeueable */

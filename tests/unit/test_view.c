@@ -183,6 +183,23 @@ START_TEST(exempt_jobs_are_never_victims)
 	ck_assert(gq_view_job(v, 1)->over_quota);
 	ck_assert(gq_view_job(v, 2)->over_quota);
 	ck_assert(gq_view_job(v, 3)->over_quota);
+
+	/* Slurm's PreemptExemptTime, when longer, wins: 90 s > 80 s run */
+	gq_view_begin(v, 4, 100);
+	run(v, 3, "team-a", 1, 20);
+	pend(v, 4, "team-b", 1, 90);
+	gq_view_min_runtime_at_least(v, 90);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_min_runtime(v), 90);
+	ck_assert(!gq_view_preemptable(v, 3, 4));
+	/* and a shorter one does not lower the configured minimum */
+	gq_view_begin(v, 4, 100);
+	run(v, 3, "team-a", 1, 20);
+	pend(v, 4, "team-b", 1, 90);
+	gq_view_min_runtime_at_least(v, 10);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_min_runtime(v), 60);
+	ck_assert(gq_view_preemptable(v, 3, 4));
 	gq_view_free(v);
 }
 END_TEST

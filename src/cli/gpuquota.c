@@ -134,6 +134,26 @@ static void _check_accounts(const gq_config_t *cfg)
 	slurm_free_ctl_conf(conf);
 }
 
+/* Slurm's account tree, with slurmdbd: the same structure the plugin uses */
+static void _account_tree(gq_view_t *view)
+{
+	slurm_conf_t *conf = NULL;
+	gq_accts_t have;
+	int i;
+
+	if (slurm_load_ctl_conf(0, &conf))
+		return;
+	if (conf->accounting_storage_type &&
+	    strstr(conf->accounting_storage_type, "slurmdbd") &&
+	    !_load_accounts(conf->cluster_name, &have)) {
+		for (i = 0; i < have.n; i++)
+			gq_view_account_parent(view, have.a[i].name,
+					       have.a[i].parent);
+		_free_accounts(&have);
+	}
+	slurm_free_ctl_conf(conf);
+}
+
 /* Run "sacctmgr -i <args>" without a shell. */
 static int _sacctmgr(const char *args)
 {
@@ -355,6 +375,7 @@ static void _load(gq_cli_t *c, const char *file, int check_only)
 		exit(1);
 	}
 	gq_view_begin(c->view, c->capacity, time(NULL));
+	_account_tree(c->view);
 	for (i = 0; i < c->jobs->record_count; i++) {
 		slurm_job_info_t *j = &c->jobs->job_array[i];
 		gq_job_t in, *job;

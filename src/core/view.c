@@ -57,7 +57,8 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 		goto fail;
 	v->ndept = cfg->ndepts;
 	for (i = 0; i < cfg->ndepts; i++) {
-		if (!(v->dept[i].name = strdup(cfg->depts[i].name)))
+		if (!(v->dept[i].name = strdup(cfg->depts[i].name)) ||
+		    gq_strmap_put(&v->depts, cfg->depts[i].name, i))
 			goto fail;
 		v->dept[i].quota = cfg->depts[i].gpu_quota;
 		v->dept[i].weight = cfg->depts[i].over_quota_weight;
@@ -95,6 +96,8 @@ void gq_view_free(gq_view_t *v)
 		free(v->dept[i].name);
 	free(v->dept);
 	gq_strmap_free(&v->accounts);
+	gq_strmap_free(&v->depts);
+	gq_strmap_free(&v->tree);
 	free(v->jobs);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
@@ -114,6 +117,24 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->nnodes = 0;
 	v->npl = 0;
 	gq_pairset_clear(&v->room);
+}
+
+void gq_view_account_parent(gq_view_t *v, const char *account,
+			    const char *parent)
+{
+	int d = parent ? gq_strmap_get(&v->depts, parent) : -1;
+	int p = gq_strmap_get(&v->accounts, account);
+	gq_project_t *pr;
+
+	if (d >= 0 || gq_strmap_get(&v->tree, account) >= 0)
+		gq_strmap_put(&v->tree, account, d);
+	if (p < 0)
+		return;
+	pr = &v->proj[p];
+	if (pr->department >= 0 && !pr->dept_from_tree)
+		return;	/* the config says where it belongs */
+	pr->department = d;
+	pr->dept_from_tree = d >= 0;
 }
 
 void gq_view_set_capacity(gq_view_t *v, double capacity)
@@ -189,9 +210,11 @@ static int _project_of(gq_view_t *v, const char *account)
 		account = "";
 	if ((idx = gq_strmap_get(&v->accounts, account)) >= 0)
 		return idx;
-	idx = _add_project(v, account, 0, 1, INFINITY, -1, false);
-	if (idx >= 0 && gq_strmap_put(&v->accounts, account, idx))
+	idx = _add_project(v, account, 0, 1, INFINITY,
+			   gq_strmap_get(&v->tree, account), false);
+	if (idx < 0 || gq_strmap_put(&v->accounts, account, idx))
 		return -1;
+	v->proj[idx].dept_from_tree = v->proj[idx].department >= 0;
 	return idx;
 }
 

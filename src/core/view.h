@@ -83,6 +83,7 @@ typedef struct {
 	double quota, weight, limit;	/* limit INFINITY when unlimited */
 	int department;		/* -1 when none */
 	bool configured;	/* false: an account no project lists */
+	bool dept_from_tree;	/* department taken from Slurm's accounts */
 	/* per pass */
 	uint32_t alloc;		/* a_p */
 	uint32_t pending;	/* GPUs of eligible pending jobs */
@@ -126,6 +127,16 @@ gq_job_t *gq_view_add_job(gq_view_t *v, uint32_t id, const char *account);
 int gq_view_set_nodes(gq_view_t *v, int nnodes);
 void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus);
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus);
+
+/*
+ * Slurm's account tree (slurmdbd): `account` has parent account `parent`.
+ * When the parent is a department's name, the account's project belongs
+ * to that department, unless gpuquota.json gives the project a department
+ * of its own; an account no project lists becomes a 0-quota project in it.
+ * Call for every account association, before gq_view_compute.  O(1).
+ */
+void gq_view_account_parent(gq_view_t *v, const char *account,
+			    const char *parent);
 
 /* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
  * longer than the configured one. */

@@ -14,6 +14,8 @@ struct gq_view {
 	gq_dept_t *dept;
 	int ndept;
 	gq_strmap_t accounts;	/* account -> project index */
+	gq_strmap_t depts;	/* department name -> index */
+	gq_strmap_t tree;	/* account -> department, from Slurm's tree */
 
 	gq_job_t *jobs;
 	int njobs, jobs_cap;

@@ -4,12 +4,14 @@
  */
 #include <string.h>
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/gres.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/slurm_protocol_api.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
@@ -302,6 +304,30 @@ static bool _counts(job_record_t *job_ptr)
 	return IS_JOB_PENDING(job_ptr) && !IS_JOB_REVOKED(job_ptr);
 }
 
+/*
+ * Slurm's account tree, when slurmdbd has one: an account under a
+ * department's account belongs to that department.  O(associations).
+ */
+static void _account_tree(gq_view_t *view)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	ListIterator it;
+	slurmdb_assoc_rec_t *assoc;
+
+	if (!slurm_with_slurmdbd())
+		return;
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it)))
+			if (!assoc->user && assoc->acct)
+				gq_view_account_parent(view, assoc->acct,
+						       assoc->parent_acct);
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+}
+
 void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 {
 	ListIterator it;
@@ -313,6 +339,7 @@ void gq_snapshot_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 	gq_view_begin(view, 0, now);
 	gq_view_set_capacity(view, _nodes(cfg, view));
 	gq_view_min_runtime_at_least(view, slurm_conf.preempt_exempt_time);
+	_account_tree(view);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		gq_job_t in, *job;

@@ -708,6 +708,53 @@ START_TEST(room_usual_set_kept)
 }
 END_TEST
 
+/*
+ * Slurm's account tree as structure: department research (q=4); vision
+ * (q=2) names no department but its account's parent is research; nlp
+ * names research itself; ops is under root.  An unlisted account guest
+ * under research becomes a 0-quota project of research.  nlp's config
+ * wins over the tree (parent root).
+ */
+START_TEST(account_tree_gives_departments)
+{
+	gq_project_cfg_t p[3] = { proj("vision", 2, 1, GQ_NO_LIMIT),
+				  proj("nlp", 1, 1, GQ_NO_LIMIT),
+				  proj("ops", 2, 1, GQ_NO_LIMIT) };
+	gq_dept_cfg_t d[1] = { { .name = "research", .gpu_quota = 4,
+				 .over_quota_weight = 1,
+				 .gpu_limit = GQ_NO_LIMIT } };
+	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
+			    .ndepts = 1 };
+	gq_view_t *v;
+
+	p[0].department = -1;
+	p[1].department = 0;
+	p[2].department = -1;
+	v = gq_view_create(&cfg);
+	gq_view_begin(v, 8, 100);
+	gq_view_account_parent(v, "vision", "research");
+	gq_view_account_parent(v, "nlp", "root");
+	gq_view_account_parent(v, "ops", "root");
+	gq_view_account_parent(v, "guest", "research");
+	run(v, 1, "guest", 3, 10);
+	run(v, 2, "vision", 2, 20);
+	gq_view_compute(v);
+	ck_assert_int_eq(project(v, "vision")->department, 0);
+	ck_assert_int_eq(project(v, "nlp")->department, 0);
+	ck_assert_int_eq(project(v, "ops")->department, -1);
+	ck_assert_int_eq(project(v, "guest")->department, 0);
+	ck_assert_uint_eq(gq_view_dept(v, 0)->alloc, 5);
+
+	/* vision moved out of research in Slurm: it leaves the department */
+	gq_view_begin(v, 8, 200);
+	gq_view_account_parent(v, "vision", "root");
+	gq_view_compute(v);
+	ck_assert_int_eq(project(v, "vision")->department, -1);
+	ck_assert_int_eq(project(v, "nlp")->department, 0);
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -733,6 +780,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, room_made_on_one_node);
 	tcase_add_test(tc, room_not_made_below_floor);
 	tcase_add_test(tc, room_usual_set_kept);
+	tcase_add_test(tc, account_tree_gives_departments);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,30 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
-      dpkg-dev patch jq procps iproute2)
+      dpkg-dev patch jq procps iproute2
+      mariadb-server slurmdbd)
+# Services the packages may start; the project runs private copies
+# (scripts/cluster.sh --accounting) and stops the system ones it installed.
+DB_SERVICES=(mariadb slurmdbd)
+
+# service_running NAME / stop_service NAME: systemd when it runs, else the
+# init script (containers without systemd).
+service_running() {
+	if [ -d /run/systemd/system ]; then
+		systemctl is-active --quiet "$1" 2>/dev/null
+	elif [ -x "/etc/init.d/$1" ]; then
+		"/etc/init.d/$1" status >/dev/null 2>&1
+	else
+		return 1
+	fi
+}
+stop_service() {
+	if [ -d /run/systemd/system ]; then
+		systemctl stop "$1" >/dev/null 2>&1 || true
+	elif [ -x "/etc/init.d/$1" ]; then
+		"/etc/init.d/$1" stop >/dev/null 2>&1 || true
+	fi
+}
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -26,6 +49,11 @@ if [ ${#missing[@]} -gt 0 ] || [ $need_update = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 fi
+# A system mariadb/slurmdbd already running before we came is left alone.
+was_running=()
+for s in "${DB_SERVICES[@]}"; do
+	if service_running "$s"; then was_running+=("$s"); fi
+done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -33,6 +61,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # apt may start services on some systems; the project runs its own daemons.
 for s in slurmctld slurmd munge; do
-	systemctl stop "$s" >/dev/null 2>&1 || true
+	stop_service "$s"
+done
+for s in "${DB_SERVICES[@]}"; do
+	case " ${was_running[*]} " in
+	*" $s "*) ;;
+	*) if service_running "$s"; then stop_service "$s"; fi ;;
+	esac
 done
 echo "install-deps: ok"

@@ -38,16 +38,32 @@ pass() {
 # shellcheck source=/dev/null
 sl() { (. "$DIR/env" && cd "$DIR" && "$@"); }
 
+# Every account a gpuquota.json names (project names and "accounts"
+# entries) plus GQ_EXTRA_ACCOUNTS, as a comma list.
+config_accounts() { # JSON_FILE
+	{
+		jq -r '(.projects // [])[] | .name, (.accounts // [])[]
+			| select(type == "string")' "$1" 2>/dev/null || true
+		tr ',' '\n' <<<"${GQ_EXTRA_ACCOUNTS:-}"
+	} | awk 'NF && !seen[$0]++' | paste -sd, -
+}
+
 # up_cluster CONFIG_JSON [cluster.sh up options...]: the plugins, REQUEUE.
+# GQ_ACCOUNTING=1: with slurmdbd, every account of CONFIG_JSON (and of
+# GQ_EXTRA_ACCOUNTS) created, associations enforced.
 up_cluster() {
 	local json=$1
 	shift
 	printf '%s\n' "$json" >"$DIR/gpuquota.in.json"
+	local -a acct_opts=()
+	if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
+		acct_opts=(--accounting --accounts "$(config_accounts "$DIR/gpuquota.in.json")")
+	fi
 	"$CLUSTER" up --dir "$DIR" --plugindir "$ROOT/build" \
 		--gpuquota-json "$DIR/gpuquota.in.json" \
 		--conf-extra PriorityType=priority/gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \
-		--conf-extra PreemptMode=REQUEUE "$@" >/dev/null
+		--conf-extra PreemptMode=REQUEUE "${acct_opts[@]}" "$@" >/dev/null
 	grep -q 'gpuquota: loaded' "$DIR/log/slurmctld.log" \
 		|| fail "slurmctld did not load gpuquota"
 }

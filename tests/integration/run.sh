@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Owns the integration suite: runs every tests/integration/test_*.sh (and the
-# cluster smoke test) one after another on real Slurm daemons; fails when any
+# cluster smoke test) one after another on real Slurm daemons, then the tests
+# named in GQ_ACCOUNTING_TESTS (space separated; default below) once more with
+# GQ_ACCOUNTING=1 (slurmdbd + MariaDB, associations enforced); fails when any
 # fails.  Usage: tests/integration/run.sh [test-name...]
+# With test names given, the accounting pass runs those of them that are in
+# GQ_ACCOUNTING_TESTS; GQ_ACCOUNTING_TESTS="" skips it; with GQ_ACCOUNTING=1
+# already set every test runs in accounting mode once.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,16 +15,44 @@ if [[ $# -gt 0 ]]; then
 else
 	tests=("$here/cluster_smoke.sh" "$here"/test_*.sh)
 fi
+read -ra acct_list <<<"${GQ_ACCOUNTING_TESTS-test_quick_start test_weighted_share test_multinode test_departments}"
+
+name() { basename "$1" .sh; }
+path() { if [[ -f $1 ]]; then echo "$1"; else echo "$here/$1.sh"; fi; }
+
+acct_tests=()
+if [[ ${GQ_ACCOUNTING:-0} != 1 ]]; then
+	for a in "${acct_list[@]}"; do
+		if [[ $# -eq 0 ]]; then
+			acct_tests+=("$a")
+			continue
+		fi
+		for t in "${tests[@]}"; do
+			[[ $(name "$t") == "$(name "$a")" ]] && { acct_tests+=("$a"); break; }
+		done
+	done
+fi
+
 failed=()
+runs=0
 for t in "${tests[@]}"; do
-	[[ -f $t ]] || t=$here/$t.sh
-	echo "== $(basename "$t" .sh)"
+	t=$(path "$t")
+	echo "== $(name "$t")"
+	runs=$((runs + 1))
 	if ! bash "$t"; then
-		failed+=("$(basename "$t" .sh)")
+		failed+=("$(name "$t")")
+	fi
+done
+for t in "${acct_tests[@]}"; do
+	t=$(path "$t")
+	echo "== accounting: $(name "$t")"
+	runs=$((runs + 1))
+	if ! GQ_ACCOUNTING=1 bash "$t"; then
+		failed+=("accounting:$(name "$t")")
 	fi
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
 	echo "integration: FAILED: ${failed[*]}"
 	exit 1
 fi
-echo "integration: all ${#tests[@]} passed"
+echo "integration: all $runs passed"

@@ -28,10 +28,17 @@
 
 
 typedef struct {
+	gq_acct_t *a;		/* names and parents are malloc'ed */
+	int n;
+} gq_accts_t;
+
+typedef struct {
 	gq_config_t *cfg;
 	gq_view_t *view;
 	job_info_msg_t *jobs;
 	double capacity;
+	bool dbd;		/* accounting through slurmdbd */
+	gq_accts_t accts;	/* its account associations, when dbd */
 } gq_cli_t;
 
 static void _usage(FILE *f)
@@ -44,11 +51,6 @@ static void _usage(FILE *f)
 }
 
 /* ---- accounts in slurmdbd (sacctmgr) ------------------------------------ */
-
-typedef struct {
-	gq_acct_t *a;		/* names and parents are malloc'ed */
-	int n;
-} gq_accts_t;
 
 static void _free_accounts(gq_accts_t *a)
 {
@@ -101,57 +103,43 @@ static int _load_accounts(const char *cluster, gq_accts_t *out)
 	return pclose(f) == 0 ? 0 : -1;
 }
 
+static bool _is_dbd(const slurm_conf_t *conf)
+{
+	return conf->accounting_storage_type &&
+	       strstr(conf->accounting_storage_type, "slurmdbd");
+}
+
 /*
  * With slurmdbd: warn (stderr) about configured accounts it does not have,
  * as slurmctld's log does.
  */
-static void _check_accounts(const gq_config_t *cfg)
+static void _check_accounts(const gq_cli_t *c)
 {
-	slurm_conf_t *conf = NULL;
-	gq_accts_t have;
 	int i, j, k;
 
-	if (slurm_load_ctl_conf(0, &conf))
+	if (!c->dbd)
 		return;
-	if (!conf->accounting_storage_type ||
-	    !strstr(conf->accounting_storage_type, "slurmdbd") ||
-	    _load_accounts(conf->cluster_name, &have)) {
-		slurm_free_ctl_conf(conf);
-		return;
-	}
-	for (i = 0; i < cfg->nprojects; i++)
-		for (j = 0; j < cfg->projects[i].naccounts; j++) {
-			const char *acct = cfg->projects[i].accounts[j];
+	for (i = 0; i < c->cfg->nprojects; i++)
+		for (j = 0; j < c->cfg->projects[i].naccounts; j++) {
+			const char *acct = c->cfg->projects[i].accounts[j];
 
-			for (k = 0; k < have.n; k++)
-				if (!strcasecmp(have.a[k].name, acct))
+			for (k = 0; k < c->accts.n; k++)
+				if (!strcasecmp(c->accts.a[k].name, acct))
 					break;
-			if (k == have.n)
+			if (k == c->accts.n)
 				fprintf(stderr, "gpuquota: warning: project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)\n",
-					cfg->projects[i].name, acct);
+					c->cfg->projects[i].name, acct);
 		}
-	_free_accounts(&have);
-	slurm_free_ctl_conf(conf);
 }
 
 /* Slurm's account tree, with slurmdbd: the same structure the plugin uses */
-static void _account_tree(gq_view_t *view)
+static void _account_tree(gq_cli_t *c)
 {
-	slurm_conf_t *conf = NULL;
-	gq_accts_t have;
 	int i;
 
-	if (slurm_load_ctl_conf(0, &conf))
-		return;
-	if (conf->accounting_storage_type &&
-	    strstr(conf->accounting_storage_type, "slurmdbd") &&
-	    !_load_accounts(conf->cluster_name, &have)) {
-		for (i = 0; i < have.n; i++)
-			gq_view_account_parent(view, have.a[i].name,
-					       have.a[i].parent);
-		_free_accounts(&have);
-	}
-	slurm_free_ctl_conf(conf);
+	for (i = 0; c->dbd && i < c->accts.n; i++)
+		gq_view_account_parent(c->view, c->accts.a[i].name,
+				       c->accts.a[i].parent);
 }
 
 /* Run "sacctmgr -i <args>" without a shell. */
@@ -194,8 +182,7 @@ static int _cmd_sync(const char *file, int dry_run)
 		slurm_perror("gpuquota: slurm_load_ctl_conf");
 		return 1;
 	}
-	if (!conf->accounting_storage_type ||
-	    !strstr(conf->accounting_storage_type, "slurmdbd")) {
+	if (!_is_dbd(conf)) {
 		fprintf(stderr, "gpuquota: sync needs AccountingStorageType=accounting_storage/slurmdbd (this cluster has %s)\n",
 			conf->accounting_storage_type ? conf->accounting_storage_type : "none");
 		slurm_free_ctl_conf(conf);
@@ -362,6 +349,8 @@ static void _load(gq_cli_t *c, const char *file, int check_only)
 	}
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
+	c->dbd = _is_dbd(conf) &&
+		 !_load_accounts(conf->cluster_name, &c->accts);
 	slurm_free_ctl_conf(conf);
 	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
@@ -375,7 +364,7 @@ static void _load(gq_cli_t *c, const char *file, int check_only)
 		exit(1);
 	}
 	gq_view_begin(c->view, c->capacity, time(NULL));
-	_account_tree(c->view);
+	_account_tree(c);
 	for (i = 0; i < c->jobs->record_count; i++) {
 		slurm_job_info_t *j = &c->jobs->job_array[i];
 		gq_job_t in, *job;
@@ -666,7 +655,7 @@ int main(int argc, char **argv)
 		if (!json)
 			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
 			       c.cfg->nprojects, c.capacity);
-		_check_accounts(c.cfg);
+		_check_accounts(&c);
 		rc = _cmd_projects(&c, json);
 	} else {
 		_usage(stderr);
@@ -674,6 +663,7 @@ int main(int argc, char **argv)
 	}
 	gq_view_free(c.view);
 	gq_config_free(c.cfg);
+	_free_accounts(&c.accts);
 	slurm_free_job_info_msg(c.jobs);
 	return rc;
 }

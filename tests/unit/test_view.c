@@ -755,6 +755,32 @@ START_TEST(account_tree_gives_departments)
 }
 END_TEST
 
+/*
+ * No ping-pong: after the quick start's reclaim, a1 pends again.  team-a
+ * holds 2 (a2), team-b 2 (b1, b2); D_a = 3, D_b = 2: f = 2, 2.  a1:
+ * A = 2 + 1 = 3 > q_a and > f_a: over its fair share, it takes nothing
+ * back, and team-b (at its quota and fair share) offers no candidate.
+ */
+START_TEST(no_ping_pong_after_reclaim)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 4, 200);
+	pend(v, 1, "team-a", 1, 150);
+	run(v, 2, "team-a", 2, 20);
+	run(v, 3, "team-b", 1, 30);
+	run(v, 4, "team-b", 1, 160);
+	gq_view_compute(v);
+	ck_assert_int_eq(gq_view_job(v, 1)->band, GQ_BAND_OVER);
+	for (id = 2; id <= 4; id++)
+		ck_assert(!gq_view_preemptable(v, id, 1));
+	ck_assert(!(gq_view_job(v, 4)->victim));
+	ck_assert(!(gq_view_job(v, 3)->victim));
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -781,6 +807,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, room_not_made_below_floor);
 	tcase_add_test(tc, room_usual_set_kept);
 	tcase_add_test(tc, account_tree_gives_departments);
+	tcase_add_test(tc, no_ping_pong_after_reclaim);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,6 +2,7 @@
  * state.c - the process-wide gpuquota state (see state.h).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ int gq_state_load(const char *path, char *err, size_t errlen)
 		gq_view_free(view);
 		gq_config_free(cfg);
 		if (err && errlen)
-			strncpy(err, "out of memory", errlen - 1), err[errlen - 1] = 0;
+			snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
 	gq_state_clear();

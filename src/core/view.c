@@ -416,6 +416,26 @@ static void _demote(const gq_project_t *p, gq_job_t *job)
 }
 
 /*
+ * A pending job that would bring its department to cum + its GPUs: held
+ * past the department's limit, or past its quota when it cannot be
+ * requeued; not in quota past its quota.  Returns whether it counts (is
+ * not held).
+ */
+static bool _dept_place(gq_view_t *v, const gq_dept_t *dp, gq_job_t *job,
+			double cum)
+{
+	double next = cum + job->gpus;
+
+	if (next > dp->limit + GQ_EPS)
+		job->hold = GQ_HOLD_DEPT_LIMIT;
+	else if (next > dp->quota + GQ_EPS && !job->requeueable)
+		job->hold = GQ_HOLD_NOT_REQUEUEABLE;
+	else if (next > dp->quota + GQ_EPS && job->band == GQ_BAND_IN_QUOTA)
+		_demote(&v->proj[job->project], job);
+	return !job->hold;
+}
+
+/*
  * Departments bound their projects as a group: walk each department's
  * eligible pending jobs in the order Slurm will try them, adding up the
  * department's GPUs.  A job past the department's limit is held; one past
@@ -453,24 +473,9 @@ static void _dept_bounds(gq_view_t *v)
 		double cum = dp->alloc;
 
 		qsort_r(q, n, sizeof(*q), _cmp_prio, v->jobs);
-		for (k = 0; k < n; k++) {
-			gq_job_t *job = &v->jobs[q[k]];
-			double next = cum + job->gpus;
-
-			if (next > dp->limit + GQ_EPS) {
-				job->hold = GQ_HOLD_DEPT_LIMIT;
-				continue;
-			}
-			if (next > dp->quota + GQ_EPS) {
-				if (!job->requeueable) {
-					job->hold = GQ_HOLD_NOT_REQUEUEABLE;
-					continue;
-				}
-				if (job->band == GQ_BAND_IN_QUOTA)
-					_demote(&v->proj[job->project], job);
-			}
-			cum = next;
-		}
+		for (k = 0; k < n; k++)
+			if (_dept_place(v, dp, &v->jobs[q[k]], cum))
+				cum += v->jobs[q[k]].gpus;
 		dp->tail = cum;
 	}
 out:
@@ -676,17 +681,10 @@ const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
 	job->hold = _project_hold(p, job, p->tail + job->gpus);
 	if (!job->hold && p->department >= 0) {
 		gq_dept_t *dp = &v->dept[p->department];
-		double next = fmax(dp->tail, dp->alloc) + job->gpus;
+		double cum = fmax(dp->tail, dp->alloc);
 
-		if (next > dp->limit + GQ_EPS)
-			job->hold = GQ_HOLD_DEPT_LIMIT;
-		else if (next > dp->quota + GQ_EPS && !job->requeueable)
-			job->hold = GQ_HOLD_NOT_REQUEUEABLE;
-		else if (next > dp->quota + GQ_EPS &&
-			 job->band == GQ_BAND_IN_QUOTA)
-			_demote(p, job);
-		if (!job->hold)
-			dp->tail = next;
+		if (_dept_place(v, dp, job, cum))
+			dp->tail = cum + job->gpus;
 	}
 	if (!job->hold)
 		p->tail += job->gpus;

@@ -80,13 +80,20 @@ state() { sl squeue -h -j "$1" -o %T 2>/dev/null || true; }
 restarts() { sl scontrol show job "$1" | grep -oE 'Restarts=[0-9]+' | cut -d= -f2; }
 
 # wait_state JOB STATE [SECONDS]
-wait_state() {
-	local j=$1 want=$2 t=${3:-30} i
+# _wait_eq SECONDS WANT CMD...: until CMD prints WANT; false on timeout
+_wait_eq() {
+	local t=$1 want=$2 i
+	shift 2
 	for ((i = 0; i < t * 4; i++)); do
-		[[ $(state "$j") == "$want" ]] && return 0
+		[[ $("$@") == "$want" ]] && return 0
 		sleep 0.25
 	done
-	fail "job $j: expected $want within ${t}s, is $(state "$j")"
+	return 1
+}
+
+wait_state() {
+	_wait_eq "${3:-30}" "$2" state "$1" \
+		|| fail "job $1: expected $2 within ${3:-30}s, is $(state "$1")"
 }
 
 # expect_state JOB STATE: asserts now
@@ -119,12 +126,8 @@ settle() { sleep "${1:-6}"; }
 
 # wait_held ACCOUNT GPUS [SECONDS]: until held_gpus ACCOUNT is GPUS
 wait_held() {
-	local a=$1 want=$2 t=${3:-30} i
-	for ((i = 0; i < t * 2; i++)); do
-		[[ $(held_gpus "$a") == "$want" ]] && return 0
-		sleep 0.5
-	done
-	fail "$a: expected $want GPUs held within ${t}s, holds $(held_gpus "$a")"
+	_wait_eq "${3:-30}" "$2" held_gpus "$1" \
+		|| fail "$1: expected $2 GPUs held within ${3:-30}s, holds $(held_gpus "$1")"
 }
 
 # near X Y: true if the numbers X and Y differ by less than 0.01

@@ -60,7 +60,15 @@ $(BUILD)/obj/plugins/%.o: src/plugins/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSI
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SLURM_CFLAGS) -c $< -o $@
 
-$(BUILD)/priority_gpuquota.so: $(BUILD)/obj/plugins/priority_gpuquota.o $(BUILD)/obj/plugins/snapshot.o $(LIB)
+# The one reading of Slurm's jobs (public slurm.h only): plugins and command.
+SHARED_SRC := $(wildcard src/shared/*.c)
+$(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o) \
+	$(BUILD)/obj/shared/job_facts.o
+$(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(LIB)
@@ -76,10 +84,11 @@ install: $(PLUGINS)
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
-$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(CORE_HDR) $(GLUE_HDR) src/cli/sync.c src/cli/sync.h
+# test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command)
+$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) src/cli/sync.c src/cli/sync.h src/cli/sacctmgr.c src/cli/sacctmgr.h
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
-		-o $@ $(UNIT_SRC) $(CORE_SRC) src/cli/sync.c $(JSONL) $(shell pkg-config --libs check) -lm
+		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) src/cli/sync.c src/cli/sacctmgr.c -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
 
 unit: $(BUILD)/unit_tests
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
@@ -107,5 +116,7 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench
 
 # ---- the gpuquota command -------------------------------------------------
-$(BUILD)/gpuquota: src/cli/gpuquota.c src/cli/sync.c src/cli/sync.h $(CORE_OBJ) $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -o $@ src/cli/gpuquota.c src/cli/sync.c $(CORE_OBJ) -lslurm $(JSONL) -lm -lpthread
+CLI_SRC := $(wildcard src/cli/*.c)
+CLI_HDR := $(wildcard src/cli/*.h)
+$(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(GLUE_HDR)
+	$(CC) $(CFLAGS) $(JSONC) -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lm -lpthread

@@ -1,11 +1,14 @@
 /*
  * gpuquota.c - the gpuquota command: what the plugins decide, seen through
- * libslurm's public API and the same core and config code.
+ * libslurm's public API and the same core, config and job-reading rules
+ * (shared/job_facts.h) as slurmctld's plugins.
  *
  *   gpuquota projects [--json]        quota, allocation, fair share per project
  *   gpuquota jobs [-A account] [--json]
- *                                     workloads with project, GPUs, quota use
+ *                                     workloads with project, GPUs, band,
+ *                                     priority, quota use
  *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
+ *   gpuquota sync [--dry-run] [FILE]  slurmdbd's accounts to match the config
  */
 #include <getopt.h>
 #include <math.h>
@@ -14,31 +17,28 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
+#include "cli/read_api.h"
+#include "cli/sacctmgr.h"
 #include "config/config.h"
-#include "core/gres_text.h"
-#include "cli/sync.h"
 #include "core/view.h"
-#include "shared/job_reasons.h"
+#include "shared/job_facts.h"
 
-
-typedef struct {
-	gq_acct_t *a;		/* names and parents are malloc'ed */
-	int n;
-} gq_accts_t;
+/* Room for one number of the projects table, and for one row's label. */
+#define GQ_NUM_MAX 32
+#define GQ_LABEL_MAX 64
 
 typedef struct {
 	gq_config_t *cfg;
 	gq_view_t *view;
-	job_info_msg_t *jobs;
+	gq_api_t api;		/* nodes and jobs, from slurmctld */
 	double capacity;
 	bool dbd;		/* accounting through slurmdbd */
 	gq_accts_t accts;	/* its account associations, when dbd */
+	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 } gq_cli_t;
 
 static void _usage(FILE *f)
@@ -50,298 +50,54 @@ static void _usage(FILE *f)
 		"       gpuquota sync [--dry-run] [FILE]\n");
 }
 
-/* ---- accounts in slurmdbd (sacctmgr) ------------------------------------ */
-
-static void _free_accounts(gq_accts_t *a)
+static bool _account_exists(const char *account, void *ctx)
 {
-	int i;
+	const gq_accts_t *a = ctx;
+	int k;
 
-	for (i = 0; i < a->n; i++) {
-		free((char *)a->a[i].name);
-		free((char *)a->a[i].parent);
-	}
-	free(a->a);
-	memset(a, 0, sizeof(*a));
+	for (k = 0; k < a->n; k++)
+		if (!strcasecmp(a->a[k].name, account))
+			return true;
+	return false;
 }
 
-/*
- * The account associations of a cluster, from `sacctmgr show assoc`
- * (rows without a user).  Returns -1 when sacctmgr fails.
- */
-static int _load_accounts(const char *cluster, gq_accts_t *out)
+static void _warn(const char *line, void *ctx)
 {
-	char cmd[512], *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-
-	memset(out, 0, sizeof(*out));
-	snprintf(cmd, sizeof(cmd),
-		 "sacctmgr -n -P show assoc cluster='%s' format=Account,User,ParentName,GrpTRES 2>/dev/null",
-		 cluster);
-	if (!(f = popen(cmd, "r")))
-		return -1;
-	while (getline(&line, &cap, f) > 0) {
-		char *fields[4] = { 0 }, *p = line;
-		gq_acct_t *na;
-		int k;
-
-		line[strcspn(line, "\n")] = 0;
-		for (k = 0; k < 4 && p; k++)
-			fields[k] = strsep(&p, "|");
-		if (!fields[0] || !*fields[0] || (fields[1] && *fields[1]))
-			continue;	/* a user's association */
-		if (!(na = realloc(out->a, sizeof(*na) * (out->n + 1))))
-			break;
-		out->a = na;
-		na[out->n].name = strdup(fields[0]);
-		na[out->n].parent = strdup(fields[2] && *fields[2] ?
-					   fields[2] : "root");
-		na[out->n].gpu_limit = gq_sync_grptres_gpus(fields[3]);
-		out->n++;
-	}
-	free(line);
-	return pclose(f) == 0 ? 0 : -1;
-}
-
-static bool _is_dbd(const slurm_conf_t *conf)
-{
-	return conf->accounting_storage_type &&
-	       strstr(conf->accounting_storage_type, "slurmdbd");
+	(void)ctx;
+	fprintf(stderr, "gpuquota: warning: %s\n", line);
 }
 
 /*
  * With slurmdbd: warn (stderr) about configured accounts it does not have,
- * as slurmctld's log does.
+ * in the words of slurmctld's log.
  */
-static void _check_accounts(const gq_cli_t *c)
+static void _check_accounts(gq_cli_t *c)
 {
-	int i, j, k;
-
-	if (!c->dbd)
-		return;
-	for (i = 0; i < c->cfg->nprojects; i++)
-		for (j = 0; j < c->cfg->projects[i].naccounts; j++) {
-			const char *acct = c->cfg->projects[i].accounts[j];
-
-			for (k = 0; k < c->accts.n; k++)
-				if (!strcasecmp(c->accts.a[k].name, acct))
-					break;
-			if (k == c->accts.n)
-				fprintf(stderr, "gpuquota: warning: project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)\n",
-					c->cfg->projects[i].name, acct);
-		}
+	if (c->dbd)
+		gq_missing_accounts(c->cfg, _account_exists, _warn, &c->accts);
 }
 
 /* Slurm's account tree, with slurmdbd: the same structure the plugin uses */
-static void _account_tree(gq_cli_t *c)
+static int _account_tree(gq_cli_t *c)
 {
 	int i;
 
 	for (i = 0; c->dbd && i < c->accts.n; i++)
-		gq_view_account_parent(c->view, c->accts.a[i].name,
-				       c->accts.a[i].parent);
-}
-
-/* Run "sacctmgr -i <args>" without a shell. */
-static int _sacctmgr(const char *args)
-{
-	char *copy = strdup(args), *argv[64], *p = copy, *tok;
-	int argc = 0, status;
-	pid_t pid;
-
-	argv[argc++] = "sacctmgr";
-	argv[argc++] = "-i";
-	while ((tok = strsep(&p, " ")) && argc < 63)
-		if (*tok)
-			argv[argc++] = tok;
-	argv[argc] = NULL;
-	if ((pid = fork()) == 0) {
-		execvp("sacctmgr", argv);
-		_exit(127);
-	}
-	free(copy);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-/*
- * gpuquota sync: make slurmdbd's accounts match the configuration, with
- * sacctmgr; --dry-run only prints the commands.
- */
-static int _cmd_sync(const char *file, int dry_run)
-{
-	slurm_conf_t *conf = NULL;
-	gq_config_t *cfg = NULL;
-	gq_accts_t have;
-	gq_plan_t plan;
-	char err[1024], *path, *cluster;
-	int i, rc = 0;
-
-	if (slurm_load_ctl_conf(0, &conf)) {
-		slurm_perror("gpuquota: slurm_load_ctl_conf");
-		return 1;
-	}
-	if (!_is_dbd(conf)) {
-		fprintf(stderr, "gpuquota: sync needs AccountingStorageType=accounting_storage/slurmdbd (this cluster has %s)\n",
-			conf->accounting_storage_type ? conf->accounting_storage_type : "none");
-		slurm_free_ctl_conf(conf);
-		return 1;
-	}
-	path = file ? strdup(file) :
-		gq_config_path(conf->slurm_conf, conf->priority_params);
-	cluster = strdup(conf->cluster_name);
-	slurm_free_ctl_conf(conf);
-	if (gq_config_load(path, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "gpuquota: %s\n", err);
-		free(path);
-		free(cluster);
-		return 2;
-	}
-	free(path);
-	if (_load_accounts(cluster, &have)) {
-		fprintf(stderr, "gpuquota: sacctmgr show assoc failed\n");
-		rc = 1;
-	} else if (gq_sync_plan(cfg, have.a, have.n, cluster, &plan)) {
-		fprintf(stderr, "gpuquota: out of memory\n");
-		rc = 1;
-	} else {
-		if (!plan.n)
-			printf("gpuquota: slurmdbd accounts of %s already match the configuration\n",
-			       cluster);
-		for (i = 0; i < plan.n; i++) {
-			printf("%ssacctmgr -i %s\n", dry_run ? "would run: " : "", plan.cmds[i]);
-			if (!dry_run && _sacctmgr(plan.cmds[i])) {
-				fprintf(stderr, "gpuquota: failed: sacctmgr -i %s\n", plan.cmds[i]);
-				rc = 1;
-				break;
-			}
-		}
-		gq_sync_plan_free(&plan);
-	}
-	_free_accounts(&have);
-	gq_config_free(cfg);
-	free(cluster);
-	return rc;
-}
-
-static int _in_pool(const gq_config_t *cfg, const char *parts)
-{
-	int i;
-
-	if (!cfg->settings.npartitions)
-		return 1;
-	for (i = 0; parts && i < cfg->settings.npartitions; i++) {
-		const char *p = parts, *name = cfg->settings.partitions[i];
-		size_t n = strlen(name);
-
-		while ((p = strstr(p, name))) {
-			if ((p == parts || p[-1] == ',') &&
-			    (p[n] == '\0' || p[n] == ','))
-				return 1;
-			p += n;
-		}
-	}
+		if (gq_view_account_parent(c->view, c->accts.a[i].name,
+					   c->accts.a[i].parent))
+			return -1;
 	return 0;
 }
 
-/* C: GPUs of nodes that can take work in the pool's partitions */
-static double _capacity(const gq_config_t *cfg)
-{
-	node_info_msg_t *nodes = NULL;
-	partition_info_msg_t *parts = NULL;
-	double c = 0;
-	uint32_t i;
-
-	if (slurm_load_node(0, &nodes, SHOW_ALL) ||
-	    slurm_load_partitions(0, &parts, SHOW_ALL)) {
-		slurm_perror("gpuquota: loading nodes and partitions");
-		exit(1);
-	}
-	/* node_info_t.partitions is filled in client side */
-	slurm_populate_node_partitions(nodes, parts);
-	slurm_free_partition_info_msg(parts);
-	for (i = 0; i < nodes->record_count; i++) {
-		node_info_t *n = &nodes->node_array[i];
-		uint32_t base = n->node_state & NODE_STATE_BASE;
-
-		if (!n->name || base == NODE_STATE_DOWN ||
-		    base == NODE_STATE_FUTURE ||
-		    (n->node_state & (NODE_STATE_DRAIN | NODE_STATE_NO_RESPOND)))
-			continue;
-		if (_in_pool(cfg, n->partitions))
-			c += gq_gres_text_gpus(n->gres);
-	}
-	slurm_free_node_info_msg(nodes);
-	return c;
-}
-
-static uint64_t _requested_gpus(const slurm_job_info_t *j)
-{
-	uint64_t n = gq_gres_text_gpus(j->tres_per_job);
-	uint32_t nodes = j->num_nodes ? j->num_nodes : 1;
-
-	n += gq_gres_text_gpus(j->tres_per_node) * nodes;
-	n += gq_gres_text_gpus(j->tres_per_task) *
-	     (j->num_tasks && j->num_tasks != NO_VAL ? j->num_tasks : 1);
-	return n;
-}
-
-static uint64_t _allocated_gpus(const slurm_job_info_t *j)
-{
-	uint64_t n = 0;
-	uint32_t i;
-
-	for (i = 0; i < j->gres_detail_cnt; i++)
-		n += gq_gres_text_gpus(j->gres_detail_str[i]);
-	return n ? n : _requested_gpus(j);
-}
-
-static int _is_running(const slurm_job_info_t *j)
-{
-	uint32_t base = j->job_state & JOB_STATE_BASE;
-
-	return base == JOB_RUNNING || base == JOB_SUSPENDED;
-}
-
-static int _counts(const slurm_job_info_t *j)
-{
-	return _is_running(j) || (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
-}
-
-/* The same inputs snapshot.c gives the plugin, from the public API. */
-static void _job_input(const slurm_job_info_t *j, gq_job_t *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->id = j->job_id;
-	in->tasks = 1;
-	if (_is_running(j)) {
-		in->state = GQ_JOB_RUNNING;
-		in->gpus = _allocated_gpus(j);
-	} else {
-		in->gpus = _requested_gpus(j);
-		/* a job gpuquota holds says so in its reason */
-		bool ours = j->priority == 0 && j->state_reason == WAIT_HELD &&
-			    j->state_desc &&
-			    !strncmp(j->state_desc, "gpuquota:", 9);
-
-		if (gq_reason_not_demand(j->state_reason, j->priority, ours,
-					 j->state_reason == WAIT_TIME))
-			in->state = GQ_JOB_WAITING;
-		else
-			in->state = GQ_JOB_PENDING;
-	}
-	in->requeueable = j->batch_flag && j->requeue;
-	in->order = -((int64_t)j->nice - (int64_t)NICE_OFFSET);
-	in->submit_time = j->submit_time;
-	in->start_time = j->start_time;
-}
-
-static void _load(gq_cli_t *c, const char *file, int check_only)
+/*
+ * Read everything and compute one pass, as slurmctld's plugin does.  Exits
+ * on failure: 2 for a bad configuration under `check`, else 1.
+ */
+static void _load(gq_cli_t *c, const char *file, bool check_only)
 {
 	slurm_conf_t *conf = NULL;
-	char err[1024], *path;
-	uint32_t i;
+	char err[GQ_ERR_MAX], *path;
+	time_t now = time(NULL);
 
 	if (slurm_load_ctl_conf(0, &conf)) {
 		slurm_perror("gpuquota: slurm_load_ctl_conf");
@@ -349,44 +105,37 @@ static void _load(gq_cli_t *c, const char *file, int check_only)
 	}
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
-	c->dbd = _is_dbd(conf) &&
-		 !_load_accounts(conf->cluster_name, &c->accts);
-	slurm_free_ctl_conf(conf);
+	if (!path) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		exit(1);
+	}
+	c->dbd = gq_sacctmgr_is_dbd(conf) &&
+		 !gq_sacctmgr_accounts(conf->cluster_name, &c->accts);
+	if (c->dbd && gq_sacctmgr_qos(&c->qos))
+		fprintf(stderr, "gpuquota: warning: sacctmgr show qos failed: jobs are ordered without QOS priorities\n");
 	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
 		exit(check_only ? 2 : 1);
 	}
 	free(path);
-	c->view = gq_view_create(c->cfg);
-	c->capacity = _capacity(c->cfg);
-	if (slurm_load_jobs(0, &c->jobs, SHOW_ALL)) {
-		slurm_perror("gpuquota: slurm_load_jobs");
+	if (gq_api_load(&c->api, conf))
+		exit(1);
+	slurm_free_ctl_conf(conf);
+	if (!(c->view = gq_view_create(c->cfg)) || _account_tree(c) ||
+	    gq_api_read_pass(&c->api, c->cfg, c->view, now,
+			     gq_sacctmgr_qos_priority, &c->qos) ||
+	    gq_view_compute(c->view)) {
+		fprintf(stderr, "gpuquota: out of memory\n");
 		exit(1);
 	}
-	gq_view_begin(c->view, c->capacity, time(NULL));
-	_account_tree(c);
-	for (i = 0; i < c->jobs->record_count; i++) {
-		slurm_job_info_t *j = &c->jobs->job_array[i];
-		gq_job_t in, *job;
-
-		if (!_counts(j) || !_in_pool(c->cfg, j->partition))
-			continue;
-		_job_input(j, &in);
-		if (!(job = gq_view_add_job(c->view, j->job_id, j->account)))
-			continue;
-		in.project = job->project;
-		in.band = GQ_BAND_NONE;
-		in.preempt_rank = UINT32_MAX;
-		*job = in;
-	}
-	gq_view_compute(c->view);
+	c->capacity = gq_api_capacity(&c->api, c->cfg);
 }
 
 /*
  * Print {"capacity": C, key1: v1, key2: v2} when json; takes the values
  * either way.
  */
-static void _emit(gq_cli_t *c, int json, const char *k1, json_object *v1,
+static void _emit(gq_cli_t *c, bool json, const char *k1, json_object *v1,
 		  const char *k2, json_object *v2)
 {
 	json_object *top = json_object_new_object();
@@ -408,7 +157,8 @@ typedef struct {
 	const char *department;	/* projects: their department, or NULL */
 	bool configured;
 	double quota, limit, weight, share;
-	uint32_t alloc, pending;
+	uint32_t alloc;
+	uint64_t pending;
 } gq_row_t;
 
 static const char *_state(const gq_row_t *r)
@@ -455,14 +205,15 @@ static json_object *_row_json(const gq_row_t *r, bool project)
 
 static void _row_print(const gq_row_t *r, const char *label)
 {
-	char lim[32], w[32], fs[32];
+	char lim[GQ_NUM_MAX], w[GQ_NUM_MAX], fs[GQ_NUM_MAX];
 	double over = r->alloc > r->quota ? r->alloc - r->quota : 0;
 
 	_fmt_num(lim, sizeof(lim), r->limit);
 	_fmt_num(w, sizeof(w), r->weight);
 	_fmt_num(fs, sizeof(fs), r->share);
-	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7u %s\n", label,
-	       r->quota, lim, w, r->alloc, over, fs, r->pending, _state(r));
+	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7llu %s\n", label,
+	       r->quota, lim, w, r->alloc, over, fs,
+	       (unsigned long long)r->pending, _state(r));
 }
 
 static gq_row_t _project_row(const gq_view_t *v, int i)
@@ -489,12 +240,12 @@ static bool _shown(const gq_project_t *p)
  * any department.  JSON: {"capacity", "departments": [...],
  * "projects": [...]}.
  */
-static int _cmd_projects(gq_cli_t *c, int json)
+static int _cmd_projects(gq_cli_t *c, bool json)
 {
 	int i, d, n = gq_view_nprojects(c->view), nd = gq_view_ndepts(c->view);
 	json_object *projects = json_object_new_array();
 	json_object *depts = json_object_new_array();
-	char label[64];
+	char label[GQ_LABEL_MAX];
 
 	if (!json)
 		printf("%-18s %5s %5s %6s %9s %10s %10s %7s %s\n", "PROJECT",
@@ -556,12 +307,26 @@ static const char *_job_state(const slurm_job_info_t *j)
 /* running: in-quota / over-quota; pending: its band */
 static const char *_quota_use(const gq_job_t *job)
 {
-	if (job->state == GQ_JOB_RUNNING)
+	if (job->in.state == GQ_JOB_RUNNING)
 		return job->over_quota ? "over-quota" : "in-quota";
 	return gq_band_name(job->band);
 }
 
-static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
+/*
+ * The priority slurmctld's plugin gives a pending job: 0 while gpuquota
+ * holds it, and a job a user or an admin holds keeps its 0.
+ */
+static uint32_t _priority(const slurm_job_info_t *j, const gq_job_t *job)
+{
+	if (job->hold)
+		return 0;
+	if (j->priority == 0 &&
+	    !gq_facts_held_by_us(j->priority, j->state_reason, j->state_desc))
+		return 0;
+	return job->priority;
+}
+
+static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 {
 	json_object *arr = json_object_new_array();
 	uint32_t i;
@@ -570,11 +335,12 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
 		printf("%-14s %8s %-11s %-9s %-16s %-10s %4s %s\n", "NAME",
 		       "JOBID", "TYPE", "STATE", "PROJECT", "NODES", "GPUS",
 		       "QUOTA");
-	for (i = 0; i < c->jobs->record_count; i++) {
-		slurm_job_info_t *j = &c->jobs->job_array[i];
+	for (i = 0; i < c->api.jobs->record_count; i++) {
+		slurm_job_info_t *j = &c->api.jobs->job_array[i];
 		const gq_job_t *job = gq_view_job(c->view, j->job_id);
 		const gq_project_t *p;
 		const char *type = j->batch_flag ? "batch" : "interactive";
+		bool pending = job && job->in.state != GQ_JOB_RUNNING;
 
 		if (!job || (account && (!j->account ||
 					 strcasecmp(account, j->account))))
@@ -590,8 +356,14 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
 			json_object_object_add(o, "project", json_object_new_string(p->name));
 			json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
 			json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
-			json_object_object_add(o, "gpus", json_object_new_int64(job->gpus));
+			json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
+			json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
 			json_object_object_add(o, "quota", json_object_new_string(_quota_use(job)));
+			json_object_object_add(o, "band", pending ?
+					       json_object_new_string(gq_band_name(job->band)) : NULL);
+			json_object_object_add(o, "priority", pending ?
+					       json_object_new_int64(_priority(j, job)) : NULL);
+			json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold));
 			json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
 			json_object_array_add(arr, o);
 			continue;
@@ -599,7 +371,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, int json)
 		printf("%-14.14s %8u %-11s %-9s %-16.16s %-10.10s %4u %s\n",
 		       j->name ? j->name : "", j->job_id, type, _job_state(j),
 		       p->name, j->nodes && *j->nodes ? j->nodes : "-",
-		       job->gpus, _quota_use(job));
+		       job->in.gpus, _quota_use(job));
 	}
 	_emit(c, json, "jobs", arr, NULL, NULL);
 	return 0;
@@ -616,15 +388,16 @@ int main(int argc, char **argv)
 	};
 	const char *cmd, *account = NULL;
 	gq_cli_t c = { 0 };
-	int json = 0, dry_run = 0, opt, rc;
+	bool json = false, dry_run = false;
+	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, "A:hjn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			dry_run = 1;
+			dry_run = true;
 			break;
 		case 'j':
-			json = 1;
+			json = true;
 			break;
 		case 'A':
 			account = optarg;
@@ -643,15 +416,15 @@ int main(int argc, char **argv)
 	}
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
-		return _cmd_sync(optind < argc ? argv[optind] : NULL, dry_run);
+		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
 	if (!strcmp(cmd, "projects")) {
-		_load(&c, NULL, 0);
+		_load(&c, NULL, false);
 		rc = _cmd_projects(&c, json);
 	} else if (!strcmp(cmd, "jobs")) {
-		_load(&c, NULL, 0);
+		_load(&c, NULL, false);
 		rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
-		_load(&c, optind < argc ? argv[optind] : NULL, 1);
+		_load(&c, optind < argc ? argv[optind] : NULL, true);
 		if (!json)
 			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
 			       c.cfg->nprojects, c.capacity);
@@ -663,7 +436,8 @@ int main(int argc, char **argv)
 	}
 	gq_view_free(c.view);
 	gq_config_free(c.cfg);
-	_free_accounts(&c.accts);
-	slurm_free_job_info_msg(c.jobs);
+	gq_sacctmgr_accounts_free(&c.accts);
+	gq_api_free(&c.api);
+	gq_sacctmgr_qos_free(&c.qos);
 	return rc;
 }

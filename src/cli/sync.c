@@ -1,8 +1,11 @@
 /*
  * sync.c - plan the sacctmgr commands of `gpuquota sync` (see sync.h).
+ * Each command is an argument vector: a name is one argument whatever
+ * characters it holds, and no shell ever parses it.
  */
-#define _GNU_SOURCE	/* asprintf */
+#define _GNU_SOURCE	/* vasprintf, open_memstream */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,32 +35,95 @@ static const gq_acct_t *_find(const gq_acct_t *a, int n, const char *name)
 	return NULL;
 }
 
-static int _add(gq_plan_t *p, char *cmd)
+static void _cmd_free(gq_cmd_t *c)
 {
-	char **nc;
+	int i;
 
-	if (!cmd)
+	for (i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	memset(c, 0, sizeof(*c));
+}
+
+static int _varg(gq_cmd_t *c, const char *fmt, va_list ap)
+{
+	char **na, *arg;
+
+	if (vasprintf(&arg, fmt, ap) < 0)
 		return -1;
-	if (!(nc = realloc(p->cmds, sizeof(*nc) * (p->n + 1)))) {
-		free(cmd);
+	if (!(na = realloc(c->argv, sizeof(*na) * (c->argc + 2)))) {
+		free(arg);
 		return -1;
 	}
-	p->cmds = nc;
-	p->cmds[p->n++] = cmd;
+	c->argv = na;
+	na[c->argc++] = arg;
+	na[c->argc] = NULL;
 	return 0;
 }
 
-static char *_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *_fmt(const char *fmt, ...)
+/* Append one argument to c, formatted as printf does. */
+static int _arg(gq_cmd_t *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int _arg(gq_cmd_t *c, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
+	int rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	rc = _varg(c, fmt, ap);
 	va_end(ap);
-	return s;
+	return rc;
+}
+
+/* Move c into the plan; failed (building c failed): free it.  0 or -1. */
+static int _add(gq_plan_t *p, gq_cmd_t *c, bool failed)
+{
+	gq_cmd_t *nc;
+
+	if (failed || !(nc = realloc(p->cmds, sizeof(*nc) * (p->n + 1)))) {
+		_cmd_free(c);
+		return -1;
+	}
+	p->cmds = nc;
+	p->cmds[p->n++] = *c;
+	return 0;
+}
+
+/* add account NAME Cluster=C Parent=P Description=... Organization=... */
+static int _create(gq_plan_t *p, const char *name, const char *cluster,
+		   const char *parent)
+{
+	gq_cmd_t c = { 0 };
+	bool failed = _arg(&c, "add") || _arg(&c, "account") ||
+		      _arg(&c, "%s", name) ||
+		      _arg(&c, "Cluster=%s", cluster) ||
+		      _arg(&c, "Parent=%s", parent) ||
+		      _arg(&c, "Description=gpuquota") ||
+		      _arg(&c, "Organization=gpuquota");
+
+	return _add(p, &c, failed);
+}
+
+/* modify account where name=NAME cluster=C set SET (formatted) */
+static int _modify(gq_plan_t *p, const char *name, const char *cluster,
+		   const char *set, ...) __attribute__((format(printf, 4, 5)));
+
+static int _modify(gq_plan_t *p, const char *name, const char *cluster,
+		   const char *set, ...)
+{
+	gq_cmd_t c = { 0 };
+	bool failed = _arg(&c, "modify") || _arg(&c, "account") ||
+		      _arg(&c, "where") || _arg(&c, "name=%s", name) ||
+		      _arg(&c, "cluster=%s", cluster) || _arg(&c, "set");
+	va_list ap;
+
+	if (!failed) {
+		va_start(ap, set);
+		failed = _varg(&c, set, ap);
+		va_end(ap);
+	}
+	return _add(p, &c, failed);
 }
 
 /* One account: create it, move it under parent, set its GPU limit. */
@@ -67,25 +133,20 @@ static int _account(gq_plan_t *p, const gq_acct_t *accts, int nacct,
 {
 	const gq_acct_t *have = _find(accts, nacct, name);
 	long want = limit == GQ_NO_LIMIT ? -1 : limit;
-	const char *par = parent ? parent : "root";
 
 	if (!have) {
-		if (_add(p, _fmt("add account %s Cluster=%s Parent=%s Description=gpuquota Organization=gpuquota",
-				 name, cluster, par)))
+		if (_create(p, name, cluster, parent ? parent : "root"))
 			return -1;
 		if (want >= 0 &&
-		    _add(p, _fmt("modify account where name=%s cluster=%s set GrpTRES=gres/gpu=%ld",
-				 name, cluster, want)))
+		    _modify(p, name, cluster, "GrpTRES=gres/gpu=%ld", want))
 			return -1;
 		return 0;
 	}
 	if (parent && (!have->parent || strcasecmp(have->parent, parent)) &&
-	    _add(p, _fmt("modify account where name=%s cluster=%s set Parent=%s",
-			 name, cluster, parent)))
+	    _modify(p, name, cluster, "Parent=%s", parent))
 		return -1;
 	if (have->gpu_limit != want &&
-	    _add(p, _fmt("modify account where name=%s cluster=%s set GrpTRES=gres/gpu=%ld",
-			 name, cluster, want)))
+	    _modify(p, name, cluster, "GrpTRES=gres/gpu=%ld", want))
 		return -1;
 	return 0;
 }
@@ -121,7 +182,56 @@ void gq_sync_plan_free(gq_plan_t *plan)
 	int i;
 
 	for (i = 0; i < plan->n; i++)
-		free(plan->cmds[i]);
+		_cmd_free(&plan->cmds[i]);
 	free(plan->cmds);
 	memset(plan, 0, sizeof(*plan));
+}
+
+/* A shell takes s as it is: a non-empty word of these characters only. */
+static bool _shell_plain(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("_-.,/:=+@%", *s)))
+			return false;
+	return true;
+}
+
+char *gq_sync_cmd_str(const gq_cmd_t *cmd)
+{
+	char *s = NULL;
+	size_t len;
+	FILE *f = open_memstream(&s, &len);
+	bool bad;
+	int i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < cmd->argc; i++) {
+		const char *a = cmd->argv[i];
+
+		if (i)
+			fputc(' ', f);
+		if (_shell_plain(a)) {
+			fputs(a, f);
+			continue;
+		}
+		/* 'single quotes' take all but ', written '\'' */
+		fputc('\'', f);
+		for (; *a; a++) {
+			if (*a == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*a, f);
+		}
+		fputc('\'', f);
+	}
+	bad = ferror(f);
+	if (fclose(f) || bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }

@@ -2,8 +2,8 @@
  * sync.h - what `gpuquota sync` changes in slurmdbd so that Slurm's
  * accounts match gpuquota.json: missing accounts (departments as parent
  * accounts, projects' accounts under them) and GPU limits as association
- * GrpTRES=gres/gpu=N.  Pure planning; the command runs the plan with
- * sacctmgr.
+ * GrpTRES=gres/gpu=N.  Pure planning; gq_sync_command (sacctmgr.h) runs
+ * the plan with sacctmgr.
  */
 #ifndef GPUQUOTA_SYNC_H
 #define GPUQUOTA_SYNC_H
@@ -17,8 +17,18 @@ typedef struct {
 	long gpu_limit;		/* GrpTRES gres/gpu, -1 when not set */
 } gq_acct_t;
 
+/*
+ * One sacctmgr command: its arguments after `sacctmgr -i`, each a single
+ * argument whatever it holds (an account "team a" gives "name=team a", never
+ * two words).  argv[argc] is NULL; every string is malloc'ed.
+ */
 typedef struct {
-	char **cmds;		/* sacctmgr arguments, one command each */
+	char **argv;
+	int argc;
+} gq_cmd_t;
+
+typedef struct {
+	gq_cmd_t *cmds;
 	int n;
 } gq_plan_t;
 
@@ -33,5 +43,13 @@ long gq_sync_grptres_gpus(const char *grptres);
 int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 		 const char *cluster, gq_plan_t *out);
 void gq_sync_plan_free(gq_plan_t *plan);
+
+/*
+ * A command for display: its arguments joined by spaces, each quoted for a
+ * POSIX shell only where it needs it ("add account research Cluster=c1 ..."
+ * as is, "modify account where 'name=team a' ...").  Malloc'ed; NULL out of
+ * memory.
+ */
+char *gq_sync_cmd_str(const gq_cmd_t *cmd);
 
 #endif

@@ -1,6 +1,10 @@
 /*
- * config.c - load and validate gpuquota.json (see config.h and the
- * "Configuration" section of SEMANTICS.md).
+ * config.c - load and validate gpuquota.json (see config.h; the keys are in
+ * man/gpuquota.json.5, the settings' meaning in docs/MODEL.md "Settings").
+ *
+ * Owns: reading the file, JSON parsing, validation and its one-line error
+ * messages, building the gq_config_t of config.h and freeing it, and where
+ * the file lives (gq_config_path).
  *
  * Every error is one line: "<file>: <key path>: <what is wrong>, got <JSON>".
  * The first problem found is reported; nothing is half-loaded.
@@ -34,6 +38,13 @@
 
 #define KP_MAX 256	/* longest key path shown in a message */
 #define VAL_MAX 80	/* longest offending value shown in a message */
+#define VAL_BUF (VAL_MAX + sizeof("..."))	/* a value cut short, "...", NUL */
+#define KEY_PLAIN_MAX 64	/* longer keys are quoted in key paths */
+#define MINSTR_MAX 32	/* "gpu_quota (N)", gpu_limit's bound in messages */
+#define TABLE_MIN 16	/* smallest size of a name table */
+#define READ_FIRST 8192	/* first buffer size of gq_config_load */
+#define UTF8_BOM "\xEF\xBB\xBF"
+#define CONFIG_NAME "gpuquota.json"	/* beside slurm.conf by default */
 
 struct parser {
 	const char *path;
@@ -45,7 +56,7 @@ struct parser {
 /* ----- messages -------------------------------------------------------- */
 
 /* Cut s (NUL-terminated, within a buffer) so it does not end mid UTF-8. */
-static void utf8_trim(char *s)
+static void _utf8_trim(char *s)
 {
 	size_t n = strlen(s), i = n;
 
@@ -64,10 +75,10 @@ static void utf8_trim(char *s)
 	}
 }
 
-static void set_err(struct parser *p, const char *fmt, ...)
+static void _set_err(struct parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void set_err(struct parser *p, const char *fmt, ...)
+static void _set_err(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	size_t n;
@@ -88,15 +99,18 @@ static void set_err(struct parser *p, const char *fmt, ...)
 		va_end(ap);
 	}
 	p->err[p->errlen - 1] = '\0';
-	utf8_trim(p->err);
+	_utf8_trim(p->err);
 	/* exactly one line, whatever the file name holds */
 	for (char *c = p->err; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 }
 
-/* The value as (plain, one-line) JSON, shortened to VAL_MAX characters. */
-static const char *jval(struct json_object *v, char buf[VAL_MAX + 4])
+/*
+ * The value as (plain, one-line) JSON; past VAL_MAX bytes it is cut at a
+ * character boundary and ends in "...".
+ */
+static const char *_jval(struct json_object *v, char buf[VAL_BUF])
 {
 	const char *s = json_object_to_json_string_ext(v,
 			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -107,31 +121,31 @@ static const char *jval(struct json_object *v, char buf[VAL_MAX + 4])
 		return s;
 	memcpy(buf, s, VAL_MAX);
 	buf[VAL_MAX] = '\0';
-	utf8_trim(buf);
+	_utf8_trim(buf);
 	strcat(buf, "...");
 	return buf;
 }
 
 /* A string as a JSON string literal, for messages. */
-static const char *jstr(const char *s, char buf[VAL_MAX + 4])
+static const char *_jstr(const char *s, char buf[VAL_BUF])
 {
 	struct json_object *o = json_object_new_string(s);
 	const char *r;
 
 	if (!o)
 		return "\"?\"";
-	r = jval(o, buf);
+	r = _jval(o, buf);
 	if (r != buf) {
-		snprintf(buf, VAL_MAX + 4, "%s", r);
+		snprintf(buf, VAL_BUF, "%s", r);
 		r = buf;
 	}
 	json_object_put(o);
 	return r;
 }
 
-static bool plain_key(const char *k)
+static bool _plain_key(const char *k)
 {
-	if (!*k || strlen(k) > 64)
+	if (!*k || strlen(k) > KEY_PLAIN_MAX)
 		return false;
 	for (; *k; k++)
 		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
@@ -141,20 +155,20 @@ static bool plain_key(const char *k)
 }
 
 /* parent + key: "a.b", "b" at the top, a["odd key"] for anything unusual. */
-static const char *kp_key(char buf[KP_MAX], const char *parent,
-			  const char *key)
+static const char *_kp_key(char buf[KP_MAX], const char *parent,
+			   const char *key)
 {
-	char tmp[VAL_MAX + 4];
+	char tmp[VAL_BUF];
 
-	if (plain_key(key))
+	if (_plain_key(key))
 		snprintf(buf, KP_MAX, "%s%s%s", parent, *parent ? "." : "",
 			 key);
 	else
-		snprintf(buf, KP_MAX, "%s[%s]", parent, jstr(key, tmp));
+		snprintf(buf, KP_MAX, "%s[%s]", parent, _jstr(key, tmp));
 	return buf;
 }
 
-static const char *kp_idx(char buf[KP_MAX], const char *parent, size_t i)
+static const char *_kp_idx(char buf[KP_MAX], const char *parent, size_t i)
 {
 	snprintf(buf, KP_MAX, "%s[%zu]", parent, i);
 	return buf;
@@ -162,26 +176,26 @@ static const char *kp_idx(char buf[KP_MAX], const char *parent, size_t i)
 
 /* ----- typed getters ---------------------------------------------------- */
 
-static int oom(struct parser *p)
+static int _oom(struct parser *p)
 {
-	set_err(p, "out of memory");
+	_set_err(p, "out of memory");
 	return -1;
 }
 
-static int need_type(struct parser *p, struct json_object *v, const char *kp,
-		     enum json_type t, const char *what)
+static int _need_type(struct parser *p, struct json_object *v, const char *kp,
+		      enum json_type t, const char *what)
 {
-	char vb[VAL_MAX + 4];
+	char vb[VAL_BUF];
 
 	if (json_object_is_type(v, t))
 		return 0;
-	set_err(p, "%s: must be %s, got %s", kp, what, jval(v, vb));
+	_set_err(p, "%s: must be %s, got %s", kp, what, _jval(v, vb));
 	return -1;
 }
 
 /* Every key of obj must be one of allowed[] (NULL-terminated). */
-static int check_keys(struct parser *p, struct json_object *obj,
-		      const char *kp, const char *const *allowed)
+static int _check_keys(struct parser *p, struct json_object *obj,
+		       const char *kp, const char *const *allowed)
 {
 	char kb[KP_MAX];
 
@@ -193,7 +207,7 @@ static int check_keys(struct parser *p, struct json_object *obj,
 			if (!strcmp(*a, key))
 				break;
 		if (!*a) {
-			set_err(p, "%s: unknown key", kp_key(kb, kp, key));
+			_set_err(p, "%s: unknown key", _kp_key(kb, kp, key));
 			return -1;
 		}
 	}
@@ -201,38 +215,38 @@ static int check_keys(struct parser *p, struct json_object *obj,
 }
 
 /* A non-empty string without embedded NUL, copied into *out. */
-static int get_string(struct parser *p, struct json_object *v, const char *kp,
-		      char **out)
+static int _get_string(struct parser *p, struct json_object *v, const char *kp,
+		       char **out)
 {
-	char vb[VAL_MAX + 4];
+	char vb[VAL_BUF];
 	const char *s;
 
 	if (!json_object_is_type(v, json_type_string) ||
 	    json_object_get_string_len(v) == 0) {
-		set_err(p, "%s: must be a non-empty string, got %s", kp,
-			jval(v, vb));
+		_set_err(p, "%s: must be a non-empty string, got %s", kp,
+			 _jval(v, vb));
 		return -1;
 	}
 	s = json_object_get_string(v);
 	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
-		set_err(p, "%s: must not contain a NUL character, got %s", kp,
-			jval(v, vb));
+		_set_err(p, "%s: must not contain a NUL character, got %s", kp,
+			 _jval(v, vb));
 		return -1;
 	}
 	*out = strdup(s);
-	return *out ? 0 : oom(p);
+	return *out ? 0 : _oom(p);
 }
 
 /* A JSON integer in [min, INT_MAX]; minstr names the bound in messages. */
-static int get_int(struct parser *p, struct json_object *v, const char *kp,
-		   int min, const char *minstr, int *out)
+static int _get_int(struct parser *p, struct json_object *v, const char *kp,
+		    int min, const char *minstr, int *out)
 {
-	char vb[VAL_MAX + 4];
+	char vb[VAL_BUF];
 	int64_t i;
 
 	if (!json_object_is_type(v, json_type_int)) {
-		set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
-			jval(v, vb));
+		_set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
+			 _jval(v, vb));
 		return -1;
 	}
 	i = json_object_get_int64(v);	/* uint64 beyond it: INT64_MAX */
@@ -241,42 +255,42 @@ static int get_int(struct parser *p, struct json_object *v, const char *kp,
 	 * the text is lost, so do not show the clamped value as if written.
 	 */
 	if (i < min) {
-		set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
-			i == INT64_MIN ? "a number beyond 64 bits" :
-			jval(v, vb));
+		_set_err(p, "%s: must be an integer >= %s, got %s", kp, minstr,
+			 i == INT64_MIN ? "a number beyond 64 bits" :
+			 _jval(v, vb));
 		return -1;
 	}
 	if (i > INT_MAX) {
-		set_err(p, "%s: must be an integer <= %d, got %s", kp, INT_MAX,
-			json_object_get_uint64(v) == UINT64_MAX ?
-			"a number beyond 64 bits" : jval(v, vb));
+		_set_err(p, "%s: must be an integer <= %d, got %s", kp, INT_MAX,
+			 json_object_get_uint64(v) == UINT64_MAX ?
+			 "a number beyond 64 bits" : _jval(v, vb));
 		return -1;
 	}
 	*out = (int)i;
 	return 0;
 }
 
-static int get_weight(struct parser *p, struct json_object *v, const char *kp,
-		      double *out)
+static int _get_weight(struct parser *p, struct json_object *v, const char *kp,
+		       double *out)
 {
-	char vb[VAL_MAX + 4];
+	char vb[VAL_BUF];
 	double d;
 
 	if (!json_object_is_type(v, json_type_int) &&
 	    !json_object_is_type(v, json_type_double)) {
-		set_err(p, "%s: must be a number >= 0, got %s", kp,
-			jval(v, vb));
+		_set_err(p, "%s: must be a number >= 0, got %s", kp,
+			 _jval(v, vb));
 		return -1;
 	}
 	d = json_object_get_double(v);
 	if (!isfinite(d)) {
-		set_err(p, "%s: must be a finite number >= 0, got %s", kp,
-			jval(v, vb));
+		_set_err(p, "%s: must be a finite number >= 0, got %s", kp,
+			 _jval(v, vb));
 		return -1;
 	}
 	if (d < 0) {
-		set_err(p, "%s: must be a number >= 0, got %s", kp,
-			jval(v, vb));
+		_set_err(p, "%s: must be a number >= 0, got %s", kp,
+			 _jval(v, vb));
 		return -1;
 	}
 	*out = d + 0.0;	/* -0 becomes 0 */
@@ -288,40 +302,40 @@ static int get_weight(struct parser *p, struct json_object *v, const char *kp,
  * "partition") in duplicate messages; dups_ok skips that check (accounts are
  * checked across projects later).
  */
-static int get_str_array(struct parser *p, struct json_object *v,
-			 const char *kp, const char *what, bool dups_ok,
-			 char ***out, int *nout)
+static int _get_str_array(struct parser *p, struct json_object *v,
+			  const char *kp, const char *what, bool dups_ok,
+			  char ***out, int *nout)
 {
-	char vb[VAL_MAX + 4], kb[KP_MAX];
+	char vb[VAL_BUF], kb[KP_MAX];
 	size_t n, i, j;
 	char **a;
 
 	if (!json_object_is_type(v, json_type_array) ||
 	    json_object_array_length(v) == 0) {
-		set_err(p, "%s: must be a non-empty array of non-empty strings, got %s",
-			kp, jval(v, vb));
+		_set_err(p, "%s: must be a non-empty array of non-empty strings, got %s",
+			 kp, _jval(v, vb));
 		return -1;
 	}
 	n = json_object_array_length(v);
 	if (n > INT_MAX) {
-		set_err(p, "%s: too many entries", kp);
+		_set_err(p, "%s: too many entries", kp);
 		return -1;
 	}
 	a = calloc(n, sizeof(*a));
 	if (!a)
-		return oom(p);
+		return _oom(p);
 	*out = a;
 	*nout = (int)n;	/* entries stay NULL until filled: freeable */
 	for (i = 0; i < n; i++) {
-		kp_idx(kb, kp, i);
-		if (get_string(p, json_object_array_get_idx(v, i), kb, &a[i]))
+		_kp_idx(kb, kp, i);
+		if (_get_string(p, json_object_array_get_idx(v, i), kb, &a[i]))
 			return -1;
 		if (dups_ok)
 			continue;
 		for (j = 0; j < i; j++) {
 			if (!strcmp(a[i], a[j])) {
-				set_err(p, "%s: duplicate %s %s", kb, what,
-					jstr(a[i], vb));
+				_set_err(p, "%s: duplicate %s %s", kb, what,
+					 _jstr(a[i], vb));
 				return -1;
 			}
 		}
@@ -349,16 +363,16 @@ static const char *const top_keys[] = {
 };
 
 /* obj[key], or "missing required key" when required and absent. */
-static bool field(struct parser *p, struct json_object *obj, const char *kp,
-		  const char *key, bool required, struct json_object **v,
-		  int *rc)
+static bool _field(struct parser *p, struct json_object *obj, const char *kp,
+		   const char *key, bool required, struct json_object **v,
+		   int *rc)
 {
 	char kb[KP_MAX];
 
 	if (json_object_object_get_ex(obj, key, v))
 		return true;
 	if (required) {
-		set_err(p, "%s: missing required key", kp_key(kb, kp, key));
+		_set_err(p, "%s: missing required key", _kp_key(kb, kp, key));
 		*rc = -1;
 	}
 	return false;
@@ -368,135 +382,152 @@ static bool field(struct parser *p, struct json_object *obj, const char *kp,
  * The fields projects and departments share.  names holds the names seen so
  * far (for the duplicate check) and what is "project" or "department".
  */
-static int parse_common(struct parser *p, struct json_object *obj,
-			const char *kp, const char *what,
-			struct lh_table *names, char **name, int *quota,
-			double *weight, int *limit)
+static int _parse_common(struct parser *p, struct json_object *obj,
+			 const char *kp, const char *what,
+			 struct lh_table *names, char **name, int *quota,
+			 double *weight, int *limit)
 {
-	char kb[KP_MAX], vb[VAL_MAX + 4], qb[32];
+	char kb[KP_MAX], vb[VAL_BUF], qb[MINSTR_MAX];
 	struct json_object *v;
 	int rc = 0;
 
-	if (field(p, obj, kp, "name", true, &v, &rc)) {
-		kp_key(kb, kp, "name");
-		if (get_string(p, v, kb, name))
+	if (_field(p, obj, kp, "name", true, &v, &rc)) {
+		_kp_key(kb, kp, "name");
+		if (_get_string(p, v, kb, name))
 			return -1;
 		if (lh_table_lookup_ex(names, *name, NULL)) {
-			set_err(p, "%s: duplicate %s %s", kb, what,
-				jstr(*name, vb));
+			_set_err(p, "%s: duplicate %s %s", kb, what,
+				 _jstr(*name, vb));
 			return -1;
 		}
 		if (lh_table_insert(names, *name, NULL))
-			return oom(p);
+			return _oom(p);
 	}
 	if (rc)
 		return rc;
 
-	if (field(p, obj, kp, "gpu_quota", true, &v, &rc) &&
-	    get_int(p, v, kp_key(kb, kp, "gpu_quota"), 0, "0", quota))
+	if (_field(p, obj, kp, "gpu_quota", true, &v, &rc) &&
+	    _get_int(p, v, _kp_key(kb, kp, "gpu_quota"), 0, "0", quota))
 		return -1;
 	if (rc)
 		return rc;
 
 	*weight = 1.0;
-	if (field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
-	    get_weight(p, v, kp_key(kb, kp, "over_quota_weight"), weight))
+	if (_field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
+	    _get_weight(p, v, _kp_key(kb, kp, "over_quota_weight"), weight))
 		return -1;
 
 	*limit = GQ_NO_LIMIT;
 	snprintf(qb, sizeof(qb), "gpu_quota (%d)", *quota);
-	if (field(p, obj, kp, "gpu_limit", false, &v, &rc) &&
-	    get_int(p, v, kp_key(kb, kp, "gpu_limit"), *quota, qb, limit))
+	if (_field(p, obj, kp, "gpu_limit", false, &v, &rc) &&
+	    _get_int(p, v, _kp_key(kb, kp, "gpu_limit"), *quota, qb, limit))
 		return -1;
 	return 0;
 }
 
-static int parse_depts(struct parser *p, struct json_object *arr)
+/*
+ * The top-level array `key` of n entries of `size` bytes: *out gets a
+ * zeroed table of them and *names an empty table for their names.
+ * Returns n (0: nothing to parse, nothing allocated), or -1 with the
+ * error set.
+ */
+static int _open_array(struct parser *p, struct json_object *arr,
+		       const char *key, size_t size, void **out,
+		       struct lh_table **names)
 {
-	gq_config_t *cfg = p->cfg;
-	struct lh_table *names;
-	char kb[KP_MAX];
-	size_t n, i;
-	int rc = 0;
+	size_t n;
 
-	if (need_type(p, arr, "departments", json_type_array, "an array"))
+	if (_need_type(p, arr, key, json_type_array, "an array"))
 		return -1;
 	n = json_object_array_length(arr);
 	if (n == 0)
 		return 0;
 	if (n > INT_MAX) {
-		set_err(p, "departments: too many entries");
+		_set_err(p, "%s: too many entries", key);
 		return -1;
 	}
-	cfg->depts = calloc(n, sizeof(*cfg->depts));
-	if (!cfg->depts)
-		return oom(p);
-	cfg->ndepts = (int)n;
-	names = lh_kchar_table_new((int)(n < 16 ? 16 : n), NULL);
-	if (!names)
-		return oom(p);
+	if (!(*out = calloc(n, size)))
+		return _oom(p);
+	*names = lh_kchar_table_new((int)(n < TABLE_MIN ? TABLE_MIN : n), NULL);
+	if (!*names)
+		return _oom(p);
+	return (int)n;
+}
+
+static int _parse_depts(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	struct lh_table *names = NULL;
+	char kb[KP_MAX];
+	int n, i, rc = 0;
+
+	n = _open_array(p, arr, "departments", sizeof(*cfg->depts),
+			(void **)&cfg->depts, &names);
+	if (n <= 0)
+		return n;
+	cfg->ndepts = n;
 	for (i = 0; i < n && !rc; i++) {
 		struct json_object *d = json_object_array_get_idx(arr, i);
 		gq_dept_cfg_t *dc = &cfg->depts[i];
 
-		kp_idx(kb, "departments", i);
-		rc = need_type(p, d, kb, json_type_object, "an object");
+		_kp_idx(kb, "departments", i);
+		rc = _need_type(p, d, kb, json_type_object, "an object");
 		if (!rc)
-			rc = check_keys(p, d, kb, dept_keys);
+			rc = _check_keys(p, d, kb, dept_keys);
 		if (!rc)
-			rc = parse_common(p, d, kb, "department", names,
-					  &dc->name, &dc->gpu_quota,
-					  &dc->over_quota_weight,
-					  &dc->gpu_limit);
+			rc = _parse_common(p, d, kb, "department", names,
+					   &dc->name, &dc->gpu_quota,
+					   &dc->over_quota_weight,
+					   &dc->gpu_limit);
 	}
 	lh_table_free(names);
 	return rc;
 }
 
-static int parse_project(struct parser *p, struct json_object *obj,
-			 const char *kp, struct lh_table *names,
-			 gq_project_cfg_t *pc)
+static int _parse_project(struct parser *p, struct json_object *obj,
+			  const char *kp, struct lh_table *names,
+			  gq_project_cfg_t *pc)
 {
 	gq_config_t *cfg = p->cfg;
-	char kb[KP_MAX], vb[VAL_MAX + 4];
+	char kb[KP_MAX], vb[VAL_BUF];
 	struct json_object *v;
 	int rc = 0;
 
 	pc->department = -1;
-	if (need_type(p, obj, kp, json_type_object, "an object") ||
-	    check_keys(p, obj, kp, project_keys) ||
-	    parse_common(p, obj, kp, "project", names, &pc->name,
-			 &pc->gpu_quota, &pc->over_quota_weight,
-			 &pc->gpu_limit))
+	if (_need_type(p, obj, kp, json_type_object, "an object") ||
+	    _check_keys(p, obj, kp, project_keys) ||
+	    _parse_common(p, obj, kp, "project", names, &pc->name,
+			  &pc->gpu_quota, &pc->over_quota_weight,
+			  &pc->gpu_limit))
 		return -1;
 
-	if (field(p, obj, kp, "accounts", false, &v, &rc)) {
-		if (get_str_array(p, v, kp_key(kb, kp, "accounts"), "account",
-				  true, &pc->accounts, &pc->naccounts))
+	if (_field(p, obj, kp, "accounts", false, &v, &rc)) {
+		if (_get_str_array(p, v, _kp_key(kb, kp, "accounts"), "account",
+				   true, &pc->accounts, &pc->naccounts))
 			return -1;
 	} else {
 		pc->accounts = calloc(1, sizeof(*pc->accounts));
 		if (!pc->accounts)
-			return oom(p);
+			return _oom(p);
 		pc->naccounts = 1;
 		pc->accounts[0] = strdup(pc->name);
 		if (!pc->accounts[0])
-			return oom(p);
+			return _oom(p);
 	}
 
-	if (field(p, obj, kp, "department", false, &v, &rc)) {
+	if (_field(p, obj, kp, "department", false, &v, &rc)) {
 		char *dname = NULL;
 		int d;
 
-		kp_key(kb, kp, "department");
-		if (get_string(p, v, kb, &dname))
+		_kp_key(kb, kp, "department");
+		if (_get_string(p, v, kb, &dname))
 			return -1;
 		for (d = 0; d < cfg->ndepts; d++)
 			if (!strcmp(cfg->depts[d].name, dname))
 				break;
 		if (d == cfg->ndepts) {
-			set_err(p, "%s: no department named %s", kb,
-				jstr(dname, vb));
+			_set_err(p, "%s: no department named %s", kb,
+				 _jstr(dname, vb));
 			free(dname);
 			return -1;
 		}
@@ -511,17 +542,17 @@ static int parse_project(struct parser *p, struct json_object *obj,
  * its name; those are registered first so that a clash is always reported
  * at the explicit "accounts" entry, whatever the order of the projects.
  */
-static int check_accounts(struct parser *p, struct json_object *arr)
+static int _check_accounts(struct parser *p, struct json_object *arr)
 {
 	gq_config_t *cfg = p->cfg;
-	char kb[KP_MAX], ab[VAL_MAX + 4], pb[VAL_MAX + 4];
+	char kb[KP_MAX], ab[VAL_BUF], pb[VAL_BUF];
 	struct lh_table *owner;
 	int i, j, rc = 0;
 
-	owner = lh_kchar_table_new(cfg->nprojects < 16 ? 16 : cfg->nprojects,
-				   NULL);
+	owner = lh_kchar_table_new(cfg->nprojects < TABLE_MIN ? TABLE_MIN :
+				   cfg->nprojects, NULL);
 	if (!owner)
-		return oom(p);
+		return _oom(p);
 	for (i = 0; i < cfg->nprojects && !rc; i++) {
 		struct json_object *o = json_object_array_get_idx(arr, i);
 
@@ -529,7 +560,7 @@ static int check_accounts(struct parser *p, struct json_object *arr)
 			continue;
 		if (lh_table_insert(owner, cfg->projects[i].accounts[0],
 				    (void *)(intptr_t)i))
-			rc = oom(p);
+			rc = _oom(p);
 	}
 	for (i = 0; i < cfg->nprojects && !rc; i++) {
 		gq_project_cfg_t *pc = &cfg->projects[i];
@@ -546,17 +577,18 @@ static int check_accounts(struct parser *p, struct json_object *arr)
 				int q = (int)(intptr_t)prev;
 
 				if (q == i)
-					set_err(p, "%s: account %s is listed twice",
-						kb, jstr(pc->accounts[j], ab));
+					_set_err(p, "%s: account %s is listed twice",
+						 kb,
+						 _jstr(pc->accounts[j], ab));
 				else
-					set_err(p, "%s: account %s already belongs to project %s",
-						kb, jstr(pc->accounts[j], ab),
-						jstr(cfg->projects[q].name,
-						     pb));
+					_set_err(p, "%s: account %s already belongs to project %s",
+						 kb, _jstr(pc->accounts[j], ab),
+						 _jstr(cfg->projects[q].name,
+						       pb));
 				rc = -1;
 			} else if (lh_table_insert(owner, pc->accounts[j],
 						   (void *)(intptr_t)i)) {
-				rc = oom(p);
+				rc = _oom(p);
 			}
 		}
 	}
@@ -564,59 +596,47 @@ static int check_accounts(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
-static int parse_projects(struct parser *p, struct json_object *arr)
+static int _parse_projects(struct parser *p, struct json_object *arr)
 {
 	gq_config_t *cfg = p->cfg;
-	struct lh_table *names;
+	struct lh_table *names = NULL;
 	char kb[KP_MAX];
-	size_t n, i;
-	int rc = 0;
+	int n, i, rc = 0;
 
-	if (need_type(p, arr, "projects", json_type_array, "an array"))
-		return -1;
-	n = json_object_array_length(arr);
-	if (n == 0)
-		return 0;
-	if (n > INT_MAX) {
-		set_err(p, "projects: too many entries");
-		return -1;
-	}
-	cfg->projects = calloc(n, sizeof(*cfg->projects));
-	if (!cfg->projects)
-		return oom(p);
-	cfg->nprojects = (int)n;
-	names = lh_kchar_table_new((int)(n < 16 ? 16 : n), NULL);
-	if (!names)
-		return oom(p);
+	n = _open_array(p, arr, "projects", sizeof(*cfg->projects),
+			(void **)&cfg->projects, &names);
+	if (n <= 0)
+		return n;
+	cfg->nprojects = n;
 	for (i = 0; i < n && !rc; i++)
-		rc = parse_project(p, json_object_array_get_idx(arr, i),
-				   kp_idx(kb, "projects", i), names,
-				   &cfg->projects[i]);
+		rc = _parse_project(p, json_object_array_get_idx(arr, i),
+				    _kp_idx(kb, "projects", i), names,
+				    &cfg->projects[i]);
 	lh_table_free(names);
 	if (!rc)
-		rc = check_accounts(p, arr);
+		rc = _check_accounts(p, arr);
 	return rc;
 }
 
-static int parse_settings(struct parser *p, struct json_object *obj)
+static int _parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
 	struct json_object *v;
 	int rc = 0;
 
-	if (need_type(p, obj, "settings", json_type_object, "an object") ||
-	    check_keys(p, obj, "settings", settings_keys))
+	if (_need_type(p, obj, "settings", json_type_object, "an object") ||
+	    _check_keys(p, obj, "settings", settings_keys))
 		return -1;
-	if (field(p, obj, "settings", "min_runtime", false, &v, &rc) &&
-	    get_int(p, v, "settings.min_runtime", 0, "0", &s->min_runtime))
+	if (_field(p, obj, "settings", "min_runtime", false, &v, &rc) &&
+	    _get_int(p, v, "settings.min_runtime", 0, "0", &s->min_runtime))
 		return -1;
-	if (field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
-	    get_int(p, v, "settings.recompute_interval", 1, "1",
-		    &s->recompute_interval))
+	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
+	    _get_int(p, v, "settings.recompute_interval", 1, "1",
+		     &s->recompute_interval))
 		return -1;
-	if (field(p, obj, "settings", "partitions", false, &v, &rc) &&
-	    get_str_array(p, v, "settings.partitions", "partition", false,
-			  &s->partitions, &s->npartitions))
+	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
+	    _get_str_array(p, v, "settings.partitions", "partition", false,
+			   &s->partitions, &s->npartitions))
 		return -1;
 	return 0;
 }
@@ -624,7 +644,7 @@ static int parse_settings(struct parser *p, struct json_object *obj)
 /* ----- entry points ------------------------------------------------------ */
 
 /* 1-based line and column (in characters) of byte offset off of text. */
-static void line_col(const char *text, size_t off, size_t *line, size_t *col)
+static void _line_col(const char *text, size_t off, size_t *line, size_t *col)
 {
 	size_t i;
 
@@ -640,7 +660,7 @@ static void line_col(const char *text, size_t off, size_t *line, size_t *col)
 	}
 }
 
-static const char *tok_error(enum json_tokener_error e)
+static const char *_tok_error(enum json_tokener_error e)
 {
 	switch (e) {
 	case json_tokener_error_depth:
@@ -673,30 +693,30 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	struct json_tokener *tok;
 	struct json_object *root, *v;
 	enum json_tokener_error e;
-	char vb[VAL_MAX + 4];
+	char vb[VAL_BUF];
 	size_t len;
 	int rc = 0;
 
 	if (err && errlen)
 		err[0] = '\0';
 	if (!out) {
-		set_err(&p, "no place to store the configuration");
+		_set_err(&p, "no place to store the configuration");
 		return -1;
 	}
 	*out = NULL;
 	if (!text)
 		text = "";
-	if (!strncmp(text, "\xEF\xBB\xBF", 3))	/* UTF-8 byte order mark */
-		text += 3;
+	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM)))	/* byte order mark */
+		text += strlen(UTF8_BOM);
 	len = strlen(text);
 	if (len >= INT_MAX) {
-		set_err(&p, "file too large");
+		_set_err(&p, "file too large");
 		return -1;
 	}
 
 	tok = json_tokener_new();
 	if (!tok)
-		return oom(&p);
+		return _oom(&p);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
 			       JSON_TOKENER_VALIDATE_UTF8);
 	/* length + 1 takes in the NUL: the input ends there */
@@ -707,9 +727,9 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	if (e != json_tokener_success) {
 		size_t line, col;
 
-		line_col(text, json_tokener_get_parse_end(tok), &line, &col);
-		set_err(&p, "malformed JSON at line %zu, column %zu: %s",
-			line, col, tok_error(e));
+		_line_col(text, json_tokener_get_parse_end(tok), &line, &col);
+		_set_err(&p, "malformed JSON at line %zu, column %zu: %s",
+			 line, col, _tok_error(e));
 		json_object_put(root);
 		json_tokener_free(tok);
 		return -1;
@@ -717,8 +737,8 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	json_tokener_free(tok);
 
 	if (!json_object_is_type(root, json_type_object)) {
-		set_err(&p, "top level: must be an object, got %s",
-			jval(root, vb));
+		_set_err(&p, "top level: must be an object, got %s",
+			 _jval(root, vb));
 		json_object_put(root);
 		return -1;
 	}
@@ -726,19 +746,19 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	p.cfg = gq_config_empty();
 	if (!p.cfg) {
 		json_object_put(root);
-		return oom(&p);
+		return _oom(&p);
 	}
-	if (check_keys(&p, root, "", top_keys))
+	if (_check_keys(&p, root, "", top_keys))
 		goto fail;
 	/* departments first: projects refer to them */
-	if (field(&p, root, "", "departments", false, &v, &rc) &&
-	    parse_depts(&p, v))
+	if (_field(&p, root, "", "departments", false, &v, &rc) &&
+	    _parse_depts(&p, v))
 		goto fail;
-	if (!field(&p, root, "", "projects", true, &v, &rc) ||
-	    parse_projects(&p, v))
+	if (!_field(&p, root, "", "projects", true, &v, &rc) ||
+	    _parse_projects(&p, v))
 		goto fail;
-	if (field(&p, root, "", "settings", false, &v, &rc) &&
-	    parse_settings(&p, v))
+	if (_field(&p, root, "", "settings", false, &v, &rc) &&
+	    _parse_settings(&p, v))
 		goto fail;
 
 	json_object_put(root);
@@ -763,32 +783,32 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 	if (out)
 		*out = NULL;
 	if (!path) {
-		set_err(&p, "cannot read: no file name");
+		_set_err(&p, "cannot read: no file name");
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		set_err(&p, "cannot read: %s", strerror(errno));
+		_set_err(&p, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	for (;;) {
 		ssize_t r;
 
 		if (cap - len < 2) {
-			size_t ncap = cap ? cap * 2 : 8192;
+			size_t ncap = cap ? cap * 2 : READ_FIRST;
 			char *nb;
 
 			if (ncap > (size_t)INT_MAX + 1) {
 				/* json-c takes an int length */
 				if (cap >= (size_t)INT_MAX + 1) {
-					set_err(&p, "cannot read: file too large");
+					_set_err(&p, "cannot read: file too large");
 					goto fail;
 				}
 				ncap = (size_t)INT_MAX + 1;
 			}
 			nb = realloc(buf, ncap);
 			if (!nb) {
-				oom(&p);
+				_oom(&p);
 				goto fail;
 			}
 			buf = nb;
@@ -798,7 +818,7 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			set_err(&p, "cannot read: %s", strerror(errno));
+			_set_err(&p, "cannot read: %s", strerror(errno));
 			goto fail;
 		}
 		if (r == 0)
@@ -813,9 +833,9 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 	if (nul) {
 		size_t line, col;
 
-		line_col(buf, (size_t)(nul - buf), &line, &col);
-		set_err(&p, "malformed JSON at line %zu, column %zu: NUL byte",
-			line, col);
+		_line_col(buf, (size_t)(nul - buf), &line, &col);
+		_set_err(&p, "malformed JSON at line %zu, column %zu: NUL byte",
+			 line, col);
 		goto fail;
 	}
 	rc = gq_config_parse(buf, path, out, err, errlen);
@@ -828,7 +848,7 @@ fail:
 	return -1;
 }
 
-static void free_strv(char **v, int n)
+static void _free_strv(char **v, int n)
 {
 	int i;
 
@@ -847,14 +867,14 @@ void gq_config_free(gq_config_t *cfg)
 		return;
 	for (i = 0; i < cfg->nprojects; i++) {
 		free(cfg->projects[i].name);
-		free_strv(cfg->projects[i].accounts,
-			  cfg->projects[i].naccounts);
+		_free_strv(cfg->projects[i].accounts,
+			   cfg->projects[i].naccounts);
 	}
 	free(cfg->projects);
 	for (i = 0; i < cfg->ndepts; i++)
 		free(cfg->depts[i].name);
 	free(cfg->depts);
-	free_strv(cfg->settings.partitions, cfg->settings.npartitions);
+	_free_strv(cfg->settings.partitions, cfg->settings.npartitions);
 	free(cfg);
 }
 
@@ -877,9 +897,9 @@ char *gq_config_path(const char *slurm_conf_path, const char *priority_params)
 		slurm_conf_path = "/etc/slurm/slurm.conf";
 	slash = strrchr(slurm_conf_path, '/');
 	n = slash ? (size_t)(slash - slurm_conf_path + 1) : 0;
-	if (!(path = malloc(n + sizeof("gpuquota.json"))))
+	if (!(path = malloc(n + sizeof(CONFIG_NAME))))
 		return NULL;
 	memcpy(path, slurm_conf_path, n);
-	strcpy(path + n, "gpuquota.json");
+	strcpy(path + n, CONFIG_NAME);
 	return path;
 }

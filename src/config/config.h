@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #define GQ_NO_LIMIT (-1)	/* gpu_limit not set: unlimited */
+#define GQ_ERR_MAX 1024	/* size of an error buffer for the loader */
 
 /* Defaults of the "settings" object (documented in README.md). */
 #define GQ_DEFAULT_MIN_RUNTIME 0	/* seconds before a job may be reclaimed */
@@ -50,8 +51,9 @@ typedef struct {
 
 /*
  * Parse and validate a configuration.  On success returns 0 and sets *out.
- * On failure returns -1, leaves *out NULL and writes one line into err,
- * naming the file (path), the key and the offending value, e.g.
+ * On failure returns -1, leaves *out NULL and writes one line into err
+ * (cut to errlen bytes; callers use GQ_ERR_MAX), naming the file (path),
+ * the key and the offending value, e.g.
  *   "/etc/slurm/gpuquota.json: projects[1].gpu_quota: must be an integer >= 0, got -2"
  */
 int gq_config_parse(const char *text, const char *path, gq_config_t **out,

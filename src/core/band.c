@@ -6,7 +6,8 @@
 #include "core/band.h"
 #include "core/fairshare.h"
 
-gq_band_t gq_band_of(double cum, double quota, double share, int in_ancestors)
+gq_band_t gq_band_of(double cum, double quota, double share,
+		     bool in_ancestors)
 {
 	if (cum <= quota + GQ_EPS && in_ancestors)
 		return GQ_BAND_IN_QUOTA;

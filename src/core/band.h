@@ -1,6 +1,6 @@
 /*
- * band.h - priority bands of pending jobs (SEMANTICS.md "Ordering pending
- * jobs").
+ * band.h - priority bands of pending jobs (docs/MODEL.md "Bands and
+ * priority").
  *
  * Owns: which band a pending job is in given its project's cumulative GPUs
  * A_k, the in-band key that interleaves projects, and the mapping of
@@ -9,6 +9,7 @@
 #ifndef GPUQUOTA_BAND_H
 #define GPUQUOTA_BAND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef enum {
@@ -21,8 +22,9 @@ typedef enum {
 /* Width of each band in priority units; bands never overlap. */
 #define GQ_BAND_SPAN 1000000000u
 
-/* A job's band: in_quota says A_k fits the quota of p and its ancestors. */
-gq_band_t gq_band_of(double cum, double quota, double share, int in_ancestors);
+/* A job's band: in_ancestors says A_k fits its department's quota. */
+gq_band_t gq_band_of(double cum, double quota, double share,
+		     bool in_ancestors);
 
 /*
  * Key inside a band; smaller goes first: A_k / q_p in quota,

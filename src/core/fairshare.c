@@ -1,19 +1,27 @@
 /*
- * fairshare.c - fair share f_p: deserved quota, then weighted surplus.
- * See fairshare.h and SEMANTICS.md "Fair share".
+ * fairshare.c - fair share f_p: deserved quota, then weighted surplus,
+ * across departments and then inside each (see fairshare.h and
+ * docs/MODEL.md "Fair share").
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "core/fairshare.h"
 
+/* A claim takes no more once it has no weight or reached its cap. */
+static bool _filled(double weight, double cap, double out)
+{
+	return weight <= 0 || out >= cap - GQ_EPS;
+}
+
+/*
+ * Each round raises every open claim by step * weight, where step is the
+ * smallest (cap - out) / weight: at least one claim fills, so at most n
+ * rounds of O(n): O(n^2).
+ */
 double gq_waterfill(double total, int n, const double *weight,
 		    const double *cap, double *out)
 {
-	char *done = calloc(n > 0 ? n : 1, 1);
-
-	if (!done)
-		return total;
 	while (total > GQ_EPS) {
 		double sumw = 0, step = INFINITY;
 		int i, capped = -1;
@@ -21,10 +29,8 @@ double gq_waterfill(double total, int n, const double *weight,
 		for (i = 0; i < n; i++) {
 			double room;
 
-			if (done[i] || weight[i] <= 0 || out[i] >= cap[i] - GQ_EPS) {
-				done[i] = 1;
+			if (_filled(weight[i], cap[i], out[i]))
 				continue;
-			}
 			sumw += weight[i];
 			room = (cap[i] - out[i]) / weight[i];
 			if (room < step) {
@@ -37,24 +43,22 @@ double gq_waterfill(double total, int n, const double *weight,
 		if (total / sumw <= step) {
 			/* everyone takes a proportional part, nobody caps */
 			for (i = 0; i < n; i++)
-				if (!done[i])
+				if (!_filled(weight[i], cap[i], out[i]))
 					out[i] += total * weight[i] / sumw;
 			total = 0;
 			break;
 		}
 		/* raise everyone until the first claim reaches its cap */
 		for (i = 0; i < n; i++)
-			if (!done[i])
+			if (!_filled(weight[i], cap[i], out[i]))
 				out[i] += step * weight[i];
 		total -= step * sumw;
 		out[capped] = cap[capped];
-		done[capped] = 1;
 	}
-	free(done);
 	return total > GQ_EPS ? total : 0;
 }
 
-void gq_fair_share(gq_claim_t *c, int n, double capacity)
+int gq_fair_share(gq_claim_t *c, int n, double capacity)
 {
 	double *w = malloc(sizeof(double) * (n > 0 ? n : 1));
 	double *cap = malloc(sizeof(double) * (n > 0 ? n : 1));
@@ -68,7 +72,7 @@ void gq_fair_share(gq_claim_t *c, int n, double capacity)
 		free(out);
 		for (i = 0; i < n; i++)
 			c[i].deserved = c[i].share = 0;
-		return;
+		return -1;
 	}
 	if (capacity < 0)
 		capacity = 0;
@@ -106,4 +110,80 @@ void gq_fair_share(gq_claim_t *c, int n, double capacity)
 	free(w);
 	free(cap);
 	free(out);
+	return 0;
+}
+
+static gq_claim_t _project_claim(const gq_project_t *p)
+{
+	gq_claim_t c = { .quota = p->quota, .weight = p->weight,
+			 .limit = p->limit,
+			 .demand = p->alloc + (double)p->pending };
+
+	return c;
+}
+
+/*
+ * One level: the claims of department `dept`'s projects (-1: the projects
+ * outside any department, after `first` claims already in c) share
+ * `capacity`.  slot[i] remembers where project i's claim is.
+ */
+static int _share_level(gq_registry_t *r, gq_claim_t *c, int *slot,
+			int first, int dept, double capacity)
+{
+	int i, m = first;
+
+	for (i = 0; i < r->nproj; i++) {
+		if (r->proj[i].department != dept)
+			continue;
+		slot[i] = m;
+		c[m++] = _project_claim(&r->proj[i]);
+	}
+	if (gq_fair_share(c, m, capacity))
+		return -1;
+	for (i = 0; i < r->nproj; i++) {
+		if (r->proj[i].department != dept)
+			continue;
+		r->proj[i].deserved = c[slot[i]].deserved;
+		r->proj[i].share = c[slot[i]].share;
+	}
+	return 0;
+}
+
+int gq_fair_share_tree(gq_registry_t *r, double capacity)
+{
+	gq_claim_t *c = calloc(r->nproj + r->ndept + 1, sizeof(*c));
+	int *slot = calloc(r->nproj + 1, sizeof(*slot));
+	int d, i, rc = -1;
+
+	if (!c || !slot)
+		goto out;
+	for (d = 0; d < r->ndept; d++)
+		r->dept[d].demand = 0;
+	for (i = 0; i < r->nproj; i++) {
+		const gq_project_t *p = &r->proj[i];
+
+		if (p->department >= 0)
+			r->dept[p->department].demand +=
+				p->alloc + (double)p->pending;
+	}
+	/* top level: departments first, then projects without one */
+	for (d = 0; d < r->ndept; d++) {
+		c[d].quota = r->dept[d].quota;
+		c[d].weight = r->dept[d].weight;
+		c[d].limit = r->dept[d].limit;
+		c[d].demand = r->dept[d].demand;
+	}
+	if (_share_level(r, c, slot, r->ndept, -1, capacity))
+		goto out;
+	for (d = 0; d < r->ndept; d++)
+		r->dept[d].share = c[d].share;
+	/* inside each department, its share as the capacity */
+	for (d = 0; d < r->ndept; d++)
+		if (_share_level(r, c, slot, 0, d, r->dept[d].share))
+			goto out;
+	rc = 0;
+out:
+	free(c);
+	free(slot);
+	return rc;
 }

@@ -1,12 +1,16 @@
 /*
- * fairshare.h - fair share f_p (SEMANTICS.md "Fair share").
+ * fairshare.h - fair share f_p (docs/MODEL.md "Fair share").
  *
  * Owns: dividing a capacity C between claimants (projects, or departments)
  * by quota first (deserved), then the surplus by over-quota weight, each
- * capped by demand and limit, with water-filling. Pure arithmetic on doubles.
+ * capped by demand and limit, with water-filling; and doing it on two
+ * levels, departments (and projects outside any) first, then inside each
+ * department with its share as C.  Arithmetic on doubles.
  */
 #ifndef GPUQUOTA_FAIRSHARE_H
 #define GPUQUOTA_FAIRSHARE_H
+
+#include "core/registry.h"
 
 /* Tolerance for comparing real fair shares with integer GPU counts. */
 #define GQ_EPS 1e-9
@@ -23,9 +27,15 @@ typedef struct {
 /*
  * Give each claim its fair share of capacity.  Cost O(n^2) in the number of
  * claims (projects or departments, not jobs): each water-filling round caps
- * at least one claim.
+ * at least one claim.  Returns 0, or -1 when out of memory (every share 0).
  */
-void gq_fair_share(gq_claim_t *claims, int n, double capacity);
+int gq_fair_share(gq_claim_t *claims, int n, double capacity);
+
+/*
+ * f_p of every project and department of the registry, from their alloc
+ * and pending GPUs.  Returns 0, or -1 when out of memory.  O((P + D)^2).
+ */
+int gq_fair_share_tree(gq_registry_t *r, double capacity);
 
 /*
  * Water-fill `total` over claims in proportion to weight[i], raising out[i]

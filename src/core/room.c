@@ -1,125 +1,63 @@
 /*
- * room.c - candidates that actually make room (SEMANTICS.md "Reclaim").
+ * room.c - candidates that actually make room (docs/MODEL.md "Making
+ * room").
  *
  * The usual victim walk picks GPUs by project and age, not by node: it may
  * free one GPU on each of two nodes when the preemptor needs two on one.
  * For each pending job that may reclaim and needs G GPUs on each of N
  * nodes, when the usual candidates cannot give that, choose per node the
- * victims (same floors: each project keeps alloc - floor, each department
- * too for a preemptor outside it), in reclaim order, until the node has
- * room; stop at N nodes.  The choice is kept as (preemptor, victim) pairs.
+ * victims, in reclaim order, until the node has room; stop at N nodes.
+ * The choice is kept as (preemptor, victim) pairs.  Room sets and the
+ * usual sets draw on one budget per project and department (reclaim.h):
+ * room sets first, in the order Slurm tries their preemptors, then the
+ * usual sets with what is left, so that their union never takes a
+ * project or department below its floor.
  *
- * Cost: O(V log V + N log N) per pass to bucket victims by node and order
- * nodes, then O(N + V) per preemptor that needs it; preemptors are pending
- * jobs in the in-quota and fair-share bands, at most about as many as the
- * pool has GPUs.
+ * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
+ * placement entries (E) by node and order nodes; then O(N + E) once per
+ * shape of preemptor (project, band, GPUs per node, nodes), not per
+ * preemptor: preemptors of one shape share what is found for the first;
+ * then O(victims chosen) per preemptor.
  */
 #define _GNU_SOURCE	/* qsort_r */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bucket.h"
 #include "core/fairshare.h"
+#include "core/reclaim.h"
+#include "core/room.h"
 #include "core/view_impl.h"
 
-typedef struct {
-	int job;	/* index in v->jobs */
-	uint32_t gpus;	/* its GPUs on this node */
-} gq_slot_t;
-
-typedef struct {
-	gq_view_t *v;
-	gq_job_t *er;		/* the preemptor */
-	int fair;		/* fair-share reclaim (else quota) */
-	double *left;		/* per project, then per department */
-	int *stamp;		/* left[] is valid when stamp == gen */
-	int gen;
-} gq_budget_t;
-
-static double *_left(gq_budget_t *b, int slot, double init)
-{
-	if (b->stamp[slot] != b->gen) {
-		b->stamp[slot] = b->gen;
-		b->left[slot] = init;
-	}
-	return &b->left[slot];
-}
-
-/* Can job e be taken from, within its project's and department's floors? */
-static int _fits(gq_budget_t *b, const gq_job_t *e, int take)
-{
-	gq_view_t *v = b->v;
-	const gq_project_t *p = &v->proj[e->project];
-	int d = p->department;
-	double *lp, *ld = NULL;
-
-	if (e->project == b->er->project)
-		return 0;
-	lp = _left(b, e->project, p->alloc - (b->fair ?
-					      fmax(p->quota, p->share) :
-					      p->quota));
-	if (d >= 0 && d != v->proj[b->er->project].department) {
-		const gq_dept_t *dp = &v->dept[d];
-
-		ld = _left(b, v->nproj + d, dp->alloc - (b->fair ?
-						       fmax(dp->quota, dp->share) :
-						       dp->quota));
-	}
-	if (e->gpus > *lp + GQ_EPS || (ld && e->gpus > *ld + GQ_EPS))
-		return 0;
-	if (take) {
-		*lp -= e->gpus;
-		if (ld)
-			*ld -= e->gpus;
-	}
-	return 1;
-}
-
-static void _give_back(gq_budget_t *b, const gq_job_t *e)
-{
-	gq_view_t *v = b->v;
-	int d = v->proj[e->project].department;
-
-	b->left[e->project] += e->gpus;
-	if (d >= 0 && d != v->proj[b->er->project].department)
-		b->left[v->nproj + d] += e->gpus;
-}
-
 /* Would the usual candidates give room on enough nodes? */
-static int _usual_fits(gq_view_t *v, const gq_job_t *er, const int *nstart,
-		       const gq_slot_t *slots, const int *nodes)
+static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
+			const gq_buckets_t *bynode, const int *nodes)
 {
-	uint32_t bits_in = er->band == GQ_BAND_IN_QUOTA ? GQ_VICTIM_QUOTA :
-			   GQ_VICTIM_FAIR;
-	uint32_t bits_out = er->band == GQ_BAND_IN_QUOTA ? GQ_VICTIM_QUOTA_OUT :
-			    GQ_VICTIM_FAIR_OUT;
-	int dept = v->proj[er->project].department, ok = 0, k, s;
+	int ok = 0, k, s;
 
-	for (k = 0; k < v->nnodes && ok < (int)er->nodes; k++) {
+	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
+		const int *ent = gq_bucket(bynode, n);
 		uint64_t room = v->node_free[n];
 
-		for (s = nstart[n]; s < nstart[n + 1] && room < er->gpus_per_node; s++) {
-			const gq_job_t *e = &v->jobs[slots[s].job];
-			int d = v->proj[e->project].department;
-			uint32_t bits = (d >= 0 && d == dept) ? bits_in : bits_out;
-
-			if (e->project != er->project && (e->victim & bits))
-				room += slots[s].gpus;
-		}
-		if (room >= er->gpus_per_node)
+		for (s = 0; s < gq_bucket_len(bynode, n) &&
+			    room < er->in.gpus_per_node; s++)
+			if (gq_reclaim_allowed(&v->reg, &v->jobs[v->pl_job[ent[s]]], er))
+				room += v->pl_gpus[ent[s]];
+		if (room >= er->in.gpus_per_node)
 			ok++;
 	}
-	return ok >= (int)er->nodes;
+	return ok >= (int)er->in.nodes;
 }
 
-static int _cmp_slot(const void *a, const void *b, void *ctx)
+/* placement entries by reclaim rank of their job */
+static int _cmp_entry(const void *a, const void *b, void *ctx)
 {
 	const gq_view_t *v = ctx;
-	const gq_slot_t *x = a, *y = b;
+	uint32_t x = v->jobs[v->pl_job[*(const int *)a]].preempt_rank;
+	uint32_t y = v->jobs[v->pl_job[*(const int *)b]].preempt_rank;
 
-	return v->jobs[x->job].preempt_rank < v->jobs[y->job].preempt_rank ? -1 :
-	       v->jobs[x->job].preempt_rank > v->jobs[y->job].preempt_rank;
+	return x < y ? -1 : x > y;
 }
 
 static int _cmp_node_free(const void *a, const void *b, void *ctx)
@@ -133,119 +71,254 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* Choose victims node by node for one preemptor; record them if enough. */
-static void _choose(gq_budget_t *b, const int *nstart, const gq_slot_t *slots,
-		    const int *nodes, int *chosen, char *taken)
+/*
+ * Choose victims node by node for one preemptor, drawing on the pass'
+ * budget (a victim another room set already took costs nothing more);
+ * record them if enough nodes have room, else give everything back.
+ * Returns how many were chosen (0: no room can be made), or -1 (memory).
+ * O(N + E).
+ */
+static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
+		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
+		   gq_charge_t *undo, char *taken)
 {
-	gq_view_t *v = b->v;
-	gq_job_t *er = b->er;
-	int nchosen = 0, ok = 0, k, s, i;
+	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
-	for (k = 0; k < v->nnodes && ok < (int)er->nodes; k++) {
+	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
+		const int *ent = gq_bucket(bynode, n);
 		uint64_t room = v->node_free[n];
 
-		for (s = nstart[n]; s < nstart[n + 1] && room < er->gpus_per_node; s++) {
-			const gq_job_t *e = &v->jobs[slots[s].job];
+		for (s = 0; s < gq_bucket_len(bynode, n) &&
+			    room < er->in.gpus_per_node; s++) {
+			int j = v->pl_job[ent[s]];
+			gq_job_t *e = &v->jobs[j];
+			uint8_t kind = gq_reclaim_kind(&v->reg, e, er);
 
-			if (taken[slots[s].job]) {	/* freed for another node */
-				room += slots[s].gpus;
+			if (taken[j]) {	/* freed for another node */
+				room += v->pl_gpus[ent[s]];
 				continue;
 			}
-			if (!_fits(b, e, 1))
+			if (!kind ||
+			    !gq_budget_take(b, &v->reg, e, kind, &undo[nchosen]))
 				continue;
-			taken[slots[s].job] = 1;
-			chosen[nchosen++] = slots[s].job;
-			room += slots[s].gpus;
+			taken[j] = 1;
+			chosen[nchosen++] = j;
+			room += v->pl_gpus[ent[s]];
 		}
-		if (room >= er->gpus_per_node) {
+		if (room >= er->in.gpus_per_node) {
 			ok++;
 			continue;
 		}
 		/* this node cannot make it: undo its choices */
-		for (i = mark; i < nchosen; i++) {
-			_give_back(b, &v->jobs[chosen[i]]);
+		for (i = nchosen - 1; i >= mark; i--) {
+			gq_budget_give_back(b, &v->reg, &v->jobs[chosen[i]],
+					    &undo[i]);
 			taken[chosen[i]] = 0;
 		}
 		nchosen = mark;
 	}
-	if (ok >= (int)er->nodes) {
-		for (i = 0; i < nchosen; i++)
-			gq_pairset_add(&v->room, er->id, v->jobs[chosen[i]].id);
+	if (ok >= (int)er->in.nodes) {
+		for (i = 0; i < nchosen && !rc; i++)
+			rc = gq_hash_put(&v->room,
+					 gq_key_pair(er->in.id,
+						     v->jobs[chosen[i]].in.id), 1);
 		er->room = true;
+	} else {
+		for (i = nchosen - 1; i >= 0; i--)
+			gq_budget_give_back(b, &v->reg, &v->jobs[chosen[i]],
+					    &undo[i]);
+		nchosen = 0;
 	}
 	for (i = 0; i < nchosen; i++)
 		taken[chosen[i]] = 0;
+	return rc ? -1 : nchosen;
 }
 
-void gq_room_make(gq_view_t *v, const int *order, int norder)
+/* the node of an eligible victim's placement entry; else -1 */
+static int _node_of(int e, const void *ctx)
 {
-	int *nstart = calloc(v->nnodes + 2, sizeof(int));
+	const gq_view_t *v = ctx;
+
+	if (v->jobs[v->pl_job[e]].preempt_rank == UINT32_MAX)
+		return -1;
+	return v->pl_node[e];
+}
+
+/* A pending job that may reclaim and asks for GPUs on each of its nodes. */
+static bool _wants_room(const gq_job_t *er)
+{
+	return er->in.state == GQ_JOB_PENDING && !er->hold &&
+	       er->in.gpus_per_node && er->in.nodes &&
+	       (er->band == GQ_BAND_IN_QUOTA ||
+		er->band == GQ_BAND_FAIR_SHARE);
+}
+
+/* preemptors in the order Slurm will try them: priority, older, id */
+static int _cmp_prio(const void *a, const void *b, void *ctx)
+{
+	const gq_job_t *jobs = ctx;
+	const gq_job_t *x = &jobs[*(const int *)a];
+	const gq_job_t *y = &jobs[*(const int *)b];
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (x->in.submit_time != y->in.submit_time)
+		return x->in.submit_time < y->in.submit_time ? -1 : 1;
+	return x->in.id < y->in.id ? -1 : (x->in.id > y->in.id);
+}
+
+/*
+ * What is known of one shape of preemptor in this pass: its project (it
+ * never takes from itself, and whether a victim is an outsider depends on
+ * it), its band and its per-node shape.  Whether the usual sets fit, and
+ * the room set chosen (or that none can be), are the same for every
+ * preemptor of a shape: each is worked out once per pass, so room-making
+ * costs O(shapes x (N + E)), not O(preemptors x (N + E)).
+ */
+typedef struct {
+	int8_t usual_fits;	/* -1 not known yet */
+	int8_t room;		/* -1 not tried, 0 none, 1 chosen */
+	int first, n;		/* chosen victims: victims[first .. first+n) */
+} gq_shape_t;
+
+typedef struct {
+	gq_hash_t index;	/* shape key -> shapes[] */
+	gq_shape_t *shapes;
+	int nshapes;
+	int *victims;		/* chosen victims of every shape */
+	int nvictims;
+} gq_shapes_t;
+
+static uint64_t _shape_key(const gq_job_t *er)
+{
+	uint64_t gpn = er->in.gpus_per_node < 0xffff ? er->in.gpus_per_node :
+						       0xffff;
+	uint64_t nodes = er->in.nodes < 0xffff ? er->in.nodes : 0xffff;
+
+	return ((uint64_t)er->project << 33) |
+	       ((uint64_t)(er->band == GQ_BAND_FAIR_SHARE) << 32) |
+	       (gpn << 16) | nodes;
+}
+
+/* The shape of a preemptor, added when new; NULL when out of memory. */
+static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *er, int cap)
+{
+	gq_key_t key = gq_key_int(_shape_key(er));
+	int i = gq_hash_get(&sh->index, key);
+
+	if (i >= 0)
+		return &sh->shapes[i];
+	if (sh->nshapes == cap || gq_hash_put(&sh->index, key, sh->nshapes))
+		return NULL;
+	sh->shapes[sh->nshapes].usual_fits = -1;
+	sh->shapes[sh->nshapes].room = -1;
+	return &sh->shapes[sh->nshapes++];
+}
+
+/* A room set already chosen for er's shape, for er too. */
+static int _reuse(gq_view_t *v, gq_job_t *er, const gq_shapes_t *sh,
+		  const gq_shape_t *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (gq_hash_put(&v->room, gq_key_pair(er->in.id,
+			v->jobs[sh->victims[s->first + i]].in.id), 1))
+			return -1;
+	er->room = true;
+	return 0;
+}
+
+int gq_room_make(gq_view_t *v, const int *order, int norder,
+		 gq_budget_t **budget)
+{
 	int *nodes = malloc(sizeof(int) * (v->nnodes + 1));
 	int *chosen = malloc(sizeof(int) * (norder + 1));
+	int *need = malloc(sizeof(int) * (v->njobs + 1));
+	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
 	char *taken = calloc(v->njobs + 1, 1);
-	gq_slot_t *slots = NULL;
-	gq_budget_t b = { .v = v };
-	int k, i, nslots = 0;
+	gq_buckets_t bynode = { 0 };
+	gq_shapes_t sh = { 0 };
+	int k, i, nneed = 0, rc = -1;
 
-	b.left = calloc(v->nproj + v->ndept + 1, sizeof(double));
-	b.stamp = calloc(v->nproj + v->ndept + 1, sizeof(int));
-	for (k = 0; k < norder; k++)
-		nslots += v->jobs[order[k]].place_n;
-	slots = malloc(sizeof(*slots) * (nslots + 1));
-	if (!nstart || !nodes || !chosen || !taken || !slots || !b.left ||
-	    !b.stamp)
+	gq_hash_init(&sh.index, &gq_hash_ints);
+	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
+	sh.victims = malloc(sizeof(int) * (norder + 1));
+	if (!nodes || !chosen || !need || !undo || !taken || !sh.shapes ||
+	    !sh.victims ||
+	    gq_buckets_fill(&bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
-
-	/* bucket the eligible victims' GPUs by node, in reclaim order */
-	for (k = 0; k < norder; k++) {
-		const gq_job_t *e = &v->jobs[order[k]];
-
-		for (i = 0; i < e->place_n; i++)
-			nstart[v->pl_node[e->place_first + i] + 2]++;
-	}
-	for (i = 2; i <= v->nnodes + 1; i++)
-		nstart[i] += nstart[i - 1];
-	for (k = 0; k < norder; k++) {
-		const gq_job_t *e = &v->jobs[order[k]];
-
-		for (i = 0; i < e->place_n; i++) {
-			int n = v->pl_node[e->place_first + i];
-
-			slots[nstart[n + 1]].job = order[k];
-			slots[nstart[n + 1]++].gpus = v->pl_gpus[e->place_first + i];
-		}
-	}
-	/* order is reclaim order already; keep it stable per node */
+	/* each node's victims in reclaim order */
 	for (i = 0; i < v->nnodes; i++) {
-		qsort_r(slots + nstart[i], nstart[i + 1] - nstart[i],
-			sizeof(*slots), _cmp_slot, v);
+		qsort_r(gq_bucket(&bynode, i), gq_bucket_len(&bynode, i),
+			sizeof(int), _cmp_entry, v);
 		nodes[i] = i;
 	}
 	/* nodes with the most idle GPUs first: fewest victims */
 	qsort_r(nodes, v->nnodes, sizeof(*nodes), _cmp_node_free, v);
 
+	/* who needs room, judged by the usual sets already marked */
 	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *er = &v->jobs[k];
+		gq_shape_t *s;
 
-		if (er->state != GQ_JOB_PENDING || er->hold ||
-		    !er->gpus_per_node || !er->nodes ||
-		    (er->band != GQ_BAND_IN_QUOTA &&
-		     er->band != GQ_BAND_FAIR_SHARE))
+		if (!_wants_room(&v->jobs[k]))
 			continue;
-		if (_usual_fits(v, er, nstart, slots, nodes))
-			continue;
-		b.er = er;
-		b.fair = er->band == GQ_BAND_FAIR_SHARE;
-		b.gen++;
-		_choose(&b, nstart, slots, nodes, chosen, taken);
+		if (!(s = _shape(&sh, &v->jobs[k], v->njobs)))
+			goto out;
+		if (s->usual_fits < 0)
+			s->usual_fits = _usual_fits(v, &v->jobs[k], &bynode,
+						    nodes);
+		if (!s->usual_fits)
+			need[nneed++] = k;
 	}
+	if (!nneed) {
+		rc = 0;
+		goto out;
+	}
+	/*
+	 * Room sets first, from fresh budgets shared by all of them, in the
+	 * order Slurm tries the preemptors; then the usual sets again with
+	 * what is left.  Every set of the pass draws on the same budget.
+	 */
+	for (k = 0; k < norder; k++)
+		v->jobs[order[k]].chain = v->jobs[order[k]].victim = 0;
+	gq_budget_free(*budget);
+	if (!(*budget = gq_budget_new(&v->reg)))
+		goto out;
+	qsort_r(need, nneed, sizeof(*need), _cmp_prio, v->jobs);
+	for (k = 0; k < nneed; k++) {
+		gq_job_t *er = &v->jobs[need[k]];
+		gq_shape_t *s = _shape(&sh, er, v->njobs);
+		int n;
+
+		if (s->room == 0)
+			continue;	/* none can be made: not for this one */
+		if (s->room == 1) {
+			if (_reuse(v, er, &sh, s))
+				goto out;
+			continue;
+		}
+		if ((n = _choose(v, *budget, er, &bynode, nodes, chosen, undo,
+				 taken)) < 0)
+			goto out;
+		s->room = n > 0;
+		s->first = sh.nvictims;
+		s->n = n;
+		for (i = 0; i < n && sh.nvictims < norder; i++)
+			sh.victims[sh.nvictims++] = chosen[i];
+	}
+	gq_reclaim_mark(*budget, &v->reg, v->jobs, order, norder);
+	rc = 0;
 out:
-	free(nstart);
+	gq_hash_free(&sh.index);
+	free(sh.shapes);
+	free(sh.victims);
+	gq_buckets_free(&bynode);
 	free(nodes);
 	free(chosen);
+	free(need);
+	free(undo);
 	free(taken);
-	free(slots);
-	free(b.left);
-	free(b.stamp);
+	return rc;
 }

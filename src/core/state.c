@@ -29,28 +29,52 @@ void gq_state_unlock(void)
 int gq_state_load(const char *path, char *err, size_t errlen)
 {
 	gq_config_t *cfg = NULL;
-	gq_view_t *view;
+	gq_view_t *next;
 	char *p;
 
 	if (gq_config_load(path, &cfg, err, errlen))
 		return -1;
-	if (!(view = gq_view_create(cfg)) || !(p = strdup(path))) {
-		gq_view_free(view);
+	if (!(next = gq_view_create(cfg)) || !(p = strdup(path))) {
+		gq_view_free(next);
 		gq_config_free(cfg);
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	gq_state_clear();
+	gq_view_free(_state.next);
+	gq_config_free(_state.config);
+	free(_state.config_path);
 	_state.config = cfg;
 	_state.config_path = p;
-	_state.view = view;
+	_state.next = next;
+	_state.view_stale = _state.view != NULL;
 	return 0;
+}
+
+gq_view_t *gq_state_next(void)
+{
+	if (!_state.next && _state.config)
+		_state.next = gq_view_create(_state.config);
+	return _state.next;
+}
+
+void gq_state_publish(void)
+{
+	gq_view_t *old = _state.view;
+
+	_state.view = _state.next;
+	_state.next = old;
+	if (_state.view_stale) {	/* made for an older config */
+		gq_view_free(_state.next);
+		_state.next = NULL;
+		_state.view_stale = false;
+	}
 }
 
 void gq_state_clear(void)
 {
 	gq_view_free(_state.view);
+	gq_view_free(_state.next);
 	gq_config_free(_state.config);
 	free(_state.config_path);
 	memset(&_state, 0, sizeof(_state));

@@ -1,13 +1,22 @@
 /*
  * state.h - the one gpuquota state of a process, shared by the plugins.
  *
- * Owns: the current configuration, its source path and the current view.
+ * Owns: the current configuration, its source path, the view answers come
+ * from (the last good pass) and the view the next pass is computed in.
  * Slurm dlopen()s each plugin with RTLD_LOCAL, so priority/gpuquota and
  * preempt/gpuquota meet here, in libgpuquota.so, which the dynamic loader
  * loads once for both.  Callers hold gq_state_lock() around any use.
+ *
+ * Two views, so that nothing is ever answered from a half-made pass: a
+ * pass fills `next`; only when it succeeds does it become `view`.  A
+ * reload makes a new `next` for the new configuration and keeps answering
+ * from the old `view` (limits and candidates included) until a pass on
+ * the new configuration succeeds.
  */
 #ifndef GPUQUOTA_STATE_H
 #define GPUQUOTA_STATE_H
+
+#include <stdbool.h>
 
 #include "config/config.h"
 #include "core/view.h"
@@ -15,8 +24,9 @@
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
-	gq_view_t *view;	/* NULL until the first pass */
-	long passes;		/* completed passes */
+	gq_view_t *view;	/* the last good pass; NULL until the first */
+	gq_view_t *next;	/* for the next pass, of `config` */
+	bool view_stale;	/* `view` was made for an older config */
 } gq_state_t;
 
 gq_state_t *gq_state(void);
@@ -24,13 +34,27 @@ void gq_state_lock(void);
 void gq_state_unlock(void);
 
 /*
- * Load the file at path and, when it is good, make it current (a new empty
- * view is created for it).  A bad file leaves the current configuration in
- * place.  Returns 0 or -1 with the reason in err.  Caller holds the lock.
+ * Load the file at path and, when it is good, make it current (a new view
+ * for the next pass is made for it; answers still come from the last good
+ * pass).  A bad file leaves everything in place.  Returns 0 or -1 with the
+ * reason in err.  Caller holds the lock.
  */
 int gq_state_load(const char *path, char *err, size_t errlen);
 
-/* Drop everything (plugin unload). Caller holds the lock. */
+/*
+ * The view the next pass fills, made for the current configuration when
+ * needed.  NULL when there is no configuration or no memory.  Caller
+ * holds the lock.
+ */
+gq_view_t *gq_state_next(void);
+
+/*
+ * The pass in gq_state_next() succeeded: answer from it from now on.
+ * Caller holds the lock.
+ */
+void gq_state_publish(void);
+
+/* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);
 
 #endif

@@ -1,145 +1,83 @@
 /*
- * view.c - one scheduling pass: snapshot in, shares, bands, priorities and
- * victim sets out (see view.h for what it owns and what it costs).
+ * view.c - one scheduling pass: the job store, placement, the order of
+ * the pass' steps, and the lookups (see view.h).
  */
-#define _GNU_SOURCE	/* qsort_r */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bucket.h"
 #include "core/fairshare.h"
-#include "core/index.h"
-#include "core/victims.h"
+#include "core/queue.h"
+#include "core/reclaim.h"
+#include "core/room.h"
 #include "core/view.h"
 #include "core/view_impl.h"
 
-
-static double _limit(int limit)
-{
-	return limit == GQ_NO_LIMIT ? INFINITY : (double)limit;
-}
-
-static int _add_project(gq_view_t *v, const char *name, double quota,
-			double weight, double limit, int dept, bool configured)
-{
-	gq_project_t *p;
-
-	if (v->nproj == v->proj_cap) {
-		int ncap = v->proj_cap ? v->proj_cap * 2 : 8;
-		gq_project_t *np = realloc(v->proj, sizeof(*np) * ncap);
-
-		if (!np)
-			return -1;
-		v->proj = np;
-		v->proj_cap = ncap;
-	}
-	p = &v->proj[v->nproj];
-	memset(p, 0, sizeof(*p));
-	if (!(p->name = strdup(name)))
-		return -1;
-	p->quota = quota;
-	p->weight = weight;
-	p->limit = limit;
-	p->department = dept;
-	p->configured = configured;
-	return v->nproj++;
-}
+#define GQ_JOBS_MIN_CAP 256
+#define GQ_PLACES_MIN_CAP 256
 
 gq_view_t *gq_view_create(const gq_config_t *cfg)
 {
 	gq_view_t *v = calloc(1, sizeof(*v));
-	int i, j;
 
 	if (!v)
 		return NULL;
+	gq_hash_init(&v->ids, &gq_hash_ints);
+	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
-	if (cfg->ndepts && !(v->dept = calloc(cfg->ndepts, sizeof(*v->dept))))
-		goto fail;
-	v->ndept = cfg->ndepts;
-	for (i = 0; i < cfg->ndepts; i++) {
-		if (!(v->dept[i].name = strdup(cfg->depts[i].name)) ||
-		    gq_strmap_put(&v->depts, cfg->depts[i].name, i))
-			goto fail;
-		v->dept[i].quota = cfg->depts[i].gpu_quota;
-		v->dept[i].weight = cfg->depts[i].over_quota_weight;
-		v->dept[i].limit = _limit(cfg->depts[i].gpu_limit);
-	}
-	for (i = 0; i < cfg->nprojects; i++) {
-		const gq_project_cfg_t *pc = &cfg->projects[i];
-		int idx = _add_project(v, pc->name, pc->gpu_quota,
-				       pc->over_quota_weight,
-				       _limit(pc->gpu_limit), pc->department,
-				       true);
-
-		if (idx < 0)
-			goto fail;
-		for (j = 0; j < pc->naccounts; j++)
-			if (gq_strmap_put(&v->accounts, pc->accounts[j], idx))
-				goto fail;
+	v->min_runtime_pass = v->min_runtime;
+	if (gq_registry_init(&v->reg, cfg)) {
+		gq_view_free(v);
+		return NULL;
 	}
 	return v;
-fail:
-	gq_view_free(v);
-	return NULL;
 }
 
 void gq_view_free(gq_view_t *v)
 {
-	int i;
-
 	if (!v)
 		return;
-	for (i = 0; i < v->nproj; i++)
-		free(v->proj[i].name);
-	free(v->proj);
-	for (i = 0; i < v->ndept; i++)
-		free(v->dept[i].name);
-	free(v->dept);
-	gq_strmap_free(&v->accounts);
-	gq_strmap_free(&v->depts);
-	gq_strmap_free(&v->tree);
+	gq_registry_free(&v->reg);
 	free(v->jobs);
-	gq_idmap_free(&v->ids);
+	gq_hash_free(&v->ids);
 	free(v->node_free);
 	free(v->pl_node);
 	free(v->pl_gpus);
-	gq_pairset_free(&v->room);
+	free(v->pl_job);
+	gq_hash_free(&v->room);
+	free(v->order);
+	free(v->run_first);
+	free(v->run_len);
 	free(v);
 }
 
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
 	v->njobs = 0;
-	gq_idmap_clear(&v->ids);
+	gq_hash_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
 	v->min_runtime_pass = v->min_runtime;
+	v->computed = false;
+	v->failed = false;
 	v->nnodes = 0;
 	v->npl = 0;
-	gq_pairset_clear(&v->room);
-}
-
-void gq_view_account_parent(gq_view_t *v, const char *account,
-			    const char *parent)
-{
-	int d = parent ? gq_strmap_get(&v->depts, parent) : -1;
-	int p = gq_strmap_get(&v->accounts, account);
-	gq_project_t *pr;
-
-	if (d >= 0 || gq_strmap_get(&v->tree, account) >= 0)
-		gq_strmap_put(&v->tree, account, d);
-	if (p < 0)
-		return;
-	pr = &v->proj[p];
-	if (pr->department >= 0 && !pr->dept_from_tree)
-		return;	/* the config says where it belongs */
-	pr->department = d;
-	pr->dept_from_tree = d >= 0;
+	gq_hash_clear(&v->room);
 }
 
 void gq_view_set_capacity(gq_view_t *v, double capacity)
 {
 	v->capacity = capacity;
+}
+
+int gq_view_account_parent(gq_view_t *v, const char *account,
+			   const char *parent)
+{
+	if (gq_registry_account_parent(&v->reg, account, parent)) {
+		v->failed = true;
+		return -1;
+	}
+	return 0;
 }
 
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
@@ -153,8 +91,10 @@ int gq_view_set_nodes(gq_view_t *v, int nnodes)
 	if (nnodes > v->node_cap) {
 		uint32_t *nf = realloc(v->node_free, sizeof(*nf) * nnodes);
 
-		if (!nf)
+		if (!nf) {
+			v->failed = true;
 			return -1;
+		}
 		v->node_free = nf;
 		v->node_cap = nnodes;
 	}
@@ -170,60 +110,55 @@ void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus)
 		v->node_free[node] = free_gpus;
 }
 
+static int _grow_places(gq_view_t *v)
+{
+	int ncap = v->pl_cap ? v->pl_cap * 2 : GQ_PLACES_MIN_CAP;
+	int *pn = realloc(v->pl_node, sizeof(*pn) * ncap);
+	int *pj;
+	uint32_t *pg;
+
+	if (pn)
+		v->pl_node = pn;
+	if (!pn || !(pg = realloc(v->pl_gpus, sizeof(*pg) * ncap)))
+		return -1;
+	v->pl_gpus = pg;
+	if (!(pj = realloc(v->pl_job, sizeof(*pj) * ncap)))
+		return -1;
+	v->pl_job = pj;
+	v->pl_cap = ncap;
+	return 0;
+}
+
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 {
-	int idx = gq_idmap_get(&v->ids, job_id);
+	int idx = gq_hash_get(&v->ids, gq_key_int(job_id));
 	gq_job_t *job;
 
 	if (idx < 0 || node < 0 || node >= v->nnodes)
 		return -1;
 	job = &v->jobs[idx];
-	if (v->npl == v->pl_cap) {
-		int ncap = v->pl_cap ? v->pl_cap * 2 : 256;
-		int *pn = realloc(v->pl_node, sizeof(*pn) * ncap);
-		uint32_t *pg;
-
-		if (!pn)
-			return -1;
-		v->pl_node = pn;
-		if (!(pg = realloc(v->pl_gpus, sizeof(*pg) * ncap)))
-			return -1;
-		v->pl_gpus = pg;
-		v->pl_cap = ncap;
+	if (v->npl == v->pl_cap && _grow_places(v)) {
+		v->failed = true;
+		return -1;
 	}
 	if (!job->place_n)
 		job->place_first = v->npl;
 	else if (job->place_first + job->place_n != v->npl)
 		return -1;	/* a job's entries must be consecutive */
 	v->pl_node[v->npl] = node;
-	v->pl_gpus[v->npl++] = gpus;
+	v->pl_gpus[v->npl] = gpus;
+	v->pl_job[v->npl++] = idx;
 	job->place_n++;
 	return 0;
 }
 
-/* The project of an account; an account no project lists becomes one. */
-static int _project_of(gq_view_t *v, const char *account)
-{
-	int idx;
-
-	if (!account)
-		account = "";
-	if ((idx = gq_strmap_get(&v->accounts, account)) >= 0)
-		return idx;
-	idx = _add_project(v, account, 0, 1, INFINITY,
-			   gq_strmap_get(&v->tree, account), false);
-	if (idx < 0 || gq_strmap_put(&v->accounts, account, idx))
-		return -1;
-	v->proj[idx].dept_from_tree = v->proj[idx].department >= 0;
-	return idx;
-}
-
-static gq_job_t *_store_job(gq_view_t *v, uint32_t id, int project)
+/* A new job record for `in`, nothing decided yet. */
+static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project)
 {
 	gq_job_t *job;
 
 	if (v->njobs == v->jobs_cap) {
-		int ncap = v->jobs_cap ? v->jobs_cap * 2 : 256;
+		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
 		gq_job_t *nj = realloc(v->jobs, sizeof(*nj) * ncap);
 
 		if (!nj)
@@ -231,501 +166,294 @@ static gq_job_t *_store_job(gq_view_t *v, uint32_t id, int project)
 		v->jobs = nj;
 		v->jobs_cap = ncap;
 	}
-	if (gq_idmap_put(&v->ids, id, v->njobs))
+	if (gq_hash_put(&v->ids, gq_key_int(in->id), v->njobs))
 		return NULL;
 	job = &v->jobs[v->njobs++];
 	memset(job, 0, sizeof(*job));
-	job->id = id;
+	job->in = *in;
+	if (!job->in.tasks)
+		job->in.tasks = 1;
 	job->project = project;
-	job->tasks = 1;
 	job->band = GQ_BAND_NONE;
 	job->preempt_rank = UINT32_MAX;
 	job->place_first = -1;
 	return job;
 }
 
-gq_job_t *gq_view_add_job(gq_view_t *v, uint32_t id, const char *account)
+/* GPUs a job adds to its project's demand beyond allocation: x tasks */
+static uint64_t _pending_gpus(const gq_job_in_t *in)
 {
-	int project = _project_of(v, account);
-
-	if (project < 0)
-		return NULL;
-	return _store_job(v, id, project);
+	return (uint64_t)in->gpus * in->tasks;
 }
 
-/* Fair shares: across departments (and projects outside any) first, then
- * inside each department with its share as capacity. */
-static void _fair_shares(gq_view_t *v)
+/* a_p and a_d of a running job's project and department */
+static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 {
-	int n = v->nproj, top = 0, i, d;
-	gq_claim_t *c = calloc(n + v->ndept + 1, sizeof(*c));
-	int *slot = calloc(n + 1, sizeof(*slot));
+	gq_project_t *p = &v->reg.proj[job->project];
 
-	if (!c || !slot) {
-		free(c);
-		free(slot);
-		return;
-	}
-	for (d = 0; d < v->ndept; d++)
-		v->dept[d].demand = 0;
-	for (i = 0; i < n; i++) {
-		gq_project_t *p = &v->proj[i];
-
-		if (p->department >= 0)
-			v->dept[p->department].demand += p->alloc + p->pending;
-	}
-	/* top level: departments, then projects without one */
-	for (d = 0; d < v->ndept; d++, top++) {
-		c[top].quota = v->dept[d].quota;
-		c[top].weight = v->dept[d].weight;
-		c[top].limit = v->dept[d].limit;
-		c[top].demand = v->dept[d].demand;
-	}
-	for (i = 0; i < n; i++) {
-		gq_project_t *p = &v->proj[i];
-
-		if (p->department >= 0)
-			continue;
-		slot[i] = top;
-		c[top].quota = p->quota;
-		c[top].weight = p->weight;
-		c[top].limit = p->limit;
-		c[top].demand = p->alloc + p->pending;
-		top++;
-	}
-	gq_fair_share(c, top, v->capacity);
-	for (d = 0; d < v->ndept; d++)
-		v->dept[d].share = c[d].share;
-	for (i = 0; i < n; i++) {
-		if (v->proj[i].department >= 0)
-			continue;
-		v->proj[i].deserved = c[slot[i]].deserved;
-		v->proj[i].share = c[slot[i]].share;
-	}
-	/* inside each department */
-	for (d = 0; d < v->ndept; d++) {
-		int m = 0;
-
-		for (i = 0; i < n; i++) {
-			gq_project_t *p = &v->proj[i];
-
-			if (p->department != d)
-				continue;
-			slot[i] = m;
-			c[m].quota = p->quota;
-			c[m].weight = p->weight;
-			c[m].limit = p->limit;
-			c[m].demand = p->alloc + p->pending;
-			m++;
-		}
-		gq_fair_share(c, m, v->dept[d].share);
-		for (i = 0; i < n; i++) {
-			if (v->proj[i].department != d)
-				continue;
-			v->proj[i].deserved = c[slot[i]].deserved;
-			v->proj[i].share = c[slot[i]].share;
-		}
-	}
-	free(c);
-	free(slot);
+	p->alloc += sign * (int64_t)job->in.gpus;
+	if (p->department >= 0)
+		v->reg.dept[p->department].alloc += sign * (int64_t)job->in.gpus;
 }
 
-/* A project's pending queue: eligible before waiting, then Slurm's order
- * (higher first), then oldest submit, then lowest id. */
-static int _cmp_queue(const void *a, const void *b, void *ctx)
+/*
+ * Take a stored job out of its project's numbers (it is added again with
+ * new input): between passes only.
+ */
+static void _untally(gq_view_t *v, gq_job_t *job)
 {
-	const gq_job_t *jobs = ctx;
-	const gq_job_t *x = &jobs[*(const int *)a];
-	const gq_job_t *y = &jobs[*(const int *)b];
+	gq_project_t *p = &v->reg.proj[job->project];
 
-	if (x->state != y->state)
-		return x->state == GQ_JOB_PENDING ? -1 : 1;
-	if (x->order != y->order)
-		return x->order > y->order ? -1 : 1;
-	if (x->submit_time != y->submit_time)
-		return x->submit_time < y->submit_time ? -1 : 1;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
+	if (job->in.state == GQ_JOB_RUNNING)
+		_add_alloc(v, job, -1);
+	else if (job->demand)
+		p->pending -= _pending_gpus(&job->in);
+	job->demand = false;
+	job->victim = 0;
+	job->preempt_rank = UINT32_MAX;
+}
+
+/* Room for the reclaim order and each project's run in it. */
+static int _alloc_order(gq_view_t *v)
+{
+	int *o = realloc(v->order, sizeof(int) * (v->njobs + 1));
+	int *f, *l;
+
+	if (!o)
+		return -1;
+	v->order = o;
+	f = realloc(v->run_first, sizeof(int) * (v->reg.nproj + 1));
+	if (f)
+		v->run_first = f;
+	l = f ? realloc(v->run_len, sizeof(int) * (v->reg.nproj + 1)) : NULL;
+	if (!l)
+		return -1;
+	v->run_len = l;
 	return 0;
 }
 
-static void _place(const gq_project_t *p, gq_job_t *job, double cum)
+/* Where each project's jobs are in the reclaim order (one run each). */
+static void _index_runs(gq_view_t *v)
 {
-	job->cum = cum;
-	job->band = gq_band_of(cum, p->quota, p->share, 1);
-	job->key = gq_band_key(job->band, cum, p->quota, p->weight);
-	job->priority = gq_band_priority(job->band, job->key);
-}
+	int i, k;
 
-/* What keeps a job that would bring its project to `cum` from starting. */
-static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
-			       double cum)
-{
-	if (cum > p->limit + GQ_EPS)
-		return GQ_HOLD_LIMIT;
-	if (!job->requeueable && cum > p->quota + GQ_EPS)
-		return GQ_HOLD_NOT_REQUEUEABLE;
-	return GQ_HOLD_NONE;
+	v->nruns = v->reg.nproj;
+	for (i = 0; i < v->nruns; i++)
+		v->run_first[i] = v->run_len[i] = 0;
+	for (k = 0; k < v->norder; k++) {
+		int p = v->jobs[v->order[k]].project;
+
+		if (!v->run_len[p]++)
+			v->run_first[p] = k;
+	}
 }
 
 /*
- * Walk a project's pending queue: A_k, band, key, priority, hold.  A held
- * job does not add to A for the jobs behind it (it will not start); nor
- * does a job that is not eligible yet (it is not demand).
+ * A running job of project `project` is gone between passes (requeued,
+ * reclaimed, ended): the budgets of its project, and of its department's
+ * projects when it has one, shrank.  Offer their jobs again from budgets
+ * of what they hold now, in reclaim order, and void their room sets until
+ * the next pass, so that the candidates stay within the floors at every
+ * preemption, not only at pass time.  O(P + jobs of those projects).
  */
-static void _walk_queue(gq_view_t *v, gq_project_t *p, int *q, int n)
+static void _shrink_candidates(gq_view_t *v, int project)
 {
-	double cum = p->alloc;
-	int k;
+	gq_registry_t *r = &v->reg;
+	int d = r->proj[project].department, i, k;
+	gq_budget_t *b;
+	int *mine;
 
-	qsort_r(q, n, sizeof(*q), _cmp_queue, v->jobs);
-	for (k = 0; k < n; k++) {
-		gq_job_t *job = &v->jobs[q[k]];
-
-		_place(p, job, cum + job->gpus);
-		job->hold = GQ_HOLD_NONE;
-		if (job->state != GQ_JOB_PENDING)
-			continue;
-		job->hold = _project_hold(p, job, cum + job->gpus);
-		if (!job->hold)
-			cum += job->gpus;
-	}
-	p->tail = cum;
-}
-
-/* Jobs in the order Slurm will try them: priority, then older, then id. */
-static int _cmp_prio(const void *a, const void *b, void *ctx)
-{
-	const gq_job_t *jobs = ctx;
-	const gq_job_t *x = &jobs[*(const int *)a];
-	const gq_job_t *y = &jobs[*(const int *)b];
-
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	if (x->submit_time != y->submit_time)
-		return x->submit_time < y->submit_time ? -1 : 1;
-	return x->id < y->id ? -1 : (x->id > y->id);
-}
-
-/* A job's band once its department is over quota: not in quota. */
-static void _demote(const gq_project_t *p, gq_job_t *job)
-{
-	job->band = gq_band_of(job->cum, p->quota, p->share, 0);
-	job->key = gq_band_key(job->band, job->cum, p->quota, p->weight);
-	job->priority = gq_band_priority(job->band, job->key);
-}
-
-/*
- * A pending job that would bring its department to cum + its GPUs: held
- * past the department's limit, or past its quota when it cannot be
- * requeued; not in quota past its quota.  Returns whether it counts (is
- * not held).
- */
-static bool _dept_place(gq_view_t *v, const gq_dept_t *dp, gq_job_t *job,
-			double cum)
-{
-	double next = cum + job->gpus;
-
-	if (next > dp->limit + GQ_EPS)
-		job->hold = GQ_HOLD_DEPT_LIMIT;
-	else if (next > dp->quota + GQ_EPS && !job->requeueable)
-		job->hold = GQ_HOLD_NOT_REQUEUEABLE;
-	else if (next > dp->quota + GQ_EPS && job->band == GQ_BAND_IN_QUOTA)
-		_demote(&v->proj[job->project], job);
-	return !job->hold;
-}
-
-/*
- * Departments bound their projects as a group: walk each department's
- * eligible pending jobs in the order Slurm will try them, adding up the
- * department's GPUs.  A job past the department's limit is held; one past
- * its quota is not in quota (nor may it start if it cannot be requeued).
- * O(J log J): jobs are bucketed by department, then each bucket sorted.
- */
-static void _dept_bounds(gq_view_t *v)
-{
-	int *start = calloc(v->ndept + 2, sizeof(int));
-	int *idx = malloc(sizeof(int) * (v->njobs + 1));
-	int d, k;
-
-	if (!start || !idx)
-		goto out;
-	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *job = &v->jobs[k];
-
-		if (job->state == GQ_JOB_PENDING && !job->hold &&
-		    (d = v->proj[job->project].department) >= 0)
-			start[d + 2]++;
-	}
-	for (d = 2; d < v->ndept + 2; d++)
-		start[d] += start[d - 1];
-	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *job = &v->jobs[k];
-
-		if (job->state == GQ_JOB_PENDING && !job->hold &&
-		    (d = v->proj[job->project].department) >= 0)
-			idx[start[d + 1]++] = k;
-	}
-	/* now bucket d is idx[start[d] .. start[d + 1]) */
-	for (d = 0; d < v->ndept; d++) {
-		gq_dept_t *dp = &v->dept[d];
-		int *q = idx + start[d], n = start[d + 1] - start[d];
-		double cum = dp->alloc;
-
-		qsort_r(q, n, sizeof(*q), _cmp_prio, v->jobs);
-		for (k = 0; k < n; k++)
-			if (_dept_place(v, dp, &v->jobs[q[k]], cum))
-				cum += v->jobs[q[k]].gpus;
-		dp->tail = cum;
-	}
-out:
-	free(start);
-	free(idx);
-}
-
-/*
- * Departments' floors on reclaim from outside them: walk all candidates in
- * reclaim order (`cand`), giving the *_OUT bits while the department can
- * still lose the GPUs (alloc - q_d for quota reclaim, alloc - max(q_d, f_d)
- * for fair-share reclaim).  A project without a department has no floor
- * above its own.  O(candidates).
- */
-static void _dept_floors(gq_view_t *v, const int *cand, int n)
-{
-	double *left = calloc(2 * v->ndept + 1, sizeof(double));
-	int d, k;
-
-	if (!left)
+	if (project >= v->nruns)
 		return;
-	for (d = 0; d < v->ndept; d++) {
-		left[2 * d] = v->dept[d].alloc - v->dept[d].quota;
-		left[2 * d + 1] = v->dept[d].alloc -
-				  fmax(v->dept[d].quota, v->dept[d].share);
+	mine = malloc(sizeof(int) * (v->norder + 1));
+	b = mine ? gq_budget_new(r) : NULL;
+	if (!b) {	/* no memory: offer none of them until the next pass */
+		for (i = 0; i < v->nruns; i++)
+			if (i == project || (d >= 0 && r->proj[i].department == d))
+				for (k = 0; k < v->run_len[i]; k++)
+					v->jobs[v->order[v->run_first[i] + k]].victim = 0;
+		free(mine);
+		return;
 	}
-	for (k = 0; k < n; k++) {
-		gq_job_t *job = &v->jobs[cand[k]];
+	/* the affected runs, in reclaim order (runs are contiguous) */
+	for (k = 0, i = 0; k < v->norder; k++) {
+		gq_job_t *job = &v->jobs[v->order[k]];
+		int p = job->project;
 
-		if ((d = v->proj[job->project].department) < 0) {
-			if (job->victim & GQ_VICTIM_QUOTA)
-				job->victim |= GQ_VICTIM_QUOTA_OUT;
-			if (job->victim & GQ_VICTIM_FAIR)
-				job->victim |= GQ_VICTIM_FAIR_OUT;
+		if (p != project && (d < 0 || r->proj[p].department != d))
 			continue;
-		}
-		if ((job->victim & GQ_VICTIM_QUOTA) &&
-		    job->gpus <= left[2 * d] + GQ_EPS) {
-			job->victim |= GQ_VICTIM_QUOTA_OUT;
-			left[2 * d] -= job->gpus;
-		}
-		if ((job->victim & GQ_VICTIM_FAIR) &&
-		    job->gpus <= left[2 * d + 1] + GQ_EPS) {
-			job->victim |= GQ_VICTIM_FAIR_OUT;
-			left[2 * d + 1] -= job->gpus;
-		}
+		r->proj[p].room_void = true;
+		job->victim = job->chain = 0;
+		if (job->in.state == GQ_JOB_RUNNING)
+			mine[i++] = v->order[k];
 	}
-	free(left);
+	gq_reclaim_mark(b, r, v->jobs, mine, i);
+	gq_budget_free(b);
+	free(mine);
 }
 
-typedef struct {
-	int project;
-	double over;
-} gq_order_t;
-
-static int _cmp_over(const void *a, const void *b)
+/* A job added after the pass: the same rules, at the tail of its queue. */
+static const gq_job_t *_add_late(gq_view_t *v, int project,
+				 const gq_job_in_t *in)
 {
-	const gq_order_t *x = a, *y = b;
-
-	if (x->over != y->over)
-		return x->over > y->over ? -1 : 1;
-	return x->project - y->project;
-}
-
-void gq_view_compute(gq_view_t *v)
-{
-	int n = v->nproj, i, k, ncand = 0, nelig = 0;
-	int *start = calloc(2 * n + 2, sizeof(int));	/* pending | running */
-	int *fill = calloc(2 * n + 2, sizeof(int));
-	int *byproj = malloc(sizeof(int) * (v->njobs + 1));
-	int *cand = malloc(sizeof(int) * (v->njobs + 1));
-	int *elig = malloc(sizeof(int) * (v->njobs + 1));
-	gq_order_t *order = malloc(sizeof(*order) * (n + 1));
-
-	if (!start || !fill || !byproj || !cand || !elig || !order)
-		goto out;
-
-	for (i = 0; i < n; i++) {
-		v->proj[i].alloc = v->proj[i].pending = 0;
-		v->proj[i].share = v->proj[i].deserved = v->proj[i].tail = 0;
-	}
-	/* a_p and D_p; bucket jobs by (project, pending|running): O(J) */
-	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *job = &v->jobs[k];
-		gq_project_t *p = &v->proj[job->project];
-		int running = job->state == GQ_JOB_RUNNING;
-
-		job->victim = 0;
-		job->room = false;
-		job->preempt_rank = UINT32_MAX;
-		if (running)
-			p->alloc += job->gpus;
-		else if (job->state == GQ_JOB_PENDING)
-			p->pending += job->gpus * (job->tasks ? job->tasks : 1);
-		start[2 * job->project + running + 1]++;
-	}
-	for (i = 1; i <= 2 * n; i++)
-		start[i] += start[i - 1];
-	for (k = 0; k < v->njobs; k++) {
-		int b = 2 * v->jobs[k].project +
-			(v->jobs[k].state == GQ_JOB_RUNNING);
-
-		byproj[start[b] + fill[b]++] = k;
-	}
-	for (i = 0; i < v->ndept; i++)
-		v->dept[i].alloc = 0;
-	for (i = 0; i < n; i++)
-		if (v->proj[i].department >= 0)
-			v->dept[v->proj[i].department].alloc += v->proj[i].alloc;
-
-	_fair_shares(v);
-
-	for (i = 0; i < n; i++) {
-		gq_project_t *p = &v->proj[i];
-
-		_walk_queue(v, p, byproj + start[2 * i],
-			    start[2 * i + 1] - start[2 * i]);
-		gq_victims_mark(v->jobs, byproj + start[2 * i + 1],
-				start[2 * i + 2] - start[2 * i + 1], p->alloc,
-				p->quota, p->share, v->now, v->min_runtime_pass);
-		order[i].project = i;
-		order[i].over = gq_overservice(p->alloc, p->quota, p->share);
-	}
-	if (v->ndept)
-		_dept_bounds(v);
-
-	/* reclaim order: most over-served project first, then walk order */
-	qsort(order, n, sizeof(*order), _cmp_over);
-	for (i = 0; i < n; i++) {
-		int pi = order[i].project;
-
-		for (k = start[2 * pi + 1]; k < start[2 * pi + 2]; k++) {
-			gq_job_t *job = &v->jobs[byproj[k]];
-
-			if (!gq_victim_eligible(job, v->now, v->min_runtime_pass))
-				continue;
-			job->preempt_rank = nelig + 1;
-			elig[nelig++] = byproj[k];
-			if (job->victim)
-				cand[ncand++] = byproj[k];
-		}
-	}
-	_dept_floors(v, cand, ncand);
-	if (v->nnodes)
-		gq_room_make(v, elig, nelig);
-out:
-	free(start);
-	free(fill);
-	free(byproj);
-	free(cand);
-	free(elig);
-	free(order);
-}
-
-const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
-				 const gq_job_t *in)
-{
-	int project = _project_of(v, account);
-	int idx = gq_idmap_get(&v->ids, in->id);
-	gq_project_t *p;
+	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
+	int old_project = -1;
+	bool was_running = false;
 	gq_job_t *job;
 
-	if (project < 0)
-		return NULL;
 	if (idx >= 0) {
 		job = &v->jobs[idx];
 		/* still pending in the same project: keep its place */
-		if (job->state == in->state && job->project == project &&
-		    job->state != GQ_JOB_RUNNING)
+		if (job->in.state == in->state && job->project == project &&
+		    in->state != GQ_JOB_RUNNING)
 			return job;
 		/* requeued, released or moved: take it out of its project */
-		p = &v->proj[job->project];
-		if (job->state == GQ_JOB_RUNNING)
-			p->alloc -= job->gpus;
-		else if (job->state == GQ_JOB_PENDING)
-			p->pending -= job->gpus * job->tasks;
+		was_running = job->in.state == GQ_JOB_RUNNING;
+		old_project = job->project;
+		_untally(v, job);
 		job->project = project;
-		job->victim = 0;
-		job->preempt_rank = UINT32_MAX;
-	} else if (!(job = _store_job(v, in->id, project))) {
+		job->in = *in;
+		if (!job->in.tasks)
+			job->in.tasks = 1;
+	} else if (!(job = _store_job(v, in, project))) {
 		return NULL;
 	}
-	p = &v->proj[project];
-	job->state = in->state;
-	job->gpus = in->gpus;
-	job->tasks = in->tasks ? in->tasks : 1;
-	job->requeueable = in->requeueable;
-	job->order = in->order;
-	job->submit_time = in->submit_time;
-	job->start_time = in->start_time;
-	if (job->state == GQ_JOB_RUNNING) {
-		p->alloc += job->gpus;
+	if (job->in.state == GQ_JOB_RUNNING) {
+		_add_alloc(v, job, 1);
 		job->band = GQ_BAND_NONE;
-		return job;
+	} else if ((job->demand = gq_queue_late(&v->reg, job))) {
+		v->reg.proj[project].pending += _pending_gpus(&job->in);
 	}
-	if (p->tail < p->alloc)
-		p->tail = p->alloc;
-	_place(p, job, p->tail + job->gpus);
-	job->hold = GQ_HOLD_NONE;
-	if (job->state != GQ_JOB_PENDING)
-		return job;
-	p->pending += job->gpus * job->tasks;
-	job->hold = _project_hold(p, job, p->tail + job->gpus);
-	if (!job->hold && p->department >= 0) {
-		gq_dept_t *dp = &v->dept[p->department];
-		double cum = fmax(dp->tail, dp->alloc);
-
-		if (_dept_place(v, dp, job, cum))
-			dp->tail = cum + job->gpus;
-	}
-	if (!job->hold)
-		p->tail += job->gpus;
+	if (was_running)
+		_shrink_candidates(v, old_project);
 	return job;
+}
+
+const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
+				const gq_job_in_t *in)
+{
+	int project = gq_registry_project_of(&v->reg, account);
+	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
+	gq_job_t *job;
+
+	if (project >= 0 && v->computed)
+		return _add_late(v, project, in);
+	if (project < 0) {
+		job = NULL;
+	} else if (idx >= 0) {	/* the same job twice in a pass: the last */
+		job = &v->jobs[idx];
+		job->in = *in;
+		job->project = project;
+	} else {
+		job = _store_job(v, in, project);
+	}
+	if (!job && !v->computed)
+		v->failed = true;
+	return job;
+}
+
+/* bucket of a pending or waiting job: its project; running: -1 */
+static int _queue_of(int k, const void *ctx)
+{
+	const gq_job_t *job = &((const gq_job_t *)ctx)[k];
+
+	return job->in.state == GQ_JOB_RUNNING ? -1 : job->project;
+}
+
+/* bucket of a running job: its project; others: -1 */
+static int _running_of(int k, const void *ctx)
+{
+	const gq_job_t *job = &((const gq_job_t *)ctx)[k];
+
+	return job->in.state == GQ_JOB_RUNNING ? job->project : -1;
+}
+
+/*
+ * The pass, in order: a_p; each project's queue sorted and its demand
+ * (what its own holds keep back is not demand); fair shares; bands and
+ * holds, departments' bounds; each project's candidates; reclaim order
+ * and departments' floors; room.
+ */
+int gq_view_compute(gq_view_t *v)
+{
+	gq_registry_t *r = &v->reg;
+	gq_buckets_t queued = { 0 }, running = { 0 };
+	gq_budget_t *budget = NULL;
+	int i, k, rc = -1;
+
+	v->computed = true;
+	v->norder = v->nruns = 0;
+	if (v->failed || _alloc_order(v) ||
+	    gq_buckets_fill(&queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
+	    gq_buckets_fill(&running, v->njobs, r->nproj, _running_of, v->jobs))
+		goto out;
+	gq_registry_reset(r);
+	for (k = 0; k < v->njobs; k++) {
+		gq_job_t *job = &v->jobs[k];
+
+		job->victim = job->chain = 0;
+		job->room = false;
+		job->preempt_rank = UINT32_MAX;
+		job->demand = false;
+		if (job->in.state == GQ_JOB_RUNNING)
+			_add_alloc(v, job, 1);
+	}
+	gq_queue_demand(r, v->jobs, &queued);
+	if (gq_fair_share_tree(r, v->capacity) ||
+	    gq_queue_walk(r, v->jobs, &queued))
+		goto out;
+	gq_reclaim_floors(r);
+	for (i = 0; i < r->nproj; i++)
+		gq_reclaim_sort(v->jobs, gq_bucket(&running, i),
+				gq_bucket_len(&running, i), &r->proj[i]);
+	if (gq_reclaim_order(r, v->jobs, &running, v->now,
+			     v->min_runtime_pass, v->order, &v->norder) ||
+	    !(budget = gq_budget_new(r)))
+		goto out;
+	_index_runs(v);
+	gq_reclaim_mark(budget, r, v->jobs, v->order, v->norder);
+	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
+		goto out;
+	rc = 0;
+out:
+	gq_budget_free(budget);
+	if (rc)
+		v->failed = true;
+	gq_buckets_free(&queued);
+	gq_buckets_free(&running);
+	return rc;
 }
 
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	int idx = gq_idmap_get(&v->ids, id);
+	int idx = gq_hash_get(&v->ids, gq_key_int(id));
 
 	return idx < 0 ? NULL : &v->jobs[idx];
 }
 
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx)
 {
-	return (idx >= 0 && idx < v->nproj) ? &v->proj[idx] : NULL;
+	return (idx >= 0 && idx < v->reg.nproj) ? &v->reg.proj[idx] : NULL;
 }
 
 int gq_view_nprojects(const gq_view_t *v)
 {
-	return v->nproj;
+	return v->reg.nproj;
 }
 
 int gq_view_find_project(const gq_view_t *v, const char *account)
 {
-	return gq_strmap_get(&v->accounts, account ? account : "");
+	return gq_registry_find(&v->reg, account);
 }
 
 const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx)
 {
-	return (idx >= 0 && idx < v->ndept) ? &v->dept[idx] : NULL;
+	return (idx >= 0 && idx < v->reg.ndept) ? &v->reg.dept[idx] : NULL;
 }
 
 int gq_view_ndepts(const gq_view_t *v)
 {
-	return v->ndept;
-}
-
-double gq_view_capacity(const gq_view_t *v)
-{
-	return v->capacity;
+	return v->reg.ndept;
 }
 
 int gq_view_min_runtime(const gq_view_t *v)
@@ -733,28 +461,45 @@ int gq_view_min_runtime(const gq_view_t *v)
 	return v->min_runtime_pass;
 }
 
+void gq_view_job_gone(gq_view_t *v, uint32_t id)
+{
+	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	gq_job_t *job;
+
+	if (idx < 0 || !v->computed)
+		return;
+	job = &v->jobs[idx];
+	if (job->in.state != GQ_JOB_RUNNING) {
+		if (job->demand)
+			v->reg.proj[job->project].pending -=
+				_pending_gpus(&job->in);
+		job->demand = false;
+		job->in.state = GQ_JOB_WAITING;
+		return;
+	}
+	_untally(v, job);
+	job->in.state = GQ_JOB_WAITING;
+	_shrink_candidates(v, job->project);
+}
+
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 			 uint32_t preemptor)
 {
-	const gq_job_t *ee = gq_view_job(v, preemptee);
 	const gq_job_t *er = gq_view_job(v, preemptor);
+	const gq_job_t *ee;
 
-	int dept;
-	bool same;
-
-	if (!ee || !er || ee->state != GQ_JOB_RUNNING ||
-	    er->state != GQ_JOB_PENDING || er->hold ||
-	    ee->project == er->project)
+	/* most preemptors Slurm asks about cannot reclaim: answer at once */
+	if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
+	    (er->band != GQ_BAND_IN_QUOTA && er->band != GQ_BAND_FAIR_SHARE))
+		return false;
+	ee = gq_view_job(v, preemptee);
+	if (!ee || ee->in.state != GQ_JOB_RUNNING || ee->project == er->project)
 		return false;
 	if (er->room)
-		return gq_pairset_has(&v->room, er->id, ee->id);
-	dept = v->proj[ee->project].department;
-	same = dept >= 0 && dept == v->proj[er->project].department;
-	if (er->band == GQ_BAND_IN_QUOTA)
-		return ee->victim & (same ? GQ_VICTIM_QUOTA : GQ_VICTIM_QUOTA_OUT);
-	if (er->band == GQ_BAND_FAIR_SHARE)
-		return ee->victim & (same ? GQ_VICTIM_FAIR : GQ_VICTIM_FAIR_OUT);
-	return false;
+		return !v->reg.proj[ee->project].room_void &&
+		       gq_hash_get(&v->room, gq_key_pair(er->in.id,
+							 ee->in.id)) >= 0;
+	return gq_reclaim_allowed(&v->reg, ee, er);
 }
 
 uint32_t gq_view_preempt_rank(const gq_view_t *v, uint32_t id)

@@ -2,16 +2,18 @@
  * view.h - one scheduling pass of gpuquota, and the answers it gives until
  * the next pass.
  *
- * Owns: the project table (configured projects plus a 0-quota project per
- * unknown account), the per-pass job snapshot, and what is derived from it:
- * allocation a_p, demand D_p, fair share f_p, each pending job's band and
- * priority, and each running job's membership in the victim candidate sets
- * (SEMANTICS.md "Reclaim").  The Slurm glue fills the snapshot; everything
- * decided is decided here, without Slurm headers.
+ * Owns: the jobs of a pass as Slurm describes them (gq_job_in_t, added by
+ * gq_view_add_job), their placement on nodes, the order of the pass' steps
+ * (gq_view_compute) and the O(1) lookups the plugins and the command ask.
+ * The rules themselves live in one file each (docs/MODEL.md, "Where each
+ * rule is decided"): registry.c (projects, accounts), fairshare.c (f_p),
+ * queue.c (A_k, bands, holds), reclaim.c (floors, candidates, reclaim
+ * order), room.c (making room on nodes).  No Slurm header here.
  *
  * Costs: a pass is O(J log J) in jobs (one sort of each project's pending
- * and running jobs) plus O(P^2) in projects for water-filling; job lookups
- * and gq_view_preemptable() are O(1) (hash on job id).
+ * and running jobs, one of each department's) plus O(P^2) in projects for
+ * water-filling, plus room-making (room.h); adding a job and every lookup
+ * is O(1) (hash on job id).
  */
 #ifndef GPUQUOTA_VIEW_H
 #define GPUQUOTA_VIEW_H
@@ -21,12 +23,31 @@
 
 #include "config/config.h"
 #include "core/band.h"
+#include "core/registry.h"
 
 typedef enum {
 	GQ_JOB_RUNNING,		/* running or suspended: holds GPUs */
 	GQ_JOB_PENDING,		/* pending and eligible to start */
 	GQ_JOB_WAITING,		/* pending but held, on a dependency or begin time */
 } gq_job_state_t;
+
+/* What Slurm knows about a job: the input of a pass. */
+typedef struct {
+	uint32_t id;
+	gq_job_state_t state;
+	uint32_t gpus;		/* allocated (running) or requested (pending),
+				 * all nodes */
+	uint32_t tasks;		/* pending array tasks behind this record;
+				 * 0 is taken as 1 */
+	bool requeueable;	/* batch job that may be requeued */
+	int64_t order;		/* Slurm's order inside a project, higher
+				 * first (gq_job_order: QOS priority, nice) */
+	int64_t submit_time;
+	int64_t start_time;
+	/* shape of a pending job, for making room: 0 = any placement */
+	uint32_t gpus_per_node;
+	uint32_t nodes;
+} gq_job_in_t;
 
 /*
  * Victim set membership bits (gq_job_t.victim).  The project's own floor
@@ -48,110 +69,87 @@ typedef enum {
 					 * reclaim it */
 } gq_hold_t;
 
+/* A job of the pass: its input, and what the pass decided for it. */
 typedef struct {
-	/* input, from Slurm */
-	uint32_t id;
-	gq_job_state_t state;
-	uint32_t gpus;		/* allocated (running) or requested (pending) */
-	uint32_t tasks;		/* pending array tasks behind this record, >= 1 */
-	bool requeueable;	/* batch job that may be requeued */
-	int64_t order;		/* Slurm-side order in the project, higher first
-				 * (QOS priority, nice) */
-	int64_t submit_time;
-	int64_t start_time;
-	/* derived */
-	int project;		/* index in the project table */
-	double cum;		/* A_k (pending jobs) */
+	gq_job_in_t in;		/* as added; never changed by the pass */
+	int project;		/* index in the registry */
+	/* pending jobs (queue.c) */
+	double cum;		/* A_k */
 	gq_band_t band;
-	double key;
-	uint32_t priority;	/* for Slurm; pending jobs */
-	gq_hold_t hold;		/* pending jobs that must not start yet */
-	uint8_t victim;		/* GQ_VICTIM_* bits (running jobs) */
-	bool over_quota;	/* running: among its project's GPUs beyond
-				 * quota (the walk, eligibility aside) */
-	uint32_t preempt_rank;	/* running jobs: 1.. in order of reclaim */
-	/* shape of a pending job, for making room: 0 = any placement */
-	uint32_t gpus_per_node;
-	uint32_t nodes;
-	/* derived */
-	int place_first, place_n;	/* running: its GPUs per node */
-	bool room;		/* pending: reclaims from its own set (room) */
+	double key;		/* place inside the band, smaller first */
+	uint32_t priority;	/* for Slurm */
+	gq_hold_t hold;		/* must not start yet */
+	bool demand;		/* counted in its project's pending demand */
+	bool room;		/* reclaims from its own set (room.c) */
+	/* running jobs (reclaim.c) */
+	uint8_t victim;		/* GQ_VICTIM_* bits: offered under */
+	uint8_t chain;		/* kinds its project's budget counts it in */
+	bool over_quota;	/* among its project's GPUs beyond quota */
+	uint32_t preempt_rank;	/* 1.. in order of reclaim; UINT32_MAX: none */
+	int place_first, place_n;	/* its GPUs per node (placement) */
 } gq_job_t;
-
-typedef struct {
-	char *name;
-	double quota, weight, limit;	/* limit INFINITY when unlimited */
-	int department;		/* -1 when none */
-	bool configured;	/* false: an account no project lists */
-	bool dept_from_tree;	/* department taken from Slurm's accounts */
-	/* per pass */
-	uint32_t alloc;		/* a_p */
-	uint32_t pending;	/* GPUs of eligible pending jobs */
-	double share;		/* f_p */
-	double deserved;
-	double tail;		/* A of the last job walked (for late submits) */
-} gq_project_t;
-
-typedef struct {
-	char *name;
-	double quota, weight, limit;
-	/* per pass */
-	uint32_t alloc;
-	double demand, share;
-	double tail;		/* alloc + pending GPUs not held (late submits) */
-} gq_dept_t;
 
 typedef struct gq_view gq_view_t;
 
-/* A view for a configuration (copied; cfg may be freed afterwards). */
+/* A view for a configuration (copied; cfg may be freed afterwards), or
+ * NULL when out of memory. */
 gq_view_t *gq_view_create(const gq_config_t *cfg);
 void gq_view_free(gq_view_t *v);
 
-/* Start a pass: forget the previous jobs. */
+/*
+ * Start a pass: forget the previous jobs.  `capacity` is C, the GPUs of
+ * the pool; `now` the time jobs' ages are measured at.
+ */
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now);
+
+/* C, when it is known only after the nodes were read (placement). */
 void gq_view_set_capacity(gq_view_t *v, double capacity);
 
 /*
- * Add a job of the pass, belonging to `account` (NULL or "": the empty
- * account, itself a 0-quota project).  Returns the stored job to fill, or
- * NULL when out of memory.  O(1) amortized.
+ * Add a job, belonging to `account` (NULL or "": the empty account,
+ * itself a 0-quota project).  The one way to add a job:
+ *  - during a pass (after gq_view_begin, before gq_view_compute): stored
+ *    for the pass;
+ *  - after gq_view_compute (a job submitted, requeued or released between
+ *    passes): placed at the tail of its project's queue and given its
+ *    band, priority and hold at once with the same rules (queue.h); a job
+ *    already pending in the same project and state keeps its place.
+ * Returns the job as the view now has it, or NULL when out of memory (the
+ * pass is then incomplete: gq_view_compute fails).  O(1) amortized.
  */
-gq_job_t *gq_view_add_job(gq_view_t *v, uint32_t id, const char *account);
+const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
+				const gq_job_in_t *in);
 
 /*
  * Placement, optional, after gq_view_begin: the pool's nodes, their idle
  * GPUs, and the GPUs each running job holds on each node (all of a job's
- * entries right after adding it).  With it, a pass also makes room: see
- * SEMANTICS.md "the candidates must actually make room".
+ * entries right after adding it).  With it, a pass also makes room
+ * (room.h).  Return 0, or -1 (out of memory, unknown job, entries of a
+ * job not consecutive).
  */
 int gq_view_set_nodes(gq_view_t *v, int nnodes);
 void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus);
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus);
 
 /*
- * Slurm's account tree (slurmdbd): `account` has parent account `parent`.
- * When the parent is a department's name, the account's project belongs
- * to that department, unless gpuquota.json gives the project a department
- * of its own; an account no project lists becomes a 0-quota project in it.
- * Call for every account association, before gq_view_compute.  O(1).
+ * Slurm's account tree (slurmdbd): `account` has parent account `parent`
+ * (registry.h).  Call for every account association, before
+ * gq_view_compute.  Returns 0 or -1 (memory).  O(1).
  */
-void gq_view_account_parent(gq_view_t *v, const char *account,
-			    const char *parent);
+int gq_view_account_parent(gq_view_t *v, const char *account,
+			   const char *parent);
 
 /* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
  * longer than the configured one. */
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);
 
-/* Derive shares, bands, priorities and victim sets for the jobs added. */
-void gq_view_compute(gq_view_t *v);
-
 /*
- * A job submitted after the pass: placed at the tail of its project's queue,
- * given its band and priority; visible to lookups until the next pass.
- * `job` holds the input fields.  Returns the stored job or NULL.
+ * Derive shares, bands, priorities, holds and victim sets for the jobs
+ * added.  Returns 0, or -1 when memory ran out now or while jobs were
+ * added: the view's answers are then incomplete and must not be used
+ * (the plugin keeps its last good view).
  */
-const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
-				 const gq_job_t *job);
+int gq_view_compute(gq_view_t *v);
 
 /* O(1) lookups */
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
@@ -160,13 +158,21 @@ int gq_view_nprojects(const gq_view_t *v);
 int gq_view_find_project(const gq_view_t *v, const char *account);
 const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
 int gq_view_ndepts(const gq_view_t *v);
-double gq_view_capacity(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
+
+/*
+ * A job is gone between passes: a victim Slurm is about to requeue, a job
+ * that ended.  Its GPUs leave its project, and the candidates of its
+ * project (and department) shrink to fit what they hold now, so that the
+ * next preemption decision cannot take them below their floors.  O(jobs
+ * of those projects).
+ */
+void gq_view_job_gone(gq_view_t *v, uint32_t id);
 
 /*
  * May `preemptor` (pending) take the GPUs of `preemptee` (running)?
  * Quota reclaim for an in-quota preemptor, fair-share reclaim for a
- * fair-share one; never within a project.  O(1).
+ * fair-share one; never within a project (reclaim.h).  O(1).
  */
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 			 uint32_t preemptor);

@@ -1,6 +1,6 @@
 /*
  * preempt_gpuquota.c - preempt/gpuquota: quota and fair-share reclaim by
- * requeue (SEMANTICS.md "Reclaim").
+ * requeue (docs/MODEL.md "Reclaim").
  *
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
  * preemptable() call, never a walk of job_list.
@@ -12,6 +12,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "core/band.h"
+#include "core/reclaim.h"
 #include "core/state.h"
 
 const char plugin_name[] = "Preempt gpuquota plugin";
@@ -85,15 +86,14 @@ static void _note_reclaim(job_record_t *victim)
 	pe = gq_view_project(v, ee->project);
 	pr = gq_view_project(v, er->project);
 	info("gpuquota: reclaim: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
-	     er->id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
-	     pr->share, ee->id, pe->name, ee->gpus, ee->gpus == 1 ? "" : "s",
-	     pe->name, pe->alloc,
-	     pe->quota, pe->share,
-	     er->band == GQ_BAND_IN_QUOTA ? pe->quota :
-	     (pe->quota > pe->share ? pe->quota : pe->share));
+	     er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
+	     pr->share, ee->in.id, pe->name, ee->in.gpus,
+	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
+	     pe->share, gq_floor(pe->quota, pe->share,
+				 er->band == GQ_BAND_FAIR_SHARE));
 	xfree(victim->system_comment);
 	victim->system_comment = xstrdup_printf(
-		"gpuquota: reclaimed for job %u of %s (%s)", er->id, pr->name,
+		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	gq_state_unlock();
 }
@@ -120,6 +120,16 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 	case PREEMPT_DATA_GRACE_TIME:
 		/* asked once per victim, right before it is preempted */
 		_note_reclaim(job_ptr);
+		/*
+		 * Its GPUs leave its project now, not at the next pass: the
+		 * candidates left shrink to what the project still holds, so
+		 * the next victim Slurm takes (for this preemptor or another)
+		 * cannot take it below its floor.
+		 */
+		gq_state_lock();
+		if (gq_state()->view)
+			gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+		gq_state_unlock();
 		*(uint32_t *)data = 0;
 		break;
 	default:

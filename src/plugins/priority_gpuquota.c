@@ -1,12 +1,15 @@
 /*
  * priority_gpuquota.c - priority/gpuquota: orders pending jobs by gpuquota
- * band and share (SEMANTICS.md "Ordering pending jobs").
+ * band and share (docs/MODEL.md "Bands and priority").
  *
  * Owns the pass: loads gpuquota.json, runs a pass every
  * recompute_interval seconds and soon after each submit (its own thread,
- * taking the locks multifactor's decay thread takes), and publishes the
- * view that preempt/gpuquota answers from.
+ * taking the locks multifactor's decay thread takes): read Slurm
+ * (read_slurm.c), compute (core/view.c), publish the view preempt/gpuquota
+ * answers from (core/state.c), write back (write_slurm.c).  A pass that
+ * fails is logged once and changes nothing: the last good view stays.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -25,7 +28,9 @@
 
 #include "core/band.h"
 #include "core/state.h"
-#include "plugins/snapshot.h"
+#include "plugins/read_slurm.h"
+#include "plugins/write_slurm.h"
+#include "shared/job_facts.h"
 
 /* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
 #pragma weak job_list
@@ -39,6 +44,7 @@ static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
 static bool pass_stop, pass_wanted, in_ctld;
+static bool pass_failing;	/* the last pass failed (logged once) */
 
 static void _log_config(const gq_config_t *cfg, const char *path)
 {
@@ -59,7 +65,7 @@ static int _load(bool fatal_on_error)
 {
 	char *path = gq_config_path(slurm_conf.slurm_conf,
 				    slurm_conf.priority_params);
-	char err[1024];
+	char err[GQ_ERR_MAX];
 	int rc;
 
 	if (!path)
@@ -91,44 +97,69 @@ static int _interval(void)
 	return s > 0 ? s : 1;
 }
 
+static bool _assoc_exists(const char *account, void *ctx)
+{
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	slurmdb_assoc_rec_t *assoc;
+	bool found = false;
+
+	while (!found && (assoc = list_next(it)))
+		found = !assoc->user && assoc->acct &&
+			!xstrcasecmp(assoc->acct, account);
+	list_iterator_destroy(it);
+	return found;
+}
+
+static void _report_missing(const char *line, void *ctx)
+{
+	error("gpuquota: %s", line);
+}
+
 /*
  * With slurmdbd, say which configured accounts do not exist there: Slurm
  * refuses their jobs (AccountingStorageEnforce=associations) or, without
  * enforcement, they run as the project the config names.  Once per load,
- * as soon as the association manager has its list.  Caller holds the
- * state lock.
+ * as soon as the association manager has its list.  O(accounts x
+ * associations), once.  Caller holds the state lock.
  */
 static void _check_accounts(const gq_config_t *cfg)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
-	ListIterator it;
-	slurmdb_assoc_rec_t *assoc;
-	int i, j;
 
 	if (accounts_checked || !slurm_with_slurmdbd())
 		return;
 	assoc_mgr_lock(&locks);
-	if (!assoc_mgr_assoc_list) {
-		assoc_mgr_unlock(&locks);
-		return;
-	}
-	for (i = 0; i < cfg->nprojects; i++) {
-		for (j = 0; j < cfg->projects[i].naccounts; j++) {
-			const char *acct = cfg->projects[i].accounts[j];
-			bool found = false;
-
-			it = list_iterator_create(assoc_mgr_assoc_list);
-			while (!found && (assoc = list_next(it)))
-				found = !assoc->user && assoc->acct &&
-					!xstrcasecmp(assoc->acct, acct);
-			list_iterator_destroy(it);
-			if (!found)
-				error("gpuquota: project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)",
-				      cfg->projects[i].name, acct);
-		}
+	if (assoc_mgr_assoc_list) {
+		gq_missing_accounts(cfg, _assoc_exists, _report_missing, NULL);
+		accounts_checked = true;
 	}
 	assoc_mgr_unlock(&locks);
-	accounts_checked = true;
+}
+
+/*
+ * One pass into the state's next view; published only when it succeeds.
+ * Returns whether a scheduling pass should run now.  Caller holds the
+ * slurmctld locks and the state lock.
+ */
+static bool _pass(gq_state_t *st, time_t now)
+{
+	gq_view_t *next = gq_state_next();
+	int rc = next ? gq_read_pass(next, st->config, now) : -1;
+
+	if (!rc)
+		rc = gq_view_compute(next);
+	if (rc) {
+		if (!pass_failing)
+			error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
+		pass_failing = true;
+		return false;
+	}
+	if (pass_failing)
+		info("gpuquota: passes succeed again");
+	pass_failing = false;
+	gq_state_publish();
+	/* after publishing, `next` is the pass before (or NULL) */
+	return gq_write_pass(st->view, st->next, now);
 }
 
 static void _run_pass(void)
@@ -138,22 +169,57 @@ static void _run_pass(void)
 				   NO_LOCK };
 	gq_state_t *st;
 
+	bool kick = false;
+
 	lock_slurmctld(locks);
 	gq_state_lock();
 	st = gq_state();
-	if (st->view && st->config) {
-		gq_snapshot_pass(st->view, st->config, time(NULL));
-		st->passes++;
+	if (st->config) {
+		kick = _pass(st, time(NULL));
 		_check_accounts(st->config);
 	}
 	gq_state_unlock();
+	/*
+	 * A released job, or a reclaim that only this pass made possible:
+	 * ask for a scheduling pass now rather than at the next
+	 * sched_interval (60 s by default).
+	 */
+	if (kick)
+		queue_job_scheduler();
 	unlock_slurmctld(locks);
+}
+
+/*
+ * Passes asked for (submits, job ends, reloads) are paced: at least this
+ * long from the end of one pass to the start of the next, and every
+ * request in between is served by that one pass.  A submit storm thus
+ * costs one pass per gap, not one per submit (each holds the job write
+ * lock for O(J log J)); a job submitted meanwhile gets its band at once
+ * from priority_p_set.
+ */
+#define GQ_PASS_MIN_GAP_NS 500000000L
+
+static void _add_ns(struct timespec *t, long ns)
+{
+	t->tv_nsec += ns;
+	while (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static bool _before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
 static void *_pass_loop(void *arg)
 {
+	struct timespec earliest = { 0 };	/* end of last pass + gap */
+
 	while (true) {
-		struct timespec until;
+		struct timespec until, now;
 
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += _interval();
@@ -162,6 +228,12 @@ static void *_pass_loop(void *arg)
 		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
 					      &until) == 0)
 			;
+		/* an asked-for pass waits out the gap; more asks coalesce */
+		clock_gettime(CLOCK_REALTIME, &now);
+		while (!pass_stop && _before(&now, &earliest) &&
+		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
+					      &earliest) != ETIMEDOUT)
+			clock_gettime(CLOCK_REALTIME, &now);
 		pass_wanted = false;
 		if (pass_stop) {
 			slurm_mutex_unlock(&pass_mutex);
@@ -169,6 +241,8 @@ static void *_pass_loop(void *arg)
 		}
 		slurm_mutex_unlock(&pass_mutex);
 		_run_pass();
+		clock_gettime(CLOCK_REALTIME, &earliest);
+		_add_ns(&earliest, GQ_PASS_MIN_GAP_NS);
 	}
 	return NULL;
 }
@@ -188,7 +262,7 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	in_ctld = true;
-	gq_snapshot_init();
+	gq_read_init();
 	_load(true);
 	pass_stop = false;
 	slurm_thread_create(&pass_thread, _pass_loop, NULL);
@@ -220,26 +294,26 @@ extern int fini(void)
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	const gq_job_t *job = NULL;
-	gq_job_t in;
+	gq_state_t *st;
+	gq_job_in_t in;
 	uint32_t prio = 1;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
-	gq_snapshot_job(job_ptr, time(NULL), &in);
+	gq_read_job(job_ptr, time(NULL), &in);
 	if (in.state == GQ_JOB_WAITING && IS_JOB_PENDING(job_ptr) &&
 	    job_ptr->priority == 0)
 		in.state = GQ_JOB_PENDING;	/* being given a priority now */
 	gq_state_lock();
-	if (gq_state()->config &&
-	    !gq_snapshot_in_pool(gq_state()->config, job_ptr->part_ptr)) {
+	st = gq_state();
+	if (st->config && !gq_read_in_pool(st->config, job_ptr)) {
 		/* outside the GPU pool: not gpuquota's to order */
 		gq_state_unlock();
 		return 1;
 	}
-	if (gq_state()->view &&
-	    (job = gq_view_add_late(gq_state()->view, job_ptr->account, &in))) {
+	if (st->view && (job = gq_view_add_job(st->view, job_ptr->account, &in))) {
 		if (job->hold) {
-			gq_snapshot_hold(job_ptr, gq_state()->view, job);
+			gq_write_hold(job_ptr, st->view, job);
 			prio = 0;
 		} else if (job->priority) {
 			prio = job->priority;
@@ -249,10 +323,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (!job)
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);
-	else if (prio && gq_snapshot_held(job_ptr)) {
-		job_ptr->state_reason = WAIT_NO_REASON;
-		xfree(job_ptr->state_desc);
-	}
+	else if (prio && gq_read_held(job_ptr))
+		gq_write_unhold(job_ptr);
 	if (in_ctld)
 		_want_pass();
 	return prio;
@@ -342,8 +414,18 @@ extern List priority_p_get_priority_factors_list(
 	return ret;
 }
 
+/*
+ * Slurm calls this only where AccountingStorageEnforce has "limits": then
+ * a job's GPUs leave its project at once (candidates shrink, see
+ * gq_view_job_gone); elsewhere the next pass sees it gone.
+ */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
-	if (in_ctld)
-		_want_pass();
+	if (!in_ctld)
+		return;
+	gq_state_lock();
+	if (gq_state()->view)
+		gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_state_unlock();
+	_want_pass();
 }

@@ -1,7 +1,9 @@
 /*
- * bench.c - speed of the hot path: one pass (O(J log J)) and
- * gq_view_preemptable() (O(1)) on synthetic clusters of growing size.
- * Reports time per pass and per call; not a test, nothing is asserted.
+ * bench.c - speed of the hot path on synthetic clusters of growing size:
+ * one pass (O(J log J)), the pass with node placement and room-making on
+ * a full cluster with oversubscribed quotas, and gq_view_preemptable()
+ * (O(1)).  Reports time per pass and per call; not a test, nothing is
+ * asserted (speed is measured, never asserted: machines are noisy).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,45 +20,79 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void bench(int nproj, int njobs)
+/* nproj projects of quota `quota` (accounts proj-N), ndept departments */
+static gq_view_t *make_view(int nproj, int quota, int ndept, char ***names)
 {
 	gq_project_cfg_t *p = calloc(nproj, sizeof(*p));
-	char **names = calloc(nproj, sizeof(*names));
+	gq_dept_cfg_t *d = calloc(ndept + 1, sizeof(*d));
 	gq_config_t cfg = { 0 };
 	gq_view_t *v;
-	double t0, t_pass, t_call;
-	int i, rounds = 5, calls = 2000000;
-	volatile int sink = 0;
+	int i;
 
+	*names = calloc(nproj + ndept, sizeof(**names));
+	for (i = 0; i < ndept; i++) {
+		(*names)[nproj + i] = malloc(32);
+		snprintf((*names)[nproj + i], 32, "dept-%d", i);
+		d[i].name = (*names)[nproj + i];
+		d[i].gpu_quota = quota * nproj / ndept / 2;
+		d[i].over_quota_weight = 1;
+		d[i].gpu_limit = GQ_NO_LIMIT;
+	}
 	for (i = 0; i < nproj; i++) {
-		names[i] = malloc(32);
-		snprintf(names[i], 32, "proj-%d", i);
-		p[i].name = names[i];
-		p[i].gpu_quota = 8;
+		(*names)[i] = malloc(32);
+		snprintf((*names)[i], 32, "proj-%d", i);
+		p[i].name = (*names)[i];
+		p[i].gpu_quota = quota;
 		p[i].over_quota_weight = 1 + i % 3;
 		p[i].gpu_limit = GQ_NO_LIMIT;
-		p[i].department = -1;
-		p[i].accounts = &names[i];
+		p[i].department = ndept && i % 2 ? i % ndept : -1;
+		p[i].accounts = &(*names)[i];
 		p[i].naccounts = 1;
 	}
 	cfg.projects = p;
 	cfg.nprojects = nproj;
+	cfg.depts = d;
+	cfg.ndepts = ndept;
 	v = gq_view_create(&cfg);
+	free(p);
+	free(d);
+	return v;
+}
+
+static void free_names(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static void bench(int nproj, int njobs)
+{
+	char **names;
+	gq_view_t *v = make_view(nproj, 8, 0, &names);
+	double t0, t_pass, t_call;
+	int i, rounds = 5, calls = 2000000;
+	volatile int sink = 0;
+
 	srand(42);
 	t0 = now_s();
 	for (int r = 0; r < rounds; r++) {
 		gq_view_begin(v, nproj * 8.0, 100000);
 		for (i = 0; i < njobs; i++) {
-			gq_job_t *j = gq_view_add_job(v, i + 1, names[rand() % nproj]);
+			gq_job_in_t in = {
+				.id = i + 1,
+				.state = (i % 3) ? GQ_JOB_RUNNING : GQ_JOB_PENDING,
+				.gpus = 1 + rand() % 4, .tasks = 1,
+				.requeueable = true, .submit_time = i,
+				.start_time = i,
+			};
 
-			j->state = (i % 3) ? GQ_JOB_RUNNING : GQ_JOB_PENDING;
-			j->gpus = 1 + rand() % 4;
-			j->tasks = 1;
-			j->requeueable = true;
-			j->submit_time = i;
-			j->start_time = i;
+			gq_view_add_job(v, names[rand() % nproj], &in);
 		}
-		gq_view_compute(v);
+		if (gq_view_compute(v))
+			fprintf(stderr, "bench: pass failed\n");
 	}
 	t_pass = (now_s() - t0) / rounds;
 	t0 = now_s();
@@ -64,14 +100,61 @@ static void bench(int nproj, int njobs)
 		sink += gq_view_preemptable(v, 1 + rand() % njobs,
 					    1 + rand() % njobs);
 	t_call = (now_s() - t0) / calls;
-	printf("%6d projects %8d jobs: pass %8.2f ms (%6.0f ns/job)  preemptable %5.0f ns/call\n",
+	printf("%6d projects %8d jobs:                       pass %8.2f ms (%6.0f ns/job)  preemptable %5.0f ns/call\n",
 	       nproj, njobs, t_pass * 1e3, t_pass * 1e9 / njobs, t_call * 1e9);
 	gq_view_free(v);
-	for (i = 0; i < nproj; i++)
-		free(names[i]);
-	free(names);
-	free(p);
+	free_names(names, nproj);
 	(void)sink;
+}
+
+/*
+ * A full cluster with placement: every GPU runs a 1-GPU job, npend 1-GPU
+ * jobs pend asking for one GPU on one node (room-making applies), quotas
+ * `quota` each (oversubscribed when nproj x quota > C), ndept departments.
+ */
+static void bench_room(int nproj, int quota, int ndept, int nnodes, int gpn,
+		       int npend)
+{
+	char **names;
+	gq_view_t *v = make_view(nproj, quota, ndept, &names);
+	int i, n, id = 1, nrun = nnodes * gpn, rounds = 3;
+	double t0, t;
+
+	t0 = now_s();
+	for (int r = 0; r < rounds; r++) {
+		id = 1;
+		gq_view_begin(v, nrun, 100000);
+		gq_view_set_nodes(v, nnodes);
+		for (n = 0; n < nnodes; n++)
+			for (i = 0; i < gpn; i++, id++) {
+				gq_job_in_t in = {
+					.id = id, .state = GQ_JOB_RUNNING,
+					.gpus = 1, .tasks = 1,
+					.requeueable = true,
+					.submit_time = id, .start_time = id,
+				};
+
+				gq_view_add_job(v, names[id % nproj], &in);
+				gq_view_place(v, id, n, 1);
+			}
+		for (i = 0; i < npend; i++, id++) {
+			gq_job_in_t in = {
+				.id = id, .state = GQ_JOB_PENDING, .gpus = 1,
+				.tasks = 1, .requeueable = true,
+				.submit_time = id, .gpus_per_node = 1,
+				.nodes = 1,
+			};
+
+			gq_view_add_job(v, names[id % nproj], &in);
+		}
+		if (gq_view_compute(v))
+			fprintf(stderr, "bench: pass failed\n");
+	}
+	t = (now_s() - t0) / rounds;
+	printf("%6d projects %2d depts, quota %4d, %4d nodes x %d GPUs, %6d running, %6d pending: pass %8.2f ms\n",
+	       nproj, ndept, quota, nnodes, gpn, nrun, npend, t * 1e3);
+	gq_view_free(v);
+	free_names(names, nproj + ndept);
 }
 
 int main(void)
@@ -80,5 +163,10 @@ int main(void)
 	bench(100, 10000);
 	bench(100, 100000);
 	bench(1000, 200000);
+	/* with placement: quotas sum to C, then oversubscribed 2x and 10x */
+	bench_room(100, 80, 0, 1000, 8, 20000);
+	bench_room(100, 160, 0, 1000, 8, 20000);
+	bench_room(100, 800, 0, 1000, 8, 20000);
+	bench_room(100, 160, 10, 1000, 8, 20000);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # Owns the reclaim invariant of the integration tests; sourced by lib.sh
 # (needs its sl, fail and GPUQUOTA).
 #
-# Invariant (SEMANTICS.md "Reclaim", quota reclaim): no project u sits below
+# Invariant (docs/MODEL.md "Reclaim", quota reclaim): no project u sits below
 # its floor min(q_u, D_u) while
 #   - another project v holds reclaimable GPUs beyond its own quota (running
 #     `preemptible: true` jobs of v, taken only while v stays >= q_v), and
@@ -14,7 +14,8 @@
 #     itself (a_u + g_J <= q_u) and would fit: then the first job of u's
 #     queue, whichever Slurm's order puts first, is in the in-quota band
 #     (its A_1 = a_u + g_J) and can reclaim; this also holds with the
-#     implementation's cumulative A_k rule (README "Choice beyond the contract");
+#     implementation's cumulative A_k rule (docs/MODEL.md, "Choices beyond
+#     the original contract");
 #   - u is skipped when it has an eligible multi-node pending job (its
 #     per-node need is not known here) or a pending job squeue no longer shows;
 #   - victims are single-node running jobs only, packed greedily per project
@@ -35,12 +36,13 @@ _invariant_input() {
 	local projects jobs pend run nodes
 	projects=$(sl "$GPUQUOTA" projects --json) || return 1
 	jobs=$(sl "$GPUQUOTA" jobs --json) || return 1
-	# pending: id|reason|cpus|min nodes
-	pend=$(sl squeue -h -t PD -o '%i|%r|%C|%D' | jq -R -s '
+	# pending: id|reason|cpus|min nodes; %A, the record's job id as in
+	# gpuquota jobs (%i of a pending array is "10_[0-3]")
+	pend=$(sl squeue -h -t PD -o '%A|%r|%C|%D' | jq -R -s '
 		split("\n") | map(select(length > 0) | split("|")
 		| {id: (.[0] | tonumber), reason: .[1],
 		   cpus: (.[2] | tonumber), nodes: (.[3] | tonumber)})') || return 1
-	run=$(sl squeue -h -t R -o '%i|%C' | jq -R -s '
+	run=$(sl squeue -h -t R -o '%A|%C' | jq -R -s '
 		split("\n") | map(select(length > 0) | split("|")
 		| {key: .[0], value: (.[1] | tonumber)}) | from_entries') || return 1
 	# usable nodes: GPUs and CPUs, total and in use

@@ -115,6 +115,27 @@ held_gpus() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# "JOBID GPUS" for every running job, from Slurm's allocation (JOB_GRES of
+# scontrol -d, all nodes of a job, as held_gpus)
+running_gpus() {
+	sl scontrol -d -o show job 2>/dev/null | grep ' JobState=RUNNING ' |
+		awk '{
+			id = ""; n = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^JobId=/) id = substr($i, 7)
+				if ($i !~ /^JOB_GRES=/) continue
+				s = substr($i, 10)
+				while (match(s, /(^|,)gpu(:[A-Za-z0-9_]+)?:[0-9]+/)) {
+					g = substr(s, RSTART, RLENGTH)
+					sub(/.*:/, "", g)
+					n += g
+					s = substr(s, RSTART + RLENGTH)
+				}
+			}
+			if (id != "") print id, n
+		}'
+}
+
 # A project field from `gpuquota projects --json`
 project_field() { # PROJECT FIELD
 	sl "$GPUQUOTA" projects --json |
@@ -123,6 +144,24 @@ project_field() { # PROJECT FIELD
 
 # Let at least one gpuquota pass and one scheduling pass go by.
 settle() { sleep "${1:-6}"; }
+
+# Every job's id, state and priority (squeue %A %T %Q; %A of a pending
+# array is the array's job id), sorted: what a settled cluster keeps.
+jobs_snapshot() { sl squeue -h -o '%A %T %Q' | sort -n; }
+
+# wait_stable [SECONDS]: until two jobs_snapshots 3 s apart, with at least
+# one gpuquota pass (every 2 s) between them, are the same
+wait_stable() {
+	local t=${1:-30} start=$SECONDS a b
+	b=$(jobs_snapshot)
+	while :; do
+		sleep 3
+		a=$b
+		b=$(jobs_snapshot)
+		[[ $a == "$b" ]] && return 0
+		((SECONDS - start < t)) || fail "jobs did not settle within ${t}s"
+	done
+}
 
 # wait_held ACCOUNT GPUS [SECONDS]: until held_gpus ACCOUNT is GPUS
 wait_held() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The quick start of SEMANTICS.md on a real cluster: 2 nodes x 2 GPUs,
+# The quick start of docs/MODEL.md on a real cluster: 2 nodes x 2 GPUs,
 # team-a and team-b at quota 2.  b2 makes Slurm requeue a1 (not a2): team-a
 # ends at exactly its quota, team-b at its quota.
 . "$(dirname "$0")/lib.sh"

@@ -2,7 +2,7 @@
 # Weighted over-quota sharing and fair-share reclaim that settles, on 2 nodes
 # x 4 GPUs (C = 8): p1 q=1 w=1, p2 q=1 w=3, p3 q=2 w=1, all 1-GPU jobs.
 #
-# Worked by hand (SEMANTICS.md "Fair share", "Reclaim"). A pending job of p
+# Worked by hand (docs/MODEL.md "Fair share", "Reclaim"). A pending job of p
 # reclaims by quota if A = a_p + 1 <= q_p (victims of v while a_v > q_v, v
 # kept >= q_v), by fair share if A <= f_p (victims of v kept >= max(q_v, f_v));
 # with whole GPUs v can lose one only while a_v - 1 >= max(q_v, f_v).

@@ -7,11 +7,14 @@
 Suite *config_suite(void);
 Suite *fairshare_suite(void);
 Suite *band_suite(void);
-Suite *index_suite(void);
+Suite *hash_suite(void);
 Suite *view_suite(void);
 Suite *gres_text_suite(void);
-Suite *reasons_suite(void);
+Suite *job_facts_suite(void);
 Suite *sync_suite(void);
+Suite *state_suite(void);
+Suite *review_suite(void);
+Suite *property_suite(void);
 
 int main(void)
 {
@@ -19,12 +22,15 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, band_suite());
-	srunner_add_suite(sr, index_suite());
+	srunner_add_suite(sr, hash_suite());
 	srunner_add_suite(sr, view_suite());
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, gres_text_suite());
-	srunner_add_suite(sr, reasons_suite());
+	srunner_add_suite(sr, job_facts_suite());
 	srunner_add_suite(sr, sync_suite());
+	srunner_add_suite(sr, state_suite());
+	srunner_add_suite(sr, review_suite());
+	srunner_add_suite(sr, property_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

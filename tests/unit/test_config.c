@@ -15,7 +15,7 @@
 
 #define PATH "/x/gpuquota.json"
 
-/* The example file of SEMANTICS.md, "Configuration". */
+/* examples/gpuquota.json (also in README.md) without its settings. */
 static const char example_json[] =
 	"{\n"
 	"  \"projects\": [\n"
@@ -28,7 +28,7 @@ static const char example_json[] =
 static gq_config_t *parse_ok(const char *json)
 {
 	gq_config_t *cfg = NULL;
-	char err[512] = "";
+	char err[GQ_ERR_MAX] = "";
 	int rc = gq_config_parse(json, PATH, &cfg, err, sizeof(err));
 
 	ck_assert_msg(rc == 0, "parse failed: %s", err);
@@ -364,7 +364,7 @@ START_TEST(test_reject)
 {
 	const struct bad *b = &bad[_i];
 	gq_config_t *cfg = (gq_config_t *)&cfg;	/* must be reset to NULL */
-	char err[512], want[512];
+	char err[GQ_ERR_MAX], want[GQ_ERR_MAX];
 	int rc;
 
 	memset(err, 'Z', sizeof(err));
@@ -400,7 +400,7 @@ END_TEST
 START_TEST(test_load_missing)
 {
 	gq_config_t *cfg = (gq_config_t *)&cfg;
-	char err[512];
+	char err[GQ_ERR_MAX];
 
 	ck_assert_int_eq(gq_config_load("/nonexistent/gpuquota.json", &cfg,
 					 err, sizeof(err)), -1);
@@ -413,7 +413,7 @@ END_TEST
 START_TEST(test_load_directory)
 {
 	gq_config_t *cfg = NULL;
-	char err[512];
+	char err[GQ_ERR_MAX];
 
 	ck_assert_int_eq(gq_config_load("/tmp", &cfg, err, sizeof(err)), -1);
 	ck_assert_ptr_null(cfg);
@@ -425,7 +425,7 @@ START_TEST(test_load_file)
 {
 	char *path = write_temp(example_json, strlen(example_json));
 	gq_config_t *cfg = NULL;
-	char err[512] = "";
+	char err[GQ_ERR_MAX] = "";
 
 	ck_assert_msg(gq_config_load(path, &cfg, err, sizeof(err)) == 0,
 		      "load failed: %s", err);
@@ -443,7 +443,7 @@ START_TEST(test_load_bad_file)
 	static const char text[] = "{\"projects\": [{\"name\": \"a\", \"gpu_quota\": -3}]}";
 	char *path = write_temp(text, strlen(text));
 	gq_config_t *cfg = NULL;
-	char err[512], want[512];
+	char err[GQ_ERR_MAX], want[GQ_ERR_MAX];
 
 	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
 	ck_assert_ptr_null(cfg);
@@ -461,7 +461,7 @@ START_TEST(test_load_nul_byte)
 	static const char text[] = "{\"projects\":\n []}\0";
 	char *path = write_temp(text, sizeof(text));	/* with the NUL */
 	gq_config_t *cfg = NULL;
-	char err[512], want[512];
+	char err[GQ_ERR_MAX], want[GQ_ERR_MAX];
 
 	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want),
@@ -479,7 +479,7 @@ START_TEST(test_load_large_file)
 	size_t cap = 64 + (size_t)n * 80, len = 0;
 	char *text = malloc(cap), *path;
 	gq_config_t *cfg = NULL;
-	char err[512] = "";
+	char err[GQ_ERR_MAX] = "";
 	int i;
 
 	ck_assert_ptr_nonnull(text);

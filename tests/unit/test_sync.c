@@ -1,10 +1,28 @@
 /*
- * test_sync.c - the sacctmgr plan of `gpuquota sync`.
+ * test_sync.c - the sacctmgr plan of `gpuquota sync`, and reading
+ * sacctmgr's output (a fake sacctmgr in PATH).
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "cli/sacctmgr.h"
 #include "cli/sync.h"
+
+/* cmd, shown as `gpuquota sync --dry-run` shows it, is want. */
+#define ck_cmd(cmd, want) do {						\
+	const gq_cmd_t *c_ = (cmd);					\
+	char *s_ = gq_sync_cmd_str(c_);					\
+									\
+	ck_assert_ptr_null(c_->argv[c_->argc]);				\
+	ck_assert_ptr_nonnull(s_);					\
+	ck_assert_str_eq(s_, (want));					\
+	free(s_);							\
+} while (0)
 
 START_TEST(grptres_parse)
 {
@@ -53,13 +71,16 @@ START_TEST(plan_changes)
 
 	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &plan), 0);
 	ck_assert_int_eq(plan.n, 7);
-	ck_assert_str_eq(plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
-	ck_assert_str_eq(plan.cmds[1], "modify account where name=vision cluster=c1 set Parent=research");
-	ck_assert_str_eq(plan.cmds[2], "modify account where name=vision cluster=c1 set GrpTRES=gres/gpu=-1");
-	ck_assert_str_eq(plan.cmds[3], "add account nlp Cluster=c1 Parent=research Description=gpuquota Organization=gpuquota");
-	ck_assert_str_eq(plan.cmds[4], "modify account where name=nlp cluster=c1 set GrpTRES=gres/gpu=6");
-	ck_assert_str_eq(plan.cmds[5], "add account search-ci Cluster=c1 Parent=root Description=gpuquota Organization=gpuquota");
-	ck_assert_str_eq(plan.cmds[6], "modify account where name=search-ci cluster=c1 set GrpTRES=gres/gpu=3");
+	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
+	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set Parent=research");
+	ck_cmd(&plan.cmds[2], "modify account where name=vision cluster=c1 set GrpTRES=gres/gpu=-1");
+	ck_cmd(&plan.cmds[3], "add account nlp Cluster=c1 Parent=research Description=gpuquota Organization=gpuquota");
+	ck_cmd(&plan.cmds[4], "modify account where name=nlp cluster=c1 set GrpTRES=gres/gpu=6");
+	ck_cmd(&plan.cmds[5], "add account search-ci Cluster=c1 Parent=root Description=gpuquota Organization=gpuquota");
+	ck_cmd(&plan.cmds[6], "modify account where name=search-ci cluster=c1 set GrpTRES=gres/gpu=3");
+	ck_assert_int_eq(plan.cmds[6].argc, 7);
+	ck_assert_str_eq(plan.cmds[6].argv[3], "name=search-ci");
+	ck_assert_str_eq(plan.cmds[6].argv[6], "GrpTRES=gres/gpu=3");
 	gq_sync_plan_free(&plan);
 
 	/* in sync: nothing to do */
@@ -77,6 +98,213 @@ START_TEST(plan_changes)
 }
 END_TEST
 
+/*
+ * Names a shell would split or interpret stay one argument each:
+ * department research (no limit), project "team a" (limit 2, no
+ * department, not in slurmdbd) and o'brien (research, no limit, in
+ * slurmdbd under root).
+ */
+START_TEST(plan_names_one_argument)
+{
+	char *acc_t[] = { "team a" }, *acc_o[] = { "o'brien" };
+	gq_dept_cfg_t d[1] = { { .name = "research", .gpu_quota = 2,
+				 .over_quota_weight = 1,
+				 .gpu_limit = GQ_NO_LIMIT } };
+	gq_project_cfg_t p[2] = {
+		{ .name = "team a", .gpu_quota = 1, .over_quota_weight = 1,
+		  .gpu_limit = 2, .department = -1, .accounts = acc_t,
+		  .naccounts = 1 },
+		{ .name = "o'brien", .gpu_quota = 1, .over_quota_weight = 1,
+		  .gpu_limit = GQ_NO_LIMIT, .department = 0,
+		  .accounts = acc_o, .naccounts = 1 },
+	};
+	gq_config_t cfg = { .projects = p, .nprojects = 2, .depts = d,
+			    .ndepts = 1 };
+	gq_acct_t have[2] = { { "research", "root", -1 },
+			      { "o'brien", "root", -1 } };
+	gq_plan_t plan;
+
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &plan), 0);
+	ck_assert_int_eq(plan.n, 3);
+	ck_assert_int_eq(plan.cmds[0].argc, 7);
+	ck_assert_str_eq(plan.cmds[0].argv[2], "team a");
+	ck_cmd(&plan.cmds[0], "add account 'team a' Cluster=c1 Parent=root Description=gpuquota Organization=gpuquota");
+	ck_assert_int_eq(plan.cmds[1].argc, 7);
+	ck_assert_str_eq(plan.cmds[1].argv[3], "name=team a");
+	ck_cmd(&plan.cmds[1], "modify account where 'name=team a' cluster=c1 set GrpTRES=gres/gpu=2");
+	ck_assert_int_eq(plan.cmds[2].argc, 7);
+	ck_assert_str_eq(plan.cmds[2].argv[3], "name=o'brien");
+	ck_cmd(&plan.cmds[2], "modify account where 'name=o'\\''brien' cluster=c1 set Parent=research");
+	gq_sync_plan_free(&plan);
+}
+END_TEST
+
+/* Display: quotes only where a shell would not take the text as it is. */
+START_TEST(cmd_str_quoting)
+{
+	char *argv[] = { "plain-1.0,a/b:c=d+e@f%g", "", "$HOME", "a;b",
+			 "*", "~x", "it's", NULL };
+	gq_cmd_t cmd = { .argv = argv, .argc = 7 }, none = { .argv = argv };
+
+	ck_cmd(&cmd, "plain-1.0,a/b:c=d+e@f%g '' '$HOME' 'a;b' '*' '~x' 'it'\\''s'");
+	none.argv = &argv[7];
+	ck_cmd(&none, "");
+}
+END_TEST
+
+/* ---- sacctmgr.c: a fake sacctmgr (sh) first in PATH --------------------- */
+
+static char *saved_path;	/* PATH before the first fake */
+
+/*
+ * It writes its arguments, one a line, into DIR/args, then prints out
+ * (printf format) and exits with status.  Returns DIR, now all of PATH.
+ */
+static char *fake_sacctmgr(const char *out, int status)
+{
+	char *dir = strdup("/tmp/gq_test_sacctmgr_XXXXXX"), *path;
+	FILE *f;
+
+	if (!saved_path)
+		saved_path = strdup(getenv("PATH") ? getenv("PATH") : "");
+	ck_assert_ptr_nonnull(saved_path);
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_ge(asprintf(&path, "%s/sacctmgr", dir), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n"
+		"for a; do printf '%%s\\n' \"$a\"; done > '%s/args'\n"
+		"printf '%s'\n"
+		"exit %d\n", dir, out, status);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	free(path);
+	ck_assert_int_eq(setenv("PATH", dir, 1), 0);
+	return dir;
+}
+
+/* The arguments the fake got, one a line. */
+static char *fake_args(const char *dir)
+{
+	char *path, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_ge(asprintf(&path, "%s/args", dir), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(getdelim(&buf, &len, '\0', f), 0);
+	fclose(f);
+	unlink(path);
+	free(path);
+	return buf;
+}
+
+static void fake_done(char *dir)
+{
+	char *path;
+
+	ck_assert_int_ge(asprintf(&path, "%s/sacctmgr", dir), 0);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+	free(dir);
+	ck_assert_int_eq(setenv("PATH", saved_path, 1), 0);
+}
+
+START_TEST(sacctmgr_accounts)
+{
+	char *dir = fake_sacctmgr("root|||\\n"
+				  "research||root|gres/gpu=10\\n"
+				  "research|alice|root|\\n"
+				  "team a||research|cpu=4,gres/gpu=2\\n", 0);
+	char *args;
+	gq_accts_t a;
+
+	ck_assert_int_eq(gq_sacctmgr_accounts("my cluster", &a), 0);
+	args = fake_args(dir);
+	ck_assert_str_eq(args, "-n\n-P\nshow\nassoc\ncluster=my cluster\n"
+			 "format=Account,User,ParentName,GrpTRES\n");
+	free(args);
+	ck_assert_int_eq(a.n, 3);
+	ck_assert_str_eq(a.a[0].name, "root");
+	ck_assert_str_eq(a.a[0].parent, "root");
+	ck_assert_int_eq(a.a[0].gpu_limit, -1);
+	ck_assert_str_eq(a.a[1].name, "research");
+	ck_assert_int_eq(a.a[1].gpu_limit, 10);
+	ck_assert_str_eq(a.a[2].name, "team a");
+	ck_assert_str_eq(a.a[2].parent, "research");
+	ck_assert_int_eq(a.a[2].gpu_limit, 2);
+	gq_sacctmgr_accounts_free(&a);
+	ck_assert_int_eq(a.n, 0);
+	fake_done(dir);
+
+	/* sacctmgr fails: nothing, whatever it printed */
+	dir = fake_sacctmgr("x|||\\n", 1);
+	ck_assert_int_eq(gq_sacctmgr_accounts("c1", &a), -1);
+	ck_assert_int_eq(a.n, 0);
+	ck_assert_ptr_null(a.a);
+	free(fake_args(dir));
+	fake_done(dir);
+}
+END_TEST
+
+START_TEST(sacctmgr_qos)
+{
+	char *dir = fake_sacctmgr("normal|0\\nHigh|100\\nunset|\\n", 0);
+	gq_qos_table_t t;
+	char *args;
+
+	ck_assert_int_eq(gq_sacctmgr_qos(&t), 0);
+	args = fake_args(dir);
+	ck_assert_str_eq(args, "-n\n-P\nshow\nqos\nformat=Name,Priority\n");
+	free(args);
+	ck_assert_int_eq(t.n, 3);
+	ck_assert_int_eq(gq_sacctmgr_qos_find(&t, "normal")->priority, 0);
+	ck_assert_int_eq(gq_sacctmgr_qos_find(&t, "high")->priority, 100);
+	ck_assert_int_eq(gq_sacctmgr_qos_find(&t, "HIGH")->priority, 100);
+	ck_assert_int_eq(gq_sacctmgr_qos_find(&t, "unset")->priority, 0);
+	ck_assert_ptr_null(gq_sacctmgr_qos_find(&t, "low"));
+	ck_assert_ptr_null(gq_sacctmgr_qos_find(&t, NULL));
+	ck_assert_uint_eq(gq_sacctmgr_qos_priority("High", &t), 100);
+	ck_assert_uint_eq(gq_sacctmgr_qos_priority("low", &t), 0);
+	gq_sacctmgr_qos_free(&t);
+	fake_done(dir);
+
+	/* a priority that is not a number: refused */
+	dir = fake_sacctmgr("normal|0\\nodd|-5\\n", 0);
+	ck_assert_int_eq(gq_sacctmgr_qos(&t), -1);
+	ck_assert_int_eq(t.n, 0);
+	free(fake_args(dir));
+	fake_done(dir);
+}
+END_TEST
+
+START_TEST(sacctmgr_run)
+{
+	char *argv[] = { "add", "account", "team a", "Parent=o'brien", NULL };
+	gq_cmd_t cmd = { .argv = argv, .argc = 4 };
+	char *dir = fake_sacctmgr("", 0), *args;
+
+	ck_assert_int_eq(gq_sacctmgr_run(&cmd), 0);
+	args = fake_args(dir);
+	ck_assert_str_eq(args, "-i\nadd\naccount\nteam a\nParent=o'brien\n");
+	free(args);
+	fake_done(dir);
+
+	dir = fake_sacctmgr("", 3);
+	ck_assert_int_eq(gq_sacctmgr_run(&cmd), -1);
+	free(fake_args(dir));
+	fake_done(dir);
+
+	/* no sacctmgr at all */
+	ck_assert_int_eq(setenv("PATH", "/nonexistent", 1), 0);
+	ck_assert_int_eq(gq_sacctmgr_run(&cmd), -1);
+	ck_assert_int_eq(setenv("PATH", saved_path, 1), 0);
+}
+END_TEST
+
 Suite *sync_suite(void)
 {
 	Suite *s = suite_create("sync");
@@ -84,6 +312,11 @@ Suite *sync_suite(void)
 
 	tcase_add_test(tc, grptres_parse);
 	tcase_add_test(tc, plan_changes);
+	tcase_add_test(tc, plan_names_one_argument);
+	tcase_add_test(tc, cmd_str_quoting);
+	tcase_add_test(tc, sacctmgr_accounts);
+	tcase_add_test(tc, sacctmgr_qos);
+	tcase_add_test(tc, sacctmgr_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

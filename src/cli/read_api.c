@@ -1,0 +1,195 @@
+/*
+ * read_api.c - the command's reading of slurmctld through libslurm's
+ * public API (see read_api.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/read_api.h"
+#include "core/gres_text.h"
+#include "shared/job_facts.h"
+
+int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
+{
+	partition_info_msg_t *parts = NULL;
+
+	memset(a, 0, sizeof(*a));
+	a->preempt_exempt_time = conf->preempt_exempt_time;
+	/* pending arrays' task lists in full, not cut at 64 characters */
+	setenv("SLURM_BITSTR_LEN", "0", 1);
+	if (slurm_load_node(0, &a->nodes, SHOW_ALL) ||
+	    slurm_load_partitions(0, &parts, SHOW_ALL)) {
+		slurm_perror("gpuquota: loading nodes and partitions");
+		gq_api_free(a);
+		return -1;
+	}
+	/* node_info_t.partitions is filled in client side */
+	slurm_populate_node_partitions(a->nodes, parts);
+	slurm_free_partition_info_msg(parts);
+	/* SHOW_DETAIL: each running job's GPUs node by node */
+	if (slurm_load_jobs(0, &a->jobs, SHOW_ALL | SHOW_DETAIL)) {
+		slurm_perror("gpuquota: slurm_load_jobs");
+		gq_api_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+void gq_api_free(gq_api_t *a)
+{
+	slurm_free_job_info_msg(a->jobs);
+	slurm_free_node_info_msg(a->nodes);
+	memset(a, 0, sizeof(*a));
+}
+
+/* GPUs a pending job asks for, all nodes (gres per job, node, task) */
+static uint64_t _requested_gpus(const slurm_job_info_t *j)
+{
+	uint64_t n = gq_gres_text_gpus(j->tres_per_job);
+	uint32_t nodes = j->num_nodes ? j->num_nodes : 1;
+
+	n += gq_gres_text_gpus(j->tres_per_node) * nodes;
+	n += gq_gres_text_gpus(j->tres_per_task) *
+	     (j->num_tasks && j->num_tasks != NO_VAL ? j->num_tasks : 1);
+	return n;
+}
+
+/* GPUs a running job holds, node by node (SHOW_DETAIL) */
+static uint64_t _allocated_gpus(const slurm_job_info_t *j)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < j->gres_detail_cnt; i++)
+		n += gq_gres_text_gpus(j->gres_detail_str[i]);
+	return n ? n : _requested_gpus(j);
+}
+
+static bool _is_array_record(const slurm_job_info_t *j)
+{
+	return j->array_task_str && j->array_task_id == NO_VAL;
+}
+
+void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
+		void *qos_ctx, gq_job_in_t *out)
+{
+	gq_job_facts_t f = {
+		.id = j->job_id,
+		.job_state = j->job_state,
+		.batch = j->batch_flag,
+		.requeue = j->requeue,
+		.qos_priority = qos && j->qos ? qos(j->qos, qos_ctx) : 0,
+		.nice = j->nice,
+		.priority = j->priority,
+		.reason = j->state_reason,
+		.state_desc = j->state_desc,
+		.begin_time = j->eligible_time,	/* the earliest begin time */
+		.submit_time = j->submit_time,
+		.start_time = j->start_time,
+	};
+
+	if (gq_facts_running(&f)) {
+		f.gpus = _allocated_gpus(j);
+	} else {
+		f.gpus = _requested_gpus(j);
+		f.gpus_per_node = gq_gres_text_gpus(j->tres_per_node);
+		f.nodes = j->num_nodes;
+		if (_is_array_record(j))
+			f.array_tasks = gq_array_task_count(j->array_task_str);
+	}
+	gq_job_input(&f, now, out);
+}
+
+bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j)
+{
+	gq_job_facts_t f = { .job_state = j->job_state };
+
+	return gq_pool_has_job(cfg, j->partition, gq_facts_running(&f));
+}
+
+static bool _node_in_pool(const gq_config_t *cfg, const node_info_t *n)
+{
+	return n->name && gq_node_takes_work(n->node_state) &&
+	       gq_pool_has(cfg, n->partitions);
+}
+
+double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg)
+{
+	double c = 0;
+	uint32_t i;
+
+	for (i = 0; i < a->nodes->record_count; i++)
+		if (_node_in_pool(cfg, &a->nodes->node_array[i]))
+			c += gq_gres_text_gpus(a->nodes->node_array[i].gres);
+	return c;
+}
+
+/* Each node's idle GPUs, by its index in the node table. */
+static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
+		       gq_view_t *view)
+{
+	uint32_t i;
+
+	if (gq_view_set_nodes(view, a->nodes->record_count))
+		return -1;
+	for (i = 0; i < a->nodes->record_count; i++) {
+		const node_info_t *n = &a->nodes->node_array[i];
+		uint64_t total = gq_gres_text_gpus(n->gres);
+		uint64_t used = gq_gres_text_gpus(n->gres_used);
+
+		if (_node_in_pool(cfg, n))
+			gq_view_node_free(view, i, total > used ?
+					  (uint32_t)(total - used) : 0);
+	}
+	return 0;
+}
+
+/*
+ * A running job's GPUs per node: node_inx holds ranges of node indexes
+ * (first, last, ..., -1), gres_detail_str one entry per node in order.
+ */
+static int _read_placement(gq_view_t *view, const slurm_job_info_t *j)
+{
+	uint32_t k = 0;
+	int r, n;
+
+	for (r = 0; j->node_inx && j->node_inx[r] >= 0; r += 2)
+		for (n = j->node_inx[r]; n <= j->node_inx[r + 1]; n++, k++) {
+			uint64_t gpus;
+
+			if (k >= j->gres_detail_cnt)
+				return 0;
+			gpus = gq_gres_text_gpus(j->gres_detail_str[k]);
+			if (gpus && gq_view_place(view, j->job_id, n,
+						  (uint32_t)gpus))
+				return -1;
+		}
+	return 0;
+}
+
+int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
+		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
+		     void *qos_ctx)
+{
+	uint32_t i;
+
+	gq_view_begin(view, gq_api_capacity(a, cfg), now);
+	if (_read_nodes(a, cfg, view))
+		return -1;
+	gq_view_min_runtime_at_least(view, a->preempt_exempt_time);
+	for (i = 0; i < a->jobs->record_count; i++) {
+		const slurm_job_info_t *j = &a->jobs->job_array[i];
+		gq_job_facts_t f = { .job_state = j->job_state };
+		gq_job_in_t in;
+
+		if (!gq_facts_active(&f) || !gq_api_in_pool(cfg, j))
+			continue;
+		gq_api_job(j, now, qos, qos_ctx, &in);
+		if (!gq_view_add_job(view, j->account, &in))
+			return -1;
+		if (in.state == GQ_JOB_RUNNING && _read_placement(view, j))
+			return -1;
+	}
+	return 0;
+}

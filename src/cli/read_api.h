@@ -1,0 +1,54 @@
+/*
+ * read_api.h - slurmctld's state through libslurm's public API into the
+ * core's inputs: the command's counterpart of plugins/read_slurm.c.  It
+ * only copies fields; what they mean is decided in shared/job_facts.h, the
+ * same rules the plugins use.
+ */
+#ifndef GPUQUOTA_READ_API_H
+#define GPUQUOTA_READ_API_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include <slurm/slurm.h>
+
+#include "config/config.h"
+#include "core/view.h"
+
+typedef struct {
+	job_info_msg_t *jobs;
+	node_info_msg_t *nodes;	/* with their partitions filled in */
+	uint16_t preempt_exempt_time;	/* PreemptExemptTime, seconds */
+} gq_api_t;
+
+/* The QOS priority of a job's QOS name (0 when unknown). */
+typedef uint32_t (*gq_qos_priority_t)(const char *qos, void *ctx);
+
+/*
+ * Load nodes, partitions and jobs (all of them, with pending arrays'
+ * task lists in full).  Returns 0, or -1 with Slurm's error printed.
+ */
+int gq_api_load(gq_api_t *a, const slurm_conf_t *conf);
+void gq_api_free(gq_api_t *a);
+
+/* The core's input for one job; qos may be NULL (no QOS priorities). */
+void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
+		void *qos_ctx, gq_job_in_t *out);
+
+/* Is this job in gpuquota's pool? */
+bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j);
+
+/*
+ * Fill a view for a pass, as the plugin does: the pool's nodes, capacity
+ * and idle GPUs, every active job in the pool, running jobs' placement,
+ * PreemptExemptTime.  (Slurm's account tree comes from slurmdbd: the
+ * caller adds it.)  Returns 0, or -1 when out of memory.
+ */
+int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
+		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
+		     void *qos_ctx);
+
+/* C of the last gq_api_read_pass: GPUs of the pool's nodes. */
+double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * queue.c - A_k, bands, holds, demand and department bounds (see queue.h).
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/fairshare.h"
+#include "core/queue.h"
+
+/* A project's pending queue: eligible before waiting, then Slurm's order
+ * (higher first), then oldest submit, then lowest id. */
+static int _cmp_queue(const void *a, const void *b, void *ctx)
+{
+	const gq_job_t *jobs = ctx;
+	const gq_job_in_t *x = &jobs[*(const int *)a].in;
+	const gq_job_in_t *y = &jobs[*(const int *)b].in;
+
+	if (x->state != y->state)
+		return x->state == GQ_JOB_PENDING ? -1 : 1;
+	if (x->order != y->order)
+		return x->order > y->order ? -1 : 1;
+	if (x->submit_time != y->submit_time)
+		return x->submit_time < y->submit_time ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
+}
+
+/* Does x go before y in the order Slurm tries jobs: priority, older, id? */
+static bool _before(const gq_job_t *x, const gq_job_t *y)
+{
+	if (x->priority != y->priority)
+		return x->priority > y->priority;
+	if (x->in.submit_time != y->in.submit_time)
+		return x->in.submit_time < y->in.submit_time;
+	return x->in.id < y->in.id;
+}
+
+/*
+ * A job that would bring its project to A = cum: its band, key and
+ * priority.  in_ancestors: its department stays within quota.  A job
+ * without GPUs is not ordered by gpuquota.
+ */
+static void _set_band(const gq_project_t *p, gq_job_t *job, double cum,
+		      bool in_ancestors)
+{
+	job->cum = cum;
+	job->band = job->in.gpus ?
+		    gq_band_of(cum, p->quota, p->share, in_ancestors) :
+		    GQ_BAND_NONE;
+	job->key = gq_band_key(job->band, cum, p->quota, p->weight);
+	job->priority = gq_band_priority(job->band, job->key);
+}
+
+/* What keeps a job that would bring its project to `cum` from starting. */
+static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
+			       double cum)
+{
+	if (!job->in.gpus)
+		return GQ_HOLD_NONE;
+	if (cum > p->limit + GQ_EPS)
+		return GQ_HOLD_LIMIT;
+	if (!job->in.requeueable && cum > p->quota + GQ_EPS)
+		return GQ_HOLD_NOT_REQUEUEABLE;
+	return GQ_HOLD_NONE;
+}
+
+/*
+ * What keeps a job that would bring its department to `dcum` from
+ * starting: its limit, or its quota for work that cannot be requeued.
+ */
+static gq_hold_t _dept_hold(const gq_dept_t *d, const gq_job_t *job,
+			    double dcum)
+{
+	if (!job->in.gpus)
+		return GQ_HOLD_NONE;
+	if (dcum > d->limit + GQ_EPS)
+		return GQ_HOLD_DEPT_LIMIT;
+	if (!job->in.requeueable && dcum > d->quota + GQ_EPS)
+		return GQ_HOLD_NOT_REQUEUEABLE;
+	return GQ_HOLD_NONE;
+}
+
+static bool _eligible(const gq_job_t *job)
+{
+	return job->in.state == GQ_JOB_PENDING;
+}
+
+/*
+ * GPUs a job adds to A: all the tasks of a pending array record (Slurm
+ * may start several in one scheduling cycle), so that its band never
+ * lets a task reclaim past quota and the jobs behind it see them all.
+ * Its holds look at its first task only: a task that fits may start.
+ */
+static double _size(const gq_job_t *job)
+{
+	return (double)job->in.gpus * (job->in.tasks ? job->in.tasks : 1);
+}
+
+void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *queued)
+{
+	int i, k;
+
+	for (i = 0; i < r->nproj; i++) {
+		gq_project_t *p = &r->proj[i];
+		int *q = gq_bucket(queued, i), n = gq_bucket_len(queued, i);
+		double cum = p->alloc;
+
+		qsort_r(q, n, sizeof(*q), _cmp_queue, jobs);
+		p->pending = 0;
+		for (k = 0; k < n && _eligible(&jobs[q[k]]); k++) {
+			const gq_job_in_t *in = &jobs[q[k]].in;
+
+			if (_project_hold(p, &jobs[q[k]], cum + in->gpus))
+				continue;
+			cum += _size(&jobs[q[k]]);
+			p->pending += (uint64_t)in->gpus * in->tasks;
+			jobs[q[k]].demand = true;
+		}
+	}
+}
+
+/*
+ * The next job of a project outside any department, its project at *cum
+ * before it.
+ */
+static void _project_step(const gq_project_t *p, gq_job_t *job, double *cum)
+{
+	double next = *cum + _size(job);
+
+	_set_band(p, job, next, true);
+	job->hold = _eligible(job) ?
+		    _project_hold(p, job, *cum + job->in.gpus) : GQ_HOLD_NONE;
+	if (_eligible(job) && !job->hold)
+		*cum = next;
+}
+
+/* One department's walk: its projects' queues merged in Slurm's order. */
+typedef struct {
+	gq_project_t *p;
+	const int *q;
+	int n, head;
+	double cum;
+} gq_lane_t;
+
+/*
+ * The head of a lane as Slurm would see it now: its band (demoted when
+ * the department would pass its quota) and priority.  Jobs the project
+ * holds are passed over first.
+ */
+static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
+			    double dcum)
+{
+	while (l->head < l->n) {
+		gq_job_t *job = &jobs[l->q[l->head]];
+		double next = l->cum + _size(job);
+
+		if (!_eligible(job))
+			return NULL;	/* waiting jobs come last */
+		job->hold = _project_hold(l->p, job, l->cum + job->in.gpus);
+		if (!job->hold) {
+			_set_band(l->p, job, next,
+				  dcum + _size(job) <= d->quota + GQ_EPS);
+			return job;
+		}
+		_set_band(l->p, job, next, false);
+		l->head++;
+	}
+	return NULL;
+}
+
+static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
+		      const gq_buckets_t *queued, int d)
+{
+	gq_dept_t *dp = &r->dept[d];
+	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
+	double dcum = dp->alloc;
+	int i, k, nl = 0;
+
+	if (!lane)
+		return -1;
+	for (i = 0; i < r->nproj; i++) {
+		if (r->proj[i].department != d)
+			continue;
+		lane[nl].p = &r->proj[i];
+		lane[nl].q = gq_bucket(queued, i);
+		lane[nl].n = gq_bucket_len(queued, i);
+		lane[nl].head = 0;
+		lane[nl++].cum = r->proj[i].alloc;
+	}
+	while (true) {
+		gq_job_t *best = NULL, *job;
+		gq_lane_t *from = NULL;
+
+		for (k = 0; k < nl; k++)
+			if ((job = _lane_head(&lane[k], jobs, dp, dcum)) &&
+			    (!best || _before(job, best))) {
+				best = job;
+				from = &lane[k];
+			}
+		if (!best)
+			break;
+		from->head++;
+		best->hold = _dept_hold(dp, best, dcum + best->in.gpus);
+		if (best->hold)
+			continue;
+		from->cum += _size(best);
+		dcum += _size(best);
+	}
+	/* what is not eligible yet: bands from where the sums ended */
+	for (k = 0; k < nl; k++) {
+		for (i = lane[k].head; i < lane[k].n; i++) {
+			gq_job_t *job = &jobs[lane[k].q[i]];
+			double next = lane[k].cum + _size(job);
+
+			_set_band(lane[k].p, job, next,
+				  dcum + _size(job) <= dp->quota + GQ_EPS);
+			job->hold = GQ_HOLD_NONE;
+		}
+		lane[k].p->tail = lane[k].cum;
+	}
+	dp->tail = dcum;
+	free(lane);
+	return 0;
+}
+
+int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
+{
+	int i, k, d;
+
+	for (i = 0; i < r->nproj; i++) {
+		gq_project_t *p = &r->proj[i];
+		int *q = gq_bucket(queued, i);
+		double cum = p->alloc;
+
+		if (p->department >= 0)
+			continue;
+		for (k = 0; k < gq_bucket_len(queued, i); k++)
+			_project_step(p, &jobs[q[k]], &cum);
+		p->tail = cum;
+	}
+	for (d = 0; d < r->ndept; d++)
+		if (_walk_dept(r, jobs, queued, d))
+			return -1;
+	return 0;
+}
+
+bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
+{
+	gq_project_t *p = &r->proj[job->project];
+	gq_dept_t *dp = p->department >= 0 ? &r->dept[p->department] : NULL;
+	double next, dnext;
+
+	if (p->tail < p->alloc)
+		p->tail = p->alloc;
+	next = p->tail + _size(job);
+	if (!dp) {
+		_project_step(p, job, &p->tail);
+		return _eligible(job) && !job->hold;
+	}
+	if (dp->tail < dp->alloc)
+		dp->tail = dp->alloc;
+	dnext = dp->tail + _size(job);
+	_set_band(p, job, next, dnext <= dp->quota + GQ_EPS);
+	job->hold = GQ_HOLD_NONE;
+	if (!_eligible(job))
+		return false;
+	if (!(job->hold = _project_hold(p, job, p->tail + job->in.gpus)))
+		job->hold = _dept_hold(dp, job, dp->tail + job->in.gpus);
+	if (job->hold)
+		return false;
+	p->tail = next;
+	dp->tail = dnext;
+	return true;
+}

@@ -1,0 +1,53 @@
+/*
+ * queue.h - where a pending job stands (docs/MODEL.md "Bands and
+ * priority", "Holds").
+ *
+ * Owns: a project's pending queue in Slurm's order; A_k = a_p + GPUs of
+ * the jobs before it and its own; the job's band, key and priority;
+ * gpuquota's holds (gpu_limit, work that cannot be requeued outside
+ * quota); which pending jobs are demand for fair share; and departments
+ * bounding their projects as a group.  The same per-job rules serve a
+ * pass and a job added between passes (gq_queue_late).
+ */
+#ifndef GPUQUOTA_QUEUE_H
+#define GPUQUOTA_QUEUE_H
+
+#include "core/bucket.h"
+#include "core/registry.h"
+#include "core/view.h"
+
+/*
+ * Sort every project's queue (bucket p of `queued`: its pending and
+ * waiting jobs) into Slurm's order: eligible first, then Slurm's order
+ * (QOS, nice), oldest submit, lowest id; and set each project's pending
+ * demand: the GPUs (x array tasks) of its eligible jobs that its own
+ * holds (gpu_limit, non-requeueable past quota) do not keep back.  Before
+ * fair shares, which need the demand.  O(J log J).
+ */
+void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *queued);
+
+/*
+ * After fair shares: every pending job's cum, band, key, priority and
+ * hold.  A project's queue is walked in order; a held job and a job not
+ * yet eligible add nothing to A for the jobs behind it.  The projects of
+ * a department are walked together in the order Slurm will try their
+ * jobs (highest priority first), adding up the department's GPUs: a job
+ * past the department's quota is not in quota, past its limit it is
+ * held, and so is one past its quota that cannot be requeued.  A job
+ * without GPUs is not gpuquota's to order (band none, priority 1, never
+ * held, never reclaims).  Sets each project's and department's tail.
+ * Returns 0, or -1 when out of memory.
+ * Cost: O(J) outside departments; O(J_d x P_d) for a department with P_d
+ * projects and J_d pending jobs (each step compares the projects' heads).
+ */
+int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued);
+
+/*
+ * A job added after the pass (submitted, requeued, released): placed at
+ * the tail of its project's queue and of its department's, with the rules
+ * above.  Returns whether it is demand (eligible, not held).  O(1).
+ */
+bool gq_queue_late(gq_registry_t *r, gq_job_t *job);
+
+#endif

@@ -1,0 +1,334 @@
+/*
+ * reclaim.c - floors, one budget for every candidate set, reclaim order
+ * (see reclaim.h).
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fairshare.h"
+#include "core/reclaim.h"
+
+/* The four kinds of reclaim, in the order of their bits. */
+enum { K_QUOTA, K_FAIR, K_QUOTA_OUT, K_FAIR_OUT, K_N };
+
+#define KIND_BIT(k) ((uint8_t)(1u << (k)))
+#define OUT_BITS (GQ_VICTIM_QUOTA_OUT | GQ_VICTIM_FAIR_OUT)
+
+double gq_floor(double quota, double share, bool fair)
+{
+	return fair ? fmax(quota, share) : quota;
+}
+
+void gq_reclaim_floors(gq_registry_t *r)
+{
+	double *w = malloc(sizeof(double) * (r->nproj + 1));
+	double *out = calloc(r->nproj + 1, sizeof(double));
+	int i, d, n;
+
+	if (!w || !out) {	/* no memory: q_p, the old floor */
+		free(w);
+		free(out);
+		return;
+	}
+	for (d = 0; d < r->ndept; d++) {
+		double sum = 0;
+
+		for (i = n = 0; i < r->nproj; i++) {
+			if (r->proj[i].department != d)
+				continue;
+			w[i] = r->proj[i].quota;
+			sum += w[i];
+			n++;
+		}
+		if (!n || sum <= r->dept[d].quota + GQ_EPS)
+			continue;	/* quotas fit: each keeps q_p */
+		/* oversubscribed: q_d by quota, each capped at q_p */
+		for (i = 0; i < r->nproj; i++)
+			if (r->proj[i].department != d)
+				w[i] = out[i] = 0;
+			else
+				out[i] = 0;
+		gq_waterfill(r->dept[d].quota, r->nproj, w, w, out);
+		for (i = 0; i < r->nproj; i++)
+			if (r->proj[i].department == d)
+				r->proj[i].quota_out = out[i];
+	}
+	free(w);
+	free(out);
+}
+
+/* lowest Slurm order first; among equals the youngest (latest start) */
+static int _cmp_walk(const void *a, const void *b, void *ctx)
+{
+	const gq_job_t *jobs = ctx;
+	const gq_job_in_t *x = &jobs[*(const int *)a].in;
+	const gq_job_in_t *y = &jobs[*(const int *)b].in;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (x->start_time != y->start_time)
+		return x->start_time > y->start_time ? -1 : 1;
+	if (x->id != y->id)
+		return x->id > y->id ? -1 : 1;
+	return 0;
+}
+
+bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime)
+{
+	if (job->state != GQ_JOB_RUNNING || !job->requeueable || !job->gpus)
+		return false;
+	return min_runtime <= 0 || now - job->start_time >= min_runtime;
+}
+
+void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p)
+{
+	double over = p->alloc - p->quota;
+	int i;
+
+	qsort_r(run, n, sizeof(*run), _cmp_walk, jobs);
+	for (i = 0; i < n; i++) {
+		gq_job_t *job = &jobs[run[i]];
+
+		job->victim = job->chain = 0;
+		job->over_quota = job->in.gpus &&
+				  job->in.gpus <= over + GQ_EPS;
+		if (job->over_quota)
+			over -= job->in.gpus;
+	}
+}
+
+double gq_overservice(const gq_project_t *p)
+{
+	double floor = gq_floor(p->quota, p->share, true);
+
+	if (floor <= GQ_EPS)
+		return p->alloc > 0 ? INFINITY : 0;
+	return p->alloc / floor;
+}
+
+typedef struct {
+	int project;
+	double over;
+} gq_over_t;
+
+static int _cmp_over(const void *a, const void *b)
+{
+	const gq_over_t *x = a, *y = b;
+
+	if (x->over != y->over)
+		return x->over > y->over ? -1 : 1;
+	return x->project - y->project;
+}
+
+int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *running, int64_t now, int min_runtime,
+		     int *order, int *norder)
+{
+	gq_over_t *over = malloc(sizeof(*over) * (r->nproj + 1));
+	int i, k, n = 0;
+
+	*norder = 0;
+	if (!over)
+		return -1;
+	for (i = 0; i < r->nproj; i++) {
+		over[i].project = i;
+		over[i].over = gq_overservice(&r->proj[i]);
+	}
+	qsort(over, r->nproj, sizeof(*over), _cmp_over);
+	for (i = 0; i < r->nproj; i++) {
+		const int *run = gq_bucket(running, over[i].project);
+
+		for (k = 0; k < gq_bucket_len(running, over[i].project); k++) {
+			gq_job_t *job = &jobs[run[k]];
+
+			if (!gq_victim_eligible(&job->in, now, min_runtime))
+				continue;
+			job->preempt_rank = n + 1;
+			order[n++] = run[k];
+		}
+	}
+	*norder = n;
+	free(over);
+	return 0;
+}
+
+/*
+ * Budgets.  A project's kinds form a chain by floor, lowest first: a job
+ * joins a kind only after every kind below it, so the kinds' sets are
+ * nested.  Quota and fair-share reclaim from outside a department also
+ * need the department's budget (quota out, then fair out).
+ */
+struct gq_budget {
+	double (*left)[K_N];	/* per project: a_p - floor, per kind */
+	uint8_t (*chain)[K_N];	/* per project: kinds by floor, lowest first */
+	double (*dleft)[2];	/* per department: a_d - q_d, a_d - max(q_d, f_d) */
+};
+
+gq_budget_t *gq_budget_new(const gq_registry_t *r)
+{
+	gq_budget_t *b = calloc(1, sizeof(*b));
+	int i, k, j;
+
+	if (!b)
+		return NULL;
+	b->left = calloc(r->nproj + 1, sizeof(*b->left));
+	b->chain = calloc(r->nproj + 1, sizeof(*b->chain));
+	b->dleft = calloc(r->ndept + 1, sizeof(*b->dleft));
+	if (!b->left || !b->chain || !b->dleft) {
+		gq_budget_free(b);
+		return NULL;
+	}
+	for (i = 0; i < r->nproj; i++) {
+		const gq_project_t *p = &r->proj[i];
+		double floor[K_N];
+
+		floor[K_QUOTA] = gq_floor(p->quota, p->share, false);
+		floor[K_FAIR] = gq_floor(p->quota, p->share, true);
+		floor[K_QUOTA_OUT] = gq_floor(p->quota_out, p->share, false);
+		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share, true);
+		/* insertion sort of four kinds by floor; ties: bit order */
+		for (k = 0; k < K_N; k++) {
+			b->left[i][k] = p->alloc - floor[k];
+			for (j = k; j > 0 && floor[b->chain[i][j - 1]] > floor[k]; j--)
+				b->chain[i][j] = b->chain[i][j - 1];
+			b->chain[i][j] = k;
+		}
+	}
+	for (i = 0; i < r->ndept; i++) {
+		const gq_dept_t *d = &r->dept[i];
+
+		b->dleft[i][0] = d->alloc - gq_floor(d->quota, d->share, false);
+		b->dleft[i][1] = d->alloc - gq_floor(d->quota, d->share, true);
+	}
+	return b;
+}
+
+void gq_budget_free(gq_budget_t *b)
+{
+	if (!b)
+		return;
+	free(b->left);
+	free(b->chain);
+	free(b->dleft);
+	free(b);
+}
+
+uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
+			const gq_job_t *er)
+{
+	bool out;
+
+	if (ee->project == er->project)
+		return 0;
+	out = gq_registry_outsider(r, ee->project, er->project);
+	if (er->band == GQ_BAND_IN_QUOTA)
+		return out ? GQ_VICTIM_QUOTA_OUT : GQ_VICTIM_QUOTA;
+	if (er->band == GQ_BAND_FAIR_SHARE)
+		return out ? GQ_VICTIM_FAIR_OUT : GQ_VICTIM_FAIR;
+	return 0;
+}
+
+/* The chain bits a job needs to be offered under `kind`: every kind up
+ * to it in its project's chain. */
+static uint8_t _chain_upto(const gq_budget_t *b, int project, uint8_t kind)
+{
+	uint8_t bits = 0;
+	int i;
+
+	for (i = 0; i < K_N; i++) {
+		bits |= KIND_BIT(b->chain[project][i]);
+		if (KIND_BIT(b->chain[project][i]) == kind)
+			break;
+	}
+	return bits;
+}
+
+/* The department bits a job needs to be offered to outsiders. */
+static uint8_t _dept_upto(uint8_t kind)
+{
+	if (kind == GQ_VICTIM_QUOTA_OUT)
+		return GQ_VICTIM_QUOTA_OUT;
+	if (kind == GQ_VICTIM_FAIR_OUT)
+		return OUT_BITS;
+	return 0;
+}
+
+static void _charge(gq_budget_t *b, const gq_registry_t *r, const gq_job_t *e,
+		    const gq_charge_t *c, int sign)
+{
+	int d = r->proj[e->project].department, k;
+	double g = sign * (double)e->in.gpus;
+
+	for (k = 0; k < K_N; k++)
+		if (c->chain & KIND_BIT(k))
+			b->left[e->project][k] -= g;
+	if (d >= 0 && (c->victim & GQ_VICTIM_QUOTA_OUT))
+		b->dleft[d][0] -= g;
+	if (d >= 0 && (c->victim & GQ_VICTIM_FAIR_OUT))
+		b->dleft[d][1] -= g;
+}
+
+bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
+		    uint8_t kind, gq_charge_t *undo)
+{
+	int d = r->proj[e->project].department, k;
+	uint8_t vbits = 0;
+	gq_charge_t c;
+
+	c.chain = _chain_upto(b, e->project, kind) & ~e->chain;
+	for (k = 0; k < K_N; k++)
+		if ((c.chain & KIND_BIT(k)) &&
+		    e->in.gpus > b->left[e->project][k] + GQ_EPS)
+			return false;
+	/* offered: the kind itself, and for outsiders the department's */
+	if (kind & OUT_BITS)
+		vbits = d >= 0 ? _dept_upto(kind) : kind;
+	else
+		vbits = kind;
+	c.victim = vbits & ~e->victim;
+	if (d >= 0 &&
+	    (((c.victim & GQ_VICTIM_QUOTA_OUT) &&
+	      e->in.gpus > b->dleft[d][0] + GQ_EPS) ||
+	     ((c.victim & GQ_VICTIM_FAIR_OUT) &&
+	      e->in.gpus > b->dleft[d][1] + GQ_EPS)))
+		return false;
+	_charge(b, r, e, &c, 1);
+	e->chain |= c.chain;
+	e->victim |= c.victim;
+	if (undo)
+		*undo = c;
+	return true;
+}
+
+void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
+			 gq_job_t *e, const gq_charge_t *undo)
+{
+	_charge(b, r, e, undo, -1);
+	e->chain &= ~undo->chain;
+	e->victim &= ~undo->victim;
+}
+
+void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
+		     const int *order, int n)
+{
+	static const uint8_t kinds[] = { GQ_VICTIM_QUOTA, GQ_VICTIM_FAIR,
+					 GQ_VICTIM_QUOTA_OUT,
+					 GQ_VICTIM_FAIR_OUT };
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
+			if (!(jobs[order[i]].victim & kinds[k]))
+				gq_budget_take(b, r, &jobs[order[i]],
+					       kinds[k], NULL);
+}
+
+bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
+			const gq_job_t *er)
+{
+	uint8_t kind = gq_reclaim_kind(r, ee, er);
+
+	return kind && (ee->victim & kind);
+}

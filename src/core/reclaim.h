@@ -1,0 +1,115 @@
+/*
+ * reclaim.h - who may be taken from, down to which floor, in what order
+ * (docs/MODEL.md "Reclaim").
+ *
+ * Owns: the floors (q for quota reclaim, max(q, f) for fair-share
+ * reclaim: gq_floor is the one place this formula is written; a project in
+ * a department has, against preemptors outside it, its part of the
+ * department's quota instead of q, and the department its own floor);
+ * which running jobs are candidates; the order they are offered in (most
+ * over-served project first); and whether one job may take another's GPUs.
+ *
+ * The guarantee: whatever subset of the offered candidates Slurm
+ * requeues, for however many preemptors, no project ends below the lowest
+ * floor it was offered under, nor a department below its floor against
+ * outsiders.  Every candidate set of a pass (the usual sets of the four
+ * kinds of reclaim and the room sets of room.c) draws on one budget per
+ * project and department (gq_budget_t): the kinds are nested by floor (a
+ * job offered under a higher floor is offered under every lower one), so
+ * the union of all sets never exceeds a_p - the lowest floor, and each
+ * kind's set never exceeds a_p - its floor.
+ */
+#ifndef GPUQUOTA_RECLAIM_H
+#define GPUQUOTA_RECLAIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bucket.h"
+#include "core/registry.h"
+#include "core/view.h"
+
+/* The floor a reclaim leaves: q, or max(q, f) for fair-share reclaim. */
+double gq_floor(double quota, double share, bool fair);
+
+/*
+ * Each project's quota against outsiders (quota_out): its department's
+ * quota divided in proportion to its projects' quotas, each capped at its
+ * own (q_p when the quotas fit in the department's).  O(P^2) water-fill.
+ */
+void gq_reclaim_floors(gq_registry_t *r);
+
+/* Can this running job ever be a victim (requeueable, holds GPUs, old
+ * enough)? */
+bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime);
+
+/*
+ * One project's running jobs (`run`, indexes into jobs) into walk order:
+ * lowest Slurm order first, then youngest.  Also marks which jobs hold the
+ * project's GPUs beyond quota (over_quota, what users see).  O(n log n).
+ */
+void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p);
+
+/*
+ * Over-service of a project, a_v / max(q_v, f_v): the most over-served
+ * project is reclaimed from first (a project with nothing deserved: +inf).
+ */
+double gq_overservice(const gq_project_t *p);
+
+/*
+ * Reclaim order over all projects: running jobs bucketed by project in
+ * `running` (each bucket in walk order), projects by over-service.  Lists
+ * the eligible jobs in `order` (room for every job; *norder their count)
+ * and sets their preempt_rank.  Returns 0 or -1 (memory).  O(P log P + J).
+ */
+int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *running, int64_t now, int min_runtime,
+		     int *order, int *norder);
+
+/* What is left to take from each project and department in this pass. */
+typedef struct gq_budget gq_budget_t;
+
+/* Fresh budgets from the registry's a_p, floors and f_p; NULL: memory. */
+gq_budget_t *gq_budget_new(const gq_registry_t *r);
+void gq_budget_free(gq_budget_t *b);
+
+/* What taking a job under one kind of reclaim added (to undo it). */
+typedef struct {
+	uint8_t chain, victim;
+} gq_charge_t;
+
+/*
+ * The kind of reclaim (one GQ_VICTIM_* bit) by which pending `er` would
+ * take running `ee`: by er's band (in quota: quota reclaim; fair share:
+ * fair-share reclaim) and whether ee's department is er's; 0 when none.
+ */
+uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
+			const gq_job_t *er);
+
+/*
+ * Offer job e under `kind` (and the kinds below it), drawing on the
+ * budgets.  Returns false, changing nothing, when a budget has no room
+ * for it; *undo says what was added.  O(1).
+ */
+bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
+		    uint8_t kind, gq_charge_t *undo);
+void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
+			 gq_job_t *e, const gq_charge_t *undo);
+
+/*
+ * The usual candidate sets: each job of `order` (reclaim order) is offered
+ * under as many kinds as the budgets still allow, from the lowest floor
+ * up; jobs already offered (room sets) keep what they have.  O(n).
+ */
+void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
+		     const int *order, int n);
+
+/*
+ * May pending `er` take running `ee` as a usual candidate: another
+ * project, er in quota or in fair share, ee offered under that kind?
+ * O(1).
+ */
+bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
+			const gq_job_t *er);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * registry.h - who the projects and departments are (docs/MODEL.md
+ * "Terms").
+ *
+ * Owns: the project table (configured projects, plus a 0-quota project for
+ * each account no project lists, made on first sight), the department
+ * table, account -> project, and Slurm's account tree (an account under a
+ * department's account belongs to that department unless the config says
+ * otherwise).  Also each project's and department's per-pass numbers
+ * (a_p, pending GPUs, f_p), which the pass fills in.
+ *
+ * Costs: lookups and inserts O(1) (hash on the name); the tables only grow
+ * (an unlisted account keeps its project for the life of the view).
+ */
+#ifndef GPUQUOTA_REGISTRY_H
+#define GPUQUOTA_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/hash.h"
+
+typedef struct {
+	char *name;
+	double quota, weight, limit;	/* limit INFINITY when unlimited */
+	int department;		/* -1 when none */
+	bool configured;	/* false: an account no project lists */
+	bool dept_from_tree;	/* department taken from Slurm's accounts */
+	/* per pass */
+	uint32_t alloc;		/* a_p */
+	uint64_t pending;	/* GPUs of eligible pending jobs (x tasks) */
+	double deserved;	/* step 1 of fair share */
+	double share;		/* f_p */
+	double quota_out;	/* its part of its department's quota: its
+				 * quota against reclaim from outside */
+	double tail;		/* A after the last job walked (late submits) */
+	bool room_void;		/* a job left since the pass: its room sets
+				 * are void until the next pass */
+} gq_project_t;
+
+typedef struct {
+	char *name;
+	double quota, weight, limit;
+	/* per pass */
+	uint32_t alloc;
+	double demand, share;
+	double tail;		/* alloc + pending GPUs not held (late submits) */
+} gq_dept_t;
+
+typedef struct {
+	gq_project_t *proj;
+	int nproj, proj_cap;
+	gq_dept_t *dept;
+	int ndept;
+	gq_hash_t accounts;	/* account -> project index */
+	gq_hash_t depts;	/* department name -> index */
+	gq_hash_t tree;		/* account -> department, from Slurm's tree */
+} gq_registry_t;
+
+/* The projects and departments of a config.  Returns 0 or -1 (memory). */
+int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg);
+void gq_registry_free(gq_registry_t *r);
+
+/*
+ * The project of an account (NULL: the empty account); an account no
+ * project lists becomes a 0-quota, weight-1, unlimited project, in the
+ * department Slurm's tree puts it in.  Returns its index, or -1 when out
+ * of memory.
+ */
+int gq_registry_project_of(gq_registry_t *r, const char *account);
+
+/* The project of an account, or -1 when it has none yet. */
+int gq_registry_find(const gq_registry_t *r, const char *account);
+
+/*
+ * Slurm's account tree: `account` has parent account `parent`.  Returns 0
+ * or -1 (memory).
+ */
+int gq_registry_account_parent(gq_registry_t *r, const char *account,
+			       const char *parent);
+
+/* Forget the per-pass numbers of every project and department. */
+void gq_registry_reset(gq_registry_t *r);
+
+/*
+ * Is the victim's project in a department the preemptor's project is not
+ * in?  Then the department's floor bounds the reclaim too.
+ */
+bool gq_registry_outsider(const gq_registry_t *r, int victim_project,
+			  int preemptor_project);
+
+#endif

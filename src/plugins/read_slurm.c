@@ -1,0 +1,257 @@
+/*
+ * read_slurm.c - read Slurm's jobs, nodes and account tree into a gpuquota
+ * view (see read_slurm.h).
+ */
+#include <string.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
+#include "src/common/gres.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "core/view.h"
+#include "plugins/read_slurm.h"
+#include "shared/job_facts.h"
+
+/* slurmctld's own data: absent (NULL) when a client command loads us */
+#pragma weak job_list
+
+static uint32_t gpu_id;
+
+void gq_read_init(void)
+{
+	gpu_id = gres_build_id("gpu");
+}
+
+/*
+ * Sum a number over the gpu entries of a gres list (a job's or a node's):
+ * `get` reads it from the entry's gres_data.  O(entries).
+ */
+static uint64_t _sum_gpus(List gres_list, uint64_t (*get)(void *data))
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t n = 0, v;
+
+	if (!gres_list)
+		return 0;
+	it = list_iterator_create(gres_list);
+	while ((gs = list_next(it)))
+		if (gs->plugin_id == gpu_id && gs->gres_data &&
+		    (v = get(gs->gres_data)) != NO_VAL64)
+			n += v;
+	list_iterator_destroy(it);
+	return n;
+}
+
+/* a job's GPUs, all nodes (requested or allocated) */
+static uint64_t _job_total(void *data)
+{
+	return ((gres_job_state_t *)data)->total_gres;
+}
+
+/* a pending job's GPUs per node (0: no per-node request) */
+static uint64_t _job_per_node(void *data)
+{
+	return ((gres_job_state_t *)data)->gres_per_node;
+}
+
+/* a node's GPUs */
+static uint64_t _node_avail(void *data)
+{
+	return ((gres_node_state_t *)data)->gres_cnt_avail;
+}
+
+/* a node's idle GPUs */
+static uint64_t _node_idle(void *data)
+{
+	gres_node_state_t *ns = data;
+
+	return ns->gres_cnt_avail > ns->gres_cnt_alloc ?
+	       ns->gres_cnt_avail - ns->gres_cnt_alloc : 0;
+}
+
+bool gq_read_in_pool(const gq_config_t *cfg, job_record_t *job_ptr)
+{
+	const char *parts = job_ptr->partition;
+
+	if (!parts && job_ptr->part_ptr)
+		parts = job_ptr->part_ptr->name;
+	return gq_pool_has_job(cfg, parts, !IS_JOB_PENDING(job_ptr));
+}
+
+static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
+{
+	int i;
+
+	if (!gq_node_takes_work(node_ptr->node_state))
+		return false;
+	for (i = 0; i < node_ptr->part_cnt; i++)
+		if (gq_pool_has(cfg, ((part_record_t *)node_ptr->part_pptr[i])->name))
+			return true;
+	return !cfg->settings.npartitions;
+}
+
+/*
+ * GPUs of the nodes that can take work, in the pool's partitions: C; and
+ * each such node's idle GPUs, for making room.  O(nodes).
+ */
+static int _read_nodes(const gq_config_t *cfg, gq_view_t *view, double *c)
+{
+	node_record_t *node_ptr;
+	int i;
+
+	*c = 0;
+	if (gq_view_set_nodes(view, node_record_count))
+		return -1;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!_node_in_pool(cfg, node_ptr))
+			continue;
+		*c += _sum_gpus(node_ptr->gres_list, _node_avail);
+		gq_view_node_free(view, node_ptr->index,
+				  _sum_gpus(node_ptr->gres_list, _node_idle));
+	}
+	return 0;
+}
+
+/* The GPUs a running job holds on each of its nodes. */
+static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
+{
+	bitstr_t *bm = job_ptr->job_resrcs && job_ptr->job_resrcs->node_bitmap ?
+		       job_ptr->job_resrcs->node_bitmap : job_ptr->node_bitmap;
+	int first, last, n, i = 0;
+
+	if (!bm || !job_ptr->gres_list_alloc || (first = bit_ffs(bm)) < 0)
+		return 0;
+	last = bit_fls(bm);
+	for (n = first; n <= last; n++) {
+		ListIterator it;
+		gres_state_t *gs;
+		uint64_t gpus = 0;
+
+		if (!bit_test(bm, n))
+			continue;
+		it = list_iterator_create(job_ptr->gres_list_alloc);
+		while ((gs = list_next(it))) {
+			gres_job_state_t *js = gs->gres_data;
+
+			if (gs->plugin_id == gpu_id && js &&
+			    js->gres_cnt_node_alloc && i < (int)js->node_cnt)
+				gpus += js->gres_cnt_node_alloc[i];
+		}
+		list_iterator_destroy(it);
+		if (gpus && gq_view_place(view, job_ptr->job_id, n,
+					  (uint32_t)gpus))
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+bool gq_read_held(job_record_t *job_ptr)
+{
+	return gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
+				   job_ptr->state_desc);
+}
+
+void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
+{
+	struct job_details *d = job_ptr->details;
+	gq_job_facts_t f = {
+		.id = job_ptr->job_id,
+		.job_state = job_ptr->job_state,
+		.batch = job_ptr->batch_flag,
+		.requeue = d && d->requeue,
+		.qos_priority = job_ptr->qos_ptr ? job_ptr->qos_ptr->priority : 0,
+		.nice = d ? d->nice : NICE_OFFSET,
+		.priority = job_ptr->priority,
+		.reason = job_ptr->state_reason,
+		.state_desc = job_ptr->state_desc,
+		.begin_time = d ? d->begin_time : 0,
+		.submit_time = d ? d->submit_time : 0,
+		.start_time = job_ptr->start_time,
+	};
+
+	if (gq_facts_running(&f)) {
+		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?
+				   job_ptr->gres_list_alloc :
+				   job_ptr->gres_list_req, _job_total);
+	} else {
+		f.gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
+		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
+					    _job_per_node);
+		f.nodes = d ? d->min_nodes : 0;
+		if (job_ptr->array_recs)
+			f.array_tasks = job_ptr->array_recs->task_cnt;
+	}
+	gq_job_input(&f, now, out);
+}
+
+/*
+ * Slurm's account tree, when slurmdbd has one: an account under a
+ * department's account belongs to that department.  O(associations).
+ */
+static int _read_account_tree(gq_view_t *view)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	ListIterator it;
+	slurmdb_assoc_rec_t *assoc;
+	int rc = 0;
+
+	if (!slurm_with_slurmdbd())
+		return 0;
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while (!rc && (assoc = list_next(it)))
+			if (!assoc->user && assoc->acct)
+				rc = gq_view_account_parent(view, assoc->acct,
+							    assoc->parent_acct);
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+	return rc;
+}
+
+static bool _active(job_record_t *job_ptr)
+{
+	gq_job_facts_t f = { .job_state = job_ptr->job_state };
+
+	return gq_facts_active(&f);
+}
+
+int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+	double capacity;
+	int rc = 0;
+
+	if (!job_list)
+		return -1;
+	gq_view_begin(view, 0, now);
+	if (_read_nodes(cfg, view, &capacity) || _read_account_tree(view))
+		return -1;
+	gq_view_set_capacity(view, capacity);
+	gq_view_min_runtime_at_least(view, slurm_conf.preempt_exempt_time);
+	it = list_iterator_create(job_list);
+	while (!rc && (job_ptr = list_next(it))) {
+		gq_job_in_t in;
+
+		if (!_active(job_ptr) || !gq_read_in_pool(cfg, job_ptr))
+			continue;
+		gq_read_job(job_ptr, now, &in);
+		if (!gq_view_add_job(view, job_ptr->account, &in))
+			rc = -1;
+		else if (in.state == GQ_JOB_RUNNING)
+			rc = _read_placement(view, job_ptr);
+	}
+	list_iterator_destroy(it);
+	return rc;
+}

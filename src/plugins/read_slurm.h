@@ -1,0 +1,38 @@
+/*
+ * read_slurm.h - Slurm's state into the core's inputs: the only place the
+ * plugins read job_list, the node table and the association manager.
+ * What the fields mean is decided in shared/job_facts.h; this file only
+ * copies them.
+ */
+#ifndef GPUQUOTA_READ_SLURM_H
+#define GPUQUOTA_READ_SLURM_H
+
+#include <time.h>
+
+#include "config/config.h"
+#include "core/view.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* Once per plugin load. */
+void gq_read_init(void);
+
+/* Is this job in gpuquota's pool (its partition, or any of a pending
+ * job's partitions)? */
+bool gq_read_in_pool(const gq_config_t *cfg, job_record_t *job_ptr);
+
+/* Is this job held by gpuquota (not by a user or an admin)? */
+bool gq_read_held(job_record_t *job_ptr);
+
+/* The core's input for one job. */
+void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
+
+/*
+ * Fill a view for a pass: the pool's nodes and capacity, Slurm's account
+ * tree, every active job in the pool and the running jobs' placement.
+ * O(J + N + associations).  Caller holds the slurmctld job, node and
+ * partition locks (read at least) and the state lock.  Returns 0, or -1
+ * when the view ran out of memory.
+ */
+int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now);
+
+#endif

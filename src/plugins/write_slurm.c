@@ -1,0 +1,182 @@
+/*
+ * write_slurm.c - holds, releases, reasons and priorities back into
+ * Slurm's job records (see write_slurm.h).
+ */
+#include <string.h>
+
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "core/view.h"
+#include "plugins/read_slurm.h"
+#include "plugins/write_slurm.h"
+#include "shared/job_facts.h"
+
+/* slurmctld's own data: absent (NULL) when a client command loads us */
+#pragma weak job_list
+#pragma weak last_job_update
+
+static const char *_plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
+		   const gq_job_t *job)
+{
+	const gq_project_t *p = gq_view_project(view, job->project);
+	const gq_dept_t *d = gq_view_dept(view, p->department);
+	char *desc = NULL;
+
+	switch (job->hold) {
+	case GQ_HOLD_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit (%.0f GPU%s)",
+				      p->name, p->limit, _plural(p->limit));
+		break;
+	case GQ_HOLD_DEPT_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit (%.0f GPU%s)",
+				      d ? d->name : "?", d ? d->limit : 0,
+				      _plural(d ? d->limit : 0));
+		break;
+	case GQ_HOLD_NOT_REQUEUEABLE:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s (%.0f GPU%s)",
+				      p->name, p->quota, _plural(p->quota));
+		break;
+	default:
+		return;
+	}
+	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	job_ptr->priority = 0;
+	job_ptr->state_reason = WAIT_HELD;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = desc;
+	last_job_update = time(NULL);
+}
+
+void gq_write_unhold(job_record_t *job_ptr)
+{
+	job_ptr->state_reason = WAIT_NO_REASON;
+	xfree(job_ptr->state_desc);
+}
+
+/*
+ * Is the text this job's reason already has the one it would get: the
+ * last pass wrote it for the same band and numbers, under the same reason?
+ * Then nothing is formatted (formatting every pending job's text every
+ * pass would cost more than the pass itself at 100 000 jobs).  O(1).
+ */
+static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
+		       const gq_view_t *view, const gq_job_t *job,
+		       const char *why)
+{
+	const gq_job_t *was = prev ? gq_view_job(prev, job->in.id) : NULL;
+	const gq_project_t *p, *pw;
+
+	if (!was || was->band != job->band || was->cum != job->cum ||
+	    !job_ptr->state_desc ||
+	    strncmp(job_ptr->state_desc, why, strlen(why)) ||
+	    !strstr(job_ptr->state_desc, "gpuquota: "))
+		return false;
+	p = gq_view_project(view, job->project);
+	pw = gq_view_project(prev, was->project);
+	return pw && !strcmp(p->name, pw->name) && p->quota == pw->quota &&
+	       p->share == pw->share;
+}
+
+/*
+ * Why a job in gpuquota's order waits, appended to Slurm's own reason
+ * (Priority or Resources) in squeue's reason column.  Slurm clears it when
+ * a scheduling attempt fails; the next pass writes it again.
+ */
+static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
+		     const gq_view_t *view, const gq_job_t *job)
+{
+	const gq_project_t *p = gq_view_project(view, job->project);
+	const char *why = job_reason_string(job_ptr->state_reason);
+	char *desc = NULL;
+
+	if (job_ptr->state_reason != WAIT_NO_REASON &&
+	    job_ptr->state_reason != WAIT_PRIORITY &&
+	    job_ptr->state_reason != WAIT_RESOURCES)
+		return;
+	if (_explained(job_ptr, prev, view, job, why))
+		return;
+	switch (job->band) {
+	case GQ_BAND_IN_QUOTA:
+		desc = xstrdup_printf("%s, gpuquota: in quota (%s would hold %g of %g)",
+				      why, p->name, job->cum, p->quota);
+		break;
+	case GQ_BAND_FAIR_SHARE:
+		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share (%s would hold %g, quota %g, fair share %.1f)",
+				      why, p->name, job->cum, p->quota, p->share);
+		break;
+	case GQ_BAND_OVER:
+		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only (%s would hold %g, quota %g, fair share %.1f)",
+				      why, p->name, job->cum, p->quota, p->share);
+		break;
+	default:
+		return;
+	}
+	if (!xstrcmp(job_ptr->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = desc;
+	last_job_update = time(NULL);
+}
+
+static void _release(job_record_t *job_ptr, uint32_t prio)
+{
+	info("gpuquota: release %pJ", job_ptr);
+	job_ptr->priority = prio;
+	gq_write_unhold(job_ptr);
+}
+
+bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+	bool kick = false;
+
+	if (!job_list)
+		return false;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		const gq_job_t *job;
+
+		if (!IS_JOB_PENDING(job_ptr) ||
+		    !(job = gq_view_job(view, job_ptr->job_id)))
+			continue;
+		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
+			gq_write_hold(job_ptr, view, job);
+			continue;
+		}
+		if (gq_read_held(job_ptr)) {
+			_release(job_ptr, job->priority);
+			last_job_update = now;
+			kick = true;
+			continue;
+		}
+		if (job->room)
+			kick = true;
+		if (job_ptr->priority == 0)
+			continue;
+		if (job->in.state == GQ_JOB_PENDING)
+			_explain(job_ptr, prev, view, job);
+		if (job_ptr->direct_set_prio)
+			continue;
+		if (job_ptr->priority != job->priority) {
+			job_ptr->priority = job->priority;
+			last_job_update = now;
+		}
+	}
+	list_iterator_destroy(it);
+	return kick;
+}

@@ -1,0 +1,32 @@
+/*
+ * write_slurm.h - the core's answers back into Slurm's job records:
+ * gpuquota's holds and releases, the band text in squeue's reason, and
+ * pending jobs' priorities.  Writes only what changed.
+ */
+#ifndef GPUQUOTA_WRITE_SLURM_H
+#define GPUQUOTA_WRITE_SLURM_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "core/view.h"
+#include "src/slurmctld/slurmctld.h"
+
+/*
+ * After a pass: hold, release, explain and reprioritize every pending job
+ * of the view.  `prev` is the pass before (NULL: none), whose reason texts
+ * are not written again when nothing in them changed.  O(J) with O(1)
+ * lookups.  Returns true when a scheduling pass should run now (a job was
+ * released, or may now make room).  Caller holds the slurmctld job write
+ * lock and the state lock.
+ */
+bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now);
+
+/* Hold a pending job for job->hold, saying why in squeue's reason. */
+void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
+		   const gq_job_t *job);
+
+/* A job gpuquota held may start: Slurm's reason is cleared. */
+void gq_write_unhold(job_record_t *job_ptr);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * job_facts.c - Slurm's job, node and account facts as the core's input
+ * (see job_facts.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "shared/job_facts.h"
+
+/* Room for one line about a missing account. */
+#define GQ_LINE_MAX 512
+
+bool gq_facts_running(const gq_job_facts_t *f)
+{
+	uint32_t base = f->job_state & JOB_STATE_BASE;
+
+	return base == JOB_RUNNING || base == JOB_SUSPENDED;
+}
+
+bool gq_facts_active(const gq_job_facts_t *f)
+{
+	if (gq_facts_running(f))
+		return true;
+	return (f->job_state & JOB_STATE_BASE) == JOB_PENDING &&
+	       !(f->job_state & JOB_REVOKED);
+}
+
+bool gq_facts_held_by_us(uint32_t priority, uint32_t reason,
+			 const char *state_desc)
+{
+	return priority == 0 && reason == WAIT_HELD && state_desc &&
+	       !strncmp(state_desc, GQ_HOLD_PREFIX, strlen(GQ_HOLD_PREFIX));
+}
+
+/* Slurm keeps most of these reasons in one range of job_state_reason. */
+bool gq_reason_slurm_limited(uint32_t reason)
+{
+	switch (reason) {
+	case WAIT_ASSOC_JOB_LIMIT:
+	case WAIT_ASSOC_RESOURCE_LIMIT:
+	case WAIT_ASSOC_TIME_LIMIT:
+	case WAIT_QOS_JOB_LIMIT:
+	case WAIT_QOS_RESOURCE_LIMIT:
+	case WAIT_QOS_TIME_LIMIT:
+	case WAIT_QOS_THRES:
+	case WAIT_QOS:
+	case WAIT_ACCOUNT:
+	case WAIT_DEP_INVALID:
+		return true;
+	default:
+		return reason >= WAIT_QOS_GRP_CPU &&
+		       reason <= WAIT_QOS_MIN_BILLING;
+	}
+}
+
+bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now)
+{
+	bool ours = gq_facts_held_by_us(f->priority, f->reason, f->state_desc);
+
+	if (!ours && (f->priority == 0 || f->reason == WAIT_HELD ||
+		      f->reason == WAIT_HELD_USER))
+		return true;
+	return f->reason == WAIT_DEPENDENCY || f->begin_time > now ||
+	       gq_reason_slurm_limited(f->reason);
+}
+
+/*
+ * One QOS priority step outweighs any nice: nice - NICE_OFFSET is an
+ * int32, so the order is lexicographic, QOS first.
+ */
+#define GQ_ORDER_QOS_STEP ((int64_t)1 << 32)
+
+int64_t gq_job_order(uint32_t qos_priority, uint32_t nice)
+{
+	int64_t qos = qos_priority > INT32_MAX ? INT32_MAX : qos_priority;
+
+	return qos * GQ_ORDER_QOS_STEP - ((int64_t)nice - NICE_OFFSET);
+}
+
+/* One entry "a", "a-b" or "a-b:s" of length n; 0 when not one. */
+static uint64_t _tasks_in(const char *s, size_t n)
+{
+	char *end;
+	unsigned long a, b, step = 1;
+
+	a = strtoul(s, &end, 10);
+	if (end == s)
+		return 0;
+	if ((size_t)(end - s) == n)
+		return 1;
+	if (*end != '-')
+		return 0;
+	b = strtoul(s = end + 1, &end, 10);
+	if (end == s || b < a)
+		return 0;
+	if (*end == ':') {
+		step = strtoul(s = end + 1, &end, 10);
+		if (end == s || !step)
+			return 0;
+	}
+	return *end && *end != ',' && *end != '%' ? 0 : (b - a) / step + 1;
+}
+
+uint32_t gq_array_task_count(const char *tasks)
+{
+	const char *p = tasks;
+	uint64_t n = 0, k;
+
+	if (!p || !*p)
+		return 0;
+	while (*p && *p != '%') {
+		size_t len = strcspn(p, ",%");
+
+		if (!(k = _tasks_in(p, len)))
+			return 0;
+		n += k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->id = f->id;
+	out->tasks = 1;
+	out->gpus = f->gpus > UINT32_MAX ? UINT32_MAX : (uint32_t)f->gpus;
+	if (gq_facts_running(f)) {
+		out->state = GQ_JOB_RUNNING;
+	} else {
+		out->state = gq_facts_not_demand(f, now) ? GQ_JOB_WAITING :
+							   GQ_JOB_PENDING;
+		if (f->array_tasks > 1)
+			out->tasks = f->array_tasks;
+		out->gpus_per_node = f->gpus_per_node > UINT32_MAX ?
+				     UINT32_MAX : (uint32_t)f->gpus_per_node;
+		out->nodes = f->nodes ? f->nodes : 1;
+	}
+	/* --no-requeue and interactive (srun/salloc) work is not requeueable */
+	out->requeueable = f->batch && f->requeue;
+	out->order = gq_job_order(f->qos_priority, f->nice);
+	out->submit_time = f->submit_time;
+	out->start_time = f->start_time;
+}
+
+bool gq_pool_has(const gq_config_t *cfg, const char *partitions)
+{
+	const char *p = partitions;
+	int i;
+
+	if (!cfg->settings.npartitions)
+		return true;
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		for (i = 0; i < cfg->settings.npartitions; i++) {
+			const char *name = cfg->settings.partitions[i];
+
+			if (strlen(name) == n && !strncmp(p, name, n))
+				return true;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
+		     bool running)
+{
+	char first[GQ_LINE_MAX];
+	size_t n;
+
+	if (!running || !partitions || !cfg->settings.npartitions)
+		return gq_pool_has(cfg, partitions);
+	n = strcspn(partitions, ",");
+	if (n >= sizeof(first))
+		return false;	/* no partition has such a name */
+	memcpy(first, partitions, n);
+	first[n] = '\0';
+	return gq_pool_has(cfg, first);
+}
+
+bool gq_node_takes_work(uint32_t node_state)
+{
+	uint32_t base = node_state & NODE_STATE_BASE;
+
+	return base != NODE_STATE_DOWN && base != NODE_STATE_FUTURE &&
+	       !(node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
+			       NODE_STATE_NO_RESPOND));
+}
+
+void gq_missing_accounts(const gq_config_t *cfg,
+			 bool (*exists)(const char *account, void *ctx),
+			 void (*report)(const char *line, void *ctx),
+			 void *ctx)
+{
+	char line[GQ_LINE_MAX];
+	int i, j;
+
+	for (i = 0; i < cfg->nprojects; i++) {
+		const gq_project_cfg_t *pc = &cfg->projects[i];
+
+		for (j = 0; j < pc->naccounts; j++) {
+			if (exists(pc->accounts[j], ctx))
+				continue;
+			snprintf(line, sizeof(line),
+				 "project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)",
+				 pc->name, pc->accounts[j]);
+			report(line, ctx);
+		}
+	}
+}

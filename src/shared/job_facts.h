@@ -1,0 +1,116 @@
+/*
+ * job_facts.h - the one reading of a Slurm job, node and partition list
+ * into the core's input, for both readers of Slurm: the plugins
+ * (plugins/read_slurm.c, from slurmctld's records) and the gpuquota command
+ * (cli/gpuquota.c, from libslurm's public API).  Each reader only copies
+ * Slurm's fields into gq_job_facts_t; every rule about what they mean is
+ * here: which jobs count, which pending jobs are demand, "held by
+ * gpuquota", a project's job order (QOS priority, nice), GPUs of a pending
+ * array, requeueability, which nodes and partitions form the pool, and
+ * configured accounts missing from slurmdbd.  Public slurm/slurm.h only.
+ */
+#ifndef GPUQUOTA_JOB_FACTS_H
+#define GPUQUOTA_JOB_FACTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <slurm/slurm.h>
+
+#include "config/config.h"
+#include "core/view.h"
+
+/* state_desc of the jobs gpuquota holds (priority 0, Reason=WAIT_HELD) */
+#define GQ_HOLD_PREFIX "gpuquota:"
+
+/* A job as Slurm describes it, in the public API's terms. */
+typedef struct {
+	uint32_t id;
+	uint32_t job_state;	/* JOB_* base state and flags */
+	uint64_t gpus;		/* allocated (running) or requested (pending),
+				 * all nodes */
+	uint64_t gpus_per_node;	/* pending: the per-node request, 0: none */
+	uint32_t nodes;		/* pending: nodes asked for, 0: unknown */
+	uint32_t array_tasks;	/* pending: tasks behind an array record */
+	bool batch;		/* sbatch (else srun/salloc) */
+	bool requeue;		/* may be requeued (--requeue, the default) */
+	uint32_t qos_priority;	/* its QOS' priority, 0 without QOS */
+	uint32_t nice;		/* biased by NICE_OFFSET, as Slurm keeps it */
+	uint32_t priority;	/* 0: held */
+	uint32_t reason;	/* enum job_state_reason */
+	const char *state_desc;	/* the reason's text, or NULL */
+	int64_t begin_time;	/* 0 or when it may start */
+	int64_t submit_time;
+	int64_t start_time;
+} gq_job_facts_t;
+
+/* Running or suspended: it holds GPUs. */
+bool gq_facts_running(const gq_job_facts_t *f);
+
+/* Running, suspended or pending: the pass counts it (if in the pool). */
+bool gq_facts_active(const gq_job_facts_t *f);
+
+/* Held by gpuquota (priority 0, WAIT_HELD, our text), not by a person. */
+bool gq_facts_held_by_us(uint32_t priority, uint32_t reason,
+			 const char *state_desc);
+
+/*
+ * Held back by Slurm's own association, QOS or other policy limits
+ * (AssocGrpGRES, QOSMaxGRESPerUser, ...): not demand while it lasts.
+ */
+bool gq_reason_slurm_limited(uint32_t reason);
+
+/*
+ * A pending job that is not demand at `now`: held by a user or an admin
+ * (not by gpuquota), waiting on a dependency or a begin time, or held by
+ * Slurm's limits.
+ */
+bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now);
+
+/*
+ * A project's job order, higher first: QOS priority, then nice (lower
+ * nice first).  QOS priorities above INT32_MAX count as INT32_MAX.
+ */
+int64_t gq_job_order(uint32_t qos_priority, uint32_t nice);
+
+/*
+ * Tasks in a pending array record's task list as libslurm prints it
+ * ("0-3", "1,3,5-7", "0-15:4", each maybe followed by "%N", the limit of
+ * tasks running at once): 0 for a job that is not an array record, or
+ * for text that is not such a list (never a guess).
+ */
+uint32_t gq_array_task_count(const char *tasks);
+
+/* The core's input for a job, at `now`. */
+void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out);
+
+/*
+ * Is any partition of a comma-separated list (a pending job may name
+ * several) one of the pool's (settings.partitions; all when none)?
+ */
+bool gq_pool_has(const gq_config_t *cfg, const char *partitions);
+
+/*
+ * Is a job in the pool?  `partitions` is its partition list as Slurm
+ * keeps it: a pending job may run in any of them; a started one runs in
+ * the first (Slurm moves the partition it started in to the front).
+ */
+bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
+		     bool running);
+
+/* Can a node in this state take work (not down, drained, failing, not
+ * responding or future)?  Its GPUs are then part of C. */
+bool gq_node_takes_work(uint32_t node_state);
+
+/*
+ * Configured accounts slurmdbd does not have: `exists` says whether an
+ * account exists, `report` gets one line per missing account (the same
+ * words in slurmctld's log and the command's warning).
+ */
+void gq_missing_accounts(const gq_config_t *cfg,
+			 bool (*exists)(const char *account, void *ctx),
+			 void (*report)(const char *line, void *ctx),
+			 void *ctx);
+
+#endif

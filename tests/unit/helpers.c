@@ -1,0 +1,128 @@
+/*
+ * helpers.c - see helpers.h.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+gq_project_cfg_t proj(const char *name, int quota, double weight, int limit)
+{
+	gq_project_cfg_t p;
+	static char *acct[64];
+	static int n;
+
+	memset(&p, 0, sizeof(p));
+	p.name = (char *)name;
+	p.gpu_quota = quota;
+	p.over_quota_weight = weight;
+	p.gpu_limit = limit;
+	p.department = -1;
+	acct[n % 64] = (char *)name;
+	p.accounts = &acct[n++ % 64];
+	p.naccounts = 1;
+	return p;
+}
+
+gq_dept_cfg_t dept(const char *name, int quota, int limit)
+{
+	gq_dept_cfg_t d = { .name = (char *)name, .gpu_quota = quota,
+			    .over_quota_weight = 1, .gpu_limit = limit };
+
+	return d;
+}
+
+gq_view_t *view_of(gq_project_cfg_t *p, int np, gq_dept_cfg_t *d, int nd)
+{
+	gq_config_t cfg = { .projects = p, .nprojects = np, .depts = d,
+			    .ndepts = nd };
+	gq_view_t *v = gq_view_create(&cfg);
+
+	ck_assert_ptr_nonnull(v);
+	return v;
+}
+
+gq_job_in_t running(uint32_t id, uint32_t gpus, int64_t start)
+{
+	gq_job_in_t in = { .id = id, .state = GQ_JOB_RUNNING, .gpus = gpus,
+			   .tasks = 1, .requeueable = true,
+			   .submit_time = start, .start_time = start };
+
+	return in;
+}
+
+gq_job_in_t pending(uint32_t id, uint32_t gpus, int64_t submit)
+{
+	gq_job_in_t in = { .id = id, .state = GQ_JOB_PENDING, .gpus = gpus,
+			   .tasks = 1, .requeueable = true,
+			   .submit_time = submit };
+
+	return in;
+}
+
+gq_job_in_t no_requeue(gq_job_in_t in)
+{
+	in.requeueable = false;
+	return in;
+}
+
+gq_job_in_t with_order(gq_job_in_t in, int64_t order)
+{
+	in.order = order;
+	return in;
+}
+
+gq_job_in_t with_tasks(gq_job_in_t in, uint32_t tasks)
+{
+	in.tasks = tasks;
+	return in;
+}
+
+gq_job_in_t shaped(gq_job_in_t in, uint32_t gpus_per_node, uint32_t nodes)
+{
+	in.gpus_per_node = gpus_per_node;
+	in.nodes = nodes;
+	return in;
+}
+
+const gq_job_t *add(gq_view_t *v, const char *acct, gq_job_in_t in)
+{
+	const gq_job_t *j = gq_view_add_job(v, acct, &in);
+
+	ck_assert_ptr_nonnull(j);
+	return j;
+}
+
+const gq_job_t *run(gq_view_t *v, uint32_t id, const char *acct,
+		    uint32_t gpus, int64_t start)
+{
+	return add(v, acct, running(id, gpus, start));
+}
+
+const gq_job_t *pend(gq_view_t *v, uint32_t id, const char *acct,
+		     uint32_t gpus, int64_t submit)
+{
+	return add(v, acct, pending(id, gpus, submit));
+}
+
+const gq_project_t *project(gq_view_t *v, const char *acct)
+{
+	return gq_view_project(v, gq_view_find_project(v, acct));
+}
+
+char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/gq-test-XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}

@@ -1,0 +1,45 @@
+/*
+ * helpers.h - building configs, jobs and views in the unit tests: what
+ * Slurm would say of a job, as the core's input.
+ */
+#ifndef GPUQUOTA_TEST_HELPERS_H
+#define GPUQUOTA_TEST_HELPERS_H
+
+#include "core/view.h"
+
+/* A project whose account is its name (name must outlive the config). */
+gq_project_cfg_t proj(const char *name, int quota, double weight, int limit);
+
+/* A department, weight 1. */
+gq_dept_cfg_t dept(const char *name, int quota, int limit);
+
+/* A view of np projects and nd departments (both copied). */
+gq_view_t *view_of(gq_project_cfg_t *p, int np, gq_dept_cfg_t *d, int nd);
+
+/* What Slurm says of a running job (requeueable, started at `start`). */
+gq_job_in_t running(uint32_t id, uint32_t gpus, int64_t start);
+
+/* What Slurm says of an eligible pending job. */
+gq_job_in_t pending(uint32_t id, uint32_t gpus, int64_t submit);
+
+gq_job_in_t no_requeue(gq_job_in_t in);
+gq_job_in_t with_order(gq_job_in_t in, int64_t order);
+gq_job_in_t with_tasks(gq_job_in_t in, uint32_t tasks);
+
+/* a pending job's shape: gpus_per_node on each of `nodes` nodes */
+gq_job_in_t shaped(gq_job_in_t in, uint32_t gpus_per_node, uint32_t nodes);
+
+/* Add a job of account acct; fails the test when the view refuses it. */
+const gq_job_t *add(gq_view_t *v, const char *acct, gq_job_in_t in);
+const gq_job_t *run(gq_view_t *v, uint32_t id, const char *acct,
+		    uint32_t gpus, int64_t start);
+const gq_job_t *pend(gq_view_t *v, uint32_t id, const char *acct,
+		     uint32_t gpus, int64_t submit);
+
+/* The project of an account, after a pass. */
+const gq_project_t *project(gq_view_t *v, const char *acct);
+
+/* A temporary file holding text; free the returned path. */
+char *write_temp(const char *text);
+
+#endif

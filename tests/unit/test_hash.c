@@ -1,0 +1,120 @@
+/*
+ * test_hash.c - the core's hash table with both key types, across growth,
+ * and its bucket sort.
+ */
+#include <check.h>
+#include <stdio.h>
+
+#include "core/bucket.h"
+#include "core/hash.h"
+
+START_TEST(ints_many)
+{
+	gq_hash_t m;
+	uint32_t i;
+
+	gq_hash_init(&m, &gq_hash_ints);
+	for (i = 0; i < 10000; i++)
+		ck_assert_int_eq(gq_hash_put(&m, gq_key_int(i * 7), (int)i), 0);
+	for (i = 0; i < 10000; i++)
+		ck_assert_int_eq(gq_hash_get(&m, gq_key_int(i * 7)), (int)i);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(3)), -1);
+	/* job id 0 is a key like any other */
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(0)), 0);
+	gq_hash_put(&m, gq_key_int(7), 42);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(7)), 42);
+	ck_assert_uint_eq(m.count, 10000);
+	gq_hash_clear(&m);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(7)), -1);
+	ck_assert_uint_eq(m.count, 0);
+	gq_hash_free(&m);
+}
+END_TEST
+
+START_TEST(names_many)
+{
+	gq_hash_t m;
+	char key[32];
+	int i;
+
+	gq_hash_init(&m, &gq_hash_names);
+	for (i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "acct-%d", i);
+		ck_assert_int_eq(gq_hash_put(&m, gq_key_str(key), i), 0);
+	}
+	/* the table owns copies: the caller's buffer is reused above */
+	for (i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "acct-%d", i);
+		ck_assert_int_eq(gq_hash_get(&m, gq_key_str(key)), i);
+	}
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("nope")), -1);
+	/* Slurm lower-cases accounts: "Team-A" in the config is "team-a" */
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("ACCT-7")), 7);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("")), -1);
+	gq_hash_clear(&m);	/* frees the copies (ASan checks) */
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("acct-7")), -1);
+	gq_hash_put(&m, gq_key_str("again"), 1);
+	gq_hash_free(&m);
+}
+END_TEST
+
+START_TEST(pairs_many)
+{
+	gq_hash_t s;
+	uint32_t a, b;
+
+	gq_hash_init(&s, &gq_hash_ints);
+	for (a = 1; a <= 100; a++)
+		for (b = 1; b <= 50; b++)
+			ck_assert_int_eq(gq_hash_put(&s, gq_key_pair(a, b * 3), 1), 0);
+	ck_assert_uint_eq(s.count, 5000);
+	ck_assert_int_ge(gq_hash_get(&s, gq_key_pair(7, 9)), 0);
+	ck_assert_int_lt(gq_hash_get(&s, gq_key_pair(9, 7)), 0);
+	ck_assert_int_lt(gq_hash_get(&s, gq_key_pair(7, 10)), 0);
+	ck_assert_int_ge(gq_hash_get(&s, gq_key_pair(100, 150)), 0);
+	gq_hash_put(&s, gq_key_pair(7, 9), 1);
+	ck_assert_uint_eq(s.count, 5000);
+	gq_hash_free(&s);
+}
+END_TEST
+
+/* odd items in bucket (item % 3), even ones left out */
+static int _odd_mod3(int item, const void *ctx)
+{
+	(void)ctx;
+	return item % 2 ? item % 3 : -1;
+}
+
+START_TEST(buckets_stable)
+{
+	gq_buckets_t b;
+
+	ck_assert_int_eq(gq_buckets_fill(&b, 10, 3, _odd_mod3, NULL), 0);
+	/* odd items 1 3 5 7 9: mod 3 -> 1 0 2 1 0 */
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 2);
+	ck_assert_int_eq(gq_bucket(&b, 0)[0], 3);
+	ck_assert_int_eq(gq_bucket(&b, 0)[1], 9);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 2);
+	ck_assert_int_eq(gq_bucket(&b, 1)[0], 1);
+	ck_assert_int_eq(gq_bucket(&b, 1)[1], 7);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 1);
+	ck_assert_int_eq(gq_bucket(&b, 2)[0], 5);
+	gq_buckets_free(&b);
+	/* nothing to sort */
+	ck_assert_int_eq(gq_buckets_fill(&b, 0, 0, _odd_mod3, NULL), 0);
+	gq_buckets_free(&b);
+}
+END_TEST
+
+Suite *hash_suite(void)
+{
+	Suite *s = suite_create("hash");
+	TCase *tc = tcase_create("hash");
+
+	tcase_add_test(tc, ints_many);
+	tcase_add_test(tc, names_many);
+	tcase_add_test(tc, pairs_many);
+	tcase_add_test(tc, buckets_stable);
+	suite_add_tcase(s, tc);
+	return s;
+}

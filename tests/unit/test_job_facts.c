@@ -1,0 +1,203 @@
+/*
+ * test_job_facts.c - the one reading of Slurm's facts that the plugins and
+ * the command share: demand, "held by gpuquota", job order, arrays, pool
+ * membership, nodes that take work, missing accounts.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "shared/job_facts.h"
+
+/* a pending job with a reason and a priority */
+static gq_job_facts_t waiting(uint32_t reason, uint32_t priority)
+{
+	gq_job_facts_t f = { .id = 1, .job_state = JOB_PENDING, .gpus = 1,
+			     .batch = true, .requeue = true,
+			     .nice = NICE_OFFSET, .priority = priority,
+			     .reason = reason };
+
+	return f;
+}
+
+static bool not_demand(uint32_t reason, uint32_t priority)
+{
+	gq_job_facts_t f = waiting(reason, priority);
+
+	return gq_facts_not_demand(&f, 100);
+}
+
+START_TEST(facts_demand)
+{
+	gq_job_facts_t f;
+
+	/* waiting for GPUs or for its turn: demand */
+	ck_assert(!not_demand(WAIT_RESOURCES, 5));
+	ck_assert(!not_demand(WAIT_PRIORITY, 5));
+	ck_assert(!not_demand(WAIT_NO_REASON, 5));
+	/* held by a user or an admin: not demand */
+	ck_assert(not_demand(WAIT_HELD, 0));
+	ck_assert(not_demand(WAIT_HELD_USER, 0));
+	/* held by gpuquota (its text): demand */
+	f = waiting(WAIT_HELD, 0);
+	f.state_desc = GQ_HOLD_PREFIX " project a would pass its gpu_limit";
+	ck_assert(!gq_facts_not_demand(&f, 100));
+	f.state_desc = "held by an admin";
+	ck_assert(gq_facts_not_demand(&f, 100));
+	/* dependency, begin time */
+	ck_assert(not_demand(WAIT_DEPENDENCY, 5));
+	f = waiting(WAIT_TIME, 5);
+	f.begin_time = 200;
+	ck_assert(gq_facts_not_demand(&f, 100));
+	ck_assert(!gq_facts_not_demand(&f, 200));
+	/* Slurm's association and QOS limits */
+	ck_assert(not_demand(WAIT_ASSOC_GRP_GRES, 5));
+	ck_assert(not_demand(WAIT_QOS_GRP_GRES, 5));
+	ck_assert(not_demand(WAIT_QOS_MAX_GRES_PER_USER, 5));
+	ck_assert(not_demand(WAIT_ASSOC_RESOURCE_LIMIT, 5));
+	ck_assert(not_demand(WAIT_QOS_MIN_BILLING, 5));
+	ck_assert(!gq_reason_slurm_limited(WAIT_RESV_DELETED));
+}
+END_TEST
+
+/* QOS priority first, nice breaks ties (lower nice first), whatever nice */
+START_TEST(facts_order)
+{
+	ck_assert_int_gt(gq_job_order(1, NICE_OFFSET + 1000000),
+			 gq_job_order(0, NICE_OFFSET - 1000000));
+	ck_assert_int_gt(gq_job_order(0, NICE_OFFSET - 10),
+			 gq_job_order(0, NICE_OFFSET));
+	ck_assert_int_gt(gq_job_order(0, NICE_OFFSET),
+			 gq_job_order(0, NICE_OFFSET + 10));
+	ck_assert_int_eq(gq_job_order(0, NICE_OFFSET), 0);
+	ck_assert_int_gt(gq_job_order(UINT32_MAX, NICE_OFFSET + INT32_MAX),
+			 gq_job_order(INT32_MAX - 1, 0));
+}
+END_TEST
+
+/* A pending array of 4 tasks x 2 GPUs: 2 GPUs a task, 4 tasks of demand. */
+START_TEST(facts_input)
+{
+	gq_job_facts_t f = waiting(WAIT_PRIORITY, 7);
+	gq_job_in_t in;
+
+	f.gpus = 2;
+	f.array_tasks = 4;
+	f.gpus_per_node = 2;
+	f.submit_time = 50;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_PENDING);
+	ck_assert_uint_eq(in.gpus, 2);
+	ck_assert_uint_eq(in.tasks, 4);
+	ck_assert_uint_eq(in.nodes, 1);	/* unknown: one */
+	ck_assert_uint_eq(in.gpus_per_node, 2);
+	ck_assert(in.requeueable);
+	ck_assert_int_eq(in.submit_time, 50);
+	/* interactive work is not requeueable; running: tasks 1 */
+	f.job_state = JOB_RUNNING;
+	f.batch = false;
+	f.start_time = 60;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_RUNNING);
+	ck_assert(!in.requeueable);
+	ck_assert_uint_eq(in.tasks, 1);
+	ck_assert_int_eq(in.start_time, 60);
+	/* revoked siblings do not count, running and suspended jobs do */
+	f.job_state = JOB_PENDING | JOB_REVOKED;
+	ck_assert(!gq_facts_active(&f));
+	f.job_state = JOB_SUSPENDED;
+	ck_assert(gq_facts_active(&f) && gq_facts_running(&f));
+	f.job_state = JOB_COMPLETE;
+	ck_assert(!gq_facts_active(&f));
+}
+END_TEST
+
+/* pending array task lists as libslurm prints them */
+START_TEST(facts_array_tasks)
+{
+	ck_assert_uint_eq(gq_array_task_count("0-3"), 4);
+	ck_assert_uint_eq(gq_array_task_count("0-3%2"), 4);
+	ck_assert_uint_eq(gq_array_task_count("1,3,5-7"), 5);
+	ck_assert_uint_eq(gq_array_task_count("0-15:4"), 4);
+	ck_assert_uint_eq(gq_array_task_count("7"), 1);
+	ck_assert_uint_eq(gq_array_task_count(NULL), 0);
+	ck_assert_uint_eq(gq_array_task_count(""), 0);
+	/* truncated ("...") or foreign text: not a count */
+	ck_assert_uint_eq(gq_array_task_count("0-3,5,..."), 0);
+	ck_assert_uint_eq(gq_array_task_count("3-1"), 0);
+}
+END_TEST
+
+START_TEST(facts_pool)
+{
+	char *parts[] = { "gpu", "a100" };
+	gq_config_t cfg = { 0 };
+
+	ck_assert(gq_pool_has(&cfg, "anything"));	/* no pool: all */
+	ck_assert(gq_pool_has(&cfg, NULL));
+	cfg.settings.partitions = parts;
+	cfg.settings.npartitions = 2;
+	ck_assert(gq_pool_has(&cfg, "gpu"));
+	ck_assert(gq_pool_has(&cfg, "cpu,a100"));	/* any listed */
+	ck_assert(!gq_pool_has(&cfg, "gpux"));
+	ck_assert(!gq_pool_has(&cfg, "cpu,gp"));
+	ck_assert(!gq_pool_has(&cfg, ""));
+	ck_assert(!gq_pool_has(&cfg, NULL));
+	/* a started job runs in the first of its partitions */
+	ck_assert(gq_pool_has_job(&cfg, "cpu,gpu", false));
+	ck_assert(!gq_pool_has_job(&cfg, "cpu,gpu", true));
+	ck_assert(gq_pool_has_job(&cfg, "gpu,cpu", true));
+}
+END_TEST
+
+START_TEST(facts_nodes)
+{
+	ck_assert(gq_node_takes_work(NODE_STATE_IDLE));
+	ck_assert(gq_node_takes_work(NODE_STATE_MIXED));
+	ck_assert(gq_node_takes_work(NODE_STATE_ALLOCATED | NODE_STATE_COMPLETING));
+	ck_assert(!gq_node_takes_work(NODE_STATE_DOWN));
+	ck_assert(!gq_node_takes_work(NODE_STATE_FUTURE));
+	ck_assert(!gq_node_takes_work(NODE_STATE_IDLE | NODE_STATE_DRAIN));
+	ck_assert(!gq_node_takes_work(NODE_STATE_MIXED | NODE_STATE_NO_RESPOND));
+}
+END_TEST
+
+static bool _only_team_a(const char *account, void *ctx)
+{
+	(void)ctx;
+	return !strcmp(account, "team-a");
+}
+
+static void _count(const char *line, void *ctx)
+{
+	ck_assert_ptr_nonnull(strstr(line, "account team-b does not exist in slurmdbd"));
+	(*(int *)ctx)++;
+}
+
+START_TEST(facts_missing_accounts)
+{
+	char *accts[] = { "team-a", "team-b" };
+	gq_project_cfg_t p = { .name = "team", .accounts = accts,
+			       .naccounts = 2, .department = -1 };
+	gq_config_t cfg = { .projects = &p, .nprojects = 1 };
+	int n = 0;
+
+	gq_missing_accounts(&cfg, _only_team_a, _count, &n);
+	ck_assert_int_eq(n, 1);
+}
+END_TEST
+
+Suite *job_facts_suite(void)
+{
+	Suite *s = suite_create("job_facts");
+	TCase *tc = tcase_create("job_facts");
+
+	tcase_add_test(tc, facts_demand);
+	tcase_add_test(tc, facts_order);
+	tcase_add_test(tc, facts_input);
+	tcase_add_test(tc, facts_array_tasks);
+	tcase_add_test(tc, facts_pool);
+	tcase_add_test(tc, facts_nodes);
+	tcase_add_test(tc, facts_missing_accounts);
+	suite_add_tcase(s, tc);
+	return s;
+}

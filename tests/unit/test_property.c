@@ -1,0 +1,510 @@
+/*
+ * test_property.c - the guarantees of the model on seeded random cases
+ * (docs/MODEL.md): random clusters, projects, departments and jobs, random
+ * events between passes; after every pass and event:
+ *   - no project or department can be taken below its floor, whatever
+ *     subset of the offered candidates Slurm requeues, for any mix of
+ *     preemptors (the union of what every preemptor is offered);
+ *   - no gpu_limit can be passed by the jobs gpuquota lets start;
+ *   - no job that cannot be requeued may start outside quota;
+ *   - fair shares respect their caps and add up to what can be given;
+ *   - no job reclaims from its own project, and a victim requeued for a
+ *     preemptor cannot reclaim back (no ping-pong).
+ * A failure prints its seed: GQ_SEED=<seed> replays that one case,
+ * GQ_CASES=<n> runs more (make test runs a fixed budget).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/view.h"
+
+#define MAXP 6
+#define MAXD 2
+#define MAXJ 48
+#define MAXN 8
+#define EPS 1e-6
+#define DEFAULT_CASES 1500
+
+static uint64_t rng;
+
+static uint32_t rnd(uint32_t n)	/* xorshift64*, uniform enough here */
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return n ? (uint32_t)((rng * 2685821657736338717ULL) >> 33) % n : 0;
+}
+
+typedef struct {
+	gq_job_in_t in;
+	int proj;
+	int node;		/* running: where (one node) */
+	bool live;		/* still known (not ended) */
+} rjob_t;
+
+typedef struct {
+	uint64_t seed;
+	int nproj, ndept, nnodes, gpn;
+	char names[MAXP][16];
+	char *acct[MAXP];
+	gq_project_cfg_t p[MAXP];
+	gq_dept_cfg_t d[MAXD];
+	char dnames[MAXD][16];
+	gq_config_t cfg;
+	rjob_t jobs[MAXJ];
+	int njobs;
+	uint32_t next_id;
+	int64_t now;
+} world_t;
+
+static void make_world(world_t *w, uint64_t seed)
+{
+	int i, used[MAXN] = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	w->seed = seed;
+	rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+	w->nproj = 2 + rnd(MAXP - 1);
+	w->ndept = rnd(MAXD + 1);
+	w->nnodes = 1 + rnd(MAXN);
+	w->gpn = 1 + rnd(8);
+	for (i = 0; i < w->ndept; i++) {
+		snprintf(w->dnames[i], sizeof(w->dnames[i]), "d%d", i);
+		w->d[i].name = w->dnames[i];
+		w->d[i].gpu_quota = rnd(w->nnodes * w->gpn + 1);
+		w->d[i].over_quota_weight = rnd(4);
+		w->d[i].gpu_limit = rnd(3) ? GQ_NO_LIMIT :
+				    w->d[i].gpu_quota + (int)rnd(6);
+	}
+	for (i = 0; i < w->nproj; i++) {
+		snprintf(w->names[i], sizeof(w->names[i]), "p%d", i);
+		w->acct[i] = w->names[i];
+		w->p[i].name = w->names[i];
+		w->p[i].accounts = &w->acct[i];
+		w->p[i].naccounts = 1;
+		w->p[i].gpu_quota = rnd(w->gpn * 3 + 1);
+		w->p[i].over_quota_weight = (double)rnd(4) / (1 + rnd(2));
+		w->p[i].gpu_limit = rnd(3) ? GQ_NO_LIMIT :
+				    w->p[i].gpu_quota + (int)rnd(5);
+		w->p[i].department = w->ndept && rnd(2) ?
+				     (int)rnd(w->ndept) : -1;
+	}
+	w->cfg.projects = w->p;
+	w->cfg.nprojects = w->nproj;
+	w->cfg.depts = w->d;
+	w->cfg.ndepts = w->ndept;
+	w->cfg.settings.min_runtime = rnd(2) ? 0 : 30;
+	w->cfg.settings.recompute_interval = 2;
+	w->now = 1000;
+	w->next_id = 1;
+	/* running jobs fill some GPUs, one node each */
+	for (i = 0; i < w->nnodes * 2 && w->njobs < MAXJ / 2; i++) {
+		int n = rnd(w->nnodes);
+		uint32_t g = 1 + rnd(w->gpn);
+		rjob_t *j;
+
+		if (used[n] + (int)g > w->gpn)
+			continue;
+		used[n] += g;
+		j = &w->jobs[w->njobs++];
+		j->proj = rnd(w->nproj);
+		j->node = n;
+		j->live = true;
+		j->in.id = w->next_id++;
+		j->in.state = GQ_JOB_RUNNING;
+		j->in.gpus = g;
+		j->in.tasks = 1;
+		j->in.requeueable = rnd(5) != 0;
+		j->in.order = rnd(3);
+		j->in.start_time = j->in.submit_time = w->now - rnd(100);
+	}
+}
+
+static void random_pending(world_t *w, rjob_t *j)
+{
+	j->proj = rnd(w->nproj);
+	j->node = -1;
+	j->live = true;
+	j->in.id = w->next_id++;
+	j->in.state = rnd(6) ? GQ_JOB_PENDING : GQ_JOB_WAITING;
+	j->in.gpus = rnd(8) ? 1 + rnd(w->gpn) : 0;
+	j->in.tasks = rnd(5) ? 1 : 2 + rnd(3);
+	j->in.requeueable = rnd(4) != 0;
+	j->in.order = rnd(3);
+	j->in.submit_time = w->now - rnd(50);
+	if (rnd(2) && j->in.gpus) {
+		j->in.nodes = 1 + rnd(2);
+		j->in.gpus_per_node = (j->in.gpus + j->in.nodes - 1) /
+				      j->in.nodes;
+		if (j->in.gpus_per_node > (uint32_t)w->gpn)
+			j->in.gpus_per_node = w->gpn;
+	}
+}
+
+static gq_view_t *pass(world_t *w)
+{
+	gq_view_t *v = gq_view_create(&w->cfg);
+	uint32_t idle[MAXN];
+	int i;
+
+	ck_assert_ptr_nonnull(v);
+	gq_view_begin(v, w->nnodes * w->gpn, w->now);
+	ck_assert_int_eq(gq_view_set_nodes(v, w->nnodes), 0);
+	for (i = 0; i < w->nnodes; i++)
+		idle[i] = w->gpn;
+	for (i = 0; i < w->njobs; i++) {
+		rjob_t *j = &w->jobs[i];
+
+		if (!j->live)
+			continue;
+		ck_assert_ptr_nonnull(gq_view_add_job(v, w->names[j->proj], &j->in));
+		if (j->in.state == GQ_JOB_RUNNING) {
+			ck_assert_int_eq(gq_view_place(v, j->in.id, j->node,
+						       j->in.gpus), 0);
+			idle[j->node] -= j->in.gpus;
+		}
+	}
+	for (i = 0; i < w->nnodes; i++)
+		gq_view_node_free(v, i, idle[i]);
+	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
+		      (unsigned long long)w->seed);
+	return v;
+}
+
+static const gq_project_t *proj_of(const gq_view_t *v, const world_t *w,
+				   int i)
+{
+	return gq_view_project(v, gq_view_find_project(v, w->names[i]));
+}
+
+/* GPUs of project i's running jobs that pending jobs `pick` may take */
+enum { ANY, Q_IN, F_IN, Q_OUT, F_OUT, ALL_IN, ALL_OUT };
+
+static bool kind_match(const gq_view_t *v, const gq_job_t *ee,
+		       const gq_job_t *er, int kind)
+{
+	int de = gq_view_project(v, ee->project)->department;
+	int dr = gq_view_project(v, er->project)->department;
+	bool out = de >= 0 && de != dr;
+	bool q = er->band == GQ_BAND_IN_QUOTA;
+
+	switch (kind) {
+	case Q_IN: return !out && q;
+	case F_IN: return !out && !q;
+	case Q_OUT: return out && q;
+	case F_OUT: return out && !q;
+	case ALL_IN: return !out;
+	case ALL_OUT: return out;
+	default: return true;
+	}
+}
+
+static double offered(const gq_view_t *v, const world_t *w, int pi,
+		      int dept, int kind)
+{
+	double sum = 0;
+	int a, b;
+
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *ee = gq_view_job(v, w->jobs[a].in.id);
+		bool taken = false;
+
+		if (!ee || ee->in.state != GQ_JOB_RUNNING ||
+		    (pi >= 0 && ee->project != gq_view_find_project(v, w->names[pi])) ||
+		    (dept >= 0 && gq_view_project(v, ee->project)->department != dept))
+			continue;
+		for (b = 0; b < w->njobs && !taken; b++) {
+			const gq_job_t *er = gq_view_job(v, w->jobs[b].in.id);
+
+			taken = er && er->in.state == GQ_JOB_PENDING &&
+				kind_match(v, ee, er, kind) &&
+				gq_view_preemptable(v, ee->in.id, er->in.id);
+		}
+		if (taken)
+			sum += ee->in.gpus;
+	}
+	return sum;
+}
+
+static void check_floor(const world_t *w, double sum, double alloc,
+			double floor, const char *what, const char *who)
+{
+	double room = alloc - floor > 0 ? alloc - floor : 0;
+
+	ck_assert_msg(sum <= room + EPS,
+		      "seed %llu: %s %s: offered %g GPUs, holds %g, floor %g",
+		      (unsigned long long)w->seed, who, what, sum, alloc,
+		      floor);
+}
+
+static void check_floors(const gq_view_t *v, const world_t *w)
+{
+	int i, d;
+
+	for (i = 0; i < w->nproj; i++) {
+		const gq_project_t *p = proj_of(v, w, i);
+		double q = p->quota, f = p->share, qo = p->quota_out;
+
+		if (!p)
+			continue;
+		check_floor(w, offered(v, w, i, -1, Q_IN), p->alloc, q,
+			    "quota reclaim", p->name);
+		check_floor(w, offered(v, w, i, -1, F_IN), p->alloc,
+			    fmax(q, f), "fair-share reclaim", p->name);
+		check_floor(w, offered(v, w, i, -1, ALL_IN), p->alloc, q,
+			    "reclaim from inside", p->name);
+		check_floor(w, offered(v, w, i, -1, Q_OUT), p->alloc, qo,
+			    "quota reclaim from outside", p->name);
+		check_floor(w, offered(v, w, i, -1, F_OUT), p->alloc,
+			    fmax(qo, f), "fair-share reclaim from outside",
+			    p->name);
+		check_floor(w, offered(v, w, i, -1, ANY), p->alloc,
+			    fmin(q, qo), "any reclaim", p->name);
+	}
+	for (d = 0; d < gq_view_ndepts(v); d++) {
+		const gq_dept_t *dp = gq_view_dept(v, d);
+
+		check_floor(w, offered(v, w, -1, d, ALL_OUT), dp->alloc,
+			    dp->quota, "reclaim from outside", dp->name);
+		check_floor(w, offered(v, w, -1, d, F_OUT), dp->alloc,
+			    fmax(dp->quota, dp->share),
+			    "fair-share reclaim from outside", dp->name);
+	}
+}
+
+/* What gpuquota lets start stays within limits and quotas. */
+static void check_holds(const gq_view_t *v, const world_t *w)
+{
+	double start[MAXP] = { 0 }, dstart[MAXD] = { 0 };
+	int i, k;
+
+	for (k = 0; k < w->njobs; k++) {
+		const gq_job_t *j = gq_view_job(v, w->jobs[k].in.id);
+		const gq_project_t *p;
+
+		if (!j || j->in.state != GQ_JOB_PENDING || j->hold)
+			continue;
+		p = gq_view_project(v, j->project);
+		/* a job that cannot be requeued starts only inside quota */
+		if (!j->in.requeueable && j->in.gpus && j->in.tasks == 1)
+			ck_assert_msg(j->cum <= p->quota + EPS,
+				      "seed %llu: job %u cannot be requeued, A %g > quota %g",
+				      (unsigned long long)w->seed, j->in.id,
+				      j->cum, p->quota);
+		if (j->project < MAXP)
+			start[j->project] += j->in.gpus;
+		if (p->department >= 0)
+			dstart[p->department] += j->in.gpus;
+	}
+	for (i = 0; i < gq_view_nprojects(v) && i < MAXP; i++) {
+		const gq_project_t *p = gq_view_project(v, i);
+
+		/* every unheld job starting at once (one task of an array) */
+		if (start[i])
+			ck_assert_msg(p->alloc + start[i] <= p->limit + EPS,
+				      "seed %llu: %s could reach %g > gpu_limit %g",
+				      (unsigned long long)w->seed, p->name,
+				      p->alloc + start[i], p->limit);
+	}
+	for (i = 0; i < gq_view_ndepts(v); i++) {
+		const gq_dept_t *d = gq_view_dept(v, i);
+
+		if (dstart[i])
+			ck_assert_msg(d->alloc + dstart[i] <= d->limit + EPS,
+				      "seed %llu: department %s could reach %g > gpu_limit %g",
+				      (unsigned long long)w->seed, d->name,
+				      d->alloc + dstart[i], d->limit);
+	}
+}
+
+static void check_shares(const gq_view_t *v, const world_t *w)
+{
+	double sum = 0, cap = 0;
+	bool all_weighted = true;
+	int i;
+
+	for (i = 0; i < gq_view_nprojects(v); i++) {
+		const gq_project_t *p = gq_view_project(v, i);
+		double d = p->alloc + (double)p->pending;
+
+		ck_assert_msg(p->share <= fmin(d, p->limit) + EPS,
+			      "seed %llu: %s fair share %g over min(D %g, L %g)",
+			      (unsigned long long)w->seed, p->name, p->share,
+			      d, p->limit);
+		if (p->department < 0) {
+			sum += p->share;
+			cap += fmin(d, p->limit);
+			all_weighted &= p->weight > 0;
+		}
+	}
+	for (i = 0; i < gq_view_ndepts(v); i++) {
+		const gq_dept_t *d = gq_view_dept(v, i);
+
+		sum += d->share;
+		cap += fmin(d->demand, d->limit);
+		all_weighted &= d->weight > 0;
+	}
+	ck_assert_msg(sum <= w->nnodes * w->gpn + EPS,
+		      "seed %llu: shares %g exceed C", (unsigned long long)w->seed, sum);
+	if (all_weighted)
+		ck_assert_msg(fabs(sum - fmin(w->nnodes * w->gpn, cap)) < EPS,
+			      "seed %llu: shares add up to %g, not min(C %d, demand %g)",
+			      (unsigned long long)w->seed, sum,
+			      w->nnodes * w->gpn, cap);
+}
+
+/*
+ * Take one offered victim for one preemptor, as Slurm would, and run the
+ * next pass: the victim, pending again, may not take back from the
+ * preemptor's project.
+ */
+static void check_no_ping_pong(world_t *w, gq_view_t *v)
+{
+	int a, b, ee = -1, er = -1;
+
+	for (b = 0; b < w->njobs && ee < 0; b++)
+		for (a = 0; a < w->njobs; a++)
+			if (w->jobs[a].live && w->jobs[b].live &&
+			    gq_view_preemptable(v, w->jobs[a].in.id,
+						w->jobs[b].in.id)) {
+				ee = a;
+				er = b;
+				break;
+			}
+	if (ee < 0 || w->jobs[er].in.tasks > 1) {
+		gq_view_free(v);
+		return;
+	}
+	/* the victim is requeued, the preemptor runs on its node */
+	w->jobs[ee].in.state = GQ_JOB_PENDING;
+	w->jobs[ee].in.submit_time = ++w->now;
+	w->jobs[er].in.state = GQ_JOB_RUNNING;
+	w->jobs[er].in.start_time = w->now;
+	w->jobs[er].node = w->jobs[ee].node;
+	w->jobs[ee].node = -1;
+	if (w->jobs[er].in.gpus > w->jobs[ee].in.gpus)
+		w->jobs[er].in.gpus = w->jobs[ee].in.gpus;	/* fits there */
+	gq_view_free(v);
+	v = pass(w);
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *x = gq_view_job(v, w->jobs[a].in.id);
+
+		if (x && x->in.state == GQ_JOB_RUNNING &&
+		    w->jobs[a].proj == w->jobs[er].proj)
+			ck_assert_msg(!gq_view_preemptable(v, x->in.id,
+							  w->jobs[ee].in.id),
+				      "seed %llu: ping-pong: job %u, requeued for job %u, may take job %u back",
+				      (unsigned long long)w->seed,
+				      w->jobs[ee].in.id, w->jobs[er].in.id,
+				      x->in.id);
+	}
+	gq_view_free(v);
+}
+
+static void check_all(gq_view_t *v, world_t *w)
+{
+	int a, b;
+
+	check_floors(v, w);
+	check_holds(v, w);
+	for (a = 0; a < w->njobs; a++)
+		for (b = 0; b < w->njobs; b++)
+			if (w->jobs[a].proj == w->jobs[b].proj)
+				ck_assert(!gq_view_preemptable(v, w->jobs[a].in.id,
+							       w->jobs[b].in.id));
+}
+
+/*
+ * Events between passes, as slurmctld reports them to the view: a submit
+ * (priority_p_set), a reclaim of any subset of one preemptor's offered
+ * candidates (each victim gone), a job that ends.
+ */
+static void events(world_t *w, gq_view_t *v)
+{
+	int e, nev = 1 + rnd(6), a, b;
+
+	for (e = 0; e < nev; e++) {
+		switch (rnd(3)) {
+		case 0:	/* submit */
+			if (w->njobs < MAXJ) {
+				rjob_t *j = &w->jobs[w->njobs++];
+
+				random_pending(w, j);
+				ck_assert_ptr_nonnull(gq_view_add_job(v, w->names[j->proj], &j->in));
+			}
+			break;
+		case 1:	/* a reclaim of a random subset of the offered set */
+			b = rnd(w->njobs);
+			for (a = 0; a < w->njobs; a++)
+				if (w->jobs[a].live &&
+				    gq_view_preemptable(v, w->jobs[a].in.id,
+							w->jobs[b].in.id) &&
+				    rnd(2)) {
+					gq_view_job_gone(v, w->jobs[a].in.id);
+					w->jobs[a].in.state = GQ_JOB_PENDING;
+					w->jobs[a].in.submit_time = w->now;
+					w->jobs[a].node = -1;
+					/* requeued: priority_p_set, sometimes */
+					if (rnd(2))
+						ck_assert_ptr_nonnull(gq_view_add_job(
+							v, w->names[w->jobs[a].proj],
+							&w->jobs[a].in));
+				}
+			break;
+		default:	/* a job ends */
+			a = rnd(w->njobs);
+			if (w->jobs[a].live) {
+				gq_view_job_gone(v, w->jobs[a].in.id);
+				w->jobs[a].live = false;
+			}
+			break;
+		}
+		check_floors(v, w);
+	}
+}
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtoull(s, NULL, 10) : dflt;
+}
+
+START_TEST(random_clusters_keep_the_guarantees)
+{
+	uint64_t only = env_u64("GQ_SEED", 0);
+	uint64_t cases = only ? 1 : env_u64("GQ_CASES", DEFAULT_CASES);
+	uint64_t c;
+
+	for (c = 0; c < cases; c++) {
+		world_t w;
+		gq_view_t *v;
+		int k, npend;
+
+		make_world(&w, only ? only : c + 1);
+		npend = rnd(MAXJ - w.njobs);
+		for (k = 0; k < npend; k++)
+			random_pending(&w, &w.jobs[w.njobs++]);
+		v = pass(&w);
+		check_shares(v, &w);
+		check_all(v, &w);
+		events(&w, v);
+		gq_view_free(v);
+		check_no_ping_pong(&w, pass(&w));
+	}
+}
+END_TEST
+
+Suite *property_suite(void)
+{
+	Suite *s = suite_create("property");
+	TCase *tc = tcase_create("property");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, random_clusters_keep_the_guarantees);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Owns `make demo`: the quick start of SEMANTICS.md on a local cluster of
+# Owns `make demo`: the quick start of docs/MODEL.md on a local cluster of
 # 2 nodes x 2 GPUs, team-a and team-b at quota 2.  Submits a1, a2, b1, shows
 # the workload and project tables, submits b2, shows them again (a1 reclaimed
 # and pending; a2, b1, b2 running), then stops the cluster.

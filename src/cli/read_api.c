@@ -108,10 +108,10 @@ bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j)
 	return gq_pool_has_job(cfg, j->partition, gq_facts_running(&f));
 }
 
+/* Is the node in the pool's partitions (whatever its state)? */
 static bool _node_in_pool(const gq_config_t *cfg, const node_info_t *n)
 {
-	return n->name && gq_node_takes_work(n->node_state) &&
-	       gq_pool_has(cfg, n->partitions);
+	return n->name && gq_pool_has(cfg, n->partitions);
 }
 
 double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg)
@@ -119,9 +119,14 @@ double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg)
 	double c = 0;
 	uint32_t i;
 
-	for (i = 0; i < a->nodes->record_count; i++)
-		if (_node_in_pool(cfg, &a->nodes->node_array[i]))
-			c += gq_gres_text_gpus(a->nodes->node_array[i].gres);
+	for (i = 0; i < a->nodes->record_count; i++) {
+		const node_info_t *n = &a->nodes->node_array[i];
+
+		if (_node_in_pool(cfg, n))
+			c += gq_node_capacity(n->node_state,
+					      gq_gres_text_gpus(n->gres),
+					      gq_gres_text_gpus(n->gres_used));
+	}
 	return c;
 }
 
@@ -138,7 +143,7 @@ static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 		uint64_t total = gq_gres_text_gpus(n->gres);
 		uint64_t used = gq_gres_text_gpus(n->gres_used);
 
-		if (_node_in_pool(cfg, n))
+		if (_node_in_pool(cfg, n) && gq_node_takes_work(n->node_state))
 			gq_view_node_free(view, i, total > used ?
 					  (uint32_t)(total - used) : 0);
 	}

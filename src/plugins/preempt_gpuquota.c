@@ -24,6 +24,16 @@ extern int init(void)
 	if (xstrcmp(slurm_conf.priority_type, "priority/gpuquota"))
 		error("%s needs PriorityType=priority/gpuquota; nothing will be reclaimed",
 		      plugin_type);
+	/*
+	 * Floors hold whatever subset of the candidates Slurm takes, in any
+	 * order; the order only says who gives first (most over-served
+	 * project).  preempt_youngest_first replaces that order with start
+	 * times; without preempt_strict_order select/cons_tres may move
+	 * candidates to preempt fewer jobs.
+	 */
+	if (xstrcasestr(slurm_conf.sched_params, "preempt_youngest_first"))
+		info("%s: SchedulerParameters=preempt_youngest_first: Slurm takes the youngest candidates first, not the most over-served project's; floors still hold",
+		     plugin_type);
 	verbose("%s loaded", plugin_type);
 	return SLURM_SUCCESS;
 }

@@ -31,7 +31,9 @@ void gq_read_init(void)
 
 /*
  * Sum a number over the gpu entries of a gres list (a job's or a node's):
- * `get` reads it from the entry's gres_data.  O(entries).
+ * `get` reads it from the entry's gres_data.  Slurm's markers (NO_VAL64,
+ * NO_CONSUME_VAL64 for a gres that is not consumed, INFINITE64) are not
+ * counts and are left out.  O(entries).
  */
 static uint64_t _sum_gpus(List gres_list, uint64_t (*get)(void *data))
 {
@@ -44,7 +46,7 @@ static uint64_t _sum_gpus(List gres_list, uint64_t (*get)(void *data))
 	it = list_iterator_create(gres_list);
 	while ((gs = list_next(it)))
 		if (gs->plugin_id == gpu_id && gs->gres_data &&
-		    (v = get(gs->gres_data)) != NO_VAL64)
+		    (v = get(gs->gres_data)) < NO_CONSUME_VAL64)
 			n += v;
 	list_iterator_destroy(it);
 	return n;
@@ -86,12 +88,11 @@ bool gq_read_in_pool(const gq_config_t *cfg, job_record_t *job_ptr)
 	return gq_pool_has_job(cfg, parts, !IS_JOB_PENDING(job_ptr));
 }
 
+/* Is the node in the pool's partitions (whatever its state)? */
 static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 {
 	int i;
 
-	if (!gq_node_takes_work(node_ptr->node_state))
-		return false;
 	for (i = 0; i < node_ptr->part_cnt; i++)
 		if (gq_pool_has(cfg, ((part_record_t *)node_ptr->part_pptr[i])->name))
 			return true;
@@ -99,8 +100,8 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 }
 
 /*
- * GPUs of the nodes that can take work, in the pool's partitions: C; and
- * each such node's idle GPUs, for making room.  O(nodes).
+ * C: the GPUs of the pool's nodes (gq_node_capacity); and each node's
+ * idle GPUs when it takes work, for making room.  O(nodes).
  */
 static int _read_nodes(const gq_config_t *cfg, gq_view_t *view, double *c)
 {
@@ -111,11 +112,16 @@ static int _read_nodes(const gq_config_t *cfg, gq_view_t *view, double *c)
 	if (gq_view_set_nodes(view, node_record_count))
 		return -1;
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		uint64_t total, idle;
+
 		if (!_node_in_pool(cfg, node_ptr))
 			continue;
-		*c += _sum_gpus(node_ptr->gres_list, _node_avail);
-		gq_view_node_free(view, node_ptr->index,
-				  _sum_gpus(node_ptr->gres_list, _node_idle));
+		total = _sum_gpus(node_ptr->gres_list, _node_avail);
+		idle = _sum_gpus(node_ptr->gres_list, _node_idle);
+		*c += gq_node_capacity(node_ptr->node_state, total,
+				       total - idle);
+		if (gq_node_takes_work(node_ptr->node_state))
+			gq_view_node_free(view, node_ptr->index, idle);
 	}
 	return 0;
 }

@@ -195,6 +195,19 @@ bool gq_node_takes_work(uint32_t node_state)
 			       NODE_STATE_NO_RESPOND));
 }
 
+uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
+			  uint64_t allocated)
+{
+	uint32_t base = node_state & NODE_STATE_BASE;
+
+	if (gq_node_takes_work(node_state))
+		return total;
+	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE ||
+	    (node_state & NODE_STATE_NO_RESPOND))
+		return 0;
+	return allocated < total ? allocated : total;
+}
+
 void gq_missing_accounts(const gq_config_t *cfg,
 			 bool (*exists)(const char *account, void *ctx),
 			 void (*report)(const char *line, void *ctx),

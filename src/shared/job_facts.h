@@ -104,6 +104,15 @@ bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
 bool gq_node_takes_work(uint32_t node_state);
 
 /*
+ * A node's GPUs in C: all of them when it takes work; on a node that is
+ * draining (or failing) but up, the ones its jobs still hold, so that
+ * what projects hold never exceeds C; none on a node that is down or
+ * future.
+ */
+uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
+			  uint64_t allocated);
+
+/*
  * Configured accounts slurmdbd does not have: `exists` says whether an
  * account exists, `report` gets one line per missing account (the same
  * words in slurmctld's log and the command's warning).

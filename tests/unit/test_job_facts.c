@@ -158,6 +158,12 @@ START_TEST(facts_nodes)
 	ck_assert(!gq_node_takes_work(NODE_STATE_FUTURE));
 	ck_assert(!gq_node_takes_work(NODE_STATE_IDLE | NODE_STATE_DRAIN));
 	ck_assert(!gq_node_takes_work(NODE_STATE_MIXED | NODE_STATE_NO_RESPOND));
+	/* 8 GPUs, 3 held: all count while it takes work; a draining node
+	 * counts what its jobs still hold; a down node nothing */
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_MIXED, 8, 3), 8);
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_MIXED | NODE_STATE_DRAIN, 8, 3), 3);
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_IDLE | NODE_STATE_DRAIN, 8, 0), 0);
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_DOWN, 8, 3), 0);
 }
 END_TEST
 

@@ -10,6 +10,7 @@
  *   - fair shares respect their caps and add up to what can be given;
  *   - no job reclaims from its own project, and a victim requeued for a
  *     preemptor cannot reclaim back (no ping-pong).
+ * A reload (a quota changed) comes between the events and the next pass.
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
  */
@@ -56,6 +57,7 @@ typedef struct {
 	gq_config_t cfg;
 	rjob_t jobs[MAXJ];
 	int njobs;
+	bool down[MAXN];	/* failed nodes: out of C */
 	uint32_t next_id;
 	int64_t now;
 } world_t;
@@ -144,6 +146,15 @@ static void random_pending(world_t *w, rjob_t *j)
 	}
 }
 
+static double capacity(const world_t *w)
+{
+	int i, up = 0;
+
+	for (i = 0; i < w->nnodes; i++)
+		up += !w->down[i];
+	return (double)up * w->gpn;
+}
+
 static gq_view_t *pass(world_t *w)
 {
 	gq_view_t *v = gq_view_create(&w->cfg);
@@ -151,7 +162,7 @@ static gq_view_t *pass(world_t *w)
 	int i;
 
 	ck_assert_ptr_nonnull(v);
-	gq_view_begin(v, w->nnodes * w->gpn, w->now);
+	gq_view_begin(v, capacity(w), w->now);
 	ck_assert_int_eq(gq_view_set_nodes(v, w->nnodes), 0);
 	for (i = 0; i < w->nnodes; i++)
 		idle[i] = w->gpn;
@@ -168,7 +179,8 @@ static gq_view_t *pass(world_t *w)
 		}
 	}
 	for (i = 0; i < w->nnodes; i++)
-		gq_view_node_free(v, i, idle[i]);
+		if (!w->down[i])
+			gq_view_node_free(v, i, idle[i]);
 	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
 		      (unsigned long long)w->seed);
 	return v;
@@ -347,13 +359,12 @@ static void check_shares(const gq_view_t *v, const world_t *w)
 		cap += fmin(d->demand, d->limit);
 		all_weighted &= d->weight > 0;
 	}
-	ck_assert_msg(sum <= w->nnodes * w->gpn + EPS,
+	ck_assert_msg(sum <= capacity(w) + EPS,
 		      "seed %llu: shares %g exceed C", (unsigned long long)w->seed, sum);
 	if (all_weighted)
-		ck_assert_msg(fabs(sum - fmin(w->nnodes * w->gpn, cap)) < EPS,
-			      "seed %llu: shares add up to %g, not min(C %d, demand %g)",
-			      (unsigned long long)w->seed, sum,
-			      w->nnodes * w->gpn, cap);
+		ck_assert_msg(fabs(sum - fmin(capacity(w), cap)) < EPS,
+			      "seed %llu: shares add up to %g, not min(C %g, demand %g)",
+			      (unsigned long long)w->seed, sum, capacity(w), cap);
 }
 
 /*
@@ -420,14 +431,26 @@ static void check_all(gq_view_t *v, world_t *w)
 /*
  * Events between passes, as slurmctld reports them to the view: a submit
  * (priority_p_set), a reclaim of any subset of one preemptor's offered
- * candidates (each victim gone), a job that ends.
+ * candidates (each victim gone), a job that ends, a node that fails (its
+ * jobs requeued; C drops at the next pass).
  */
 static void events(world_t *w, gq_view_t *v)
 {
 	int e, nev = 1 + rnd(6), a, b;
 
 	for (e = 0; e < nev; e++) {
-		switch (rnd(3)) {
+		switch (rnd(4)) {
+		case 3:	/* a node fails: Slurm requeues its jobs */
+			b = rnd(w->nnodes);
+			w->down[b] = true;
+			for (a = 0; a < w->njobs; a++)
+				if (w->jobs[a].live && w->jobs[a].node == b &&
+				    w->jobs[a].in.state == GQ_JOB_RUNNING) {
+					gq_view_job_gone(v, w->jobs[a].in.id);
+					w->jobs[a].in.state = GQ_JOB_PENDING;
+					w->jobs[a].node = -1;
+				}
+			break;
 		case 0:	/* submit */
 			if (w->njobs < MAXJ) {
 				rjob_t *j = &w->jobs[w->njobs++];
@@ -493,7 +516,18 @@ START_TEST(random_clusters_keep_the_guarantees)
 		check_all(v, &w);
 		events(&w, v);
 		gq_view_free(v);
-		check_no_ping_pong(&w, pass(&w));
+		if (rnd(2)) {	/* a reload with one quota changed */
+			gq_project_cfg_t *p = &w.p[rnd(w.nproj)];
+
+			p->gpu_quota = rnd(w.gpn * 3 + 1);
+			if (p->gpu_limit != GQ_NO_LIMIT &&
+			    p->gpu_limit < p->gpu_quota)
+				p->gpu_limit = p->gpu_quota;
+		}
+		v = pass(&w);
+		check_shares(v, &w);
+		check_all(v, &w);
+		check_no_ping_pong(&w, v);
 	}
 }
 END_TEST

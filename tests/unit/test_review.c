@@ -1,6 +1,8 @@
 /*
- * test_review.c - an independent review's counterexamples to the model
- * (each was a confirmed defect; docs/MODEL.md says what they assert).
+ * test_review.c - an independent review's counterexamples to the model.
+ * Each comment describes a defect as the review found it (2026-11-30, on
+ * the code before the fix); each test asserts the behaviour docs/MODEL.md
+ * promises, and passes since the fix.
  */
 #include <check.h>
 #include <stdio.h>
@@ -153,7 +155,8 @@ END_TEST
 
 /*
  * R5. Demand counts jobs gpuquota itself holds (limit, non-requeueable),
- * which SEMANTICS.md excludes ("eligible to start (not held ...)").  With
+ * which the contract excludes (docs/MODEL.md "Terms": held jobs are not
+ * eligible).  With
  * a department the excess share is stranded: C=8, d (q=0) holds p1 (q=0,
  * L=1) demanding 8; p3 (q=0) outside demands 8.  p1 can use 1, so p3's
  * fair share should be 7; the code gives d 4, p1 1, p3 4: 3 GPUs to

@@ -67,6 +67,7 @@ const gq_hash_type_t gq_hash_names = {
 const gq_hash_type_t gq_hash_ints = {
 	.hash = _hash_int,
 	.equal = _equal_int,
+	.plain_ints = true,
 };
 
 void gq_hash_init(gq_hash_t *h, const gq_hash_type_t *type)
@@ -79,9 +80,16 @@ void gq_hash_init(gq_hash_t *h, const gq_hash_type_t *type)
 static uint32_t _slot(const gq_hash_t *h, gq_key_t key)
 {
 	uint32_t mask = h->cap - 1;
-	uint32_t i = (uint32_t)h->type->hash(key) & mask;
+	uint32_t i;
 
-	while (h->used[i] && !h->type->equal(h->keys[i], key))
+	if (h->type->plain_ints) {	/* the hot path: job ids */
+		i = (uint32_t)_hash_int(key) & mask;
+		while (h->slots[i].used && h->slots[i].key.u != key.u)
+			i = (i + 1) & mask;
+		return i;
+	}
+	i = (uint32_t)h->type->hash(key) & mask;
+	while (h->slots[i].used && !h->type->equal(h->slots[i].key, key))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -93,56 +101,67 @@ int gq_hash_get(const gq_hash_t *h, gq_key_t key)
 	if (!h->cap)
 		return -1;
 	i = _slot(h, key);
-	return h->used[i] ? h->vals[i] : -1;
+	return h->slots[i].used ? h->slots[i].val : -1;
 }
 
 static int _grow(gq_hash_t *h)
 {
 	gq_hash_t n = { .type = h->type };
-	uint32_t i, j;
+	uint32_t i;
 
 	n.cap = h->cap ? h->cap * 2 : GQ_HASH_MIN_CAP;
-	n.keys = malloc(sizeof(*n.keys) * n.cap);
-	n.vals = malloc(sizeof(*n.vals) * n.cap);
-	n.used = calloc(n.cap, sizeof(*n.used));
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys);
-		free(n.vals);
-		free(n.used);
+	if (!(n.slots = calloc(n.cap, sizeof(*n.slots))))
 		return -1;
-	}
-	for (i = 0; i < h->cap; i++) {
-		if (!h->used[i])
-			continue;
-		j = _slot(&n, h->keys[i]);
-		n.used[j] = true;
-		n.keys[j] = h->keys[i];
-		n.vals[j] = h->vals[i];
-	}
+	for (i = 0; i < h->cap; i++)
+		if (h->slots[i].used)
+			n.slots[_slot(&n, h->slots[i].key)] = h->slots[i];
 	n.count = h->count;
-	free(h->keys);
-	free(h->vals);
-	free(h->used);
+	free(h->slots);
 	*h = n;
 	return 0;
 }
 
-int gq_hash_put(gq_hash_t *h, gq_key_t key, int val)
+/* The slot key is in, inserted (value unset) when new; -1: memory. */
+static int64_t _claim(gq_hash_t *h, gq_key_t key, bool *fresh)
 {
 	uint32_t i;
 
+	*fresh = false;
 	if ((h->count + 1) * 2 > h->cap && _grow(h))
 		return -1;
 	i = _slot(h, key);
-	if (!h->used[i]) {
+	if (!h->slots[i].used) {
 		if (h->type->dup && !h->type->dup(key, &key))
 			return -1;
-		h->used[i] = true;
-		h->keys[i] = key;
+		h->slots[i].used = true;
+		h->slots[i].key = key;
 		h->count++;
+		*fresh = true;
 	}
-	h->vals[i] = val;
+	return i;
+}
+
+int gq_hash_put(gq_hash_t *h, gq_key_t key, int val)
+{
+	bool fresh;
+	int64_t i = _claim(h, key, &fresh);
+
+	if (i < 0)
+		return -1;
+	h->slots[i].val = val;
 	return 0;
+}
+
+int gq_hash_get_or_put(gq_hash_t *h, gq_key_t key, int val)
+{
+	bool fresh;
+	int64_t i = _claim(h, key, &fresh);
+
+	if (i < 0)
+		return -2;
+	if (fresh)
+		h->slots[i].val = val;
+	return h->slots[i].val;
 }
 
 void gq_hash_clear(gq_hash_t *h)
@@ -151,10 +170,10 @@ void gq_hash_clear(gq_hash_t *h)
 
 	if (h->type && h->type->destroy)
 		for (i = 0; i < h->cap; i++)
-			if (h->used[i])
-				h->type->destroy(h->keys[i]);
+			if (h->slots[i].used)
+				h->type->destroy(h->slots[i].key);
 	if (h->cap)
-		memset(h->used, 0, sizeof(*h->used) * h->cap);
+		memset(h->slots, 0, sizeof(*h->slots) * h->cap);
 	h->count = 0;
 }
 
@@ -163,8 +182,6 @@ void gq_hash_free(gq_hash_t *h)
 	const gq_hash_type_t *type = h->type;
 
 	gq_hash_clear(h);
-	free(h->keys);
-	free(h->vals);
-	free(h->used);
+	free(h->slots);
 	gq_hash_init(h, type);
 }

@@ -31,6 +31,8 @@ typedef struct {
 	 */
 	bool (*dup)(gq_key_t key, gq_key_t *copy);
 	void (*destroy)(gq_key_t key);
+	/* keys are integers compared with ==: probes skip the callback */
+	bool plain_ints;
 } gq_hash_type_t;
 
 /* Account and department names: compared without case (Slurm stores
@@ -39,11 +41,16 @@ extern const gq_hash_type_t gq_hash_names;
 /* 64-bit integers: job ids, gq_key_pair() */
 extern const gq_hash_type_t gq_hash_ints;
 
+/* One slot: key, value and whether it is used, together in one line. */
+typedef struct {
+	gq_key_t key;
+	int val;
+	bool used;
+} gq_slot_t;
+
 typedef struct {
 	const gq_hash_type_t *type;
-	gq_key_t *keys;
-	int *vals;
-	bool *used;
+	gq_slot_t *slots;
 	uint32_t cap;		/* a power of two, or 0 */
 	uint32_t count;
 } gq_hash_t;
@@ -76,6 +83,12 @@ int gq_hash_get(const gq_hash_t *h, gq_key_t key);
 
 /* Insert or replace.  Returns 0, or -1 when out of memory (h unchanged). */
 int gq_hash_put(gq_hash_t *h, gq_key_t key, int val);
+
+/*
+ * The value of key if present (left as it is); else insert val and return
+ * it.  -2 when out of memory.  One probe sequence for both.
+ */
+int gq_hash_get_or_put(gq_hash_t *h, gq_key_t key, int val);
 
 /* Forget every key, keep the memory.  O(capacity). */
 void gq_hash_clear(gq_hash_t *h);

@@ -310,19 +310,58 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 	e->victim &= ~undo->victim;
 }
 
+/*
+ * Offer one job under as many kinds as the budgets allow: up its
+ * project's chain from the lowest floor, stopping at the first kind
+ * whose budget has no room; then to outsiders as far as its department's
+ * budgets allow (quota, then fair share).  O(1).
+ */
+static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
+{
+	int d = r->proj[e->project].department, i;
+	double g = e->in.gpus;
+	uint8_t add = 0;
+
+	for (i = 0; i < K_N; i++) {
+		int k = b->chain[e->project][i];
+
+		if (e->chain & KIND_BIT(k))
+			continue;
+		if (g > b->left[e->project][k] + GQ_EPS)
+			break;
+		b->left[e->project][k] -= g;
+		e->chain |= KIND_BIT(k);
+	}
+	/* insiders: offered what the chain holds */
+	add = e->chain & (GQ_VICTIM_QUOTA | GQ_VICTIM_FAIR);
+	/* outsiders: the chain, then the department's budgets, nested */
+	if (d < 0) {
+		add |= e->chain & OUT_BITS;
+	} else if (e->chain & GQ_VICTIM_QUOTA_OUT) {
+		if ((e->victim & GQ_VICTIM_QUOTA_OUT) ||
+		    g <= b->dleft[d][0] + GQ_EPS) {
+			if (!(e->victim & GQ_VICTIM_QUOTA_OUT))
+				b->dleft[d][0] -= g;
+			add |= GQ_VICTIM_QUOTA_OUT;
+			if ((e->chain & GQ_VICTIM_FAIR_OUT) &&
+			    ((e->victim & GQ_VICTIM_FAIR_OUT) ||
+			     g <= b->dleft[d][1] + GQ_EPS)) {
+				if (!(e->victim & GQ_VICTIM_FAIR_OUT))
+					b->dleft[d][1] -= g;
+				add |= GQ_VICTIM_FAIR_OUT;
+			}
+		}
+	}
+	e->victim |= add;
+}
+
 void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		     const int *order, int n)
 {
-	static const uint8_t kinds[] = { GQ_VICTIM_QUOTA, GQ_VICTIM_FAIR,
-					 GQ_VICTIM_QUOTA_OUT,
-					 GQ_VICTIM_FAIR_OUT };
-	int i, k;
+	int i;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < (int)(sizeof(kinds) / sizeof(kinds[0])); k++)
-			if (!(jobs[order[i]].victim & kinds[k]))
-				gq_budget_take(b, r, &jobs[order[i]],
-					       kinds[k], NULL);
+		_mark_one(b, r, &jobs[order[i]]);
 }
 
 bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,

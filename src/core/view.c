@@ -152,10 +152,15 @@ int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 	return 0;
 }
 
-/* A new job record for `in`, nothing decided yet. */
-static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project)
+/*
+ * The record of job in->id: a new one for `in`, nothing decided yet; or,
+ * when the view has it already, that one (*old set).
+ */
+static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
+			    bool *old)
 {
 	gq_job_t *job;
+	int idx;
 
 	if (v->njobs == v->jobs_cap) {
 		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
@@ -166,8 +171,12 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project)
 		v->jobs = nj;
 		v->jobs_cap = ncap;
 	}
-	if (gq_hash_put(&v->ids, gq_key_int(in->id), v->njobs))
+	idx = gq_hash_get_or_put(&v->ids, gq_key_int(in->id), v->njobs);
+	*old = idx >= 0 && idx != v->njobs;
+	if (idx < 0)
 		return NULL;
+	if (*old)
+		return &v->jobs[idx];
 	job = &v->jobs[v->njobs++];
 	memset(job, 0, sizeof(*job));
 	job->in = *in;
@@ -298,7 +307,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 {
 	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
 	int old_project = -1;
-	bool was_running = false;
+	bool was_running = false, known;
 	gq_job_t *job;
 
 	if (idx >= 0) {
@@ -315,7 +324,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		job->in = *in;
 		if (!job->in.tasks)
 			job->in.tasks = 1;
-	} else if (!(job = _store_job(v, in, project))) {
+	} else if (!(job = _store_job(v, in, project, &known))) {
 		return NULL;
 	}
 	if (job->in.state == GQ_JOB_RUNNING) {
@@ -333,19 +342,14 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 				const gq_job_in_t *in)
 {
 	int project = gq_registry_project_of(&v->reg, account);
-	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
-	gq_job_t *job;
+	gq_job_t *job = NULL;
+	bool old = false;
 
 	if (project >= 0 && v->computed)
 		return _add_late(v, project, in);
-	if (project < 0) {
-		job = NULL;
-	} else if (idx >= 0) {	/* the same job twice in a pass: the last */
-		job = &v->jobs[idx];
-		job->in = *in;
+	if (project >= 0 && (job = _store_job(v, in, project, &old)) && old) {
+		job->in = *in;	/* the same job twice in a pass: the last */
 		job->project = project;
-	} else {
-		job = _store_job(v, in, project);
 	}
 	if (!job && !v->computed)
 		v->failed = true;

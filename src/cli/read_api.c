@@ -12,21 +12,18 @@
 
 int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
 {
-	partition_info_msg_t *parts = NULL;
-
 	memset(a, 0, sizeof(*a));
 	a->preempt_exempt_time = conf->preempt_exempt_time;
 	/* pending arrays' task lists in full, not cut at 64 characters */
 	setenv("SLURM_BITSTR_LEN", "0", 1);
 	if (slurm_load_node(0, &a->nodes, SHOW_ALL) ||
-	    slurm_load_partitions(0, &parts, SHOW_ALL)) {
+	    slurm_load_partitions(0, &a->parts, SHOW_ALL)) {
 		slurm_perror("gpuquota: loading nodes and partitions");
 		gq_api_free(a);
 		return -1;
 	}
 	/* node_info_t.partitions is filled in client side */
-	slurm_populate_node_partitions(a->nodes, parts);
-	slurm_free_partition_info_msg(parts);
+	slurm_populate_node_partitions(a->nodes, a->parts);
 	/* SHOW_DETAIL: each running job's GPUs node by node */
 	if (slurm_load_jobs(0, &a->jobs, SHOW_ALL | SHOW_DETAIL)) {
 		slurm_perror("gpuquota: slurm_load_jobs");
@@ -40,6 +37,7 @@ void gq_api_free(gq_api_t *a)
 {
 	slurm_free_job_info_msg(a->jobs);
 	slurm_free_node_info_msg(a->nodes);
+	slurm_free_partition_info_msg(a->parts);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -130,18 +128,41 @@ double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg)
 	return c;
 }
 
-/* Each node's idle GPUs, by its index in the node table. */
+/* A partition's number from 1 (its node group), by name; 0: none. */
+static int _group_of(const gq_api_t *a, const char *name, size_t len)
+{
+	uint32_t i;
+
+	for (i = 0; name && i < a->parts->record_count; i++) {
+		const char *p = a->parts->partition_array[i].name;
+
+		if (p && strlen(p) == len && !strncmp(p, name, len))
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Each node's idle GPUs and partitions, by its index in the node table. */
 static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 		       gq_view_t *view)
 {
 	uint32_t i;
 
-	if (gq_view_set_nodes(view, a->nodes->record_count))
+	if (gq_view_set_nodes(view, a->nodes->record_count) ||
+	    gq_view_set_groups(view, a->parts->record_count))
 		return -1;
 	for (i = 0; i < a->nodes->record_count; i++) {
 		const node_info_t *n = &a->nodes->node_array[i];
 		uint64_t total = gq_gres_text_gpus(n->gres);
 		uint64_t used = gq_gres_text_gpus(n->gres_used);
+		const char *p = n->partitions;
+
+		while (p && *p) {
+			size_t len = strcspn(p, ",");
+
+			gq_view_node_group(view, i, _group_of(a, p, len));
+			p += len + (p[len] == ',');
+		}
 
 		if (_node_in_pool(cfg, n) && gq_node_takes_work(n->node_state))
 			gq_view_node_free(view, i, total > used ?
@@ -191,6 +212,11 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 		if (!gq_facts_active(&f) || !gq_api_in_pool(cfg, j))
 			continue;
 		gq_api_job(j, now, qos, qos_ctx, &in);
+		/* room only where it may run: its partition (several: any) */
+		if (in.state != GQ_JOB_RUNNING && j->partition &&
+		    !strchr(j->partition, ','))
+			in.node_group = _group_of(a, j->partition,
+						  strlen(j->partition));
 		if (!gq_view_add_job(view, j->account, &in))
 			return -1;
 		if (in.state == GQ_JOB_RUNNING && _read_placement(view, j))

@@ -18,6 +18,7 @@
 typedef struct {
 	job_info_msg_t *jobs;
 	node_info_msg_t *nodes;	/* with their partitions filled in */
+	partition_info_msg_t *parts;	/* numbered from 1: node groups */
 	uint16_t preempt_exempt_time;	/* PreemptExemptTime, seconds */
 } gq_api_t;
 

@@ -5,8 +5,9 @@
  * The usual victim walk picks GPUs by project and age, not by node: it may
  * free one GPU on each of two nodes when the preemptor needs two on one.
  * For each pending job that may reclaim and needs G GPUs on each of N
- * nodes, when the usual candidates cannot give that, choose per node the
- * victims, in reclaim order, until the node has room; stop at N nodes.
+ * nodes, when the usual candidates cannot give that, choose per node (of
+ * the nodes it may use: its partition's) the victims, in reclaim order,
+ * until the node has room; stop at N nodes.
  * The choice is kept as (preemptor, victim) pairs.  Room sets and the
  * usual sets draw on one budget per project and department (reclaim.h):
  * room sets first, in the order Slurm tries their preemptors, then the
@@ -15,7 +16,7 @@
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
  * placement entries (E) by node and order nodes; then O(N + E) once per
- * shape of preemptor (project, band, GPUs per node, nodes), not per
+ * shape of preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.
  */
@@ -40,6 +41,8 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 		const int *ent = gq_bucket(bynode, n);
 		uint64_t room = v->node_free[n];
 
+		if (!gq_view_node_allowed(v, er->in.node_group, n))
+			continue;
 		for (s = 0; s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++)
 			if (gq_reclaim_allowed(&v->reg, &v->jobs[v->pl_job[ent[s]]], er))
@@ -89,6 +92,8 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		const int *ent = gq_bucket(bynode, n);
 		uint64_t room = v->node_free[n];
 
+		if (!gq_view_node_allowed(v, er->in.node_group, n))
+			continue;
 		for (s = 0; s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++) {
 			int j = v->pl_job[ent[s]];
@@ -171,7 +176,7 @@ static int _cmp_prio(const void *a, const void *b, void *ctx)
 /*
  * What is known of one shape of preemptor in this pass: its project (it
  * never takes from itself, and whether a victim is an outsider depends on
- * it), its band and its per-node shape.  Whether the usual sets fit, and
+ * it), its band, its per-node shape and the nodes it may use.  Whether the usual sets fit, and
  * the room set chosen (or that none can be), are the same for every
  * preemptor of a shape: each is worked out once per pass, so room-making
  * costs O(shapes x (N + E)), not O(preemptors x (N + E)).
@@ -192,13 +197,15 @@ typedef struct {
 
 static uint64_t _shape_key(const gq_job_t *er)
 {
-	uint64_t gpn = er->in.gpus_per_node < 0xffff ? er->in.gpus_per_node :
-						       0xffff;
-	uint64_t nodes = er->in.nodes < 0xffff ? er->in.nodes : 0xffff;
+	uint64_t gpn = er->in.gpus_per_node < 0xfff ? er->in.gpus_per_node :
+						      0xfff;
+	uint64_t nodes = er->in.nodes < 0xfff ? er->in.nodes : 0xfff;
+	uint64_t group = er->in.node_group < 0xffff ? er->in.node_group :
+						      0xffff;
 
-	return ((uint64_t)er->project << 33) |
-	       ((uint64_t)(er->band == GQ_BAND_FAIR_SHARE) << 32) |
-	       (gpn << 16) | nodes;
+	return ((uint64_t)er->project << 41) | (group << 25) |
+	       ((uint64_t)(er->band == GQ_BAND_FAIR_SHARE) << 24) |
+	       (gpn << 12) | nodes;
 }
 
 /* The shape of a preemptor, added when new; NULL when out of memory. */

@@ -41,6 +41,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->jobs);
 	gq_hash_free(&v->ids);
 	free(v->node_free);
+	free(v->groups);
 	free(v->pl_node);
 	free(v->pl_gpus);
 	free(v->pl_job);
@@ -62,6 +63,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->failed = false;
 	v->nnodes = 0;
 	v->npl = 0;
+	v->ngroups = 0;
 	gq_hash_clear(&v->room);
 }
 
@@ -102,6 +104,43 @@ int gq_view_set_nodes(gq_view_t *v, int nnodes)
 		memset(v->node_free, 0, sizeof(*v->node_free) * nnodes);
 	v->nnodes = nnodes;
 	return 0;
+}
+
+int gq_view_set_groups(gq_view_t *v, int ngroups)
+{
+	size_t n = (size_t)ngroups * (v->nnodes > 0 ? v->nnodes : 1);
+
+	if (ngroups < 0)
+		return -1;
+	if (n > (size_t)v->groups_cap) {
+		uint8_t *g = realloc(v->groups, n);
+
+		if (!g) {
+			v->failed = true;
+			return -1;
+		}
+		v->groups = g;
+		v->groups_cap = (int)n;
+	}
+	if (n)
+		memset(v->groups, 0, n);
+	v->ngroups = ngroups;
+	return 0;
+}
+
+int gq_view_node_group(gq_view_t *v, int node, int group)
+{
+	if (group < 1 || group > v->ngroups || node < 0 || node >= v->nnodes)
+		return -1;
+	v->groups[(size_t)(group - 1) * v->nnodes + node] = 1;
+	return 0;
+}
+
+bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node)
+{
+	if (!node_group || (int)node_group > v->ngroups)
+		return true;	/* any node, or groups not given */
+	return v->groups[(size_t)(node_group - 1) * v->nnodes + node];
 }
 
 void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus)

@@ -47,6 +47,8 @@ typedef struct {
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;
 	uint32_t nodes;
+	uint32_t node_group;	/* pending: the nodes it may run on, a group
+				 * of gq_view_node_group (1-based); 0: any */
 } gq_job_in_t;
 
 /*
@@ -130,6 +132,18 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 int gq_view_set_nodes(gq_view_t *v, int nnodes);
 void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus);
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus);
+
+/*
+ * Node groups (a partition's nodes), optional, after gq_view_set_nodes:
+ * `node` is in group `group` (1-based, at most ngroups of
+ * gq_view_set_groups).  Room is made for a pending job only on the nodes
+ * of its node_group.  Return 0, or -1 (memory, out of range).
+ */
+int gq_view_set_groups(gq_view_t *v, int ngroups);
+int gq_view_node_group(gq_view_t *v, int node, int group);
+
+/* May a pending job with this node_group run on `node`? */
+bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node);
 
 /*
  * Slurm's account tree (slurmdbd): `account` has parent account `parent`

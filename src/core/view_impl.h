@@ -32,6 +32,8 @@ struct gq_view {
 	int *pl_job;		/* the job (index in jobs) of each entry */
 	int npl, pl_cap;
 	gq_hash_t room;		/* (preemptor, victim) pairs that make room */
+	uint8_t *groups;	/* ngroups x nnodes: node in group */
+	int ngroups, groups_cap;
 
 	/* eligible victims in reclaim order, one run per project */
 	int *order;

@@ -12,6 +12,7 @@
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
@@ -21,6 +22,7 @@
 
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
+#pragma weak part_list
 
 static uint32_t gpu_id;
 
@@ -99,21 +101,51 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 	return !cfg->settings.npartitions;
 }
 
-/*
- * C: the GPUs of the pool's nodes (gq_node_capacity); and each node's
- * idle GPUs when it takes work, for making room.  O(nodes).
- */
-static int _read_nodes(const gq_config_t *cfg, gq_view_t *view, double *c)
+/* Slurm's partitions, numbered from 1: the view's node groups. */
+typedef struct {
+	part_record_t **part;
+	int n;
+} gq_parts_t;
+
+static int _collect_part(void *x, void *arg)
 {
-	node_record_t *node_ptr;
+	gq_parts_t *p = arg;
+
+	p->part[p->n++] = x;
+	return 0;
+}
+
+static int _group_of(const gq_parts_t *p, part_record_t *part_ptr)
+{
 	int i;
 
+	for (i = 0; part_ptr && i < p->n; i++)
+		if (p->part[i] == part_ptr)
+			return i + 1;
+	return 0;
+}
+
+/*
+ * C: the GPUs of the pool's nodes (gq_node_capacity); each node's idle
+ * GPUs when it takes work, and its partitions (node groups), for making
+ * room.  O(nodes x partitions per node x partitions).
+ */
+static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
+		       const gq_parts_t *parts, double *c)
+{
+	node_record_t *node_ptr;
+	int i, k;
+
 	*c = 0;
-	if (gq_view_set_nodes(view, node_record_count))
+	if (gq_view_set_nodes(view, node_record_count) ||
+	    gq_view_set_groups(view, parts->n))
 		return -1;
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		uint64_t total, idle;
 
+		for (k = 0; k < node_ptr->part_cnt; k++)
+			gq_view_node_group(view, node_ptr->index,
+					   _group_of(parts, node_ptr->part_pptr[k]));
 		if (!_node_in_pool(cfg, node_ptr))
 			continue;
 		total = _sum_gpus(node_ptr->gres_list, _node_avail);
@@ -236,14 +268,20 @@ int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 {
 	ListIterator it;
 	job_record_t *job_ptr;
+	gq_parts_t parts = { 0 };
 	double capacity;
 	int rc = 0;
 
-	if (!job_list)
+	if (!job_list || !part_list)
 		return -1;
+	parts.part = xcalloc(list_count(part_list) + 1, sizeof(*parts.part));
+	list_for_each(part_list, _collect_part, &parts);
 	gq_view_begin(view, 0, now);
-	if (_read_nodes(cfg, view, &capacity) || _read_account_tree(view))
+	if (_read_nodes(cfg, view, &parts, &capacity) ||
+	    _read_account_tree(view)) {
+		xfree(parts.part);
 		return -1;
+	}
 	gq_view_set_capacity(view, capacity);
 	gq_view_min_runtime_at_least(view, slurm_conf.preempt_exempt_time);
 	it = list_iterator_create(job_list);
@@ -253,11 +291,15 @@ int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		if (!_active(job_ptr) || !gq_read_in_pool(cfg, job_ptr))
 			continue;
 		gq_read_job(job_ptr, now, &in);
+		/* room only where it may run: its partition (several: any) */
+		if (in.state != GQ_JOB_RUNNING && !job_ptr->part_ptr_list)
+			in.node_group = _group_of(&parts, job_ptr->part_ptr);
 		if (!gq_view_add_job(view, job_ptr->account, &in))
 			rc = -1;
 		else if (in.state == GQ_JOB_RUNNING)
 			rc = _read_placement(view, job_ptr);
 	}
 	list_iterator_destroy(it);
+	xfree(parts.part);
 	return rc;
 }

@@ -604,6 +604,41 @@ START_TEST(room_made_on_one_node)
 END_TEST
 
 /*
+ * Room only where the preemptor may run: the same cluster as above, but
+ * node 0 is in partition A (group 1) and node 1 in partition B (group 2);
+ * b1 may only use B.  Node 1 holds x2 and x4 (team-a may lose 2): b1 gets
+ * those, not x1 and x3 on node 0, which would requeue work for a node b1
+ * cannot use.  A job of A needing 2 on one node gets node 0's.
+ */
+START_TEST(room_only_in_its_partition)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_in_t b1 = shaped(pending(5, 2, 50), 2, 1);
+	uint32_t id;
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	ck_assert_int_eq(gq_view_set_groups(v, 2), 0);
+	ck_assert_int_eq(gq_view_node_group(v, 0, 1), 0);
+	ck_assert_int_eq(gq_view_node_group(v, 1, 2), 0);
+	ck_assert_int_ne(gq_view_node_group(v, 1, 3), 0);
+	for (id = 1; id <= 4; id++) {
+		run(v, id, "team-a", 1, id);
+		ck_assert_int_eq(gq_view_place(v, id, (id + 1) % 2, 1), 0);
+	}
+	b1.node_group = 2;
+	add(v, "team-b", b1);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 5)->room);
+	ck_assert(gq_view_preemptable(v, 2, 5));
+	ck_assert(gq_view_preemptable(v, 4, 5));
+	ck_assert(!gq_view_preemptable(v, 1, 5));
+	ck_assert(!gq_view_preemptable(v, 3, 5));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * No room within the floors: team-a q=3 holds the 4 GPUs (may lose 1);
  * b1 needs 2 on one node: no set makes room, so none is invented.
  */
@@ -752,6 +787,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);
 	tcase_add_test(tc, department_limit_holds);
 	tcase_add_test(tc, room_made_on_one_node);
+	tcase_add_test(tc, room_only_in_its_partition);
 	tcase_add_test(tc, room_not_made_below_floor);
 	tcase_add_test(tc, room_usual_set_kept);
 	tcase_add_test(tc, account_tree_gives_departments);

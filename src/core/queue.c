@@ -137,6 +137,28 @@ static void _project_step(const gq_project_t *p, gq_job_t *job, double *cum)
 		*cum = next;
 }
 
+/*
+ * A job that will be eligible on its own (its begin time passes: a
+ * requeued job) may start before the next pass sees it eligible: hold it
+ * now if it would pass a limit on top of the eligible jobs and of the
+ * jobs of this kind before it (*wcum, *dwcum: project, department; dp
+ * NULL outside departments).  Not demand, adds nothing to A.
+ */
+static void _begins_later_hold(const gq_project_t *p, const gq_dept_t *dp,
+			       gq_job_t *job, double *wcum, double *dwcum)
+{
+	if (!job->in.begins_later || _eligible(job))
+		return;
+	job->hold = _project_hold(p, job, *wcum + job->in.gpus);
+	if (!job->hold && dp)
+		job->hold = _dept_hold(dp, job, *dwcum + job->in.gpus);
+	if (job->hold)
+		return;
+	*wcum += _size(job);
+	if (dp)
+		*dwcum += _size(job);
+}
+
 /* One department's walk: its projects' queues merged in Slurm's order. */
 typedef struct {
 	gq_project_t *p;
@@ -176,7 +198,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 {
 	gq_dept_t *dp = &r->dept[d];
 	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
-	double dcum = dp->alloc;
+	double dcum = dp->alloc, dwcum;
 	int i, k, nl = 0;
 
 	if (!lane)
@@ -210,7 +232,10 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		dcum += _size(best);
 	}
 	/* what is not eligible yet: bands from where the sums ended */
+	dwcum = dcum;
 	for (k = 0; k < nl; k++) {
+		double wcum = lane[k].cum;
+
 		for (i = lane[k].head; i < lane[k].n; i++) {
 			gq_job_t *job = &jobs[lane[k].q[i]];
 			double next = lane[k].cum + _size(job);
@@ -218,6 +243,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 			_set_band(lane[k].p, job, next,
 				  dcum + _size(job) <= dp->quota + GQ_EPS);
 			job->hold = GQ_HOLD_NONE;
+			_begins_later_hold(lane[k].p, dp, job, &wcum, &dwcum);
 		}
 		lane[k].p->tail = lane[k].cum;
 	}
@@ -233,12 +259,21 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
 	for (i = 0; i < r->nproj; i++) {
 		gq_project_t *p = &r->proj[i];
 		int *q = gq_bucket(queued, i);
-		double cum = p->alloc;
+		double cum = p->alloc, wcum = -1, unused = 0;
 
 		if (p->department >= 0)
 			continue;
-		for (k = 0; k < gq_bucket_len(queued, i); k++)
-			_project_step(p, &jobs[q[k]], &cum);
+		for (k = 0; k < gq_bucket_len(queued, i); k++) {
+			gq_job_t *job = &jobs[q[k]];
+
+			_project_step(p, job, &cum);
+			if (!_eligible(job)) {	/* waiting jobs come last */
+				if (wcum < 0)
+					wcum = cum;
+				_begins_later_hold(p, NULL, job, &wcum,
+						   &unused);
+			}
+		}
 		p->tail = cum;
 	}
 	for (d = 0; d < r->ndept; d++)
@@ -257,7 +292,10 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 		p->tail = p->alloc;
 	next = p->tail + _size(job);
 	if (!dp) {
+		double wcum = p->tail, unused = 0;
+
 		_project_step(p, job, &p->tail);
+		_begins_later_hold(p, NULL, job, &wcum, &unused);
 		return _eligible(job) && !job->hold;
 	}
 	if (dp->tail < dp->alloc)
@@ -265,8 +303,12 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	dnext = dp->tail + _size(job);
 	_set_band(p, job, next, dnext <= dp->quota + GQ_EPS);
 	job->hold = GQ_HOLD_NONE;
-	if (!_eligible(job))
+	if (!_eligible(job)) {
+		double wcum = p->tail, dwcum = dp->tail;
+
+		_begins_later_hold(p, dp, job, &wcum, &dwcum);
 		return false;
+	}
 	if (!(job->hold = _project_hold(p, job, p->tail + job->in.gpus)))
 		job->hold = _dept_hold(dp, job, dp->tail + job->in.gpus);
 	if (job->hold)

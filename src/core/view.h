@@ -49,6 +49,10 @@ typedef struct {
 	uint32_t nodes;
 	uint32_t node_group;	/* pending: the nodes it may run on, a group
 				 * of gq_view_node_group (1-based); 0: any */
+	bool begins_later;	/* waiting only for its begin time (a requeued
+				 * job): it becomes eligible on its own, so
+				 * gpuquota holds it in advance when it would
+				 * pass a limit */
 } gq_job_in_t;
 
 /*

@@ -55,12 +55,18 @@ bool gq_reason_slurm_limited(uint32_t reason)
 	}
 }
 
+/* Held by a user or an admin (priority 0 or a hold reason, not ours). */
+static bool _held_by_person(const gq_job_facts_t *f)
+{
+	if (gq_facts_held_by_us(f->priority, f->reason, f->state_desc))
+		return false;
+	return f->priority == 0 || f->reason == WAIT_HELD ||
+	       f->reason == WAIT_HELD_USER;
+}
+
 bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now)
 {
-	bool ours = gq_facts_held_by_us(f->priority, f->reason, f->state_desc);
-
-	if (!ours && (f->priority == 0 || f->reason == WAIT_HELD ||
-		      f->reason == WAIT_HELD_USER))
+	if (_held_by_person(f))
 		return true;
 	return f->reason == WAIT_DEPENDENCY || f->begin_time > now ||
 	       gq_reason_slurm_limited(f->reason);
@@ -134,6 +140,12 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 	} else {
 		out->state = gq_facts_not_demand(f, now) ? GQ_JOB_WAITING :
 							   GQ_JOB_PENDING;
+		/* waiting for its begin time alone: eligible on its own */
+		out->begins_later = out->state == GQ_JOB_WAITING &&
+				    f->begin_time > now &&
+				    !_held_by_person(f) &&
+				    f->reason != WAIT_DEPENDENCY &&
+				    !gq_reason_slurm_limited(f->reason);
 		if (f->array_tasks > 1)
 			out->tasks = f->array_tasks;
 		out->gpus_per_node = f->gpus_per_node > UINT32_MAX ?

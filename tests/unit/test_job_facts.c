@@ -92,6 +92,26 @@ START_TEST(facts_input)
 	ck_assert_uint_eq(in.gpus_per_node, 2);
 	ck_assert(in.requeueable);
 	ck_assert_int_eq(in.submit_time, 50);
+	/* a requeued job waiting for its begin time begins later on its
+	 * own; one on a dependency or held by a person does not */
+	f.begin_time = 200;
+	f.reason = WAIT_TIME;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
+	ck_assert(in.begins_later);
+	f.reason = WAIT_DEPENDENCY;
+	gq_job_input(&f, 100, &in);
+	ck_assert(!in.begins_later);
+	f.reason = WAIT_HELD;
+	f.priority = 0;
+	gq_job_input(&f, 100, &in);
+	ck_assert(!in.begins_later);
+	f.state_desc = GQ_HOLD_PREFIX " project a would pass its gpu_limit";
+	gq_job_input(&f, 100, &in);
+	ck_assert(in.begins_later);	/* our own hold: still begins later */
+	f.state_desc = NULL;
+	f.priority = 7;
+	f.begin_time = 0;
 	/* interactive work is not requeueable; running: tasks 1 */
 	f.job_state = JOB_RUNNING;
 	f.batch = false;

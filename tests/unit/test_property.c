@@ -132,6 +132,7 @@ static void random_pending(world_t *w, rjob_t *j)
 	j->live = true;
 	j->in.id = w->next_id++;
 	j->in.state = rnd(6) ? GQ_JOB_PENDING : GQ_JOB_WAITING;
+	j->in.begins_later = j->in.state == GQ_JOB_WAITING && rnd(2);
 	j->in.gpus = rnd(8) ? 1 + rnd(w->gpn) : 0;
 	j->in.tasks = rnd(5) ? 1 : 2 + rnd(3);
 	j->in.requeueable = rnd(4) != 0;
@@ -297,7 +298,9 @@ static void check_holds(const gq_view_t *v, const world_t *w)
 		const gq_job_t *j = gq_view_job(v, w->jobs[k].in.id);
 		const gq_project_t *p;
 
-		if (!j || j->in.state != GQ_JOB_PENDING || j->hold)
+		/* eligible jobs, and jobs that become eligible on their own */
+		if (!j || j->hold || (j->in.state != GQ_JOB_PENDING &&
+				      !j->in.begins_later))
 			continue;
 		p = gq_view_project(v, j->project);
 		/* a job that cannot be requeued starts only inside quota */

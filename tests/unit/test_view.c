@@ -410,6 +410,39 @@ START_TEST(limit_holds_jobs_past_it)
 END_TEST
 
 /*
+ * A requeued job waits for its begin time and then may start before the
+ * next pass sees it eligible: it is held in advance when it would pass the
+ * limit.  team-a q=1 L=2 runs jobs 1 and 2; job 3 (requeued, begins later)
+ * would make 3 > 2: held; it is not demand (D = 2).  On team-b (no limit)
+ * a job that begins later is not held.
+ */
+START_TEST(begins_later_held_in_advance)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 1, 1, 2),
+				  proj("team-b", 1, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 2, NULL, 0);
+	gq_job_in_t later = pending(3, 1, 30);
+
+	later.state = GQ_JOB_WAITING;
+	later.begins_later = true;
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "team-a", 1, 10);
+	run(v, 2, "team-a", 1, 20);
+	add(v, "team-a", later);
+	later.id = 4;
+	add(v, "team-b", later);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_LIMIT);
+	ck_assert_int_eq(gq_view_job(v, 4)->hold, GQ_HOLD_NONE);
+	ck_assert_uint_eq(project(v, "team-a")->pending, 0);
+	/* the same between passes (a requeue seen by priority_p_set) */
+	later.id = 5;
+	ck_assert_int_eq(add(v, "team-a", later)->hold, GQ_HOLD_LIMIT);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * Work that cannot be requeued starts only inside quota: team-a q=2 runs
  * one GPU; interactive job 2 (1 GPU) gives A=2 <= q: may start; interactive
  * job 3 would make A=3 > q: held; a batch job 4 behind it (A=3) is not held:
@@ -782,6 +815,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, late_submit_reclaims);
 	tcase_add_test(tc, limit_holds_jobs_past_it);
 	tcase_add_test(tc, not_requeueable_only_inside_quota);
+	tcase_add_test(tc, begins_later_held_in_advance);
 	tcase_add_test(tc, department_fair_share_top_down);
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);

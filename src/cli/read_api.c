@@ -8,6 +8,7 @@
 
 #include "cli/read_api.h"
 #include "core/gres_text.h"
+#include "core/hash.h"
 #include "shared/job_facts.h"
 
 int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
@@ -70,7 +71,7 @@ static bool _is_array_record(const slurm_job_info_t *j)
 }
 
 void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
-		void *qos_ctx, gq_job_in_t *out)
+		void *qos_ctx, uint32_t array_running, gq_job_in_t *out)
 {
 	gq_job_facts_t f = {
 		.id = j->job_id,
@@ -93,8 +94,11 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 		f.gpus = _requested_gpus(j);
 		f.gpus_per_node = gq_gres_text_gpus(j->tres_per_node);
 		f.nodes = j->num_nodes;
-		if (_is_array_record(j))
+		if (_is_array_record(j)) {
 			f.array_tasks = gq_array_task_count(j->array_task_str);
+			f.array_throttle = j->array_max_tasks;
+			f.array_running = array_running;
+		}
 	}
 	gq_job_input(&f, now, out);
 }
@@ -194,33 +198,64 @@ static int _read_placement(gq_view_t *view, const slurm_job_info_t *j)
 	return 0;
 }
 
+/*
+ * Running tasks per job array (array job id -> count): what slurmctld
+ * keeps as the array's tot_run_tasks.  O(jobs).
+ */
+static int _count_array_tasks(const gq_api_t *a, gq_hash_t *running)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->jobs->record_count; i++) {
+		const slurm_job_info_t *j = &a->jobs->job_array[i];
+		gq_job_facts_t f = { .job_state = j->job_state };
+		int n;
+
+		if (!j->array_job_id || j->array_task_id == NO_VAL ||
+		    !gq_facts_running(&f))
+			continue;
+		n = gq_hash_get(running, gq_key_int(j->array_job_id));
+		if (gq_hash_put(running, gq_key_int(j->array_job_id),
+				n < 0 ? 1 : n + 1))
+			return -1;
+	}
+	return 0;
+}
+
 int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
 		     void *qos_ctx)
 {
+	gq_hash_t running;
 	uint32_t i;
+	int rc = -1;
 
+	gq_hash_init(&running, &gq_hash_ints);
 	gq_view_begin(view, gq_api_capacity(a, cfg), now);
-	if (_read_nodes(a, cfg, view))
-		return -1;
+	if (_read_nodes(a, cfg, view) || _count_array_tasks(a, &running))
+		goto out;
 	gq_view_min_runtime_at_least(view, a->preempt_exempt_time);
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };
 		gq_job_in_t in;
+		int n;
 
 		if (!gq_facts_active(&f) || !gq_api_in_pool(cfg, j))
 			continue;
-		gq_api_job(j, now, qos, qos_ctx, &in);
+		n = gq_hash_get(&running, gq_key_int(j->job_id));
+		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
 		/* room only where it may run: its partition (several: any) */
 		if (in.state != GQ_JOB_RUNNING && j->partition &&
 		    !strchr(j->partition, ','))
 			in.node_group = _group_of(a, j->partition,
 						  strlen(j->partition));
-		if (!gq_view_add_job(view, j->account, &in))
-			return -1;
-		if (in.state == GQ_JOB_RUNNING && _read_placement(view, j))
-			return -1;
+		if (!gq_view_add_job(view, j->account, &in) ||
+		    (in.state == GQ_JOB_RUNNING && _read_placement(view, j)))
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	gq_hash_free(&running);
+	return rc;
 }

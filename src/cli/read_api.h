@@ -32,9 +32,12 @@ typedef uint32_t (*gq_qos_priority_t)(const char *qos, void *ctx);
 int gq_api_load(gq_api_t *a, const slurm_conf_t *conf);
 void gq_api_free(gq_api_t *a);
 
-/* The core's input for one job; qos may be NULL (no QOS priorities). */
+/*
+ * The core's input for one job; qos may be NULL (no QOS priorities);
+ * array_running: tasks of j's array running now (for its %N throttle).
+ */
 void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
-		void *qos_ctx, gq_job_in_t *out);
+		void *qos_ctx, uint32_t array_running, gq_job_in_t *out);
 
 /* Is this job in gpuquota's pool? */
 bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j);

@@ -53,31 +53,64 @@ static void _set_band(const gq_project_t *p, gq_job_t *job, double cum,
 	job->priority = gq_band_priority(job->band, job->key);
 }
 
-/* What keeps a job that would bring its project to `cum` from starting. */
+/*
+ * GPUs a job adds to A: all the tasks of a pending array record that
+ * Slurm may start at once (it may start several in one scheduling cycle:
+ * all of them, or as many as the array's %N throttle lets run), so that
+ * its band never lets a task reclaim past quota and the jobs behind it
+ * see them.  Its holds look at its next task only: a task that fits may
+ * start.
+ */
+static double _size(const gq_job_t *job)
+{
+	uint32_t n = job->in.tasks ? job->in.tasks : 1;
+
+	if (job->in.tasks_at_once && job->in.tasks_at_once < n)
+		n = job->in.tasks_at_once;
+	return (double)job->in.gpus * n;
+}
+
+/*
+ * Would a job pass `bound` (a limit, or a quota for work that cannot be
+ * requeued) on top of `before`?  All the tasks it may start at once must
+ * fit; an array wider than the bound itself could never start that way,
+ * so for it only its next task must (Slurm may then start more of it in
+ * one cycle: README, known limits; throttle such arrays with %N).
+ */
+static bool _passes(const gq_job_t *job, double before, double bound)
+{
+	double all = _size(job);
+
+	if (all <= bound + GQ_EPS)
+		return before + all > bound + GQ_EPS;
+	return before + job->in.gpus > bound + GQ_EPS;
+}
+
+/* What keeps a job from starting, its project at `before` without it. */
 static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
-			       double cum)
+			       double before)
 {
 	if (!job->in.gpus)
 		return GQ_HOLD_NONE;
-	if (cum > p->limit + GQ_EPS)
+	if (_passes(job, before, p->limit))
 		return GQ_HOLD_LIMIT;
-	if (!job->in.requeueable && cum > p->quota + GQ_EPS)
+	if (!job->in.requeueable && _passes(job, before, p->quota))
 		return GQ_HOLD_NOT_REQUEUEABLE;
 	return GQ_HOLD_NONE;
 }
 
 /*
- * What keeps a job that would bring its department to `dcum` from
- * starting: its limit, or its quota for work that cannot be requeued.
+ * What keeps a job from starting, its department at `before` without it:
+ * its limit, or its quota for work that cannot be requeued.
  */
 static gq_hold_t _dept_hold(const gq_dept_t *d, const gq_job_t *job,
-			    double dcum)
+			    double before)
 {
 	if (!job->in.gpus)
 		return GQ_HOLD_NONE;
-	if (dcum > d->limit + GQ_EPS)
+	if (_passes(job, before, d->limit))
 		return GQ_HOLD_DEPT_LIMIT;
-	if (!job->in.requeueable && dcum > d->quota + GQ_EPS)
+	if (!job->in.requeueable && _passes(job, before, d->quota))
 		return GQ_HOLD_NOT_REQUEUEABLE;
 	return GQ_HOLD_NONE;
 }
@@ -87,16 +120,6 @@ static bool _eligible(const gq_job_t *job)
 	return job->in.state == GQ_JOB_PENDING;
 }
 
-/*
- * GPUs a job adds to A: all the tasks of a pending array record (Slurm
- * may start several in one scheduling cycle), so that its band never
- * lets a task reclaim past quota and the jobs behind it see them all.
- * Its holds look at its first task only: a task that fits may start.
- */
-static double _size(const gq_job_t *job)
-{
-	return (double)job->in.gpus * (job->in.tasks ? job->in.tasks : 1);
-}
 
 void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 		     const gq_buckets_t *queued)
@@ -113,7 +136,7 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 		for (k = 0; k < n && _eligible(&jobs[q[k]]); k++) {
 			const gq_job_in_t *in = &jobs[q[k]].in;
 
-			if (_project_hold(p, &jobs[q[k]], cum + in->gpus))
+			if (_project_hold(p, &jobs[q[k]], cum))
 				continue;
 			cum += _size(&jobs[q[k]]);
 			p->pending += (uint64_t)in->gpus * in->tasks;
@@ -132,7 +155,7 @@ static void _project_step(const gq_project_t *p, gq_job_t *job, double *cum)
 
 	_set_band(p, job, next, true);
 	job->hold = _eligible(job) ?
-		    _project_hold(p, job, *cum + job->in.gpus) : GQ_HOLD_NONE;
+		    _project_hold(p, job, *cum) : GQ_HOLD_NONE;
 	if (_eligible(job) && !job->hold)
 		*cum = next;
 }
@@ -149,9 +172,9 @@ static void _begins_later_hold(const gq_project_t *p, const gq_dept_t *dp,
 {
 	if (!job->in.begins_later || _eligible(job))
 		return;
-	job->hold = _project_hold(p, job, *wcum + job->in.gpus);
+	job->hold = _project_hold(p, job, *wcum);
 	if (!job->hold && dp)
-		job->hold = _dept_hold(dp, job, *dwcum + job->in.gpus);
+		job->hold = _dept_hold(dp, job, *dwcum);
 	if (job->hold)
 		return;
 	*wcum += _size(job);
@@ -181,7 +204,7 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
 
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
-		job->hold = _project_hold(l->p, job, l->cum + job->in.gpus);
+		job->hold = _project_hold(l->p, job, l->cum);
 		if (!job->hold) {
 			_set_band(l->p, job, next,
 				  dcum + _size(job) <= d->quota + GQ_EPS);
@@ -225,7 +248,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		if (!best)
 			break;
 		from->head++;
-		best->hold = _dept_hold(dp, best, dcum + best->in.gpus);
+		best->hold = _dept_hold(dp, best, dcum);
 		if (best->hold)
 			continue;
 		from->cum += _size(best);
@@ -309,8 +332,8 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 		_begins_later_hold(p, dp, job, &wcum, &dwcum);
 		return false;
 	}
-	if (!(job->hold = _project_hold(p, job, p->tail + job->in.gpus)))
-		job->hold = _dept_hold(dp, job, dp->tail + job->in.gpus);
+	if (!(job->hold = _project_hold(p, job, p->tail)))
+		job->hold = _dept_hold(dp, job, dp->tail);
 	if (job->hold)
 		return false;
 	p->tail = next;

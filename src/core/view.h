@@ -39,6 +39,8 @@ typedef struct {
 				 * all nodes */
 	uint32_t tasks;		/* pending array tasks behind this record;
 				 * 0 is taken as 1 */
+	uint32_t tasks_at_once;	/* how many of them Slurm may start at once
+				 * (the array's %N throttle); 0: all */
 	bool requeueable;	/* batch job that may be requeued */
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */

@@ -225,8 +225,11 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
 					    _job_per_node);
 		f.nodes = d ? d->min_nodes : 0;
-		if (job_ptr->array_recs)
+		if (job_ptr->array_recs) {
 			f.array_tasks = job_ptr->array_recs->task_cnt;
+			f.array_throttle = job_ptr->array_recs->max_run_tasks;
+			f.array_running = job_ptr->array_recs->tot_run_tasks;
+		}
 	}
 	gq_job_input(&f, now, out);
 }

@@ -49,6 +49,10 @@ bool gq_reason_slurm_limited(uint32_t reason)
 	case WAIT_ACCOUNT:
 	case WAIT_DEP_INVALID:
 		return true;
+	case WAIT_ARRAY_TASK_LIMIT:
+		/* the user's own %N throttle, not a policy: the array is
+		 * demand, and a task starts on its own when one ends */
+		return false;
 	default:
 		return reason >= WAIT_QOS_GRP_CPU &&
 		       reason <= WAIT_QOS_MIN_BILLING;
@@ -148,6 +152,11 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 				    !gq_reason_slurm_limited(f->reason);
 		if (f->array_tasks > 1)
 			out->tasks = f->array_tasks;
+		/* with a throttle, at most that many run; when all run, the
+		 * next starts as soon as one ends: count one */
+		if (f->array_throttle)
+			out->tasks_at_once = f->array_throttle > f->array_running ?
+					     f->array_throttle - f->array_running : 1;
 		out->gpus_per_node = f->gpus_per_node > UINT32_MAX ?
 				     UINT32_MAX : (uint32_t)f->gpus_per_node;
 		out->nodes = f->nodes ? f->nodes : 1;

@@ -33,6 +33,8 @@ typedef struct {
 	uint64_t gpus_per_node;	/* pending: the per-node request, 0: none */
 	uint32_t nodes;		/* pending: nodes asked for, 0: unknown */
 	uint32_t array_tasks;	/* pending: tasks behind an array record */
+	uint32_t array_throttle;	/* its %N: tasks it may run at once, 0: none */
+	uint32_t array_running;	/* its tasks running now */
 	bool batch;		/* sbatch (else srun/salloc) */
 	bool requeue;		/* may be requeued (--requeue, the default) */
 	uint32_t qos_priority;	/* its QOS' priority, 0 without QOS */

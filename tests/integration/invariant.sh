@@ -11,18 +11,31 @@
 #
 # Kept sound (it fires only where the plugins must act), so it may miss cases:
 #   - u counts only if *every* eligible pending job J of u is in quota by
-#     itself (a_u + g_J <= q_u) and would fit: then the first job of u's
-#     queue, whichever Slurm's order puts first, is in the in-quota band
-#     (its A_1 = a_u + g_J) and can reclaim; this also holds with the
+#     itself (a_u + g_J <= q_u, g_J counting all the pending tasks of an
+#     array: its band is its last task's) and would fit: then the first job
+#     of u's queue, whichever Slurm's order puts first, is in the in-quota
+#     band (its A_1 = a_u + g_J) and can reclaim; this also holds with the
 #     implementation's cumulative A_k rule (docs/MODEL.md, "Choices beyond
 #     the original contract");
+#   - in a department d, u's job is in quota only if d stays within q_d too:
+#     u counts only if a_d + g_J, plus every pending job of d's other
+#     projects that may be demand (any of them may come first in d's walk),
+#     stays within q_d for every eligible J;
 #   - u is skipped when it has an eligible multi-node pending job (its
-#     per-node need is not known here) or a pending job squeue no longer shows;
-#   - victims are single-node running jobs only, packed greedily per project
-#     within a_v - q_v (an achievable set, so "room can be made" is true);
+#     per-node need is not known here), a pending job squeue no longer
+#     shows, or a pending job that may be demand to gpuquota without being
+#     eligible here (e.g. ReqNodeNotAvail): it may come first in u's queue;
+#   - victims are single-node running jobs only, packed greedily within
+#     a_v - q_v per project and, for u outside v's department d, within
+#     a_d - q_d for d's projects together (d's floor against outsiders)
+#     (an achievable set, so "room can be made" is true);
 #   - eligible = squeue reason Resources, Priority or None, possibly followed
 #     by gpuquota's ", gpuquota: <band>" (not held, not on
-#     a dependency or a begin time such as a requeued job's);
+#     a dependency or a begin time such as a requeued job's); not demand =
+#     held (JobHeld*, gpuquota's holds, Slurm's launch failure hold), on a
+#     dependency or a begin time, or held back by Slurm's limits (Assoc*,
+#     QOS*), as src/shared/job_facts.c reads them (an array waiting on
+#     its own throttle, JobArrayTaskLimit, is demand);
 #   - the sources (gpuquota projects/jobs --json, squeue, scontrol) are read
 #     one after another, so check_invariant retries: a reclaim in flight or a
 #     torn read passes as soon as one later check is clean.
@@ -77,43 +90,61 @@ _invariant_input() {
 # jq: the violations in an _invariant_input document, one string each.
 # shellcheck disable=SC2016
 _INVARIANT_JQ='
+def dem: .gpus * ([.tasks // 1, 1] | max);
 .p as $p | .j as $j | .pend as $pend | .run as $runcpu | .nodes as $nodes
 | ($p.projects | map({key: .name, value: .gpu_quota}) | from_entries) as $quota
+| ($p.projects | map({key: .name, value: .department}) | from_entries) as $dept
+| (($p.departments // []) | map({key: .name, value: .gpu_quota}) | from_entries) as $dquota
 | ($pend | map({key: (.id | tostring), value: .}) | from_entries) as $pinfo
 | [$j.jobs[] | select(.state == "RUNNING")] as $running
 | ($running | group_by(.project)
    | map({key: .[0].project, value: (map(.gpus) | add)}) | from_entries) as $alloc
+| ($running | map(select($dept[.project] != null)) | group_by($dept[.project])
+   | map({key: $dept[.[0].project], value: (map(.gpus) | add)}) | from_entries) as $dalloc
 | [$j.jobs[] | select(.state == "PENDING")
-   | . + {info: $pinfo[.job_id | tostring]}] as $pending
+   | . + {info: $pinfo[.job_id | tostring]}
+   | . + {maybe_demand: (.info == null or (.info.reason
+          | test("^(BeginTime|Dependency|JobHeld|launch failed|gpuquota: |Assoc|QOS)") | not))}]
+  as $pending
 | ($pending | map(.project) | unique)[] as $u
 | ($quota[$u] // 0) as $qu
 | ($alloc[$u] // 0) as $au
+| $dept[$u] as $du
 | [$pending[] | select(.project == $u)] as $mine
 | [$mine[] | select(.info != null
                     and (.info.reason | test("^(Resources|Priority|None)($|, gpuquota: )")))] as $elig
 | select(($mine | all(.info != null)) and ($elig | length > 0)
          and ($elig | all(.info.nodes == 1)))
-| ([$qu, $au + ($elig | map(.gpus) | add)] | min) as $floor
+| select([$mine[] | select(.maybe_demand)] | length == ($elig | length))
+| ([$qu, $au + ($elig | map(dem) | add)] | min) as $floor
 | select($au < $floor)
-| select($elig | all($au + .gpus <= $qu))
+| select($elig | all($au + dem <= $qu))
+| (if $du == null then 0
+   else [$pending[] | select(.project != $u and $dept[.project] == $du
+                             and .maybe_demand) | dem] | add // 0 end) as $sib
+| select($du == null
+         or ($elig | all(($dalloc[$du] // 0) + $sib + dem <= ($dquota[$du] // 0))))
 | [$nodes[] as $n
-   | [$running[] | select(.project != $u and .preemptible and .nodes == $n.name
-                          and $runcpu[.job_id | tostring] != null)]
-   | group_by(.project)
-   | map(.[0].project as $v
-         | (($alloc[$v] // 0) - ($quota[$v] // 0)) as $spare
-         | sort_by(-.gpus)
-         | reduce .[] as $c ({left: $spare, g: 0, c: 0, ids: []};
-             if $c.gpus <= .left then
-               {left: (.left - $c.gpus), g: (.g + $c.gpus),
-                c: (.c + $runcpu[$c.job_id | tostring]),
-                ids: (.ids + [$c.job_id])}
-             else . end)) as $picks
+   | ([$running[] | select(.project != $u and .preemptible and .nodes == $n.name
+                           and $runcpu[.job_id | tostring] != null)]
+   | sort_by(-.gpus)
+   | reduce .[] as $c ({pl: {}, dl: {}, g: 0, c: 0, ids: []};
+       ($c.project) as $v
+       | (if $dept[$v] != null and $dept[$v] != $du then $dept[$v] else null end) as $dv
+       | ((.pl[$v]) // (($alloc[$v] // 0) - ($quota[$v] // 0))) as $pleft
+       | (if $dv == null then null
+          else ((.dl[$dv]) // (($dalloc[$dv] // 0) - ($dquota[$dv] // 0))) end) as $dleft
+       | if $c.gpus <= $pleft and ($dv == null or $c.gpus <= $dleft) then
+           .pl[$v] = ($pleft - $c.gpus)
+           | (if $dv == null then . else .dl[$dv] = ($dleft - $c.gpus) end)
+           | .g += $c.gpus | .c += $runcpu[$c.job_id | tostring]
+           | .ids += [$c.job_id]
+         else . end)) as $pick
    | {node: $n.name,
-      reclaim: ($picks | map(.g) | add // 0),
-      victims: ($picks | map(.ids[]) ),
-      gpus: ($n.gpus - $n.gpus_used + ($picks | map(.g) | add // 0)),
-      cpus: ($n.cpus - $n.cpus_used + ($picks | map(.c) | add // 0))}
+      reclaim: $pick.g,
+      victims: $pick.ids,
+      gpus: ($n.gpus - $n.gpus_used + $pick.g),
+      cpus: ($n.cpus - $n.cpus_used + $pick.c)}
    | select(.reclaim > 0)] as $rooms
 | select($rooms | length > 0)
 | select($elig | all(. as $J | $rooms

@@ -92,6 +92,22 @@ START_TEST(facts_input)
 	ck_assert_uint_eq(in.gpus_per_node, 2);
 	ck_assert(in.requeueable);
 	ck_assert_int_eq(in.submit_time, 50);
+	/* an array throttled %2 with one task running: one more at once;
+	 * with two running, the next when one ends: one */
+	f.array_throttle = 2;
+	f.array_running = 1;
+	gq_job_input(&f, 100, &in);
+	ck_assert_uint_eq(in.tasks_at_once, 1);
+	f.array_running = 0;
+	gq_job_input(&f, 100, &in);
+	ck_assert_uint_eq(in.tasks_at_once, 2);
+	f.array_running = 2;
+	gq_job_input(&f, 100, &in);
+	ck_assert_uint_eq(in.tasks_at_once, 1);
+	f.array_throttle = 0;
+	f.array_running = 0;
+	/* waiting on its own throttle: demand, not a policy limit */
+	ck_assert(!gq_reason_slurm_limited(WAIT_ARRAY_TASK_LIMIT));
 	/* a requeued job waiting for its begin time begins later on its
 	 * own; one on a dependency or held by a person does not */
 	f.begin_time = 200;

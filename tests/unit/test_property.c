@@ -135,6 +135,7 @@ static void random_pending(world_t *w, rjob_t *j)
 	j->in.begins_later = j->in.state == GQ_JOB_WAITING && rnd(2);
 	j->in.gpus = rnd(8) ? 1 + rnd(w->gpn) : 0;
 	j->in.tasks = rnd(5) ? 1 : 2 + rnd(3);
+	j->in.tasks_at_once = j->in.tasks > 1 && rnd(2) ? 1 + rnd(2) : 0;
 	j->in.requeueable = rnd(4) != 0;
 	j->in.order = rnd(3);
 	j->in.submit_time = w->now - rnd(50);
@@ -288,6 +289,16 @@ static void check_floors(const gq_view_t *v, const world_t *w)
 	}
 }
 
+static double at_once(const gq_job_t *j, double limit)
+{
+	uint32_t n = j->in.tasks ? j->in.tasks : 1;
+
+	if (j->in.tasks_at_once && j->in.tasks_at_once < n)
+		n = j->in.tasks_at_once;
+	return (double)j->in.gpus * n <= limit + EPS ?
+	       (double)j->in.gpus * n : j->in.gpus;
+}
+
 /* What gpuquota lets start stays within limits and quotas. */
 static void check_holds(const gq_view_t *v, const world_t *w)
 {
@@ -309,10 +320,13 @@ static void check_holds(const gq_view_t *v, const world_t *w)
 				      "seed %llu: job %u cannot be requeued, A %g > quota %g",
 				      (unsigned long long)w->seed, j->in.id,
 				      j->cum, p->quota);
+		/* what it may start at once: all its tasks at once when they
+		 * fit the limit at all, else one (README, known limits) */
 		if (j->project < MAXP)
-			start[j->project] += j->in.gpus;
+			start[j->project] += at_once(j, p->limit);
 		if (p->department >= 0)
-			dstart[p->department] += j->in.gpus;
+			dstart[p->department] +=
+				at_once(j, gq_view_dept(v, p->department)->limit);
 	}
 	for (i = 0; i < gq_view_nprojects(v) && i < MAXP; i++) {
 		const gq_project_t *p = gq_view_project(v, i);

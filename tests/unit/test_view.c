@@ -410,6 +410,43 @@ START_TEST(limit_holds_jobs_past_it)
 END_TEST
 
 /*
+ * An array's band counts the tasks Slurm may start at once: team-a (q=2)
+ * pends an array of 8 x 1 GPU, team-b (q=0) holds all 4 GPUs.  Without a
+ * throttle A = 8 > 2: it may not reclaim (its tasks could all start and
+ * then be reclaimed in turn).  With %2, A = 2 <= 2: in quota, it reclaims
+ * 2 GPUs; demand is all 8 tasks either way.
+ */
+START_TEST(array_band_counts_tasks_at_once)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 0, 0);
+	gq_job_in_t arr = with_tasks(pending(9, 1, 50), 8);
+	uint32_t id, n = 0;
+
+	gq_view_begin(v, 4, 100);
+	for (id = 1; id <= 4; id++)
+		run(v, id, "team-b", 1, id);
+	add(v, "team-a", arr);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_ne(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_uint_eq(project(v, "team-a")->pending, 8);
+
+	arr.tasks_at_once = 2;
+	gq_view_begin(v, 4, 100);
+	for (id = 1; id <= 4; id++)
+		run(v, id, "team-b", 1, id);
+	add(v, "team-a", arr);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 9)->cum, 2, 1e-9);
+	ck_assert_uint_eq(project(v, "team-a")->pending, 8);
+	for (id = 1; id <= 4; id++)
+		n += gq_view_preemptable(v, id, 9);
+	ck_assert_uint_eq(n, 4);	/* team-b is over its quota 0 */
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * A requeued job waits for its begin time and then may start before the
  * next pass sees it eligible: it is held in advance when it would pass the
  * limit.  team-a q=1 L=2 runs jobs 1 and 2; job 3 (requeued, begins later)
@@ -816,6 +853,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, limit_holds_jobs_past_it);
 	tcase_add_test(tc, not_requeueable_only_inside_quota);
 	tcase_add_test(tc, begins_later_held_in_advance);
+	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, department_fair_share_top_down);
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);

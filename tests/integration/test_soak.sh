@@ -1,0 +1,488 @@
+#!/usr/bin/env bash
+# Soak (issue 9, "Proof, not examples"): a seeded random workload on a real
+# cluster of 6 nodes x 4 GPUs (C = 24) for GQ_SOAK_SECONDS (default 180),
+# with the reclaim invariant checked all along.
+#
+# Projects (sum of quotas 21 <= 24; 20 while a node is down):
+#   department ml (q 8, L 14): ml-a q 3, ml-b q 3 w 2, ml-c q 0
+#   department sim (q 5):      sim-a q 2, sim-b q 2 L 4
+#   outside: p1 q 3, p2 q 2 w 3, p3 q 2 L 5, p4 q 1 (accounts p4, p4-ci),
+#            p5 q 0, p6 q 0 w 0.5; account guest is in no project (q 0).
+#
+# The driver (bash's RANDOM seeded with GQ_SOAK_SEED, printed; the same seed
+# replays the same sequence of choices, the cluster's timing aside), one
+# step about every second:
+#   - submits 1, 2 or 4 GPU jobs (`--wrap 'sleep N'`, N 3..40 s), arrays
+#     (--array=0-3%2), two-node jobs (-N 2 --gres=gpu:2), --no-requeue jobs;
+#     at most GQ_SOAK_PENDING (30) pending jobs at a time;
+#   - cancels a random job now and then (scancel);
+#   - fails a node now and then: `scontrol update state=down` (the cluster
+#     runs ReturnToService=1, so it stays down) or a SIGKILL of its slurmd
+#     (SlurmdTimeout=20 makes slurmctld notice), and brings it back after
+#     15-55 s (state=resume, or a new slurmd);
+#   - reloads the configuration now and then (`scontrol reconfigure`), half
+#     of the time with the quota of p1, p2, p3 or p4 changed.
+# A checker runs beside it, every ~2 s:
+#   - the reclaim invariant (invariant_violation, invariant.sh): a project
+#     in violation in every check for GQ_SOAK_GRACE (20) s is a violation.
+#     Transitions restart that clock: a node failure, a resume, a reload,
+#     a dead slurmd (until slurmctld could have noticed it, 40 s);
+#   - gpu_limit: a project or a department holding more than its limit
+#     (Slurm's own allocation, squeue) is a violation at once.
+# Violations are collected (SD/defects in the work dir, with the time) and
+# the test fails at the end listing them all; GQ_SOAK_FAIL_FAST=1 fails at
+# the first one instead.  Every violation seen, however short, is in
+# SD/violations.log; the driver's actions in SD/events.log.
+# At the end (nodes restored, the cluster left alone GQ_SOAK_GRACE s, the
+# invariant once more):
+#   - no job lost: every job id submitted is known to slurmctld
+#     (MinJobAge=3600) as pending, running, completed or cancelled (a
+#     --no-requeue job on a failed node: NODE_FAIL); with GQ_ACCOUNTING=1
+#     sacct knows every one too; never PREEMPTED (killed by a reclaim);
+#   - reclaims (slurmctld's "gpuquota: reclaim:" lines): each leaves its
+#     victim's project at or above the floor the line reports, comes from an
+#     in-quota (A <= quota) or fair-share (A <= fair share) preemptor of
+#     another project, never takes a --no-requeue job, and matches Slurm's
+#     own requeue; no victim is reclaimed twice within 60 s for one
+#     preemptor, nor more than GQ_SOAK_MAX_RECLAIMS times in all (default
+#     3 + GQ_SOAK_SECONDS / 90, i.e. 5: the youngest-first walk rightly
+#     picks a 0-quota job again each time it restarts on idle GPUs, so the
+#     bound grows with the soak).
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+SOAK_SECONDS=${GQ_SOAK_SECONDS:-180}
+SEED=${GQ_SOAK_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000))}
+GRACE=${GQ_SOAK_GRACE:-20}
+MAX_PENDING=${GQ_SOAK_PENDING:-30}
+MAX_RECLAIMS=${GQ_SOAK_MAX_RECLAIMS:-$((3 + SOAK_SECONDS / 90))}
+NODES=6
+SD=$DIR/soak
+mkdir -p "$SD"
+echo "$TEST: seed $SEED (replay: GQ_SOAK_SEED=$SEED), ${SOAK_SECONDS}s, work dir $DIR"
+
+GQ_EXTRA_ACCOUNTS=guest
+export GQ_EXTRA_ACCOUNTS
+up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
+                             {"name": "sim", "gpu_quota": 5}],
+  "projects": [
+    {"name": "ml-a", "gpu_quota": 3, "department": "ml"},
+    {"name": "ml-b", "gpu_quota": 3, "over_quota_weight": 2, "department": "ml"},
+    {"name": "ml-c", "gpu_quota": 0, "department": "ml"},
+    {"name": "sim-a", "gpu_quota": 2, "department": "sim"},
+    {"name": "sim-b", "gpu_quota": 2, "gpu_limit": 4, "department": "sim"},
+    {"name": "p1", "gpu_quota": 3},
+    {"name": "p2", "gpu_quota": 2, "over_quota_weight": 3},
+    {"name": "p3", "gpu_quota": 2, "gpu_limit": 5},
+    {"name": "p4", "gpu_quota": 1, "accounts": ["p4", "p4-ci"]},
+    {"name": "p5", "gpu_quota": 0},
+    {"name": "p6", "gpu_quota": 0, "over_quota_weight": 0.5}],
+  "settings": {"recompute_interval": 2}}' \
+	--nodes "$NODES" --gpus 4 --cpus 8 \
+	--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
+	--conf-extra SlurmdTimeout=20
+CDIR=$(cd "$DIR" && pwd -P)	# the cluster's marker value (cluster.sh)
+START_EPOCH=$EPOCHSECONDS
+START_TIME=$(date +%Y-%m-%dT%H:%M:%S)
+
+# ---------------------------------------------------------------- checker
+# "ACCOUNT GPUS" for every running job, from squeue (GPUs per node x nodes)
+running_by_account() {
+	sl squeue -h -t R -o '%a|%b|%D' | awk -F'|' '{
+		g = 0
+		if (match($2, /gpu(:[A-Za-z0-9_]+)?:[0-9]+/)) {
+			s = substr($2, RSTART, RLENGTH); sub(/.*:/, "", s); g = s
+		}
+		print tolower($1), g * $3
+	}'
+}
+
+# Projects and departments past their gpu_limit, one line each.
+# shellcheck disable=SC2016
+limit_violation() {
+	local run
+	run=$(running_by_account) || return 0
+	jq -r --arg run "$run" '
+		. as $c
+		| ($run | split("\n") | map(select(length > 0) | split(" ")
+		   | {a: .[0], g: (.[1] | tonumber)})) as $r
+		| [$c.projects[] | {name, department, gpu_limit,
+		    accounts: ((.accounts // [.name]) | map(ascii_downcase))}] as $ps
+		| [$ps[] | . as $p
+		   | {name, department, gpu_limit,
+		      held: ([$r[] | select(.a as $a | $p.accounts | index($a)) | .g] | add // 0)}]
+		  as $held
+		| ($held[] | select(.gpu_limit != null and .held > .gpu_limit)
+		   | "project \(.name) holds \(.held) GPUs, past its gpu_limit \(.gpu_limit)"),
+		  ($c.departments // [] | .[] | select(.gpu_limit != null) | . as $d
+		   | ([$held[] | select(.department == $d.name) | .held] | add // 0) as $h
+		   | select($h > $d.gpu_limit)
+		   | "department \($d.name) holds \($h) GPUs, past its gpu_limit \($d.gpu_limit)")
+	' "$DIR/gpuquota.json"
+}
+
+# The end of the last transition (epoch seconds): a violation counts from
+# then at the earliest.
+calm_from() { echo "$1" >"$SD/calm.tmp" && mv "$SD/calm.tmp" "$SD/calm"; }
+calm_from "$EPOCHSECONDS"
+
+# Runs in the background: every ~2 s the invariant and the limits. Each
+# violation seen goes to SD/violations.log; a defect (a limit passed, a
+# project in violation in every check for GRACE s past the last transition)
+# goes to SD/defects, once per episode; with GQ_SOAK_FAIL_FAST=1 the first
+# one also goes to SD/FAIL and the checker stops.
+defect() { # MESSAGE
+	echo "$(date +%T) $1" >>"$SD/defects"
+	if [[ ${GQ_SOAK_FAIL_FAST:-0} == 1 ]]; then
+		echo "$1" >"$SD/FAIL.tmp" && mv "$SD/FAIL.tmp" "$SD/FAIL"
+		return 1
+	fi
+}
+soak_checker() {
+	set +e
+	local -A first=() seen=() told=() lim_told=() lim_seen=()
+	local now calm v u line since lim checks=0
+	while :; do
+		now=$EPOCHSECONDS
+		calm=$(cat "$SD/calm" 2>/dev/null) || calm=0
+		checks=$((checks + 1))
+		echo "$checks" >"$SD/checks"
+		lim=$(limit_violation 2>/dev/null)
+		lim_seen=()
+		while IFS= read -r line; do
+			[[ -n $line ]] || continue
+			u=${line%% holds *}
+			lim_seen[$u]=1
+			echo "$now $line" >>"$SD/violations.log"
+			[[ -z ${lim_told[$u]:-} ]] || continue
+			lim_told[$u]=1
+			defect "gpu_limit: $line" || return 0
+		done <<<"$lim"
+		for u in "${!lim_told[@]}"; do
+			[[ -n ${lim_seen[$u]:-} ]] || unset "lim_told[$u]"
+		done
+		v=$(invariant_violation 2>&1)
+		if [[ $v == "invariant: cannot read the cluster" ]]; then
+			echo "$now unreadable" >>"$SD/violations.log"
+			sleep 2
+			continue
+		fi
+		seen=()
+		while IFS= read -r line; do
+			[[ $line == "project "* ]] || continue
+			u=${line#project }
+			u=${u%% *}
+			seen[$u]=1
+			[[ -n ${first[$u]:-} ]] || first[$u]=$now
+			echo "$now $line" >>"$SD/violations.log"
+			since=${first[$u]}
+			((since >= calm)) || since=$calm
+			if ((now - since >= GRACE)) && [[ -z ${told[$u]:-} ]]; then
+				told[$u]=1
+				defect "$(printf 'invariant: project %s in violation in every check for %ss (since %s, %ss after the last transition): %s' \
+					"$u" "$((now - first[$u]))" "$(date -d "@${first[$u]}" +%T)" \
+					"$((now - since))" "$line")" || return 0
+			fi
+		done <<<"$v"
+		for u in "${!first[@]}"; do
+			[[ -n ${seen[$u]:-} ]] || unset "first[$u]" "told[$u]"
+		done
+		sleep 2
+	done
+}
+
+CHECKER_PID=""
+stop_checker() {
+	if [[ -n $CHECKER_PID ]]; then
+		kill "$CHECKER_PID" 2>/dev/null || true
+		wait "$CHECKER_PID" 2>/dev/null || true
+		CHECKER_PID=""
+	fi
+}
+trap 'stop_checker; _cleanup' EXIT
+soak_checker >"$SD/checker.out" 2>&1 &
+CHECKER_PID=$!
+
+check_failed() { [[ ! -s $SD/FAIL ]] || fail "$(cat "$SD/FAIL")"; }
+
+# ---------------------------------------------------------------- driver
+RANDOM=$SEED
+rnd() { R=$((RANDOM % $1)); } # R = 0..N-1, in this shell (never in $(...))
+
+# weighted accounts
+ACCTS=(ml-a ml-a ml-a ml-b ml-b ml-b ml-c sim-a sim-a sim-b sim-b
+       p1 p1 p1 p2 p2 p3 p3 p4 p4-ci p5 p5 p6 guest guest)
+declare -A KIND=()
+n_sub=0 n_arr=0 n_multi=0 n_nr=0 n_cancel=0 n_fail=0 n_kill=0 n_reload=0 n_quota=0 n_release=0
+events() { echo "$(date +%T) $*" >>"$SD/events.log"; }
+
+submit_job() { # ACCOUNT KIND GPUS SECONDS -> records the job
+	local a=$1 kind=$2 g=$3 t=$4 id
+	local -a opt=()
+	case $kind in
+	array) opt=(--array=0-3%2) ;;
+	multi) opt=(-N 2) ;;
+	norequeue) opt=(--no-requeue) ;;
+	esac
+	n_sub=$((n_sub + 1))
+	id=$(sl sbatch --parsable -J "s$n_sub-$a" -A "$a" --gres="gpu:$g" "${opt[@]}" \
+		--wrap "sleep $t" 2>>"$SD/sbatch.err") || { events "sbatch failed: $a $kind $g"; return 0; }
+	id=${id%%;*}
+	KIND[$id]=$kind
+	echo "$id $a $kind $g $t" >>"$SD/submitted"
+	events "submit $id $a $kind gpu:$g sleep $t"
+}
+
+node_down="" node_how="" node_back=0 next_fail=$((SECONDS + 20)) next_reload=$((SECONDS + 30))
+
+fail_node() { # INDEX(0..) HOW(0 kill slurmd, else scontrol down) DURATION
+	local n=n$(($1 + 1)) pid
+	n_fail=$((n_fail + 1))
+	if (($2 == 0)); then
+		pid=$(cat "$DIR/run/slurmd-$n.pid" 2>/dev/null) || pid=""
+		if [[ -n $pid ]]; then kill -KILL "$pid" 2>/dev/null || true; fi
+		node_how="kill"
+		n_kill=$((n_kill + 1))
+		calm_from $((EPOCHSECONDS + 40))
+		events "kill slurmd $n (pid $pid) for $3s"
+	else
+		sl scontrol update nodename="$n" state=down reason=soak || true
+		node_how="down"
+		calm_from "$EPOCHSECONDS"
+		events "scontrol down $n for $3s"
+	fi
+	node_down=$n node_back=$((SECONDS + $3))
+}
+
+restore_node() {
+	local n=$node_down i
+	[[ -n $n ]] || return 0
+	if [[ $node_how == kill ]]; then
+		rm -f "$DIR/run/slurmd-$n.pid"
+		(cd "$CDIR" && env "GPUQUOTA_CLUSTER_OWNER=$CDIR" slurmd -N "$n" -f "$CDIR/slurm.conf" \
+			</dev/null >>"$CDIR/log/slurmd-$n.stderr" 2>&1) || events "slurmd $n did not start"
+		for ((i = 0; i < 50; i++)); do
+			[[ -s $DIR/run/slurmd-$n.pid ]] && break
+			sleep 0.2
+		done
+		cp "$DIR/run/slurmd-$n.pid" "$DIR/pids/slurmd-$n.pid" 2>/dev/null || true
+		events "restart slurmd $n"
+	else
+		sl scontrol update nodename="$n" state=resume || true
+		events "resume $n"
+	fi
+	calm_from "$EPOCHSECONDS"
+	node_down="" node_how=""
+}
+
+reload() { # P(0..3) QUOTA CHANGE(0/1)
+	local p=p$(($1 + 1)) q=$2
+	n_reload=$((n_reload + 1))
+	if (($3)); then
+		# p3's limit is 5: any quota 0..4 stays valid
+		jq --arg p "$p" --argjson q "$q" \
+			'.projects |= map(if .name == $p then .gpu_quota = $q else . end)' \
+			"$DIR/gpuquota.json" >"$SD/gpuquota.json.new"
+		mv "$SD/gpuquota.json.new" "$DIR/gpuquota.json"
+		n_quota=$((n_quota + 1))
+		events "reconfigure: $p quota $q"
+	else
+		events "reconfigure"
+	fi
+	sl scontrol reconfigure || events "scontrol reconfigure failed"
+	calm_from "$EPOCHSECONDS"
+}
+
+T_END=$((SECONDS + SOAK_SECONDS))
+while ((SECONDS < T_END)); do
+	check_failed
+	# this step's choices, drawn whatever the cluster's state
+	rnd 100; r_act=$R
+	rnd ${#ACCTS[@]}; r_acct=$R
+	rnd 100; r_shape=$R
+	rnd 38; r_time=$((R + 3))
+	rnd 100; r_cancel=$R
+	rnd 1000; r_pick=$R
+	q=$(sl squeue -h -o '%A|%T|%r' 2>/dev/null) || q=""
+
+	# a job whose launch failed on a dead node is held by Slurm: release it
+	while IFS='|' read -r id _ reason; do
+		[[ $reason == *"launch failed"* ]] || continue
+		sl scontrol release "$id" 2>/dev/null && n_release=$((n_release + 1))
+		events "release $id ($reason)"
+	done <<<"$q"
+
+	if [[ -n $node_down ]] && ((SECONDS >= node_back)); then
+		restore_node
+		rnd 40; next_fail=$((SECONDS + 30 + R))
+	elif [[ -z $node_down ]] && ((SECONDS >= next_fail)); then
+		rnd $NODES; f_node=$R
+		rnd 3; f_how=$R
+		rnd 30; f_len=$((15 + R))
+		((f_how == 0)) && f_len=$((f_len + 10))
+		fail_node "$f_node" "$f_how" "$f_len"
+	fi
+	if ((SECONDS >= next_reload)); then
+		rnd 4; r_p=$R
+		rnd 5; r_q=$R
+		rnd 2; r_ch=$R
+		reload "$r_p" "$r_q" "$r_ch"
+		rnd 40; next_reload=$((SECONDS + 40 + R))
+	fi
+
+	if ((r_cancel < 6)); then
+		mapfile -t active < <(awk -F'|' 'NF { print $1 }' <<<"$q")
+		if ((${#active[@]} > 0)); then
+			id=${active[r_pick % ${#active[@]}]}
+			sl scancel "$id" 2>/dev/null || true
+			n_cancel=$((n_cancel + 1))
+			events "scancel $id"
+		fi
+	fi
+
+	pending=$(grep -c '|PENDING|' <<<"$q" || true)
+	if ((r_act < 80 && pending < MAX_PENDING)); then
+		a=${ACCTS[r_acct]}
+		if ((r_shape < 40)); then submit_job "$a" single 1 "$r_time"
+		elif ((r_shape < 65)); then submit_job "$a" single 2 "$r_time"
+		elif ((r_shape < 75)); then submit_job "$a" single 4 "$r_time"
+		elif ((r_shape < 83)); then submit_job "$a" array 1 "$r_time"; n_arr=$((n_arr + 1))
+		elif ((r_shape < 90)); then submit_job "$a" multi 2 "$r_time"; n_multi=$((n_multi + 1))
+		else submit_job "$a" norequeue $((r_shape % 2 + 1)) "$r_time"; n_nr=$((n_nr + 1))
+		fi
+	fi
+	sleep 1
+done
+events "driver stopped"
+
+# ---------------------------------------------------------------- the end
+restore_node
+# every node back (a restarted slurmd registers within seconds)
+for ((i = 0; i < 60; i++)); do
+	bad=$(sl sinfo -h -N -o '%N %T' | awk '$2 ~ /down|drain|fail|\*/' | sort -u)
+	[[ -z $bad ]] && break
+	sleep 1
+done
+[[ -z $bad ]] || fail "nodes not back after the soak: $bad"
+sleep $((GRACE + 5))
+check_failed
+stop_checker
+# once more, the cluster left alone (as check_invariant, without failing here)
+t0=$SECONDS
+while v=$(invariant_violation) && [[ -n $v ]] && ((SECONDS - t0 < GRACE)); do sleep 1; done
+[[ -z $v ]] || defect "invariant at the end, for ${GRACE}s: $v" || true
+checks=$(cat "$SD/checks" 2>/dev/null || echo 0)
+seen=$(grep -vc ' unreadable$' "$SD/violations.log" 2>/dev/null || true)
+((checks > 10)) || fail "the checker ran only $checks times"
+
+# ---- no job lost
+sl scontrol -o show job >"$SD/jobs.final" 2>/dev/null || fail "scontrol show job failed"
+norequeue_ids() {
+	local j
+	for j in "${!KIND[@]}"; do
+		if [[ ${KIND[$j]} == norequeue ]]; then echo "$j"; fi
+	done | paste -sd,
+}
+nr_ids=$(norequeue_ids)
+lost=$(awk -v nr="$nr_ids" '
+	BEGIN { n = split(nr, a, ","); for (i = 1; i <= n; i++) norq[a[i]] = 1 }
+	FNR == NR { want[$1] = 1; next }
+	{
+		id = ""; arr = ""; st = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^JobId=/) id = substr($i, 7)
+			else if ($i ~ /^ArrayJobId=/) arr = substr($i, 12)
+			else if ($i ~ /^JobState=/) st = substr($i, 10)
+		}
+		key = (arr != "" ? arr : id)
+		if (!(key in want)) next
+		found[key] = 1
+		if (st ~ /^(PENDING|RUNNING|COMPLETING|COMPLETED|CANCELLED|CONFIGURING|REQUEUED|SUSPENDED)$/) next
+		if (st == "NODE_FAIL" && (key in norq)) next
+		print "job " id (arr != "" && arr != id ? " (array " arr ")" : "") " ended " st
+	}
+	END { for (k in want) if (!(k in found)) print "job " k " unknown to slurmctld" }
+' "$SD/submitted" "$SD/jobs.final")
+while IFS= read -r l; do [[ -z $l ]] || defect "lost: $l" || true; done <<<"$lost"
+if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
+	sl sacct -a -X -n -P -o JobIDRaw,JobID,State -S "$START_TIME" >"$SD/sacct" \
+		|| fail "sacct failed"
+	missing=$(awk -F'|' 'FNR == NR { split($0, f, " "); want[f[1]] = 1; next }
+		{ k = $2; sub(/_.*/, "", k); seen[k] = 1; seen[$1] = 1 }
+		END { for (w in want) if (!(w in seen)) print w }' "$SD/submitted" "$SD/sacct")
+	[[ -z $missing ]] || defect "lost: sacct does not know jobs $(paste -sd' ' <<<"$missing")" || true
+fi
+
+# ---- reclaims
+LOG=$DIR/log/slurmctld.log
+grep -E 'gpuquota: reclaim: ' "$LOG" >"$SD/reclaims" || true
+grep -oE 'preempted JobId=[0-9_]+(\([0-9]+\))? has been requeued to reclaim resources for JobId=[0-9_]+(\([0-9]+\))?' \
+	"$LOG" >"$SD/requeues" || true
+bad=$(awk -v maxr="$MAX_RECLAIMS" -v nr="$nr_ids" '
+	BEGIN { n = split(nr, a, ","); for (i = 1; i <= n; i++) norq[a[i]] = 1 }
+	function epoch(ts,   d) {
+		d = ts; gsub(/[-T:]/, " ", d); sub(/\..*/, "", d)
+		return mktime(d)
+	}
+	FNR == NR {
+		# [time] gpuquota: reclaim: JobId=P (pp, band, A=x, quota q, fair share f)
+		#   takes JobId=V (vp, g GPU[s]; vp holds h, quota qv, fair share fv, floor fl)
+		t = epoch(substr($1, 2, 23))
+		match($0, /JobId=[0-9]+ \(/); p = substr($0, RSTART + 6, RLENGTH - 8)
+		match($0, /JobId=[0-9]+ \([^,]+,/); pp = substr($0, RSTART, RLENGTH - 1); sub(/.*\(/, "", pp)
+		match($0, /takes JobId=[0-9]+ \([^,]+,/); vp = substr($0, RSTART, RLENGTH - 1); sub(/.*\(/, "", vp)
+		match($0, /, (in-quota|fair-share|over-fair-share|[a-z-]+), A=/)
+		band = substr($0, RSTART + 2, RLENGTH - 6)
+		match($0, /A=[0-9.e+]+, quota [0-9.e+]+, fair share [0-9.]+\)/); s = substr($0, RSTART, RLENGTH)
+		A = substr(s, 3) + 0
+		match(s, /quota [0-9.e+]+/); pq = substr(s, RSTART + 6, RLENGTH - 6) + 0
+		match(s, /fair share [0-9.]+/); pf = substr(s, RSTART + 11, RLENGTH - 11) + 0
+		match($0, /takes JobId=[0-9]+/); v = substr($0, RSTART + 12, RLENGTH - 12)
+		match($0, /\(([^,]+), [0-9]+ GPUs?;/); s = substr($0, RSTART, RLENGTH)
+		match(s, /[0-9]+ GPU/); g = substr(s, RSTART, RLENGTH - 4) + 0
+		match($0, /holds [0-9]+/); h = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		match($0, /floor [0-9.]+/); fl = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		nrec++
+		cnt[v]++
+		if (band != "in-quota" && band != "fair-share")
+			print "reclaim by a " band " job: " $0
+		if (band == "in-quota" && A > pq + 1e-9)
+			print "in-quota reclaim with A > quota: " $0
+		if (band == "fair-share" && A > pf + 0.005)
+			print "fair-share reclaim with A > fair share: " $0
+		if (pp == vp)
+			print "reclaim inside one project: " $0
+		if (h - g < fl - 0.005)
+			print "reclaim below the floor (" h " - " g " < " fl "): " $0
+		if (v in norq)
+			print "reclaim of a --no-requeue job: " $0
+		if ((v SUBSEP p) in last && t - last[v, p] < 60)
+			print "job " v " reclaimed twice within " (t - last[v, p]) "s for job " p
+		last[v, p] = t
+		rec[v, p] = 1
+		next
+	}
+	{
+		# preempted JobId=V[(raw)] has been requeued ... for JobId=P[(raw)]
+		v = $2; sub(/^JobId=/, "", v); if (v ~ /\(/) { sub(/.*\(/, "", v); sub(/\)/, "", v) }
+		p = $NF; sub(/^JobId=/, "", p); if (p ~ /\(/) { sub(/.*\(/, "", p); sub(/\)/, "", p) }
+		nreq++
+		if (!(v in cnt)) print "Slurm requeued job " v " (for " p ") without a gpuquota reclaim line"
+	}
+	END {
+		for (v in cnt) if (cnt[v] > maxr) print "job " v " reclaimed " cnt[v] " times"
+	}' "$SD/reclaims" "$SD/requeues")
+while IFS= read -r l; do [[ -z $l ]] || defect "reclaim: $l" || true; done <<<"$bad"
+n_reclaims=$(wc -l <"$SD/reclaims")
+n_victims=$(grep -oE 'takes JobId=[0-9]+' "$SD/reclaims" | sort -u | wc -l)
+max_per=$(grep -oE 'takes JobId=[0-9]+' "$SD/reclaims" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 + 0 }')
+((n_reclaims > 0)) || defect "the soak caused no reclaim at all: not a test of reclaim" || true
+states=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^JobState=/) print substr($i, 10) }' "$SD/jobs.final" |
+	sort | uniq -c | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')
+echo "$TEST: seed $SEED: $n_sub submits ($n_arr arrays, $n_multi two-node, $n_nr --no-requeue), $n_cancel cancels, $n_fail node failures ($n_kill slurmd kills), $n_reload reloads ($n_quota quota changes), $n_release launch-failure releases"
+echo "$TEST: $n_reclaims reclaims of $n_victims jobs (at most ${max_per:-0} per job); $checks checks, $seen transient violations; jobs: $states; $((EPOCHSECONDS - START_EPOCH))s"
+if [[ -s $SD/defects ]]; then
+	fail "$(wc -l <"$SD/defects") violations (seed $SEED):
+$(sed 's/^/  /' "$SD/defects")"
+fi
+pass

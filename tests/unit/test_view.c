@@ -420,28 +420,25 @@ START_TEST(array_band_counts_tasks_at_once)
 {
 	gq_view_t *v = view2("team-a", 2, "team-b", 0, 0);
 	gq_job_in_t arr = with_tasks(pending(9, 1, 50), 8);
-	uint32_t id, n = 0;
+	uint32_t at_once, id, n;
 
-	gq_view_begin(v, 4, 100);
-	for (id = 1; id <= 4; id++)
-		run(v, id, "team-b", 1, id);
-	add(v, "team-a", arr);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_ne(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
-	ck_assert_uint_eq(project(v, "team-a")->pending, 8);
-
-	arr.tasks_at_once = 2;
-	gq_view_begin(v, 4, 100);
-	for (id = 1; id <= 4; id++)
-		run(v, id, "team-b", 1, id);
-	add(v, "team-a", arr);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
-	ck_assert_double_eq_tol(gq_view_job(v, 9)->cum, 2, 1e-9);
-	ck_assert_uint_eq(project(v, "team-a")->pending, 8);
-	for (id = 1; id <= 4; id++)
-		n += gq_view_preemptable(v, id, 9);
-	ck_assert_uint_eq(n, 4);	/* team-b is over its quota 0 */
+	for (at_once = 0; at_once <= 2; at_once += 2) {	/* none, %2 */
+		arr.tasks_at_once = at_once;
+		gq_view_begin(v, 4, 100);
+		for (id = 1; id <= 4; id++)
+			run(v, id, "team-b", 1, id);
+		add(v, "team-a", arr);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_uint_eq(project(v, "team-a")->pending, 8);
+		for (id = 1, n = 0; id <= 4; id++)
+			n += gq_view_preemptable(v, id, 9);
+		ck_assert_double_eq_tol(gq_view_job(v, 9)->cum,
+					at_once ? 2 : 8, 1e-9);
+		ck_assert_int_eq(gq_view_job(v, 9)->band == GQ_BAND_IN_QUOTA,
+				 at_once == 2);
+		/* team-b is over its quota 0: all of it for an in-quota job */
+		ck_assert_uint_eq(n, at_once ? 4 : 0);
+	}
 	gq_view_free(v);
 }
 END_TEST

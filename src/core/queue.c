@@ -86,33 +86,33 @@ static bool _passes(const gq_job_t *job, double before, double bound)
 	return before + job->in.gpus > bound + GQ_EPS;
 }
 
-/* What keeps a job from starting, its project at `before` without it. */
-static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
-			       double before)
+/*
+ * What keeps a job from starting, its project or department at `before`
+ * without it: `limit` (held as past_limit), or `quota` for work that
+ * cannot be requeued.
+ */
+static gq_hold_t _hold(const gq_job_t *job, double before, double limit,
+		       double quota, gq_hold_t past_limit)
 {
 	if (!job->in.gpus)
 		return GQ_HOLD_NONE;
-	if (_passes(job, before, p->limit))
-		return GQ_HOLD_LIMIT;
-	if (!job->in.requeueable && _passes(job, before, p->quota))
+	if (_passes(job, before, limit))
+		return past_limit;
+	if (!job->in.requeueable && _passes(job, before, quota))
 		return GQ_HOLD_NOT_REQUEUEABLE;
 	return GQ_HOLD_NONE;
 }
 
-/*
- * What keeps a job from starting, its department at `before` without it:
- * its limit, or its quota for work that cannot be requeued.
- */
+static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
+			       double before)
+{
+	return _hold(job, before, p->limit, p->quota, GQ_HOLD_LIMIT);
+}
+
 static gq_hold_t _dept_hold(const gq_dept_t *d, const gq_job_t *job,
 			    double before)
 {
-	if (!job->in.gpus)
-		return GQ_HOLD_NONE;
-	if (_passes(job, before, d->limit))
-		return GQ_HOLD_DEPT_LIMIT;
-	if (!job->in.requeueable && _passes(job, before, d->quota))
-		return GQ_HOLD_NOT_REQUEUEABLE;
-	return GQ_HOLD_NONE;
+	return _hold(job, before, d->limit, d->quota, GQ_HOLD_DEPT_LIMIT);
 }
 
 static bool _eligible(const gq_job_t *job)

@@ -255,6 +255,18 @@ static uint8_t _dept_upto(uint8_t kind)
 	return 0;
 }
 
+/* Has department d room to offer e to outsiders under `bits` it lacks? */
+static bool _dept_has_room(const gq_budget_t *b, int d, const gq_job_t *e,
+			   uint8_t bits)
+{
+	uint8_t need = bits & ~e->victim;
+
+	return !((need & GQ_VICTIM_QUOTA_OUT) &&
+		 e->in.gpus > b->dleft[d][0] + GQ_EPS) &&
+	       !((need & GQ_VICTIM_FAIR_OUT) &&
+		 e->in.gpus > b->dleft[d][1] + GQ_EPS);
+}
+
 static void _charge(gq_budget_t *b, const gq_registry_t *r, const gq_job_t *e,
 		    const gq_charge_t *c, int sign)
 {
@@ -288,11 +300,7 @@ bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
 	else
 		vbits = kind;
 	c.victim = vbits & ~e->victim;
-	if (d >= 0 &&
-	    (((c.victim & GQ_VICTIM_QUOTA_OUT) &&
-	      e->in.gpus > b->dleft[d][0] + GQ_EPS) ||
-	     ((c.victim & GQ_VICTIM_FAIR_OUT) &&
-	      e->in.gpus > b->dleft[d][1] + GQ_EPS)))
+	if (d >= 0 && !_dept_has_room(b, d, e, c.victim))
 		return false;
 	_charge(b, r, e, &c, 1);
 	e->chain |= c.chain;
@@ -319,39 +327,36 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
 {
 	int d = r->proj[e->project].department, i;
-	double g = e->in.gpus;
-	uint8_t add = 0;
+	gq_charge_t c = { 0 };
+	uint8_t add;
 
 	for (i = 0; i < K_N; i++) {
 		int k = b->chain[e->project][i];
 
 		if (e->chain & KIND_BIT(k))
 			continue;
-		if (g > b->left[e->project][k] + GQ_EPS)
+		if (e->in.gpus > b->left[e->project][k] + GQ_EPS)
 			break;
-		b->left[e->project][k] -= g;
-		e->chain |= KIND_BIT(k);
+		c.chain |= KIND_BIT(k);
+		b->left[e->project][k] -= e->in.gpus;
 	}
+	e->chain |= c.chain;
 	/* insiders: offered what the chain holds */
 	add = e->chain & (GQ_VICTIM_QUOTA | GQ_VICTIM_FAIR);
 	/* outsiders: the chain, then the department's budgets, nested */
 	if (d < 0) {
 		add |= e->chain & OUT_BITS;
-	} else if (e->chain & GQ_VICTIM_QUOTA_OUT) {
-		if ((e->victim & GQ_VICTIM_QUOTA_OUT) ||
-		    g <= b->dleft[d][0] + GQ_EPS) {
-			if (!(e->victim & GQ_VICTIM_QUOTA_OUT))
-				b->dleft[d][0] -= g;
-			add |= GQ_VICTIM_QUOTA_OUT;
-			if ((e->chain & GQ_VICTIM_FAIR_OUT) &&
-			    ((e->victim & GQ_VICTIM_FAIR_OUT) ||
-			     g <= b->dleft[d][1] + GQ_EPS)) {
-				if (!(e->victim & GQ_VICTIM_FAIR_OUT))
-					b->dleft[d][1] -= g;
-				add |= GQ_VICTIM_FAIR_OUT;
-			}
-		}
+	} else if ((e->chain & GQ_VICTIM_QUOTA_OUT) &&
+		   _dept_has_room(b, d, e, GQ_VICTIM_QUOTA_OUT)) {
+		add |= GQ_VICTIM_QUOTA_OUT;
+		if ((e->chain & GQ_VICTIM_FAIR_OUT) &&
+		    _dept_has_room(b, d, e, GQ_VICTIM_FAIR_OUT))
+			add |= GQ_VICTIM_FAIR_OUT;
 	}
+	/* charge the department for what is newly offered to outsiders */
+	c.chain = 0;
+	c.victim = add & ~e->victim;
+	_charge(b, r, e, &c, 1);
 	e->victim |= add;
 }
 

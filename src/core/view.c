@@ -2,6 +2,7 @@
  * view.c - one scheduling pass: the job store, placement, the order of
  * the pass' steps, and the lookups (see view.h).
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,39 +305,52 @@ static void _index_runs(gq_view_t *v)
  * the next pass, so that the candidates stay within the floors at every
  * preemption, not only at pass time.  O(P + jobs of those projects).
  */
+static int _cmp_run(const void *a, const void *b, void *ctx)
+{
+	const int *first = ctx;
+
+	return first[*(const int *)a] - first[*(const int *)b];
+}
+
 static void _shrink_candidates(gq_view_t *v, int project)
 {
 	gq_registry_t *r = &v->reg;
-	int d = r->proj[project].department, i, k;
-	gq_budget_t *b;
-	int *mine;
+	int d = r->proj[project].department, i, k, n = 0, nmine = 0;
+	int *runs, *mine;
+	gq_budget_t *b = NULL;
 
 	if (project >= v->nruns)
 		return;
+	runs = malloc(sizeof(int) * (v->nruns + 1));
 	mine = malloc(sizeof(int) * (v->norder + 1));
-	b = mine ? gq_budget_new(r) : NULL;
-	if (!b) {	/* no memory: offer none of them until the next pass */
-		for (i = 0; i < v->nruns; i++)
-			if (i == project || (d >= 0 && r->proj[i].department == d))
-				for (k = 0; k < v->run_len[i]; k++)
-					v->jobs[v->order[v->run_first[i] + k]].victim = 0;
+	if (!runs) {	/* no memory: offer nobody until the next pass */
+		for (k = 0; k < v->norder; k++)
+			v->jobs[v->order[k]].victim = 0;
 		free(mine);
 		return;
 	}
-	/* the affected runs, in reclaim order (runs are contiguous) */
-	for (k = 0, i = 0; k < v->norder; k++) {
-		gq_job_t *job = &v->jobs[v->order[k]];
-		int p = job->project;
+	if (mine)
+		b = gq_budget_new(r);
+	/* the affected projects' runs, in reclaim order (each contiguous) */
+	for (i = 0; i < v->nruns; i++)
+		if (i == project || (d >= 0 && r->proj[i].department == d))
+			runs[n++] = i;
+	qsort_r(runs, n, sizeof(*runs), _cmp_run, v->run_first);
+	for (i = 0; i < n; i++) {
+		r->proj[runs[i]].room_void = true;
+		for (k = 0; k < v->run_len[runs[i]]; k++) {
+			int j = v->order[v->run_first[runs[i]] + k];
 
-		if (p != project && (d < 0 || r->proj[p].department != d))
-			continue;
-		r->proj[p].room_void = true;
-		job->victim = job->chain = 0;
-		if (job->in.state == GQ_JOB_RUNNING)
-			mine[i++] = v->order[k];
+			v->jobs[j].victim = v->jobs[j].chain = 0;
+			if (mine && v->jobs[j].in.state == GQ_JOB_RUNNING)
+				mine[nmine++] = j;
+		}
 	}
-	gq_reclaim_mark(b, r, v->jobs, mine, i);
+	/* no memory for a budget: offer none of them until the next pass */
+	if (b)
+		gq_reclaim_mark(b, r, v->jobs, mine, nmine);
 	gq_budget_free(b);
+	free(runs);
 	free(mine);
 }
 
@@ -507,22 +521,17 @@ int gq_view_min_runtime(const gq_view_t *v)
 void gq_view_job_gone(gq_view_t *v, uint32_t id)
 {
 	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	bool was_running;
 	gq_job_t *job;
 
 	if (idx < 0 || !v->computed)
 		return;
 	job = &v->jobs[idx];
-	if (job->in.state != GQ_JOB_RUNNING) {
-		if (job->demand)
-			v->reg.proj[job->project].pending -=
-				_pending_gpus(&job->in);
-		job->demand = false;
-		job->in.state = GQ_JOB_WAITING;
-		return;
-	}
+	was_running = job->in.state == GQ_JOB_RUNNING;
 	_untally(v, job);
 	job->in.state = GQ_JOB_WAITING;
-	_shrink_candidates(v, job->project);
+	if (was_running)
+		_shrink_candidates(v, job->project);
 }
 
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,

@@ -83,7 +83,7 @@ static uint32_t _slot(const gq_hash_t *h, gq_key_t key)
 	uint32_t i;
 
 	if (h->type->plain_ints) {	/* the hot path: job ids */
-		i = (uint32_t)_hash_int(key) & mask;
+		i = (uint32_t)key.u & mask;
 		while (h->slots[i].used && h->slots[i].key.u != key.u)
 			i = (i + 1) & mask;
 		return i;

@@ -54,63 +54,87 @@ static void _set_band(const gq_project_t *p, gq_job_t *job, double cum,
 }
 
 /*
- * GPUs a job adds to A: all the tasks of a pending array record that
- * Slurm may start at once (it may start several in one scheduling cycle:
- * all of them, or as many as the array's %N throttle lets run), so that
- * its band never lets a task reclaim past quota and the jobs behind it
- * see them.  Its holds look at its next task only: a task that fits may
- * start.
+ * The tasks of a pending array record that Slurm may start at once: all
+ * of them in one scheduling cycle, or as many as the array's own %N
+ * throttle lets run.  1 for any other job.
  */
-static double _size(const gq_job_t *job)
+static uint32_t _at_once(const gq_job_t *job)
 {
 	uint32_t n = job->in.tasks ? job->in.tasks : 1;
 
 	if (job->in.tasks_at_once && job->in.tasks_at_once < n)
 		n = job->in.tasks_at_once;
-	return (double)job->in.gpus * n;
+	return n;
 }
 
 /*
- * Would a job pass `bound` (a limit, or a quota for work that cannot be
- * requeued) on top of `before`?  All the tasks it may start at once must
- * fit; an array wider than the bound itself could never start that way,
- * so for it only its next task must (Slurm may then start more of it in
- * one cycle: README, known limits; throttle such arrays with %N).
+ * GPUs a job adds to A: its tasks that may start before the next pass
+ * (tasks_now), so that its band never lets a task reclaim past quota and
+ * the jobs behind it see them.  A held job adds nothing; its band is
+ * that of all it asked for (_asked).
  */
-static bool _passes(const gq_job_t *job, double before, double bound)
+static double _size(const gq_job_t *job)
 {
-	double all = _size(job);
+	return (double)job->in.gpus * job->tasks_now;
+}
 
-	if (all <= bound + GQ_EPS)
-		return before + all > bound + GQ_EPS;
-	return before + job->in.gpus > bound + GQ_EPS;
+static double _asked(const gq_job_t *job)
+{
+	return (double)job->in.gpus * _at_once(job);
+}
+
+/*
+ * How many of the tasks it may start now (tasks_now) fit under `bound` (a
+ * limit, or a quota for work that cannot be requeued) on top of
+ * `before`: tasks_now shrinks to them.  Slurm starts an array's tasks one
+ * by one and the plugin throttles the array to tasks_now (%N), so a wide
+ * array runs part of its tasks rather than none or all.
+ */
+static void _fit(gq_job_t *job, double before, double bound)
+{
+	double room = bound - before + GQ_EPS, n;
+
+	if (room < job->in.gpus) {
+		job->tasks_now = 0;
+		return;
+	}
+	n = floor(room / job->in.gpus);
+	if (n < job->tasks_now)
+		job->tasks_now = (uint32_t)n;
 }
 
 /*
  * What keeps a job from starting, its project or department at `before`
  * without it: `limit` (held as past_limit), or `quota` for work that
- * cannot be requeued.
+ * cannot be requeued.  Shrinks tasks_now to what fits; held when no task
+ * fits.
  */
-static gq_hold_t _hold(const gq_job_t *job, double before, double limit,
+static gq_hold_t _hold(gq_job_t *job, double before, double limit,
 		       double quota, gq_hold_t past_limit)
 {
 	if (!job->in.gpus)
 		return GQ_HOLD_NONE;
-	if (_passes(job, before, limit))
+	_fit(job, before, limit);
+	if (!job->tasks_now)
 		return past_limit;
-	if (!job->in.requeueable && _passes(job, before, quota))
-		return GQ_HOLD_NOT_REQUEUEABLE;
+	if (!job->in.requeueable) {
+		_fit(job, before, quota);
+		if (!job->tasks_now)
+			return GQ_HOLD_NOT_REQUEUEABLE;
+	}
 	return GQ_HOLD_NONE;
 }
 
-static gq_hold_t _project_hold(const gq_project_t *p, const gq_job_t *job,
+/* The project's bounds: tasks_now starts from all the job may start. */
+static gq_hold_t _project_hold(const gq_project_t *p, gq_job_t *job,
 			       double before)
 {
+	job->tasks_now = _at_once(job);
 	return _hold(job, before, p->limit, p->quota, GQ_HOLD_LIMIT);
 }
 
-static gq_hold_t _dept_hold(const gq_dept_t *d, const gq_job_t *job,
-			    double before)
+/* The department's bounds, after the project's: tasks_now shrinks more. */
+static gq_hold_t _dept_hold(const gq_dept_t *d, gq_job_t *job, double before)
 {
 	return _hold(job, before, d->limit, d->quota, GQ_HOLD_DEPT_LIMIT);
 }
@@ -133,6 +157,8 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 
 		qsort_r(q, n, sizeof(*q), _cmp_queue, jobs);
 		p->pending = 0;
+		for (k = 0; k < n; k++)
+			jobs[q[k]].tasks_now = _at_once(&jobs[q[k]]);
 		for (k = 0; k < n && _eligible(&jobs[q[k]]); k++) {
 			const gq_job_in_t *in = &jobs[q[k]].in;
 
@@ -151,11 +177,12 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
  */
 static void _project_step(const gq_project_t *p, gq_job_t *job, double *cum)
 {
-	double next = *cum + _size(job);
+	double next;
 
-	_set_band(p, job, next, true);
 	job->hold = _eligible(job) ?
 		    _project_hold(p, job, *cum) : GQ_HOLD_NONE;
+	next = *cum + (job->hold ? _asked(job) : _size(job));
+	_set_band(p, job, next, true);
 	if (_eligible(job) && !job->hold)
 		*cum = next;
 }
@@ -200,17 +227,18 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
 {
 	while (l->head < l->n) {
 		gq_job_t *job = &jobs[l->q[l->head]];
-		double next = l->cum + _size(job);
 
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
 		job->hold = _project_hold(l->p, job, l->cum);
 		if (!job->hold) {
-			_set_band(l->p, job, next,
+			/* the band of what fits the project; the department's
+			 * bounds may shrink it further (a lower band at most) */
+			_set_band(l->p, job, l->cum + _size(job),
 				  dcum + _size(job) <= d->quota + GQ_EPS);
 			return job;
 		}
-		_set_band(l->p, job, next, false);
+		_set_band(l->p, job, l->cum + _asked(job), false);
 		l->head++;
 	}
 	return NULL;
@@ -309,11 +337,10 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 {
 	gq_project_t *p = &r->proj[job->project];
 	gq_dept_t *dp = p->department >= 0 ? &r->dept[p->department] : NULL;
-	double next, dnext;
 
+	job->tasks_now = _at_once(job);
 	if (p->tail < p->alloc)
 		p->tail = p->alloc;
-	next = p->tail + _size(job);
 	if (!dp) {
 		double wcum = p->tail, unused = 0;
 
@@ -323,20 +350,24 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	}
 	if (dp->tail < dp->alloc)
 		dp->tail = dp->alloc;
-	dnext = dp->tail + _size(job);
-	_set_band(p, job, next, dnext <= dp->quota + GQ_EPS);
 	job->hold = GQ_HOLD_NONE;
 	if (!_eligible(job)) {
 		double wcum = p->tail, dwcum = dp->tail;
 
+		_set_band(p, job, p->tail + _size(job),
+			  dp->tail + _size(job) <= dp->quota + GQ_EPS);
 		_begins_later_hold(p, dp, job, &wcum, &dwcum);
 		return false;
 	}
 	if (!(job->hold = _project_hold(p, job, p->tail)))
 		job->hold = _dept_hold(dp, job, dp->tail);
-	if (job->hold)
+	if (job->hold) {
+		_set_band(p, job, p->tail + _asked(job), false);
 		return false;
-	p->tail = next;
-	dp->tail = dnext;
+	}
+	_set_band(p, job, p->tail + _size(job),
+		  dp->tail + _size(job) <= dp->quota + GQ_EPS);
+	p->tail += _size(job);
+	dp->tail += _size(job);
 	return true;
 }

@@ -87,6 +87,10 @@ typedef struct {
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
 	gq_hold_t hold;		/* must not start yet */
+	uint32_t tasks_now;	/* tasks it may start before the next pass:
+				 * 1, or of an array record as many as fit
+				 * its limits (the plugin throttles the
+				 * array to it); 0 when held */
 	bool demand;		/* counted in its project's pending demand */
 	bool room;		/* reclaims from its own set (room.c) */
 	/* running jobs (reclaim.c) */

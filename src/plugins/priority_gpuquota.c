@@ -28,6 +28,7 @@
 
 #include "core/band.h"
 #include "core/state.h"
+#include "plugins/array_throttle.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -187,6 +188,7 @@ static void _run_pass(void)
 	if (kick)
 		queue_job_scheduler();
 	unlock_slurmctld(locks);
+	gq_throttle_save();
 }
 
 /*
@@ -262,6 +264,7 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	in_ctld = true;
+	gq_throttle_load();
 	gq_read_init();
 	_load(true);
 	pass_stop = false;
@@ -281,6 +284,7 @@ extern int fini(void)
 	pthread_join(pass_thread, NULL);
 	gq_state_lock();
 	gq_state_clear();
+	gq_throttle_clear();
 	gq_state_unlock();
 	in_ctld = false;
 	return SLURM_SUCCESS;
@@ -312,6 +316,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return 1;
 	}
 	if (st->view && (job = gq_view_add_job(st->view, job_ptr->account, &in))) {
+		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
 			gq_write_hold(job_ptr, st->view, job);
 			prio = 0;

@@ -17,6 +17,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "core/view.h"
+#include "plugins/array_throttle.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
 
@@ -227,7 +228,10 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		f.nodes = d ? d->min_nodes : 0;
 		if (job_ptr->array_recs) {
 			f.array_tasks = job_ptr->array_recs->task_cnt;
-			f.array_throttle = job_ptr->array_recs->max_run_tasks;
+			/* the user's %N, not the one gpuquota set */
+			f.array_throttle = gq_throttle_user(
+				job_ptr->job_id,
+				job_ptr->array_recs->max_run_tasks);
 			f.array_running = job_ptr->array_recs->tot_run_tasks;
 		}
 	}

@@ -10,6 +10,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "core/view.h"
+#include "plugins/array_throttle.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -147,6 +148,7 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 
 	if (!job_list)
 		return false;
+	gq_throttle_pass_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		const gq_job_t *job;
@@ -154,6 +156,7 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 		if (!IS_JOB_PENDING(job_ptr) ||
 		    !(job = gq_view_job(view, job_ptr->job_id)))
 			continue;
+		gq_throttle_apply(job_ptr, job);
 		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
 			gq_write_hold(job_ptr, view, job);
 			continue;
@@ -178,5 +181,6 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 		}
 	}
 	list_iterator_destroy(it);
+	gq_throttle_pass_end();
 	return kick;
 }

@@ -289,14 +289,23 @@ static void check_floors(const gq_view_t *v, const world_t *w)
 	}
 }
 
-static double at_once(const gq_job_t *j, double limit)
+/*
+ * What a job may start before the next pass: tasks_now of its tasks (the
+ * plugin throttles an array to it), at least one and at most all it may
+ * start at once when it is not held.
+ */
+static double starts(const gq_job_t *j, const world_t *w)
 {
 	uint32_t n = j->in.tasks ? j->in.tasks : 1;
 
 	if (j->in.tasks_at_once && j->in.tasks_at_once < n)
 		n = j->in.tasks_at_once;
-	return (double)j->in.gpus * n <= limit + EPS ?
-	       (double)j->in.gpus * n : j->in.gpus;
+	if (j->in.gpus)
+		ck_assert_msg(j->tasks_now >= 1 && j->tasks_now <= n,
+			      "seed %llu: job %u may start %u of %u tasks",
+			      (unsigned long long)w->seed, j->in.id,
+			      j->tasks_now, n);
+	return (double)j->in.gpus * j->tasks_now;
 }
 
 /* What gpuquota lets start stays within limits and quotas. */
@@ -314,19 +323,18 @@ static void check_holds(const gq_view_t *v, const world_t *w)
 				      !j->in.begins_later))
 			continue;
 		p = gq_view_project(v, j->project);
-		/* a job that cannot be requeued starts only inside quota */
-		if (!j->in.requeueable && j->in.gpus && j->in.tasks == 1)
+		/* a job that cannot be requeued starts only inside quota
+		 * (A of an eligible job: all it may start, and before it) */
+		if (!j->in.requeueable && j->in.gpus &&
+		    j->in.state == GQ_JOB_PENDING)
 			ck_assert_msg(j->cum <= p->quota + EPS,
 				      "seed %llu: job %u cannot be requeued, A %g > quota %g",
 				      (unsigned long long)w->seed, j->in.id,
 				      j->cum, p->quota);
-		/* what it may start at once: all its tasks at once when they
-		 * fit the limit at all, else one (README, known limits) */
 		if (j->project < MAXP)
-			start[j->project] += at_once(j, p->limit);
+			start[j->project] += starts(j, w);
 		if (p->department >= 0)
-			dstart[p->department] +=
-				at_once(j, gq_view_dept(v, p->department)->limit);
+			dstart[p->department] += starts(j, w);
 	}
 	for (i = 0; i < gq_view_nprojects(v) && i < MAXP; i++) {
 		const gq_project_t *p = gq_view_project(v, i);

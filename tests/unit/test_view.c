@@ -444,6 +444,85 @@ START_TEST(array_band_counts_tasks_at_once)
 END_TEST
 
 /*
+ * An array record may start as many tasks as fit its bounds (tasks_now;
+ * the plugin throttles the array to it), the jobs behind it see them, and
+ * it is held only when not one task fits.  Numbers by hand, 1-GPU tasks
+ * on an idle 8-GPU cluster:
+ *   team-a q=1 L=2, array of 4: 2 fit (0 + 2 <= 2), A = 2; job 2 behind
+ *   it: 2 + 1 > 2, held.
+ *   team-a q=1 L=4 running 2, array of 3: 2 fit (2 + 2 <= 4); before,
+ *   the whole array was held since all 3 did not fit.
+ *   the same array with %1: 1.
+ *   team-a q=2 (no limit) running 1, array of 3 that cannot be requeued:
+ *   1 fits the quota (1 + 1 <= 2); running 2: none, held.
+ *   department d L=3 with team-a (no limit) running 1, array of 4: 2
+ *   fit the department (1 + 2 <= 3).
+ */
+START_TEST(array_starts_what_fits)
+{
+	gq_project_cfg_t p[1];
+	gq_dept_cfg_t d[1] = { dept("d", 8, 3) };
+	gq_view_t *v;
+	gq_job_in_t arr;
+
+	p[0] = proj("team-a", 1, 1, 2);
+	v = view_of(p, 1, NULL, 0);
+	gq_view_begin(v, 8, 100);
+	add(v, "team-a", with_tasks(pending(1, 1, 1), 4));
+	pend(v, 2, "team-a", 1, 2);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(gq_view_job(v, 1)->tasks_now, 2);
+	ck_assert_int_eq(gq_view_job(v, 1)->hold, GQ_HOLD_NONE);
+	ck_assert_double_eq_tol(gq_view_job(v, 1)->cum, 2, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_LIMIT);
+	ck_assert_uint_eq(gq_view_job(v, 2)->tasks_now, 0);
+	gq_view_free(v);
+
+	p[0] = proj("team-a", 1, 1, 4);
+	v = view_of(p, 1, NULL, 0);
+	for (uint32_t at_once = 0; at_once <= 1; at_once++) {
+		gq_view_begin(v, 8, 100);
+		run(v, 1, "team-a", 1, 1);
+		run(v, 2, "team-a", 1, 2);
+		arr = with_tasks(pending(3, 1, 3), 3);
+		arr.tasks_at_once = at_once;
+		add(v, "team-a", arr);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_uint_eq(gq_view_job(v, 3)->tasks_now,
+				  at_once ? 1 : 2);
+		ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_NONE);
+	}
+	gq_view_free(v);
+
+	p[0] = proj("team-a", 2, 1, GQ_NO_LIMIT);
+	v = view_of(p, 1, NULL, 0);
+	for (uint32_t nrun = 1; nrun <= 2; nrun++) {
+		gq_view_begin(v, 8, 100);
+		for (uint32_t id = 1; id <= nrun; id++)
+			run(v, id, "team-a", 1, id);
+		add(v, "team-a", no_requeue(with_tasks(pending(9, 1, 9), 3)));
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 2 - nrun);
+		ck_assert_int_eq(gq_view_job(v, 9)->hold,
+				 nrun == 2 ? GQ_HOLD_NOT_REQUEUEABLE :
+					     GQ_HOLD_NONE);
+	}
+	gq_view_free(v);
+
+	p[0] = proj("team-a", 1, 1, GQ_NO_LIMIT);
+	p[0].department = 0;
+	v = view_of(p, 1, d, 1);
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "team-a", 1, 1);
+	add(v, "team-a", with_tasks(pending(2, 1, 2), 4));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(gq_view_job(v, 2)->tasks_now, 2);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_NONE);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * A requeued job waits for its begin time and then may start before the
  * next pass sees it eligible: it is held in advance when it would pass the
  * limit.  team-a q=1 L=2 runs jobs 1 and 2; job 3 (requeued, begins later)
@@ -851,6 +930,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, not_requeueable_only_inside_quota);
 	tcase_add_test(tc, begins_later_held_in_advance);
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
+	tcase_add_test(tc, array_starts_what_fits);
 	tcase_add_test(tc, department_fair_share_top_down);
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);

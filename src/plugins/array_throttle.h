@@ -1,0 +1,44 @@
+/*
+ * array_throttle.h - gpuquota's throttle on pending job arrays.
+ *
+ * Slurm may start several tasks of one array record in one scheduling
+ * cycle, without asking the priority plugin again.  So that it starts no
+ * more than fit the project's and department's bounds (gq_job_t.tasks_now),
+ * gpuquota lowers the array's own %N (array_recs->max_run_tasks) while a
+ * bound binds, and gives the user's %N back when none does.  The user's
+ * value is remembered across slurmctld restarts in a small file under
+ * StateSaveLocation; a %N the user sets meanwhile (scontrol update
+ * ArrayTaskThrottle) is taken as the user's.
+ *
+ * Every function but gq_throttle_save is called with the slurmctld job
+ * write lock held; an internal mutex guards the table for the save.
+ */
+#ifndef GPUQUOTA_ARRAY_THROTTLE_H
+#define GPUQUOTA_ARRAY_THROTTLE_H
+
+#include "core/view.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* Load the remembered values (slurmctld start).  A missing file is no
+ * error; a bad line is logged and skipped. */
+void gq_throttle_load(void);
+
+/* The user's own %N of an array record whose %N is now `max_run_tasks`
+ * (0: none).  O(1). */
+uint32_t gq_throttle_user(uint32_t job_id, uint32_t max_run_tasks);
+
+/* Throttle a pending array record to the tasks it may start now, or give
+ * the user's %N back.  Does nothing for other jobs.  O(1). */
+void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job);
+
+/* A pass writes every pending array: arrays it did not see are gone. */
+void gq_throttle_pass_begin(void);
+void gq_throttle_pass_end(void);
+
+/* Write the file when the table changed (after the locks are released). */
+void gq_throttle_save(void);
+
+/* Forget everything (plugin unload). */
+void gq_throttle_clear(void);
+
+#endif

@@ -52,6 +52,18 @@ static uint64_t _hash_int(gq_key_t key)
 	return k;
 }
 
+/*
+ * Slurm's job ids are dense: given in sequence, an array's tasks take
+ * consecutive ids.  Their low bits spread them over the slots with no
+ * collision and keep neighbours in neighbouring slots (a pass adds jobs
+ * in id order: one cache line serves several); the bits of a
+ * federation's cluster id (26 and up) are folded in.
+ */
+static uint64_t _fold_dense(gq_key_t key)
+{
+	return key.u ^ (key.u >> 26);
+}
+
 static bool _equal_int(gq_key_t a, gq_key_t b)
 {
 	return a.u == b.u;
@@ -70,6 +82,13 @@ const gq_hash_type_t gq_hash_ints = {
 	.plain_ints = true,
 };
 
+const gq_hash_type_t gq_hash_job_ids = {
+	.hash = _fold_dense,
+	.equal = _equal_int,
+	.plain_ints = true,
+	.dense = true,
+};
+
 void gq_hash_init(gq_hash_t *h, const gq_hash_type_t *type)
 {
 	memset(h, 0, sizeof(*h));
@@ -83,7 +102,8 @@ static uint32_t _slot(const gq_hash_t *h, gq_key_t key)
 	uint32_t i;
 
 	if (h->type->plain_ints) {	/* the hot path: job ids */
-		i = (uint32_t)key.u & mask;
+		i = (uint32_t)(h->type->dense ? _fold_dense(key) :
+						_hash_int(key)) & mask;
 		while (h->slots[i].used && h->slots[i].key.u != key.u)
 			i = (i + 1) & mask;
 		return i;

@@ -33,13 +33,17 @@ typedef struct {
 	void (*destroy)(gq_key_t key);
 	/* keys are integers compared with ==: probes skip the callback */
 	bool plain_ints;
+	/* ... and dense (job ids): hashed by their low bits */
+	bool dense;
 } gq_hash_type_t;
 
 /* Account and department names: compared without case (Slurm stores
  * accounts in lower case, a config may not), copied. */
 extern const gq_hash_type_t gq_hash_names;
-/* 64-bit integers: job ids, gq_key_pair() */
+/* 64-bit integers, any pattern: gq_key_pair() */
 extern const gq_hash_type_t gq_hash_ints;
+/* Slurm job ids: dense, mostly in sequence (see hash.c) */
+extern const gq_hash_type_t gq_hash_job_ids;
 
 /* One slot: key, value and whether it is used, together in one line. */
 typedef struct {

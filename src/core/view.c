@@ -23,7 +23,7 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 
 	if (!v)
 		return NULL;
-	gq_hash_init(&v->ids, &gq_hash_ints);
+	gq_hash_init(&v->ids, &gq_hash_job_ids);
 	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
 	v->min_runtime_pass = v->min_runtime;

@@ -8,12 +8,16 @@
 #include "core/bucket.h"
 #include "core/hash.h"
 
+/* both integer types: any ints, and job ids (dense, hashed by low bits) */
+static const gq_hash_type_t *const int_types[] = { &gq_hash_ints,
+						    &gq_hash_job_ids };
+
 START_TEST(ints_many)
 {
 	gq_hash_t m;
 	uint32_t i;
 
-	gq_hash_init(&m, &gq_hash_ints);
+	gq_hash_init(&m, int_types[_i]);
 	for (i = 0; i < 10000; i++)
 		ck_assert_int_eq(gq_hash_put(&m, gq_key_int(i * 7), (int)i), 0);
 	for (i = 0; i < 10000; i++)
@@ -27,6 +31,28 @@ START_TEST(ints_many)
 	gq_hash_clear(&m);
 	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(7)), -1);
 	ck_assert_uint_eq(m.count, 0);
+	gq_hash_free(&m);
+}
+END_TEST
+
+/* Job ids of a federation (cluster id in bits 26 and up) and in sequence:
+ * all found, none confused. */
+START_TEST(job_ids_federated)
+{
+	gq_hash_t m;
+	uint32_t c, i;
+
+	gq_hash_init(&m, &gq_hash_job_ids);
+	for (c = 1; c <= 3; c++)
+		for (i = 1; i <= 3000; i++)
+			ck_assert_int_eq(gq_hash_put(&m, gq_key_int((c << 26) | i),
+						     (int)(c * 10000 + i)), 0);
+	for (c = 1; c <= 3; c++)
+		for (i = 1; i <= 3000; i++)
+			ck_assert_int_eq(gq_hash_get(&m, gq_key_int((c << 26) | i)),
+					 (int)(c * 10000 + i));
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_int(1)), -1);
+	ck_assert_uint_eq(m.count, 9000);
 	gq_hash_free(&m);
 }
 END_TEST
@@ -111,7 +137,8 @@ Suite *hash_suite(void)
 	Suite *s = suite_create("hash");
 	TCase *tc = tcase_create("hash");
 
-	tcase_add_test(tc, ints_many);
+	tcase_add_loop_test(tc, ints_many, 0, 2);
+	tcase_add_test(tc, job_ids_federated);
 	tcase_add_test(tc, names_many);
 	tcase_add_test(tc, pairs_many);
 	tcase_add_test(tc, buckets_stable);

@@ -184,6 +184,15 @@ int gq_hash_get_or_put(gq_hash_t *h, gq_key_t key, int val)
 	return h->slots[i].val;
 }
 
+void gq_hash_renumber(gq_hash_t *h, const int *to)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->cap; i++)
+		if (h->slots[i].used)
+			h->slots[i].val = to[h->slots[i].val];
+}
+
 void gq_hash_clear(gq_hash_t *h)
 {
 	uint32_t i;

@@ -94,6 +94,10 @@ int gq_hash_put(gq_hash_t *h, gq_key_t key, int val);
  */
 int gq_hash_get_or_put(gq_hash_t *h, gq_key_t key, int val);
 
+/* Every value v becomes to[v] (the indices it stands for moved).
+ * O(capacity). */
+void gq_hash_renumber(gq_hash_t *h, const int *to);
+
 /* Forget every key, keep the memory.  O(capacity). */
 void gq_hash_clear(gq_hash_t *h);
 

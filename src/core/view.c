@@ -40,6 +40,8 @@ void gq_view_free(gq_view_t *v)
 		return;
 	gq_registry_free(&v->reg);
 	free(v->jobs);
+	free(v->spare);
+	free(v->moved);
 	gq_hash_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
@@ -409,6 +411,55 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 	return job;
 }
 
+/*
+ * The jobs grouped by project, in the order they came within each, so
+ * that the steps of the pass, which walk one project's jobs at a time,
+ * read neighbouring memory: at 200 000 jobs the store (128 bytes a job)
+ * is far larger than any cache, and reading it in a scattered order cost
+ * a third of the pass.  O(J + P), plus O(capacity) to renumber the id
+ * table.  With no memory for the second buffer the pass runs on the jobs
+ * as they are (the same results, slower).
+ */
+static void _group_by_project(gq_view_t *v)
+{
+	int np = v->reg.nproj, k;
+	int *start;
+	gq_job_t *t;
+
+	if (v->spare_cap < v->jobs_cap) {
+		gq_job_t *ns = realloc(v->spare, sizeof(*ns) * v->jobs_cap);
+		int *nm;
+
+		if (!ns)
+			return;
+		v->spare = ns;
+		if (!(nm = realloc(v->moved, sizeof(*nm) * v->jobs_cap)))
+			return;
+		v->moved = nm;
+		v->spare_cap = v->jobs_cap;
+	}
+	if (!(start = calloc(np + 1, sizeof(*start))))
+		return;
+	for (k = 0; k < v->njobs; k++)
+		start[v->jobs[k].project + 1]++;
+	for (k = 1; k <= np; k++)
+		start[k] += start[k - 1];
+	for (k = 0; k < v->njobs; k++) {
+		v->moved[k] = start[v->jobs[k].project]++;
+		v->spare[v->moved[k]] = v->jobs[k];
+	}
+	free(start);
+	t = v->jobs;
+	v->jobs = v->spare;
+	v->spare = t;
+	k = v->jobs_cap;
+	v->jobs_cap = v->spare_cap;
+	v->spare_cap = k;
+	gq_hash_renumber(&v->ids, v->moved);
+	for (k = 0; k < v->npl; k++)
+		v->pl_job[k] = v->moved[v->pl_job[k]];
+}
+
 /* bucket of a pending or waiting job: its project; running: -1 */
 static int _queue_of(int k, const void *ctx)
 {
@@ -440,6 +491,8 @@ int gq_view_compute(gq_view_t *v)
 
 	v->computed = true;
 	v->norder = v->nruns = 0;
+	if (!v->failed)
+		_group_by_project(v);
 	if (v->failed || _alloc_order(v) ||
 	    gq_buckets_fill(&queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
 	    gq_buckets_fill(&running, v->njobs, r->nproj, _running_of, v->jobs))

@@ -15,6 +15,10 @@ struct gq_view {
 	gq_job_t *jobs;
 	int njobs, jobs_cap;
 	gq_hash_t ids;		/* job id -> index in jobs */
+	/* the pass groups jobs by project (view.c): the other buffer */
+	gq_job_t *spare;
+	int spare_cap;
+	int *moved;		/* old index -> new, spare_cap of them */
 
 	double capacity;
 	int64_t now;

@@ -6,12 +6,12 @@
 #include "core/band.h"
 #include "core/fairshare.h"
 
-gq_band_t gq_band_of(double cum, double quota, double share,
-		     bool in_ancestors)
+gq_band_t gq_band_of(double in_quota, double in_fair, double quota,
+		     double share, bool in_ancestors)
 {
-	if (cum <= quota + GQ_EPS && in_ancestors)
+	if (in_quota <= quota + GQ_EPS && in_ancestors)
 		return GQ_BAND_IN_QUOTA;
-	if (cum <= share + GQ_EPS)
+	if (in_fair <= share + GQ_EPS)
 		return GQ_BAND_FAIR_SHARE;
 	return GQ_BAND_OVER;
 }

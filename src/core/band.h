@@ -22,9 +22,14 @@ typedef enum {
 /* Width of each band in priority units; bands never overlap. */
 #define GQ_BAND_SPAN 1000000000u
 
-/* A job's band: in_ancestors says A_k fits its department's quota. */
-gq_band_t gq_band_of(double cum, double quota, double share,
-		     bool in_ancestors);
+/*
+ * A job's band: in quota when `in_quota` (a_p, the jobs before it banded
+ * in quota, and itself) fits the quota and in_ancestors (its department
+ * stays within its quota); fair share when `in_fair` (the same over the
+ * jobs banded in quota or fair share) fits the fair share; else over.
+ */
+gq_band_t gq_band_of(double in_quota, double in_fair, double quota,
+		     double share, bool in_ancestors);
 
 /*
  * Key inside a band; smaller goes first: A_k / q_p in quota,

@@ -8,8 +8,12 @@
 #include "core/fairshare.h"
 #include "core/queue.h"
 
-/* A project's pending queue: eligible before waiting, then Slurm's order
- * (higher first), then oldest submit, then lowest id. */
+/*
+ * A project's pending queue: eligible before waiting, then Slurm's order
+ * (higher first), then the order of submission: lowest id.  Not the
+ * submit time, which Slurm resets when it requeues a job: a job requeued
+ * to reclaim its GPUs keeps its place in its project's queue.
+ */
 static int _cmp_queue(const void *a, const void *b, void *ctx)
 {
 	const gq_job_t *jobs = ctx;
@@ -20,8 +24,6 @@ static int _cmp_queue(const void *a, const void *b, void *ctx)
 		return x->state == GQ_JOB_PENDING ? -1 : 1;
 	if (x->order != y->order)
 		return x->order > y->order ? -1 : 1;
-	if (x->submit_time != y->submit_time)
-		return x->submit_time < y->submit_time ? -1 : 1;
 	if (x->id != y->id)
 		return x->id < y->id ? -1 : 1;
 	return 0;
@@ -38,19 +40,56 @@ static bool _before(const gq_job_t *x, const gq_job_t *y)
 }
 
 /*
- * A job that would bring its project to A = cum: its band, key and
- * priority.  in_ancestors: its department stays within quota.  A job
- * without GPUs is not ordered by gpuquota.
+ * The band, key and priority of a job of `size` GPUs after the jobs
+ * summed in *s (first fit): in quota when it fits the quota on top of the
+ * jobs banded in quota before it (and in_ancestors: its department stays
+ * within its quota), fair share when it fits the fair share on top of
+ * those banded in quota or fair share, else over.  A job too large for a
+ * band does not count in that band's sum, so it does not push the
+ * smaller jobs behind it out of the band they fit.  Its A (cum) is the
+ * sum its band was judged on.  A job without GPUs is not ordered by
+ * gpuquota.
  */
-static void _set_band(const gq_project_t *p, gq_job_t *job, double cum,
-		      bool in_ancestors)
+static void _set_band(const gq_project_t *p, gq_job_t *job,
+		      const gq_sums_t *s, double size, bool in_ancestors)
 {
-	job->cum = cum;
+	double inq = s->inq + size, fair = s->fair + size;
+
 	job->band = job->in.gpus ?
-		    gq_band_of(cum, p->quota, p->share, in_ancestors) :
+		    gq_band_of(inq, fair, p->quota, p->share, in_ancestors) :
 		    GQ_BAND_NONE;
-	job->key = gq_band_key(job->band, cum, p->quota, p->weight);
+	job->cum = job->band == GQ_BAND_IN_QUOTA ? inq :
+		   job->band == GQ_BAND_FAIR_SHARE ? fair : s->all + size;
+	job->key = gq_band_key(job->band, job->cum, p->quota, p->weight);
 	job->priority = gq_band_priority(job->band, job->key);
+}
+
+static void _sums_start(gq_sums_t *s, double alloc)
+{
+	s->all = s->inq = s->fair = alloc;
+}
+
+/* A job that may start: it counts in all, and in its band's sums. */
+static void _sums_add(gq_sums_t *s, const gq_job_t *job)
+{
+	double size = (double)job->in.gpus * job->tasks_now;
+
+	s->all += size;
+	if (job->band == GQ_BAND_IN_QUOTA)
+		s->inq += size;
+	if (job->band <= GQ_BAND_FAIR_SHARE)
+		s->fair += size;
+}
+
+/* Jobs started since the pass raised alloc: no sum below it. */
+static void _sums_at_least(gq_sums_t *s, double alloc)
+{
+	if (s->all < alloc)
+		s->all = alloc;
+	if (s->inq < alloc)
+		s->inq = alloc;
+	if (s->fair < alloc)
+		s->fair = alloc;
 }
 
 /*
@@ -172,19 +211,16 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 }
 
 /*
- * The next job of a project outside any department, its project at *cum
+ * The next job of a project outside any department, its project at *s
  * before it.
  */
-static void _project_step(const gq_project_t *p, gq_job_t *job, double *cum)
+static void _project_step(const gq_project_t *p, gq_job_t *job, gq_sums_t *s)
 {
-	double next;
-
 	job->hold = _eligible(job) ?
-		    _project_hold(p, job, *cum) : GQ_HOLD_NONE;
-	next = *cum + (job->hold ? _asked(job) : _size(job));
-	_set_band(p, job, next, true);
+		    _project_hold(p, job, s->all) : GQ_HOLD_NONE;
+	_set_band(p, job, s, job->hold ? _asked(job) : _size(job), true);
 	if (_eligible(job) && !job->hold)
-		*cum = next;
+		_sums_add(s, job);
 }
 
 /*
@@ -214,7 +250,7 @@ typedef struct {
 	gq_project_t *p;
 	const int *q;
 	int n, head;
-	double cum;
+	gq_sums_t s;
 } gq_lane_t;
 
 /*
@@ -223,22 +259,22 @@ typedef struct {
  * holds are passed over first.
  */
 static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
-			    double dcum)
+			    const gq_sums_t *ds)
 {
 	while (l->head < l->n) {
 		gq_job_t *job = &jobs[l->q[l->head]];
 
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
-		job->hold = _project_hold(l->p, job, l->cum);
+		job->hold = _project_hold(l->p, job, l->s.all);
 		if (!job->hold) {
 			/* the band of what fits the project; the department's
 			 * bounds may shrink it further (a lower band at most) */
-			_set_band(l->p, job, l->cum + _size(job),
-				  dcum + _size(job) <= d->quota + GQ_EPS);
+			_set_band(l->p, job, &l->s, _size(job),
+				  ds->inq + _size(job) <= d->quota + GQ_EPS);
 			return job;
 		}
-		_set_band(l->p, job, l->cum + _asked(job), false);
+		_set_band(l->p, job, &l->s, _asked(job), false);
 		l->head++;
 	}
 	return NULL;
@@ -249,7 +285,8 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 {
 	gq_dept_t *dp = &r->dept[d];
 	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
-	double dcum = dp->alloc, dwcum;
+	gq_sums_t ds;
+	double dwcum;
 	int i, k, nl = 0;
 
 	if (!lane)
@@ -261,14 +298,15 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		lane[nl].q = gq_bucket(queued, i);
 		lane[nl].n = gq_bucket_len(queued, i);
 		lane[nl].head = 0;
-		lane[nl++].cum = r->proj[i].alloc;
+		_sums_start(&lane[nl++].s, r->proj[i].alloc);
 	}
+	_sums_start(&ds, dp->alloc);
 	while (true) {
 		gq_job_t *best = NULL, *job;
 		gq_lane_t *from = NULL;
 
 		for (k = 0; k < nl; k++)
-			if ((job = _lane_head(&lane[k], jobs, dp, dcum)) &&
+			if ((job = _lane_head(&lane[k], jobs, dp, &ds)) &&
 			    (!best || _before(job, best))) {
 				best = job;
 				from = &lane[k];
@@ -276,29 +314,28 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		if (!best)
 			break;
 		from->head++;
-		best->hold = _dept_hold(dp, best, dcum);
+		best->hold = _dept_hold(dp, best, ds.all);
 		if (best->hold)
 			continue;
-		from->cum += _size(best);
-		dcum += _size(best);
+		_sums_add(&from->s, best);
+		_sums_add(&ds, best);
 	}
 	/* what is not eligible yet: bands from where the sums ended */
-	dwcum = dcum;
+	dwcum = ds.all;
 	for (k = 0; k < nl; k++) {
-		double wcum = lane[k].cum;
+		double wcum = lane[k].s.all;
 
 		for (i = lane[k].head; i < lane[k].n; i++) {
 			gq_job_t *job = &jobs[lane[k].q[i]];
-			double next = lane[k].cum + _size(job);
 
-			_set_band(lane[k].p, job, next,
-				  dcum + _size(job) <= dp->quota + GQ_EPS);
+			_set_band(lane[k].p, job, &lane[k].s, _size(job),
+				  ds.inq + _size(job) <= dp->quota + GQ_EPS);
 			job->hold = GQ_HOLD_NONE;
 			_begins_later_hold(lane[k].p, dp, job, &wcum, &dwcum);
 		}
-		lane[k].p->tail = lane[k].cum;
+		lane[k].p->tail = lane[k].s;
 	}
-	dp->tail = dcum;
+	dp->tail = ds;
 	free(lane);
 	return 0;
 }
@@ -310,22 +347,24 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
 	for (i = 0; i < r->nproj; i++) {
 		gq_project_t *p = &r->proj[i];
 		int *q = gq_bucket(queued, i);
-		double cum = p->alloc, wcum = -1, unused = 0;
+		double wcum = -1, unused = 0;
+		gq_sums_t s;
 
 		if (p->department >= 0)
 			continue;
+		_sums_start(&s, p->alloc);
 		for (k = 0; k < gq_bucket_len(queued, i); k++) {
 			gq_job_t *job = &jobs[q[k]];
 
-			_project_step(p, job, &cum);
+			_project_step(p, job, &s);
 			if (!_eligible(job)) {	/* waiting jobs come last */
 				if (wcum < 0)
-					wcum = cum;
+					wcum = s.all;
 				_begins_later_hold(p, NULL, job, &wcum,
 						   &unused);
 			}
 		}
-		p->tail = cum;
+		p->tail = s;
 	}
 	for (d = 0; d < r->ndept; d++)
 		if (_walk_dept(r, jobs, queued, d))
@@ -339,35 +378,33 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	gq_dept_t *dp = p->department >= 0 ? &r->dept[p->department] : NULL;
 
 	job->tasks_now = _at_once(job);
-	if (p->tail < p->alloc)
-		p->tail = p->alloc;
+	_sums_at_least(&p->tail, p->alloc);
 	if (!dp) {
-		double wcum = p->tail, unused = 0;
+		double wcum = p->tail.all, unused = 0;
 
 		_project_step(p, job, &p->tail);
 		_begins_later_hold(p, NULL, job, &wcum, &unused);
 		return _eligible(job) && !job->hold;
 	}
-	if (dp->tail < dp->alloc)
-		dp->tail = dp->alloc;
+	_sums_at_least(&dp->tail, dp->alloc);
 	job->hold = GQ_HOLD_NONE;
 	if (!_eligible(job)) {
-		double wcum = p->tail, dwcum = dp->tail;
+		double wcum = p->tail.all, dwcum = dp->tail.all;
 
-		_set_band(p, job, p->tail + _size(job),
-			  dp->tail + _size(job) <= dp->quota + GQ_EPS);
+		_set_band(p, job, &p->tail, _size(job),
+			  dp->tail.inq + _size(job) <= dp->quota + GQ_EPS);
 		_begins_later_hold(p, dp, job, &wcum, &dwcum);
 		return false;
 	}
-	if (!(job->hold = _project_hold(p, job, p->tail)))
-		job->hold = _dept_hold(dp, job, dp->tail);
+	if (!(job->hold = _project_hold(p, job, p->tail.all)))
+		job->hold = _dept_hold(dp, job, dp->tail.all);
 	if (job->hold) {
-		_set_band(p, job, p->tail + _asked(job), false);
+		_set_band(p, job, &p->tail, _asked(job), false);
 		return false;
 	}
-	_set_band(p, job, p->tail + _size(job),
-		  dp->tail + _size(job) <= dp->quota + GQ_EPS);
-	p->tail += _size(job);
-	dp->tail += _size(job);
+	_set_band(p, job, &p->tail, _size(job),
+		  dp->tail.inq + _size(job) <= dp->quota + GQ_EPS);
+	_sums_add(&p->tail, job);
+	_sums_add(&dp->tail, job);
 	return true;
 }

@@ -145,13 +145,15 @@ void gq_registry_reset(gq_registry_t *r)
 
 		p->alloc = 0;
 		p->pending = 0;
-		p->deserved = p->share = p->tail = 0;
+		p->deserved = p->share = 0;
+		memset(&p->tail, 0, sizeof(p->tail));
 		p->quota_out = p->quota;
 		p->room_void = false;
 	}
 	for (i = 0; i < r->ndept; i++) {
 		r->dept[i].alloc = 0;
-		r->dept[i].demand = r->dept[i].share = r->dept[i].tail = 0;
+		r->dept[i].demand = r->dept[i].share = 0;
+		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}
 }
 

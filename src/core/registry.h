@@ -21,6 +21,16 @@
 #include "config/config.h"
 #include "core/hash.h"
 
+/*
+ * The sums of a project's queue walk (queue.c) at some job: a_p plus the
+ * GPUs of the jobs before it that may start, of all of them (what limits
+ * bound), of those banded in quota, and of those banded in quota or fair
+ * share.
+ */
+typedef struct {
+	double all, inq, fair;
+} gq_sums_t;
+
 typedef struct {
 	char *name;
 	double quota, weight, limit;	/* limit INFINITY when unlimited */
@@ -34,7 +44,7 @@ typedef struct {
 	double share;		/* f_p */
 	double quota_out;	/* its part of its department's quota: its
 				 * quota against reclaim from outside */
-	double tail;		/* A after the last job walked (late submits) */
+	gq_sums_t tail;		/* after the last job walked (late submits) */
 	bool room_void;		/* a job left since the pass: its room sets
 				 * are void until the next pass */
 } gq_project_t;
@@ -45,7 +55,8 @@ typedef struct {
 	/* per pass */
 	uint32_t alloc;
 	double demand, share;
-	double tail;		/* alloc + pending GPUs not held (late submits) */
+	gq_sums_t tail;		/* alloc + pending GPUs not held, in quota
+				 * (late submits; .fair unused) */
 } gq_dept_t;
 
 typedef struct {

@@ -15,8 +15,8 @@
 #     array: its band is its last task's) and would fit: then the first job
 #     of u's queue, whichever Slurm's order puts first, is in the in-quota
 #     band (its A_1 = a_u + g_J) and can reclaim; this also holds with the
-#     implementation's cumulative A_k rule (docs/MODEL.md, "Choices beyond
-#     the original contract");
+#     implementation's first-fit A_k rule (docs/MODEL.md, "Bands and
+#     priority");
 #   - in a department d, u's job is in quota only if d stays within q_d too:
 #     u counts only if a_d + g_J, plus every pending job of d's other
 #     projects that may be demand (any of them may come first in d's walk),

@@ -9,15 +9,15 @@
 START_TEST(band_boundaries)
 {
 	/* q=2, f=3: A=2 in quota, A=3 fair share, A=4 over */
-	ck_assert_int_eq(gq_band_of(2, 2, 3, 1), GQ_BAND_IN_QUOTA);
-	ck_assert_int_eq(gq_band_of(3, 2, 3, 1), GQ_BAND_FAIR_SHARE);
-	ck_assert_int_eq(gq_band_of(4, 2, 3, 1), GQ_BAND_OVER);
+	ck_assert_int_eq(gq_band_of(2, 2, 2, 3, 1), GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_band_of(3, 3, 2, 3, 1), GQ_BAND_FAIR_SHARE);
+	ck_assert_int_eq(gq_band_of(4, 4, 2, 3, 1), GQ_BAND_OVER);
 	/* fair share below quota: A=2 <= q in quota whatever f is */
-	ck_assert_int_eq(gq_band_of(2, 2, 1.5, 1), GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_band_of(2, 2, 2, 1.5, 1), GQ_BAND_IN_QUOTA);
 	/* an ancestor over its quota: not in quota */
-	ck_assert_int_eq(gq_band_of(2, 2, 3, 0), GQ_BAND_FAIR_SHARE);
+	ck_assert_int_eq(gq_band_of(2, 2, 2, 3, 0), GQ_BAND_FAIR_SHARE);
 	/* real fair shares compared as is: 2.5 */
-	ck_assert_int_eq(gq_band_of(3, 2, 2.5, 1), GQ_BAND_OVER);
+	ck_assert_int_eq(gq_band_of(3, 3, 2, 2.5, 1), GQ_BAND_OVER);
 }
 END_TEST
 

@@ -311,7 +311,7 @@ static double starts(const gq_job_t *j, const world_t *w)
 /* What gpuquota lets start stays within limits and quotas. */
 static void check_holds(const gq_view_t *v, const world_t *w)
 {
-	double start[MAXP] = { 0 }, dstart[MAXD] = { 0 };
+	double start[MAXP] = { 0 }, dstart[MAXD] = { 0 }, inq[MAXP] = { 0 };
 	int i, k;
 
 	for (k = 0; k < w->njobs; k++) {
@@ -331,6 +331,15 @@ static void check_holds(const gq_view_t *v, const world_t *w)
 				      "seed %llu: job %u cannot be requeued, A %g > quota %g",
 				      (unsigned long long)w->seed, j->in.id,
 				      j->cum, p->quota);
+		/* the jobs banded in quota fit the quota together */
+		if (j->project < MAXP && j->band == GQ_BAND_IN_QUOTA &&
+		    j->in.state == GQ_JOB_PENDING) {
+			inq[j->project] += starts(j, w);
+			ck_assert_msg(p->alloc + inq[j->project] <= p->quota + EPS,
+				      "seed %llu: %s's in-quota jobs reach %g > quota %g",
+				      (unsigned long long)w->seed, p->name,
+				      p->alloc + inq[j->project], p->quota);
+		}
 		if (j->project < MAXP)
 			start[j->project] += starts(j, w);
 		if (p->department >= 0)

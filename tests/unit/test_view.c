@@ -523,6 +523,75 @@ START_TEST(array_starts_what_fits)
 END_TEST
 
 /*
+ * First fit: a job too large for a band does not push the smaller jobs
+ * behind it out of the band they fit.  C = 8, team-a (q 4) pends big (8
+ * GPUs), then s1 (1), s2 (2), s3 (2); team-b (q 4) runs 8 x 1 GPU.  Both
+ * demand more than 4: fair shares 4 and 4.
+ *   big: 0 + 8 > 4 (quota), 0 + 8 > 4 (share): over, A = 8.
+ *   s1: in quota 0 + 1 <= 4: in-quota, A = 1.  s2: 1 + 2 = 3 <= 4:
+ *   in-quota, A = 3.  s3: 3 + 2 = 5 > 4, and 3 + 2 > 4: over,
+ *   A = 0 + 8 + 1 + 2 + 2 = 13.
+ * So team-a (0 < 4) reclaims for s1 and s2 from team-b (8 > 4), not for
+ * big.  Before, all four were over (A = 8, 9, 11, 13) and team-a never
+ * reclaimed while big waited at its head.
+ */
+START_TEST(large_head_job_keeps_smaller_in_quota)
+{
+	gq_view_t *v = view2("team-a", 4, "team-b", 4, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);
+	for (id = 1; id <= 8; id++)
+		run(v, id, "team-b", 1, id);
+	pend(v, 11, "team-a", 8, 11);
+	pend(v, 12, "team-a", 1, 12);
+	pend(v, 13, "team-a", 2, 13);
+	pend(v, 14, "team-a", 2, 14);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 4, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 11)->band, GQ_BAND_OVER);
+	ck_assert_double_eq_tol(gq_view_job(v, 11)->cum, 8, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 12)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 12)->cum, 1, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 13)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 13)->cum, 3, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 14)->band, GQ_BAND_OVER);
+	ck_assert_double_eq_tol(gq_view_job(v, 14)->cum, 13, 1e-9);
+	ck_assert(gq_view_preemptable(v, 8, 12));
+	ck_assert(gq_view_preemptable(v, 8, 13));
+	ck_assert(!gq_view_preemptable(v, 8, 11));
+	ck_assert(!gq_view_preemptable(v, 8, 14));
+	/* Slurm tries s1 and s2 first */
+	ck_assert_uint_gt(gq_view_job(v, 13)->priority,
+			  gq_view_job(v, 11)->priority);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A requeued job keeps its place in its project's queue: Slurm resets its
+ * submit time, so the queue goes by job id (the order of submission).
+ * team-a (q 1) pends job 7 (submitted at 50) and job 3, requeued at 90
+ * (submit time 90): job 3 comes first, in quota (A = 1); job 7: A = 2.
+ */
+START_TEST(requeued_job_keeps_its_place)
+{
+	gq_view_t *v = view2("team-a", 1, "team-b", 1, 0);
+
+	gq_view_begin(v, 2, 100);
+	pend(v, 7, "team-a", 1, 50);
+	pend(v, 3, "team-a", 1, 90);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 3)->cum, 1, 1e-9);
+	ck_assert_int_ne(gq_view_job(v, 7)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_uint_gt(gq_view_job(v, 3)->priority,
+			  gq_view_job(v, 7)->priority);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * A requeued job waits for its begin time and then may start before the
  * next pass sees it eligible: it is held in advance when it would pass the
  * limit.  team-a q=1 L=2 runs jobs 1 and 2; job 3 (requeued, begins later)
@@ -931,6 +1000,8 @@ Suite *view_suite(void)
 	tcase_add_test(tc, begins_later_held_in_advance);
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, array_starts_what_fits);
+	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);
+	tcase_add_test(tc, requeued_job_keeps_its_place);
 	tcase_add_test(tc, department_fair_share_top_down);
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);

@@ -66,12 +66,12 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o) \
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o) \
 	$(BUILD)/obj/shared/job_facts.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
-$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(LIB)
+$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(LIB)
 	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 install: $(PLUGINS)

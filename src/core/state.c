@@ -71,8 +71,54 @@ void gq_state_publish(void)
 	}
 }
 
+bool gq_state_note_reclaim(uint32_t preemptor, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		if (_state.inflight[i].preemptor == preemptor)
+			return false;
+	if (_state.ninflight == _state.inflight_cap) {
+		int cap = _state.inflight_cap ? _state.inflight_cap * 2 : 8;
+		gq_inflight_t *n = realloc(_state.inflight, sizeof(*n) * cap);
+
+		if (!n)
+			return false;	/* no memory: nobody waits for it */
+		_state.inflight = n;
+		_state.inflight_cap = cap;
+	}
+	_state.inflight[_state.ninflight].preemptor = preemptor;
+	_state.inflight[_state.ninflight++].since = now;
+	return true;
+}
+
+int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now)
+{
+	uint32_t *active = NULL;
+	int i = 0, n = 0, waiting;
+
+	while (i < _state.ninflight) {
+		const gq_job_t *er = gq_view_job(v, _state.inflight[i].preemptor);
+
+		if (!er || er->in.state != GQ_JOB_PENDING)
+			_state.inflight[i] = _state.inflight[--_state.ninflight];
+		else
+			i++;
+	}
+	if (_state.ninflight &&
+	    !(active = malloc(sizeof(*active) * _state.ninflight)))
+		return 0;	/* no memory: nobody waits */
+	for (i = 0; i < _state.ninflight; i++)
+		if (now - _state.inflight[i].since < GQ_RECLAIM_WAIT)
+			active[n++] = _state.inflight[i].preemptor;
+	waiting = gq_view_wait_for_reclaims(v, active, n);
+	free(active);
+	return waiting;
+}
+
 void gq_state_clear(void)
 {
+	free(_state.inflight);
 	gq_view_free(_state.view);
 	gq_view_free(_state.next);
 	gq_config_free(_state.config);

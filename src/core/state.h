@@ -7,6 +7,9 @@
  * preempt/gpuquota meet here, in libgpuquota.so, which the dynamic loader
  * loads once for both.  Callers hold gq_state_lock() around any use.
  *
+ * Also the reclaims in flight (victims requeued for a preemptor that has
+ * not started yet), which outlive passes.
+ *
  * Two views, so that nothing is ever answered from a half-made pass: a
  * pass fills `next`; only when it succeeds does it become `view`.  A
  * reload makes a new `next` for the new configuration and keeps answering
@@ -21,12 +24,29 @@
 #include "config/config.h"
 #include "core/view.h"
 
+/*
+ * How long, at most, work outside quotas waits for one preemptor to start
+ * after Slurm first requeued victims for it (seconds).  Enough for the
+ * victims to leave (Slurm's KillWait, 30 s by default, is the worst case)
+ * and the scheduler to start it; never renewed for the same preemptor, so
+ * a preemptor that cannot start (CPUs, memory) holds nothing back for
+ * long.
+ */
+#define GQ_RECLAIM_WAIT 30
+
+typedef struct {
+	uint32_t preemptor;
+	int64_t since;		/* its first victims */
+} gq_inflight_t;
+
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
 	gq_view_t *view;	/* the last good pass; NULL until the first */
 	gq_view_t *next;	/* for the next pass, of `config` */
 	bool view_stale;	/* `view` was made for an older config */
+	gq_inflight_t *inflight;	/* reclaims in flight */
+	int ninflight, inflight_cap;
 } gq_state_t;
 
 gq_state_t *gq_state(void);
@@ -53,6 +73,22 @@ gq_view_t *gq_state_next(void);
  * Caller holds the lock.
  */
 void gq_state_publish(void);
+
+/*
+ * Slurm requeues victims for `preemptor` now.  The first time counts: a
+ * later reclaim for the same job does not renew its wait.  Returns true
+ * the first time.  Caller holds the lock.  O(reclaims in flight).
+ */
+bool gq_state_note_reclaim(uint32_t preemptor, int64_t now);
+
+/*
+ * Forget the reclaims whose preemptor is no longer pending in v (started,
+ * gone), and make v's jobs wait for those noted less than
+ * GQ_RECLAIM_WAIT ago (gq_view_wait_for_reclaims).  Returns how many
+ * preemptors they wait for.  Caller holds the lock.  O(J + reclaims in
+ * flight).
+ */
+int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);

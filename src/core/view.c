@@ -63,6 +63,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->now = now;
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
+	v->waits_for = 0;
 	v->failed = false;
 	v->nnodes = 0;
 	v->npl = 0;
@@ -356,6 +357,41 @@ static void _shrink_candidates(gq_view_t *v, int project)
 	free(mine);
 }
 
+/* Does a pending job wait while GPUs are reclaimed for another? */
+static bool _waits_for_reclaim(const gq_view_t *v, const gq_job_t *job)
+{
+	return v->waits_for && job->in.state == GQ_JOB_PENDING &&
+	       job->in.gpus && !job->hold && job->band != GQ_BAND_IN_QUOTA &&
+	       job->in.id != v->waits_for;
+}
+
+static void _hold_for_reclaim(gq_view_t *v, gq_job_t *job)
+{
+	if (!_waits_for_reclaim(v, job))
+		return;
+	job->hold = GQ_HOLD_RECLAIM;
+	job->waits_for = v->waits_for;
+}
+
+int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
+			      int n)
+{
+	int i, k, waiting = 0;
+
+	v->waits_for = 0;
+	for (i = 0; i < n; i++) {
+		const gq_job_t *er = gq_view_job(v, preemptors[i]);
+
+		if (!er || er->in.state != GQ_JOB_PENDING || er->hold)
+			continue;
+		if (!waiting++)
+			v->waits_for = er->in.id;
+	}
+	for (k = 0; waiting && k < v->njobs; k++)
+		_hold_for_reclaim(v, &v->jobs[k]);
+	return waiting;
+}
+
 /* A job added after the pass: the same rules, at the tail of its queue. */
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
@@ -387,6 +423,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		job->band = GQ_BAND_NONE;
 	} else if ((job->demand = gq_queue_late(&v->reg, job))) {
 		v->reg.proj[project].pending += _pending_gpus(&job->in);
+		_hold_for_reclaim(v, job);
 	}
 	if (was_running)
 		_shrink_candidates(v, old_project);

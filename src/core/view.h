@@ -75,6 +75,8 @@ typedef enum {
 	GQ_HOLD_NOT_REQUEUEABLE,	/* cannot be requeued, and would run
 					 * over quota where nobody could
 					 * reclaim it */
+	GQ_HOLD_RECLAIM,	/* not in quota, while GPUs are being
+				 * reclaimed for another job (waits_for) */
 } gq_hold_t;
 
 /* A job of the pass: its input, and what the pass decided for it. */
@@ -87,6 +89,7 @@ typedef struct {
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
 	gq_hold_t hold;		/* must not start yet */
+	uint32_t waits_for;	/* GQ_HOLD_RECLAIM: the preemptor */
 	uint32_t tasks_now;	/* tasks it may start before the next pass:
 				 * 1, or of an array record as many as fit
 				 * its limits (the plugin throttles the
@@ -183,6 +186,20 @@ int gq_view_find_project(const gq_view_t *v, const char *account);
 const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
 int gq_view_ndepts(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
+
+/*
+ * Reclaims in flight: Slurm has requeued victims for these preemptors,
+ * which have not started yet.  While one of them is still pending and
+ * eligible, every pending job with GPUs outside the in-quota band waits
+ * (hold GQ_HOLD_RECLAIM, waits_for: that preemptor), so that the GPUs
+ * freed for it are not lent to other work for the seconds until it
+ * starts, and that work then requeued again.  In-quota jobs of other
+ * projects may still start: the GPUs are theirs too.  After
+ * gq_view_compute; jobs added later get the same hold.  Returns how many
+ * of the preemptors still wait.  O(J + n).
+ */
+int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
+			      int n);
 
 /*
  * A job is gone between passes: a victim Slurm is about to requeue, a job

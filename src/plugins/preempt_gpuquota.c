@@ -6,6 +6,7 @@
  * preemptable() call, never a walk of job_list.
  */
 #include "slurm/slurm_errno.h"
+#include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/preempt.h"
@@ -14,6 +15,10 @@
 #include "core/band.h"
 #include "core/reclaim.h"
 #include "core/state.h"
+#include "plugins/hold.h"
+
+/* slurmctld's own data: absent when a client command loads us */
+#pragma weak job_list
 
 const char plugin_name[] = "Preempt gpuquota plugin";
 const char plugin_type[] = "preempt/gpuquota";
@@ -76,15 +81,42 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 }
 
 /*
+ * The first reclaim for a preemptor: work outside quotas waits until it
+ * starts (gq_view_wait_for_reclaims), held at once, before the rest of
+ * this scheduling cycle or backfill could start it on the GPUs being
+ * freed.  O(J), once per preemptor.  Caller holds the job write lock and
+ * the state lock.
+ */
+static void _hold_for_reclaim(gq_view_t *v, time_t now)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!job_list || !gq_state_wait_for_reclaims(v, now))
+		return;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		const gq_job_t *job;
+
+		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
+		    (job = gq_view_job(v, job_ptr->job_id)) &&
+		    job->hold == GQ_HOLD_RECLAIM)
+			gq_write_hold(job_ptr, v, job);
+	}
+	list_iterator_destroy(it);
+}
+
+/*
  * A victim is being preempted: one log line with the decision and the
  * numbers behind it, and a system comment on the victim (squeue -O
  * system_comment, scontrol show job) saying for which job it was reclaimed.
  */
 static void _note_reclaim(job_record_t *victim)
 {
-	const gq_view_t *v;
+	gq_view_t *v;
 	const gq_job_t *ee, *er;
 	const gq_project_t *pe, *pr;
+	time_t now = time(NULL);
 
 	gq_state_lock();
 	v = gq_state()->view;
@@ -105,6 +137,8 @@ static void _note_reclaim(job_record_t *victim)
 	victim->system_comment = xstrdup_printf(
 		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
+	if (gq_state_note_reclaim(er->in.id, now))
+		_hold_for_reclaim(v, now);
 	gq_state_unlock();
 }
 

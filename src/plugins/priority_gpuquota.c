@@ -29,6 +29,7 @@
 #include "core/band.h"
 #include "core/state.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -149,6 +150,8 @@ static bool _pass(gq_state_t *st, time_t now)
 
 	if (!rc)
 		rc = gq_view_compute(next);
+	if (!rc)	/* work outside quotas waits for reclaims in flight */
+		gq_state_wait_for_reclaims(next, now);
 	if (rc) {
 		if (!pass_failing)
 			error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");

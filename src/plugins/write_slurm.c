@@ -11,6 +11,7 @@
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -18,53 +19,6 @@
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
 #pragma weak last_job_update
-
-static const char *_plural(double n)
-{
-	return n == 1 ? "" : "s";
-}
-
-void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
-		   const gq_job_t *job)
-{
-	const gq_project_t *p = gq_view_project(view, job->project);
-	const gq_dept_t *d = gq_view_dept(view, p->department);
-	char *desc = NULL;
-
-	switch (job->hold) {
-	case GQ_HOLD_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit (%.0f GPU%s)",
-				      p->name, p->limit, _plural(p->limit));
-		break;
-	case GQ_HOLD_DEPT_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit (%.0f GPU%s)",
-				      d ? d->name : "?", d ? d->limit : 0,
-				      _plural(d ? d->limit : 0));
-		break;
-	case GQ_HOLD_NOT_REQUEUEABLE:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s (%.0f GPU%s)",
-				      p->name, p->quota, _plural(p->quota));
-		break;
-	default:
-		return;
-	}
-	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
-		xfree(desc);
-		return;
-	}
-	info("gpuquota: hold %pJ: %s", job_ptr, desc);
-	job_ptr->priority = 0;
-	job_ptr->state_reason = WAIT_HELD;
-	xfree(job_ptr->state_desc);
-	job_ptr->state_desc = desc;
-	last_job_update = time(NULL);
-}
-
-void gq_write_unhold(job_record_t *job_ptr)
-{
-	job_ptr->state_reason = WAIT_NO_REASON;
-	xfree(job_ptr->state_desc);
-}
 
 /*
  * Is the text this job's reason already has the one it would get: the

@@ -22,11 +22,4 @@
  */
 bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now);
 
-/* Hold a pending job for job->hold, saying why in squeue's reason. */
-void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
-		   const gq_job_t *job);
-
-/* A job gpuquota held may start: Slurm's reason is cleared. */
-void gq_write_unhold(job_record_t *job_ptr);
-
 #endif

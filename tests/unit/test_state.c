@@ -72,12 +72,94 @@ START_TEST(reload_keeps_last_good_view)
 }
 END_TEST
 
+/*
+ * The pass of a cluster of 4 GPUs: team-b (q 0) runs 4 x 1 GPU, team-a
+ * (q 2) pends a1 (job 20, 2 GPUs, in quota: it reclaims), team-c (q 0)
+ * pends c1 (21, 1 GPU, over), team-d (q 1) pends d1 (22, 1 GPU, in
+ * quota).  a1 running instead when a1_runs.
+ */
+static gq_view_t *reclaim_pass(bool a1_runs)
+{
+	gq_view_t *v = gq_state_next();
+
+	gq_view_begin(v, 4, 100);
+	for (uint32_t id = 1; id <= (a1_runs ? 2u : 4u); id++)
+		run(v, id, "team-b", 1, id);
+	if (a1_runs)
+		run(v, 20, "team-a", 2, 90);
+	else
+		pend(v, 20, "team-a", 2, 20);
+	pend(v, 21, "team-c", 1, 21);
+	pend(v, 22, "team-d", 1, 22);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+/*
+ * Freed GPUs are kept for the job they were reclaimed for: while a1's
+ * victims leave, c1 (over quota) waits, d1 (in quota) does not, and a job
+ * submitted meanwhile outside quota waits too.  Once a1 runs nothing
+ * waits.  The wait lasts GQ_RECLAIM_WAIT from a1's first reclaim, and a
+ * later reclaim for a1 does not renew it.
+ */
+START_TEST(freed_gpus_kept_for_preemptor)
+{
+	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
+			     " {\"name\": \"team-b\", \"gpu_quota\": 0},"
+			     " {\"name\": \"team-c\", \"gpu_quota\": 0},"
+			     " {\"name\": \"team-d\", \"gpu_quota\": 1}]}");
+	char err[GQ_ERR_MAX];
+	gq_job_in_t late = { .id = 23, .state = GQ_JOB_PENDING, .gpus = 1,
+			     .tasks = 1, .requeueable = true };
+	gq_view_t *v;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = reclaim_pass(false);
+	ck_assert_int_eq(gq_view_job(v, 20)->band, GQ_BAND_IN_QUOTA);
+	ck_assert(gq_view_preemptable(v, 1, 20));
+	/* no reclaim in flight: nobody waits */
+	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 100), 0);
+	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
+
+	gq_state_note_reclaim(20, 100);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 101), 1);
+	gq_state_publish();
+	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(v, 21)->waits_for, 20);
+	ck_assert_int_eq(gq_view_job(v, 22)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 20)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_RECLAIM);
+
+	/* still pending GQ_RECLAIM_WAIT later: nobody waits any more, and
+	 * another reclaim for a1 does not renew it */
+	v = reclaim_pass(false);
+	gq_state_note_reclaim(20, 100 + GQ_RECLAIM_WAIT);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 100 + GQ_RECLAIM_WAIT), 0);
+	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+
+	/* a1 runs: its reclaim is over and forgotten */
+	v = reclaim_pass(true);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 102), 0);
+	ck_assert_int_eq(gq_state()->ninflight, 0);
+	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
 	TCase *tc = tcase_create("state");
 
 	tcase_add_test(tc, reload_keeps_last_good_view);
+	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,71 @@
+/*
+ * hold.c - gpuquota's holds on Slurm's job records (see hold.h).
+ */
+#include "src/common/log.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "core/state.h"
+#include "plugins/hold.h"
+#include "shared/job_facts.h"
+
+/* slurmctld's own data: absent when a client command loads us */
+#pragma weak last_job_update
+
+static const char *_plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
+		   const gq_job_t *job)
+{
+	const gq_project_t *p = gq_view_project(view, job->project);
+	const gq_dept_t *d = gq_view_dept(view, p->department);
+	const gq_project_t *pr;
+	const gq_job_t *er;
+	char *desc = NULL;
+
+	switch (job->hold) {
+	case GQ_HOLD_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit (%.0f GPU%s)",
+				      p->name, p->limit, _plural(p->limit));
+		break;
+	case GQ_HOLD_DEPT_LIMIT:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit (%.0f GPU%s)",
+				      d ? d->name : "?", d ? d->limit : 0,
+				      _plural(d ? d->limit : 0));
+		break;
+	case GQ_HOLD_NOT_REQUEUEABLE:
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s (%.0f GPU%s)",
+				      p->name, p->quota, _plural(p->quota));
+		break;
+	case GQ_HOLD_RECLAIM:
+		er = gq_view_job(view, job->waits_for);
+		pr = er ? gq_view_project(view, er->project) : NULL;
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
+				      job->waits_for, pr ? pr->name : "?",
+				      GQ_RECLAIM_WAIT);
+		break;
+	default:
+		return;
+	}
+	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
+		xfree(desc);
+		return;
+	}
+	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	job_ptr->priority = 0;
+	job_ptr->state_reason = WAIT_HELD;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = desc;
+	if (&last_job_update)
+		last_job_update = time(NULL);
+}
+
+void gq_write_unhold(job_record_t *job_ptr)
+{
+	job_ptr->state_reason = WAIT_NO_REASON;
+	xfree(job_ptr->state_desc);
+}
+

@@ -1,0 +1,23 @@
+/*
+ * hold.h - gpuquota's holds on Slurm's job records: priority 0, Slurm's
+ * WAIT_HELD and a reason of its own in squeue (GQ_HOLD_PREFIX), which is
+ * how gpuquota tells its holds from a user's or an admin's.  Shared by
+ * both plugins: priority/gpuquota holds and releases after each pass and
+ * on submit, preempt/gpuquota when a reclaim starts (work outside quotas
+ * waits for the preemptor).
+ */
+#ifndef GPUQUOTA_HOLD_H
+#define GPUQUOTA_HOLD_H
+
+#include "core/view.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* Hold a pending job for job->hold, saying why in squeue's reason.  A job
+ * already held with the same text is left alone. */
+void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
+		   const gq_job_t *job);
+
+/* A job gpuquota held may start: Slurm's reason is cleared. */
+void gq_write_unhold(job_record_t *job_ptr);
+
+#endif

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# GPUs freed by a reclaim are kept for the job they were freed for: while
+# team-a's in-quota a1 waits for its victims to leave, team-c's over-quota
+# c1 is held with a reason saying so (it could otherwise start on the freed
+# GPUs and be requeued again seconds later), and it is released once a1
+# runs.  2 nodes x 2 GPUs; team-b (quota 0) fills them first; team-c's
+# weight 0 gives it no fair share, so c1 never reclaims itself.
+. "$(dirname "$0")/lib.sh"
+
+up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
+                          {"name": "team-b", "gpu_quota": 0},
+                          {"name": "team-c", "gpu_quota": 0,
+                           "over_quota_weight": 0}]}'
+
+for i in 1 2 3 4; do
+	b=$(submit "b$i" team-b 1)
+	wait_state "$b" RUNNING
+done
+c1=$(submit c1 team-c 1)
+settle 3
+expect_state "$c1" PENDING
+a1=$(submit a1 team-a 2)
+wait_state "$a1" RUNNING 30
+grep -q "hold JobId=$c1: gpuquota: GPUs are being reclaimed for job $a1 of team-a" \
+	"$DIR/log/slurmctld.log" || fail "c1 was not held while GPUs were reclaimed for a1"
+# a1 runs: c1 waits for GPUs again, no longer for a1
+released() { [[ $(sl squeue -h -j "$c1" -o %r) != *"being reclaimed"* ]] && echo yes; }
+_wait_eq 15 yes released || fail "c1 still held after a1 started: $(sl squeue -h -j "$c1" -o %r)"
+expect_state "$c1" PENDING
+[[ $(restarts "$c1") == 0 ]] || fail "c1 ran and was requeued"
+[[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a), want 2"
+check_invariant 15
+pass

@@ -2,7 +2,8 @@
  * state.h - the one gpuquota state of a process, shared by the plugins.
  *
  * Owns: the current configuration, its source path, the view answers come
- * from (the last good pass) and the view the next pass is computed in.
+ * from (the last good pass), the view the next pass is computed in, and
+ * the plugins' counters (metrics.h).
  * Slurm dlopen()s each plugin with RTLD_LOCAL, so priority/gpuquota and
  * preempt/gpuquota meet here, in libgpuquota.so, which the dynamic loader
  * loads once for both.  Callers hold gq_state_lock() around any use.
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 
 #include "config/config.h"
+#include "core/metrics.h"
 #include "core/view.h"
 
 typedef struct {
@@ -27,6 +29,7 @@ typedef struct {
 	gq_view_t *view;	/* the last good pass; NULL until the first */
 	gq_view_t *next;	/* for the next pass, of `config` */
 	bool view_stale;	/* `view` was made for an older config */
+	gq_metrics_t metrics;	/* since the plugin was loaded */
 } gq_state_t;
 
 gq_state_t *gq_state(void);

@@ -9,6 +9,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "core/state.h"
 #include "core/view.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
@@ -52,6 +53,8 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		return;
 	}
 	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	if (!gq_read_held(job_ptr))	/* not a new reason for a held job */
+		gq_metrics_hold(&gq_state()->metrics, job->hold);
 	job_ptr->priority = 0;
 	job_ptr->state_reason = WAIT_HELD;
 	xfree(job_ptr->state_desc);
@@ -135,6 +138,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
 	info("gpuquota: release %pJ", job_ptr);
+	gq_metrics_release(&gq_state()->metrics);
 	job_ptr->priority = prio;
 	gq_write_unhold(job_ptr);
 }

@@ -157,9 +157,9 @@ static int _slurm_side(gq_prom_t *p, const gq_view_t *v, double capacity,
 		}
 		rows[n++] = r;
 	}
-	if (n)
-		for (f = 0; f < GQ_NFAMILIES; f++)
-			_family(p, "department", f, rows, n);
+	/* without departments: the families, with no samples */
+	for (f = 0; f < GQ_NFAMILIES; f++)
+		_family(p, "department", f, rows, n);
 	free(held);
 	free(rows);
 	return 0;

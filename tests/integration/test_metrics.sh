@@ -129,6 +129,14 @@ diff <(series <"$DIR/served.prom") <(series <<<"$direct") >"$DIR/diff" \
 	|| fail "/metrics has other series: $(cat "$DIR/diff")"
 diff <(stable <"$DIR/served.prom") <(stable <<<"$direct") >"$DIR/diff" \
 	|| fail "/metrics differs: $(cat "$DIR/diff")"
+# the Grafana dashboard in examples/ asks only for metrics printed here
+jq -e '.panels | length > 0' "$ROOT/examples/grafana-gpuquota.json" >/dev/null \
+	|| fail "examples/grafana-gpuquota.json is not a dashboard"
+for name in $(grep -oE 'gpuquota_[a-z_]+' "$ROOT/examples/grafana-gpuquota.json" |
+	sed -E 's/_(bucket|sum|count)$//' | sort -u); do
+	grep -q "^# TYPE $name " "$DIR/served.prom" \
+		|| fail "the dashboard asks for $name, which gpuquota metrics does not print"
+done
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nothing")
 [[ $code == 404 ]] || fail "/nothing: HTTP $code"
 kill "$serve_pid"

@@ -3,7 +3,8 @@
 # parser (promtool check metrics, Debian's prometheus package), the plugin's
 # counters move (passes; a reclaim and its victim when b2 takes a1's GPU;
 # a hold at team-c's gpu_limit and its release), the per-project numbers
-# are Slurm's, and `--listen` serves the same at /metrics.
+# are Slurm's, a missing or bad metrics file is said, and `--listen` serves
+# the same at /metrics.
 . "$(dirname "$0")/lib.sh"
 
 command -v promtool >/dev/null || fail "promtool missing (scripts/install-deps.sh installs prometheus)"
@@ -80,6 +81,33 @@ jq -e '.version == 1 and .passes_total >= 1 and .reclaims_total == 1 and
 	(.recent_passes[-1] | has("at") and has("pass_us") and has("lock_hold_us")) and
 	.lock_hold_seconds.buckets["+Inf"] == .lock_hold_seconds.count' \
 	"$STATEFILE" >/dev/null || fail "metrics file: $(head -c 600 "$STATEFILE")"
+
+# the plugin cannot write its file (a directory where its temporary file
+# goes): it says so once in slurmctld's log.  The command, with the file
+# gone, still prints Slurm's side and says the plugin's part is missing;
+# with a file that is not the plugin's, it fails naming the file and key.
+mkdir "$STATEFILE.tmp"
+_wait_eq 15 yes bash -c "grep -q 'gpuquota: metrics file: .*gpuquota-metrics.json.tmp' '$DIR/log/slurmctld.log' && echo yes" \
+	|| fail "no log line for the failed metrics write"
+rm -f "$STATEFILE"
+gone=$(metrics)
+[[ $(value gpuquota_metrics_file_ok "$gone") == 0 ]] || fail "file_ok with no file"
+[[ $(value gpuquota_passes_total "$gone") == absent ]] || fail "plugin metrics without a file"
+[[ $(value 'gpuquota_project_allocated_gpus{project="team-b"}' "$gone") == 2 ]] \
+	|| fail "Slurm's side left out with no file"
+grep -q "warning: $STATEFILE: no such file" "$DIR/metrics.err" \
+	|| fail "no warning for the missing file: $(cat "$DIR/metrics.err")"
+echo '{"version": 1, "written_at": "soon"}' >"$STATEFILE"
+rc=0
+sl "$GPUQUOTA" metrics >/dev/null 2>"$DIR/metrics.err" || rc=$?
+[[ $rc == 1 ]] && grep -qF "$STATEFILE: key \"written_at\": expected a number, found \"soon\"" "$DIR/metrics.err" \
+	|| fail "bad metrics file: rc $rc, $(cat "$DIR/metrics.err")"
+rmdir "$STATEFILE.tmp"
+_wait_eq 15 yes bash -c "grep -q 'gpuquota: metrics file .* written again' '$DIR/log/slurmctld.log' && echo yes" \
+	|| fail "the plugin did not write its file again"
+[[ $(metric_now gpuquota_metrics_file_ok) == 1 ]] || fail "file not back"
+[[ $(grep -c 'gpuquota: metrics file: ' "$DIR/log/slurmctld.log") == 1 ]] \
+	|| fail "the failed write was logged more than once"
 
 # a hold at team-c's gpu_limit (1), released when c1 leaves
 c1=$(submit c1 team-c 1)

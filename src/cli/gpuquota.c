@@ -410,7 +410,7 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 
 	(void)ctx;
 	if (rc)
-		snprintf(err, errlen, "reading Slurm failed (see above)");
+		snprintf(err, errlen, "reading Slurm failed (the reason is on the stderr of gpuquota metrics)");
 	else
 		rc = gq_metrics_render(c.view, c.capacity, c.api.jobs,
 				       c.state_path, out, err, errlen);

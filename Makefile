@@ -71,7 +71,7 @@ PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o w
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
-$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(LIB)
+$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(BUILD)/obj/shared/job_facts.o $(LIB)
 	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 install: $(PLUGINS)
@@ -84,11 +84,13 @@ install: $(PLUGINS)
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
-# test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command)
-$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) src/cli/sync.c src/cli/sync.h src/cli/sacctmgr.c src/cli/sacctmgr.h
+# test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command);
+# test_cli_metrics.c the exposition of `gpuquota metrics`
+UNIT_CLI := src/cli/sync.c src/cli/sacctmgr.c src/cli/metrics.c
+$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) $(UNIT_CLI) $(UNIT_CLI:.c=.h)
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
-		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) src/cli/sync.c src/cli/sacctmgr.c -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
+		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(UNIT_CLI) -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
 
 unit: $(BUILD)/unit_tests
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
@@ -119,4 +121,4 @@ clean:
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
 $(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lm -lpthread
+	$(CC) $(CFLAGS) $(JSONC) -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread

@@ -6,10 +6,14 @@ set -euo pipefail
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
       dpkg-dev patch jq procps iproute2
-      mariadb-server slurmdbd)
+      mariadb-server slurmdbd
+      libmicrohttpd-dev prometheus curl)
+# libmicrohttpd: `gpuquota metrics --listen`; prometheus: its promtool
+# checks the exposition in the tests; curl scrapes it.
 # Services the packages may start; the project runs private copies
-# (scripts/cluster.sh --accounting) and stops the system ones it installed.
-DB_SERVICES=(mariadb slurmdbd)
+# (scripts/cluster.sh --accounting) and stops the system ones it installed
+# (prometheus itself is not needed, only its promtool).
+DB_SERVICES=(mariadb slurmdbd prometheus)
 
 # service_running NAME / stop_service NAME: systemd when it runs, else the
 # init script (containers without systemd).

@@ -9,6 +9,9 @@
  *                                     priority, quota use
  *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
  *   gpuquota sync [--dry-run] [FILE]  slurmdbd's accounts to match the config
+ *   gpuquota metrics [--listen ADDR:PORT]
+ *                                     Prometheus text exposition (cli/metrics.h),
+ *                                     or served at /metrics (cli/serve.h)
  */
 #include <getopt.h>
 #include <math.h>
@@ -21,8 +24,11 @@
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
+#include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
+#include "cli/serve.h"
+#include "core/metrics_file.h"
 #include "config/config.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
@@ -39,6 +45,7 @@ typedef struct {
 	bool dbd;		/* accounting through slurmdbd */
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
+	char *state_path;	/* the plugin's metrics file */
 } gq_cli_t;
 
 static void _usage(FILE *f)
@@ -47,7 +54,8 @@ static void _usage(FILE *f)
 		"usage: gpuquota projects [--json]\n"
 		"       gpuquota jobs [-A account] [--json]\n"
 		"       gpuquota check [FILE] [--json]\n"
-		"       gpuquota sync [--dry-run] [FILE]\n");
+		"       gpuquota sync [--dry-run] [FILE]\n"
+		"       gpuquota metrics [--listen ADDR:PORT]\n");
 }
 
 static bool _account_exists(const char *account, void *ctx)
@@ -89,11 +97,23 @@ static int _account_tree(gq_cli_t *c)
 	return 0;
 }
 
+static void _cli_free(gq_cli_t *c)
+{
+	gq_view_free(c->view);
+	gq_config_free(c->cfg);
+	gq_sacctmgr_accounts_free(&c->accts);
+	gq_api_free(&c->api);
+	gq_sacctmgr_qos_free(&c->qos);
+	free(c->state_path);
+	memset(c, 0, sizeof(*c));
+}
+
 /*
- * Read everything and compute one pass, as slurmctld's plugin does.  Exits
- * on failure: 2 for a bad configuration under `check`, else 1.
+ * Read everything and compute one pass, as slurmctld's plugin does.
+ * Returns 0, or on failure (said on stderr) the exit status: 2 for a bad
+ * configuration under `check`, else 1.  _cli_free frees c either way.
  */
-static void _load(gq_cli_t *c, const char *file, bool check_only)
+static int _load(gq_cli_t *c, const char *file, bool check_only)
 {
 	slurm_conf_t *conf = NULL;
 	char err[GQ_ERR_MAX], *path;
@@ -101,13 +121,17 @@ static void _load(gq_cli_t *c, const char *file, bool check_only)
 
 	if (slurm_load_ctl_conf(0, &conf)) {
 		slurm_perror("gpuquota: slurm_load_ctl_conf");
-		exit(1);
+		return 1;
 	}
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
-	if (!path) {
+	if (conf->state_save_location)
+		c->state_path = gq_metrics_file_path(conf->state_save_location);
+	if (!path || (conf->state_save_location && !c->state_path)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
-		exit(1);
+		free(path);
+		slurm_free_ctl_conf(conf);
+		return 1;
 	}
 	c->dbd = gq_sacctmgr_is_dbd(conf) &&
 		 !gq_sacctmgr_accounts(conf->cluster_name, &c->accts);
@@ -115,20 +139,25 @@ static void _load(gq_cli_t *c, const char *file, bool check_only)
 		fprintf(stderr, "gpuquota: warning: sacctmgr show qos failed: jobs are ordered without QOS priorities\n");
 	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
-		exit(check_only ? 2 : 1);
+		free(path);
+		slurm_free_ctl_conf(conf);
+		return check_only ? 2 : 1;
 	}
 	free(path);
-	if (gq_api_load(&c->api, conf))
-		exit(1);
+	if (gq_api_load(&c->api, conf)) {
+		slurm_free_ctl_conf(conf);
+		return 1;
+	}
 	slurm_free_ctl_conf(conf);
 	if (!(c->view = gq_view_create(c->cfg)) || _account_tree(c) ||
 	    gq_api_read_pass(&c->api, c->cfg, c->view, now,
 			     gq_sacctmgr_qos_priority, &c->qos) ||
 	    gq_view_compute(c->view)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
-		exit(1);
+		return 1;
 	}
 	c->capacity = gq_api_capacity(&c->api, c->cfg);
+	return 0;
 }
 
 /*
@@ -163,11 +192,7 @@ typedef struct {
 
 static const char *_state(const gq_row_t *r)
 {
-	if (r->alloc > r->quota + 1e-9)
-		return "over-quota";
-	if (r->alloc + 1e-9 >= r->quota)
-		return "at-quota";
-	return "under-quota";
+	return gq_quota_state(r->alloc, r->quota);
 }
 
 static void _fmt_num(char *buf, size_t n, double v)
@@ -377,6 +402,40 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 	return 0;
 }
 
+/* One scrape: read Slurm and the plugin's file afresh. */
+static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
+{
+	gq_cli_t c = { 0 };
+	int rc = _load(&c, NULL, false);
+
+	(void)ctx;
+	if (rc)
+		snprintf(err, errlen, "reading Slurm failed (the reason is on the stderr of gpuquota metrics)");
+	else
+		rc = gq_metrics_render(c.view, c.capacity, c.api.jobs,
+				       c.state_path, out, err, errlen);
+	_cli_free(&c);
+	return rc ? -1 : 0;
+}
+
+static int _cmd_metrics(const char *listen)
+{
+	char err[GQ_ERR_MAX];
+	gq_prom_t p;
+	int rc;
+
+	if (listen)
+		return gq_serve(listen, _render, NULL);
+	gq_prom_init(&p);
+	rc = _render(NULL, &p, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "gpuquota: %s\n", err);
+	else
+		fwrite(p.buf, 1, p.len, stdout);
+	gq_prom_free(&p);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -384,9 +443,10 @@ int main(int argc, char **argv)
 		{ "account", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "listen", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd, *account = NULL;
+	const char *cmd, *account = NULL, *listen = NULL;
 	gq_cli_t c = { 0 };
 	bool json = false, dry_run = false;
 	int opt, rc;
@@ -401,6 +461,9 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			account = optarg;
+			break;
+		case 'l':
+			listen = optarg;
 			break;
 		case 'h':
 			_usage(stdout);
@@ -417,14 +480,26 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
+	if (!strcmp(cmd, "metrics"))
+		return _cmd_metrics(listen);
+	if (listen) {
+		_usage(stderr);
+		return 2;
+	}
 	if (!strcmp(cmd, "projects")) {
-		_load(&c, NULL, false);
-		rc = _cmd_projects(&c, json);
+		rc = _load(&c, NULL, false);
+		if (!rc)
+			rc = _cmd_projects(&c, json);
 	} else if (!strcmp(cmd, "jobs")) {
-		_load(&c, NULL, false);
-		rc = _cmd_jobs(&c, account, json);
+		rc = _load(&c, NULL, false);
+		if (!rc)
+			rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
-		_load(&c, optind < argc ? argv[optind] : NULL, true);
+		rc = _load(&c, optind < argc ? argv[optind] : NULL, true);
+		if (rc) {
+			_cli_free(&c);
+			return rc;
+		}
 		if (!json)
 			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
 			       c.cfg->nprojects, c.capacity);
@@ -434,10 +509,6 @@ int main(int argc, char **argv)
 		_usage(stderr);
 		return 2;
 	}
-	gq_view_free(c.view);
-	gq_config_free(c.cfg);
-	gq_sacctmgr_accounts_free(&c.accts);
-	gq_api_free(&c.api);
-	gq_sacctmgr_qos_free(&c.qos);
+	_cli_free(&c);
 	return rc;
 }

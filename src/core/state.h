@@ -2,7 +2,8 @@
  * state.h - the one gpuquota state of a process, shared by the plugins.
  *
  * Owns: the current configuration, its source path, the view answers come
- * from (the last good pass) and the view the next pass is computed in.
+ * from (the last good pass), the view the next pass is computed in, and
+ * the plugins' counters (metrics.h).
  * Slurm dlopen()s each plugin with RTLD_LOCAL, so priority/gpuquota and
  * preempt/gpuquota meet here, in libgpuquota.so, which the dynamic loader
  * loads once for both.  Callers hold gq_state_lock() around any use.
@@ -22,6 +23,7 @@
 #include <stdbool.h>
 
 #include "config/config.h"
+#include "core/metrics.h"
 #include "core/view.h"
 
 /*
@@ -47,6 +49,7 @@ typedef struct {
 	bool view_stale;	/* `view` was made for an older config */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
+	gq_metrics_t metrics;	/* since the plugin was loaded */
 } gq_state_t;
 
 gq_state_t *gq_state(void);

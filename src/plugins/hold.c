@@ -55,6 +55,10 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		return;
 	}
 	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	/* a new hold, not a new reason for a held job, is counted */
+	if (!gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
+				 job_ptr->state_desc))
+		gq_metrics_hold(&gq_state()->metrics, job->hold);
 	job_ptr->priority = 0;
 	job_ptr->state_reason = WAIT_HELD;
 	xfree(job_ptr->state_desc);

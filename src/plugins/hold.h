@@ -12,12 +12,17 @@
 #include "core/view.h"
 #include "src/slurmctld/slurmctld.h"
 
-/* Hold a pending job for job->hold, saying why in squeue's reason.  A job
- * already held with the same text is left alone. */
+/*
+ * Hold a pending job for job->hold, saying why in squeue's reason (a new
+ * hold is counted in the state's metrics).  A job already held with the
+ * same text is left alone.  Caller holds the job write lock and the state
+ * lock.
+ */
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job);
 
-/* A job gpuquota held may start: Slurm's reason is cleared. */
+/* A job gpuquota held may start: Slurm's reason is cleared (the caller
+ * counts the release). */
 void gq_write_unhold(job_record_t *job_ptr);
 
 #endif

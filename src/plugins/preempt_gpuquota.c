@@ -107,8 +107,9 @@ static void _hold_for_reclaim(gq_view_t *v, time_t now)
 }
 
 /*
- * A victim is being preempted: one log line with the decision and the
- * numbers behind it, and a system comment on the victim (squeue -O
+ * A victim is being preempted: counted (reclaims and victims, by the
+ * preemptor's band), one log line with the decision and the numbers
+ * behind it, and a system comment on the victim (squeue -O
  * system_comment, scontrol show job) saying for which job it was reclaimed.
  */
 static void _note_reclaim(job_record_t *victim)
@@ -127,6 +128,8 @@ static void _note_reclaim(job_record_t *victim)
 	}
 	pe = gq_view_project(v, ee->project);
 	pr = gq_view_project(v, er->project);
+	gq_metrics_victim(&gq_state()->metrics, er->in.id, er->band,
+			  ee->in.gpus);
 	info("gpuquota: reclaim: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
 	     er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,

@@ -6,11 +6,14 @@
  * recompute_interval seconds and soon after each submit (its own thread,
  * taking the locks multifactor's decay thread takes): read Slurm
  * (read_slurm.c), compute (core/view.c), publish the view preempt/gpuquota
- * answers from (core/state.c), write back (write_slurm.c).  A pass that
- * fails is logged once and changes nothing: the last good view stays.
+ * answers from (core/state.c), write back (write_slurm.c); then the
+ * pass is timed into the metrics and the metrics file written, outside
+ * slurmctld's locks (core/metrics_file.h).  A pass that fails is logged
+ * once and changes nothing: the last good view stays.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -27,6 +30,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "core/band.h"
+#include "core/metrics_file.h"
 #include "core/state.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
@@ -47,6 +51,9 @@ static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
 static bool pass_stop, pass_wanted, in_ctld;
 static bool pass_failing;	/* the last pass failed (logged once) */
+static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
+static bool metrics_failing;	/* the last write failed (logged once) */
+static gq_metrics_t metrics_snap;	/* written by the pass thread only */
 
 static void _log_config(const gq_config_t *cfg, const char *path)
 {
@@ -140,10 +147,10 @@ static void _check_accounts(const gq_config_t *cfg)
 
 /*
  * One pass into the state's next view; published only when it succeeds.
- * Returns whether a scheduling pass should run now.  Caller holds the
- * slurmctld locks and the state lock.
+ * Returns whether a scheduling pass should run now; *ok whether the pass
+ * succeeded.  Caller holds the slurmctld locks and the state lock.
  */
-static bool _pass(gq_state_t *st, time_t now)
+static bool _pass(gq_state_t *st, time_t now, bool *ok)
 {
 	gq_view_t *next = gq_state_next();
 	int rc = next ? gq_read_pass(next, st->config, now) : -1;
@@ -156,8 +163,10 @@ static bool _pass(gq_state_t *st, time_t now)
 		if (!pass_failing)
 			error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
 		pass_failing = true;
+		*ok = false;
 		return false;
 	}
+	*ok = true;
 	if (pass_failing)
 		info("gpuquota: passes succeed again");
 	pass_failing = false;
@@ -166,20 +175,63 @@ static bool _pass(gq_state_t *st, time_t now)
 	return gq_write_pass(st->view, st->next, now);
 }
 
+static uint64_t _us(const struct timespec *from, const struct timespec *to)
+{
+	int64_t ns = (int64_t)(to->tv_sec - from->tv_sec) * 1000000000 +
+		     (to->tv_nsec - from->tv_nsec);
+
+	return ns > 0 ? (uint64_t)ns / 1000 : 0;
+}
+
+/*
+ * Count a pass in the metrics, then write them to the metrics file: the
+ * snapshot is taken under the state lock, the file written after it, with
+ * no lock held.
+ */
+static void _record_pass(uint64_t pass_us, uint64_t lock_hold_us, bool ok)
+{
+	char err[GQ_ERR_MAX];
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = ts.tv_sec + ts.tv_nsec / 1e9;
+	gq_state_lock();
+	gq_metrics_pass(&gq_state()->metrics, now, pass_us, lock_hold_us, ok);
+	metrics_snap = gq_state()->metrics;
+	gq_state_unlock();
+	if (!metrics_path)
+		return;
+	if (gq_metrics_file_write(&metrics_snap, metrics_path, now, err,
+				  sizeof(err))) {
+		if (!metrics_failing)
+			error("gpuquota: metrics file: %s; `gpuquota metrics` shows only what it reads from Slurm until a write succeeds",
+			      err);
+		metrics_failing = true;
+	} else if (metrics_failing) {
+		info("gpuquota: metrics file %s written again", metrics_path);
+		metrics_failing = false;
+	}
+}
+
 static void _run_pass(void)
 {
 	/* as multifactor's decay thread: write jobs, read nodes and parts */
 	slurmctld_lock_t locks = { NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK,
 				   NO_LOCK };
+	struct timespec granted, start, end, released;
 	gq_state_t *st;
-
-	bool kick = false;
+	bool kick = false, ran = false, ok = false;
 
 	lock_slurmctld(locks);
+	clock_gettime(CLOCK_MONOTONIC, &granted);
 	gq_state_lock();
 	st = gq_state();
 	if (st->config) {
-		kick = _pass(st, time(NULL));
+		ran = true;
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		kick = _pass(st, time(NULL), &ok);
+		clock_gettime(CLOCK_MONOTONIC, &end);
 		_check_accounts(st->config);
 	}
 	gq_state_unlock();
@@ -191,6 +243,9 @@ static void _run_pass(void)
 	if (kick)
 		queue_job_scheduler();
 	unlock_slurmctld(locks);
+	clock_gettime(CLOCK_MONOTONIC, &released);
+	if (ran)
+		_record_pass(_us(&start, &end), _us(&granted, &released), ok);
 	gq_throttle_save();
 }
 
@@ -269,6 +324,13 @@ extern int init(void)
 	in_ctld = true;
 	gq_throttle_load();
 	gq_read_init();
+	gq_state_lock();
+	gq_metrics_init(&gq_state()->metrics, (double)time(NULL));
+	gq_state_unlock();
+	if (slurm_conf.state_save_location &&
+	    !(metrics_path = gq_metrics_file_path(
+		      slurm_conf.state_save_location)))
+		fatal("gpuquota: out of memory");
 	_load(true);
 	pass_stop = false;
 	slurm_thread_create(&pass_thread, _pass_loop, NULL);
@@ -289,6 +351,8 @@ extern int fini(void)
 	gq_state_clear();
 	gq_throttle_clear();
 	gq_state_unlock();
+	free(metrics_path);
+	metrics_path = NULL;
 	in_ctld = false;
 	return SLURM_SUCCESS;
 }
@@ -331,8 +395,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (!job)
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);
-	else if (prio && gq_read_held(job_ptr))
+	else if (prio && gq_read_held(job_ptr)) {
 		gq_write_unhold(job_ptr);
+		gq_state_lock();
+		gq_metrics_release(&gq_state()->metrics);
+		gq_state_unlock();
+	}
 	if (in_ctld)
 		_want_pass();
 	return prio;

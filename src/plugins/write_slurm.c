@@ -9,6 +9,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "core/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
@@ -90,6 +91,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
 	info("gpuquota: release %pJ", job_ptr);
+	gq_metrics_release(&gq_state()->metrics);
 	job_ptr->priority = prio;
 	gq_write_unhold(job_ptr);
 }

@@ -28,6 +28,17 @@ settle 3
 [[ $(held_gpus ml-a) == 6 ]] || fail "ml-a holds $(held_gpus ml-a), want the department limit 6"
 reason=$(sl squeue -h -j "${a[6]}" -o %r)
 [[ $reason == *"department ml would pass its gpu_limit (6 GPUs)"* ]] || fail "a7 reason: '$reason'"
+# gpuquota metrics: the department's numbers, and the hold counted once
+m=$(sl "$GPUQUOTA" metrics) || fail "gpuquota metrics"
+promtool check metrics <<<"$m" >/dev/null 2>&1 || fail "promtool check metrics: $(promtool check metrics <<<"$m" 2>&1)"
+for want in 'gpuquota_department_allocated_gpus{department="ml"} 6' \
+	'gpuquota_department_limit_gpus{department="ml"} 6' \
+	'gpuquota_department_held_jobs{department="ml"} 1' \
+	'gpuquota_project_held_jobs{project="ml-a",department="ml"} 1' \
+	'gpuquota_project_quota_gpus{project="ops"} 4' \
+	'gpuquota_holds_total{reason="department_limit"} 1'; do
+	grep -qxF "$want" <<<"$m" || fail "metrics: no line '$want': $(grep -E 'department|holds' <<<"$m" | grep -v '^#')"
+done
 
 o=()
 for i in 1 2 3 4; do o+=("$(submit "o$i" ops 1)"); done

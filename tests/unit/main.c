@@ -15,6 +15,9 @@ Suite *sync_suite(void);
 Suite *state_suite(void);
 Suite *review_suite(void);
 Suite *property_suite(void);
+Suite *metrics_suite(void);
+Suite *prom_suite(void);
+Suite *cli_metrics_suite(void);
 
 int main(void)
 {
@@ -31,6 +34,9 @@ int main(void)
 	srunner_add_suite(sr, state_suite());
 	srunner_add_suite(sr, review_suite());
 	srunner_add_suite(sr, property_suite());
+	srunner_add_suite(sr, metrics_suite());
+	srunner_add_suite(sr, prom_suite());
+	srunner_add_suite(sr, cli_metrics_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

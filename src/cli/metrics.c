@@ -1,0 +1,265 @@
+/*
+ * metrics.c - the Prometheus exposition of `gpuquota metrics` (see
+ * metrics.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/metrics.h"
+#include "core/metrics_file.h"
+
+const char *gq_quota_state(double alloc, double quota)
+{
+	if (alloc > quota + 1e-9)
+		return "over-quota";
+	if (alloc + 1e-9 >= quota)
+		return "at-quota";
+	return "under-quota";
+}
+
+static const char *const gq_states[] = {
+	"under-quota", "at-quota", "over-quota",
+};
+
+/* One row of numbers, for a project or a department. */
+typedef struct {
+	const char *project, *department;
+	double quota, limit, weight, share, alloc, pending, held;
+} gq_mrow_t;
+
+/* The per-project and per-department families, in order. */
+typedef struct {
+	const char *suffix, *help;
+} gq_family_t;
+
+static const gq_family_t gq_families[] = {
+	{ "quota_gpus", "Configured GPU quota (guaranteed GPUs)." },
+	{ "limit_gpus", "Configured gpu_limit: most GPUs it may hold; absent when unlimited." },
+	{ "over_quota_weight", "Configured over_quota_weight: its weight in sharing idle GPUs." },
+	{ "fair_share_gpus", "Fair share f: quota plus its weighted part of idle GPUs, capped at demand." },
+	{ "allocated_gpus", "GPUs its running jobs hold." },
+	{ "pending_gpus", "GPUs its eligible pending jobs ask for (array tasks counted)." },
+	{ "held_jobs", "Pending jobs (array tasks counted) gpuquota holds (gpu_limit, not requeueable)." },
+	{ "state", "1 for its quota state (under-quota, at-quota, over-quota), 0 for the others." },
+};
+#define GQ_NFAMILIES ((int)(sizeof(gq_families) / sizeof(gq_families[0])))
+
+static double _field(const gq_mrow_t *r, int f)
+{
+	switch (f) {
+	case 0: return r->quota;
+	case 1: return r->limit;
+	case 2: return r->weight;
+	case 3: return r->share;
+	case 4: return r->alloc;
+	case 5: return r->pending;
+	default: return r->held;
+	}
+}
+
+/* Every row's sample of family f (kind: "project" or "department"). */
+static void _family(gq_prom_t *p, const char *kind, int f,
+		    const gq_mrow_t *rows, int n)
+{
+	char name[96];
+	int i, s;
+
+	snprintf(name, sizeof(name), "gpuquota_%s_%s", kind,
+		 gq_families[f].suffix);
+	gq_prom_family(p, name, "gauge", gq_families[f].help);
+	for (i = 0; i < n; i++) {
+		const gq_mrow_t *r = &rows[i];
+		const char *state = gq_quota_state(r->alloc, r->quota);
+
+		if (!strcmp(gq_families[f].suffix, "state")) {
+			for (s = 0; s < 3; s++) {
+				const char *l[] = { "project", r->project,
+						    "department", r->department,
+						    "state", gq_states[s], NULL };
+
+				gq_prom_sample(p, name, l,
+					       !strcmp(state, gq_states[s]));
+			}
+			continue;
+		}
+		if (!strcmp(gq_families[f].suffix, "limit_gpus") && isinf(r->limit))
+			continue;	/* unlimited */
+		{
+			const char *l[] = { "project", r->project, "department",
+					    r->department, NULL };
+
+			gq_prom_sample(p, name, l, _field(r, f));
+		}
+	}
+}
+
+static bool _shown(const gq_project_t *p)
+{
+	/* as `gpuquota projects`: an unlisted account while it has work */
+	return p->configured || p->alloc || p->pending;
+}
+
+static int _slurm_side(gq_prom_t *p, const gq_view_t *v, double capacity,
+		       const job_info_msg_t *jobs)
+{
+	int np = gq_view_nprojects(v), nd = gq_view_ndepts(v), i, n = 0, f;
+	double *held = calloc(np + 1, sizeof(*held));
+	gq_mrow_t *rows = calloc(np + nd + 1, sizeof(*rows));
+	uint32_t k;
+
+	if (!held || !rows) {
+		free(held);
+		free(rows);
+		return -1;
+	}
+	for (k = 0; jobs && k < jobs->record_count; k++) {
+		const gq_job_t *job = gq_view_job(v, jobs->job_array[k].job_id);
+
+		if (job && job->in.state != GQ_JOB_RUNNING && job->hold)
+			held[job->project] += job->in.tasks ? job->in.tasks : 1;
+	}
+	gq_prom_family(p, "gpuquota_capacity_gpus", "gauge",
+		       "GPUs in gpuquota's pool (the nodes of its partitions).");
+	gq_prom_sample(p, "gpuquota_capacity_gpus", NULL, capacity);
+
+	for (i = 0; i < np; i++) {
+		const gq_project_t *pr = gq_view_project(v, i);
+		const gq_dept_t *d = gq_view_dept(v, pr->department);
+
+		if (!_shown(pr))
+			continue;
+		rows[n++] = (gq_mrow_t){
+			.project = pr->name, .department = d ? d->name : NULL,
+			.quota = pr->quota, .limit = pr->limit,
+			.weight = pr->weight, .share = pr->share,
+			.alloc = pr->alloc, .pending = (double)pr->pending,
+			.held = held[i] };
+	}
+	for (f = 0; f < GQ_NFAMILIES; f++)
+		_family(p, "project", f, rows, n);
+
+	n = 0;
+	for (i = 0; i < nd; i++) {
+		const gq_dept_t *d = gq_view_dept(v, i);
+		gq_mrow_t r = { .department = d->name, .quota = d->quota,
+				.limit = d->limit, .weight = d->weight,
+				.share = d->share, .alloc = d->alloc };
+		int j;
+
+		for (j = 0; j < np; j++) {
+			if (gq_view_project(v, j)->department != i)
+				continue;
+			r.pending += (double)gq_view_project(v, j)->pending;
+			r.held += held[j];
+		}
+		rows[n++] = r;
+	}
+	/* without departments: the families, with no samples */
+	for (f = 0; f < GQ_NFAMILIES; f++)
+		_family(p, "department", f, rows, n);
+	free(held);
+	free(rows);
+	return 0;
+}
+
+/* name{reason=...} for each reason with a name */
+static void _by_reason(gq_prom_t *p, const char *name, const char *help,
+		       const uint64_t *v, int n, const char *(*reason)(int))
+{
+	int i;
+
+	gq_prom_family(p, name, "counter", help);
+	for (i = 0; i < n; i++) {
+		const char *l[] = { "reason", reason(i), NULL };
+
+		if (reason(i))
+			gq_prom_sample(p, name, l, (double)v[i]);
+	}
+}
+
+static void _counter(gq_prom_t *p, const char *name, const char *type,
+		     const char *help, double v)
+{
+	gq_prom_family(p, name, type, help);
+	gq_prom_sample(p, name, NULL, v);
+}
+
+static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
+			 double written_at)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	_counter(p, "gpuquota_metrics_file_age_seconds", "gauge",
+		 "Seconds since the plugin last wrote its metrics file (after each pass).",
+		 ts.tv_sec + ts.tv_nsec / 1e9 - written_at);
+	_counter(p, "gpuquota_plugin_start_time_seconds", "gauge",
+		 "When slurmctld loaded the plugin, unix seconds: the counters count from then.",
+		 m->started_at);
+	_counter(p, "gpuquota_passes_total", "counter",
+		 "gpuquota passes run (failed ones too).",
+		 (double)m->passes_total);
+	_counter(p, "gpuquota_pass_failures_total", "counter",
+		 "gpuquota passes that failed (out of memory); the last good pass kept answering.",
+		 (double)m->pass_failures_total);
+	if (m->recent_n)
+		_counter(p, "gpuquota_last_pass_timestamp_seconds", "gauge",
+			 "When the last pass ended, unix seconds.",
+			 gq_metrics_recent(m, m->recent_n - 1)->at);
+	gq_prom_histogram(p, "gpuquota_pass_duration_seconds",
+			  "Time of a pass: reading Slurm's jobs, computing, writing priorities and holds back.",
+			  &m->pass_seconds);
+	gq_prom_histogram(p, "gpuquota_pass_lock_hold_seconds",
+			  "Time a pass held slurmctld's job write lock, from granted to released.",
+			  &m->lock_hold_seconds);
+	_by_reason(p, "gpuquota_reclaims_total",
+		   "Reclaims: preemptors Slurm requeued running jobs for, by the preemptor's band (quota or fair_share reclaim).",
+		   m->reclaims_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_by_reason(p, "gpuquota_reclaim_victims_total",
+		   "Running jobs Slurm requeued for a reclaim, by reason.",
+		   m->victims_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_by_reason(p, "gpuquota_reclaim_victim_gpus_total",
+		   "GPUs of the jobs requeued for a reclaim, by reason.",
+		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_by_reason(p, "gpuquota_holds_total",
+		   "Pending jobs gpuquota held, by reason (limit, department_limit, not_requeueable, reclaim_in_flight).",
+		   m->holds_total, GQ_HOLD_NREASONS, gq_metrics_hold_reason);
+	_counter(p, "gpuquota_releases_total", "counter",
+		 "Jobs gpuquota held and released.", (double)m->releases_total);
+}
+
+int gq_metrics_render(const gq_view_t *view, double capacity,
+		      const job_info_msg_t *jobs, const char *state_path,
+		      gq_prom_t *out, char *err, size_t errlen)
+{
+	static gq_metrics_t m;	/* 40 kB: not on the stack */
+	double written_at = 0;
+	int rc = state_path ? gq_metrics_file_read(state_path, &m, &written_at,
+						   err, errlen) : -2;
+
+	if (rc == -1)
+		return -1;
+	if (_slurm_side(out, view, capacity, jobs)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (rc == -2)
+		fprintf(stderr, "gpuquota: warning: %s: the plugin's metrics (passes, reclaims, holds) are left out; is this slurmctld's host, and is PriorityType=priority/gpuquota?\n",
+			state_path ? err : "no StateSaveLocation");
+	_counter(out, "gpuquota_metrics_file_ok", "gauge",
+		 "1 when the plugin's metrics file (<StateSaveLocation>/gpuquota-metrics.json) was read, 0 when it is missing.",
+		 rc == 0);
+	if (!rc)
+		_plugin_side(out, &m, written_at);
+	if (out->oom) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}

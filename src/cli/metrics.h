@@ -1,0 +1,34 @@
+/*
+ * metrics.h - `gpuquota metrics`: what gpuquota is doing, as Prometheus
+ * text exposition (docs/MODEL.md "Metrics").
+ *
+ * Owns the metric names and what each means.  Per project and department
+ * the numbers come from the command's own pass over Slurm's public API
+ * (the same core as `gpuquota projects`); what only the plugin knows
+ * (passes, lock hold, reclaims, victims, holds, releases) from the file it
+ * writes after each pass (core/metrics_file.h).
+ */
+#ifndef GPUQUOTA_CLI_METRICS_H
+#define GPUQUOTA_CLI_METRICS_H
+
+#include <slurm/slurm.h>
+
+#include "core/prom.h"
+#include "core/view.h"
+
+/* "under-quota", "at-quota" or "over-quota" (as `gpuquota projects`). */
+const char *gq_quota_state(double alloc, double quota);
+
+/*
+ * The exposition into out: capacity, every project and department of the
+ * view (pending jobs of `jobs` it holds counted as held), and the
+ * plugin's metrics read from state_path (NULL: none).  A missing file is
+ * reported in gpuquota_metrics_file_ok 0 with a warning on stderr.
+ * Returns 0, or -1 when the file is not the plugin's or memory ran out,
+ * with the reason in err.
+ */
+int gq_metrics_render(const gq_view_t *view, double capacity,
+		      const job_info_msg_t *jobs, const char *state_path,
+		      gq_prom_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * metrics.c - the plugins' counters (see metrics.h).
+ */
+#include <string.h>
+
+#include "core/metrics.h"
+
+_Static_assert(GQ_HOLD_RECLAIM + 1 == GQ_HOLD_NREASONS,
+	       "a counter for each hold reason");
+
+void gq_metrics_init(gq_metrics_t *m, double now)
+{
+	memset(m, 0, sizeof(*m));
+	m->started_at = now;
+	gq_hist_init(&m->pass_seconds, gq_hist_pass_bounds,
+		     gq_hist_pass_nbounds);
+	gq_hist_init(&m->lock_hold_seconds, gq_hist_pass_bounds,
+		     gq_hist_pass_nbounds);
+}
+
+void gq_metrics_pass(gq_metrics_t *m, double at, uint64_t pass_us,
+		     uint64_t lock_hold_us, bool ok)
+{
+	gq_pass_rec_t *r;
+
+	m->passes_total++;
+	if (!ok)
+		m->pass_failures_total++;
+	gq_hist_observe(&m->pass_seconds, pass_us / 1e6);
+	gq_hist_observe(&m->lock_hold_seconds, lock_hold_us / 1e6);
+	if (m->recent_n < GQ_RECENT_PASSES) {
+		r = &m->recent[(m->recent_first + m->recent_n++) %
+			       GQ_RECENT_PASSES];
+	} else {	/* full: the oldest makes room */
+		r = &m->recent[m->recent_first];
+		m->recent_first = (m->recent_first + 1) % GQ_RECENT_PASSES;
+	}
+	*r = (gq_pass_rec_t){ .at = at, .pass_us = pass_us,
+			      .lock_hold_us = lock_hold_us, .ok = ok };
+}
+
+const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i)
+{
+	return &m->recent[(m->recent_first + i) % GQ_RECENT_PASSES];
+}
+
+void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
+		       uint32_t gpus)
+{
+	int r = band == GQ_BAND_FAIR_SHARE ? GQ_RECLAIM_FAIR_SHARE :
+					     GQ_RECLAIM_QUOTA;
+
+	if (preemptor != m->last_preemptor)
+		m->reclaims_total[r]++;
+	m->last_preemptor = preemptor;
+	m->victims_total[r]++;
+	m->victim_gpus_total[r] += gpus;
+}
+
+void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why)
+{
+	if (why > GQ_HOLD_NONE && (int)why < GQ_HOLD_NREASONS)
+		m->holds_total[why]++;
+}
+
+void gq_metrics_release(gq_metrics_t *m)
+{
+	m->releases_total++;
+}
+
+const char *gq_metrics_reclaim_reason(int r)
+{
+	static const char *const names[GQ_RECLAIM_NREASONS] = {
+		"quota", "fair_share",
+	};
+
+	return r >= 0 && r < GQ_RECLAIM_NREASONS ? names[r] : NULL;
+}
+
+const char *gq_metrics_hold_reason(int h)
+{
+	static const char *const names[GQ_HOLD_NREASONS] = {
+		NULL, "limit", "department_limit", "not_requeueable",
+		"reclaim_in_flight",
+	};
+
+	return h > 0 && h < GQ_HOLD_NREASONS ? names[h] : NULL;
+}

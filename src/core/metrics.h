@@ -1,0 +1,83 @@
+/*
+ * metrics.h - what only the plugins know about their own work, counted
+ * for admins (docs/MODEL.md "Metrics"): passes and how long each held
+ * slurmctld's job write lock, reclaims and victims by reason, holds by
+ * reason and releases.
+ *
+ * Owns the counters, the two pass histograms and the ring of recent
+ * passes.  Counters start at 0 when slurmctld loads the plugin (a restart
+ * resets them, as Prometheus counters may).  The plugins update them under
+ * gq_state_lock(); the file they reach the gpuquota command through is
+ * metrics_file.h.  Plain C, no allocation: a snapshot is a struct copy.
+ */
+#ifndef GPUQUOTA_METRICS_H
+#define GPUQUOTA_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/band.h"
+#include "core/histogram.h"
+#include "core/view.h"
+
+#define GQ_RECENT_PASSES 1024	/* passes kept for percentiles */
+
+/* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim") */
+typedef enum {
+	GQ_RECLAIM_QUOTA = 0,	/* quota reclaim: preemptor in quota */
+	GQ_RECLAIM_FAIR_SHARE,	/* fair-share reclaim */
+	GQ_RECLAIM_NREASONS,
+} gq_reclaim_reason_t;
+
+/* Hold reasons counted: the gq_hold_t values but GQ_HOLD_NONE */
+#define GQ_HOLD_NREASONS 5
+
+typedef struct {
+	double at;		/* end of the pass, unix seconds */
+	uint64_t pass_us;	/* read + compute + write */
+	uint64_t lock_hold_us;	/* job write lock granted to released */
+	bool ok;		/* false: the pass failed, nothing changed */
+} gq_pass_rec_t;
+
+typedef struct {
+	double started_at;	/* unix seconds the counters started at */
+	uint64_t passes_total, pass_failures_total;
+	gq_hist_t pass_seconds, lock_hold_seconds;
+	gq_pass_rec_t recent[GQ_RECENT_PASSES];	/* ring */
+	int recent_first, recent_n;
+	uint64_t reclaims_total[GQ_RECLAIM_NREASONS];	/* preemptors */
+	uint64_t victims_total[GQ_RECLAIM_NREASONS];	/* jobs requeued */
+	uint64_t victim_gpus_total[GQ_RECLAIM_NREASONS];	/* their GPUs */
+	uint64_t holds_total[GQ_HOLD_NREASONS];	/* index: gq_hold_t */
+	uint64_t releases_total;
+	uint32_t last_preemptor;	/* of the last victim counted */
+} gq_metrics_t;
+
+/* All counters at 0, started at `now` (unix seconds). */
+void gq_metrics_init(gq_metrics_t *m, double now);
+
+/* A pass ended at `at` (unix seconds); failed passes count too. */
+void gq_metrics_pass(gq_metrics_t *m, double at, uint64_t pass_us,
+		     uint64_t lock_hold_us, bool ok);
+
+/* The i-th most recent pass kept, oldest first (0 <= i < recent_n). */
+const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i);
+
+/*
+ * Slurm takes a victim holding `gpus` GPUs for pending `preemptor` in
+ * band `band`.  A reclaim is counted once per run of victims taken for
+ * the same preemptor (Slurm takes a preemptor's victims together).
+ */
+void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
+		       uint32_t gpus);
+
+/* A pending job was held (newly) for `why`; a held job released. */
+void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);
+void gq_metrics_release(gq_metrics_t *m);
+
+/* Label values: "quota", "fair_share"; "limit", "department_limit",
+ * "not_requeueable" (NULL for GQ_HOLD_NONE or out of range). */
+const char *gq_metrics_reclaim_reason(int r);
+const char *gq_metrics_hold_reason(int h);
+
+#endif

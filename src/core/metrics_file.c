@@ -1,0 +1,354 @@
+/*
+ * metrics_file.c - the plugin's metrics state file: write and read (see
+ * metrics_file.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "core/metrics_file.h"
+#include "core/prom.h"
+
+char *gq_metrics_file_path(const char *dir)
+{
+	size_t n = strlen(dir) + sizeof(GQ_METRICS_FILE) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, GQ_METRICS_FILE);
+	return p;
+}
+
+static void _by_reason(FILE *f, const char *key, const uint64_t *v, int n,
+		       const char *(*name)(int))
+{
+	uint64_t total = 0;
+	int i;
+	bool first = true;
+
+	for (i = 0; i < n; i++)
+		total += v[i];
+	fprintf(f, "\"%s_total\": %llu, \"%s_by_reason\": {", key,
+		(unsigned long long)total, key);
+	for (i = 0; i < n; i++) {
+		if (!name(i))
+			continue;
+		fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", name(i),
+			(unsigned long long)v[i]);
+		first = false;
+	}
+	fprintf(f, "},\n");
+}
+
+static void _hist(FILE *f, const char *key, const gq_hist_t *h, bool last)
+{
+	char le[40];
+	int i;
+
+	fprintf(f, "\"%s\": {\"buckets\": {", key);
+	for (i = 0; i < h->n; i++) {
+		gq_prom_number(le, sizeof(le), h->le[i]);
+		fprintf(f, "\"%s\": %llu, ", le,
+			(unsigned long long)gq_hist_cumulative(h, i));
+	}
+	fprintf(f, "\"+Inf\": %llu}, \"sum\": %.17g, \"count\": %llu}%s\n",
+		(unsigned long long)h->count, h->sum,
+		(unsigned long long)h->count, last ? "" : ",");
+}
+
+static void _write(FILE *f, const gq_metrics_t *m, double now)
+{
+	int i;
+
+	fprintf(f, "{\"version\": %d, \"written_at\": %.6f, \"started_at\": %.6f,\n",
+		GQ_METRICS_VERSION, now, m->started_at);
+	fprintf(f, "\"passes_total\": %llu, \"pass_failures_total\": %llu,\n",
+		(unsigned long long)m->passes_total,
+		(unsigned long long)m->pass_failures_total);
+	_by_reason(f, "reclaims", m->reclaims_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_by_reason(f, "victims", m->victims_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_by_reason(f, "victim_gpus", m->victim_gpus_total,
+		   GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason);
+	_by_reason(f, "holds", m->holds_total, GQ_HOLD_NREASONS,
+		   gq_metrics_hold_reason);
+	fprintf(f, "\"releases_total\": %llu,\n",
+		(unsigned long long)m->releases_total);
+	_hist(f, "pass_seconds", &m->pass_seconds, false);
+	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
+	fprintf(f, "\"recent_passes\": [");
+	for (i = 0; i < m->recent_n; i++) {
+		const gq_pass_rec_t *r = gq_metrics_recent(m, i);
+
+		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"ok\": %s}",
+			i ? "," : "", r->at, (unsigned long long)r->pass_us,
+			(unsigned long long)r->lock_hold_us,
+			r->ok ? "true" : "false");
+	}
+	fprintf(f, "]}\n");
+}
+
+int gq_metrics_file_write(const gq_metrics_t *m, const char *path,
+			  double now, char *err, size_t errlen)
+{
+	size_t n = strlen(path) + 5;
+	char *tmp = malloc(n);
+	FILE *f = NULL;
+	int fd, rc = -1;
+
+	if (!tmp) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	_write(f, m, now);
+	if (ferror(f) | fclose(f)) {	/* both: fclose closes either way */
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		snprintf(err, errlen, "%s: rename to %s: %s", tmp, path,
+			 strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
+}
+
+/* ---- reading --------------------------------------------------------- */
+
+typedef struct {
+	const char *path;
+	char *err;
+	size_t errlen;
+} gq_rd_t;
+
+static int _bad(gq_rd_t *rd, const char *key, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s: key \"%s\": %s", rd->path, key,
+		 what);
+	return -1;
+}
+
+static const char *_shown(json_object *v)
+{
+	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) :
+		   "missing";
+}
+
+static int _number(gq_rd_t *rd, json_object *o, const char *key,
+		   double *out)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_int) ||
+	      json_object_is_type(v, json_type_double)))
+		return _bad(rd, key, "expected a number, found %.60s",
+			    _shown(v));
+	*out = json_object_get_double(v);
+	return 0;
+}
+
+static int _count(gq_rd_t *rd, json_object *o, const char *key,
+		  uint64_t *out)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return _bad(rd, key, "expected a count (integer >= 0), found %.60s",
+			    _shown(v));
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+static int _reasons(gq_rd_t *rd, json_object *o, const char *key,
+		    uint64_t *v, int n, const char *(*name)(int))
+{
+	json_object *by = NULL;
+	int i;
+
+	if (!json_object_object_get_ex(o, key, &by) ||
+	    !json_object_is_type(by, json_type_object))
+		return _bad(rd, key, "expected an object of counts, found %.60s",
+			    _shown(by));
+	for (i = 0; i < n; i++)
+		if (name(i) && _count(rd, by, name(i), &v[i]))
+			return -1;
+	return 0;
+}
+
+typedef struct {
+	double le;
+	json_object *count;
+	const char *key;
+} gq_bucket_t;
+
+static int _cmp_bucket(const void *a, const void *b)
+{
+	double x = ((const gq_bucket_t *)a)->le, y = ((const gq_bucket_t *)b)->le;
+
+	return x < y ? -1 : x > y;
+}
+
+static int _read_hist(gq_rd_t *rd, json_object *o, const char *key,
+		      gq_hist_t *h)
+{
+	json_object *ho = NULL, *b = NULL;
+	gq_bucket_t bk[GQ_HIST_MAX];
+	double le[GQ_HIST_MAX];
+	uint64_t prev = 0;
+	int n = 0, i;
+
+	if (!json_object_object_get_ex(o, key, &ho) ||
+	    !json_object_is_type(ho, json_type_object) ||
+	    !json_object_object_get_ex(ho, "buckets", &b) ||
+	    !json_object_is_type(b, json_type_object))
+		return _bad(rd, key, "expected {\"buckets\": {...}, \"sum\", \"count\"}, found %.60s",
+			    _shown(ho));
+	json_object_object_foreach(b, k, v) {
+		char *end;
+		double x = strtod(k, &end);
+
+		if (*end || end == k || isnan(x))
+			return _bad(rd, key, "bucket \"%s\" is not a number", k);
+		if (isinf(x))
+			continue;	/* +Inf: "count" */
+		if (n == GQ_HIST_MAX)
+			return _bad(rd, key, "more than %d buckets", GQ_HIST_MAX);
+		bk[n++] = (gq_bucket_t){ x, v, k };
+	}
+	qsort(bk, n, sizeof(bk[0]), _cmp_bucket);
+	for (i = 0; i < n; i++)
+		le[i] = bk[i].le;
+	if (gq_hist_init(h, le, n))
+		return _bad(rd, key, "bucket bounds repeat");
+	for (i = 0; i < n; i++) {
+		json_object *v = bk[i].count;
+		uint64_t c;
+
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) < 0 ||
+		    (c = json_object_get_uint64(v)) < prev)
+			return _bad(rd, key, "bucket \"%s\": expected a cumulative count, found %.60s",
+				    bk[i].key, _shown(v));
+		h->in[i] = c - prev;
+		prev = c;
+	}
+	if (_count(rd, ho, "count", &h->count) ||
+	    _number(rd, ho, "sum", &h->sum))
+		return -1;
+	if (h->count < prev)
+		return _bad(rd, key, "count %llu is below its buckets' %llu",
+			    (unsigned long long)h->count,
+			    (unsigned long long)prev);
+	return 0;
+}
+
+static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
+{
+	json_object *a = NULL;
+	size_t n, i, from;
+
+	if (!json_object_object_get_ex(o, "recent_passes", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return _bad(rd, "recent_passes", "expected an array, found %.60s",
+			    _shown(a));
+	n = json_object_array_length(a);
+	from = n > GQ_RECENT_PASSES ? n - GQ_RECENT_PASSES : 0;
+	for (i = from; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i), *ok = NULL;
+		gq_pass_rec_t r = { .ok = true };
+
+		if (!json_object_is_type(e, json_type_object))
+			return _bad(rd, "recent_passes", "entry %zu: expected an object",
+				    i);
+		if (_number(rd, e, "at", &r.at) ||
+		    _count(rd, e, "pass_us", &r.pass_us) ||
+		    _count(rd, e, "lock_hold_us", &r.lock_hold_us))
+			return -1;
+		if (json_object_object_get_ex(e, "ok", &ok))
+			r.ok = json_object_get_boolean(ok);
+		m->recent[m->recent_n++] = r;
+	}
+	return 0;
+}
+
+int gq_metrics_file_read(const char *path, gq_metrics_t *m,
+			 double *written_at, char *err, size_t errlen)
+{
+	gq_rd_t rd = { path, err, errlen };
+	json_object *root;
+	double version;
+	int rc = -1;
+
+	if (access(path, F_OK) && errno == ENOENT) {
+		snprintf(err, errlen, "%s: no such file", path);
+		return -2;
+	}
+	if (!(root = json_object_from_file(path))) {
+		snprintf(err, errlen, "%s: not a JSON file: %s", path,
+			 json_util_get_last_err());
+		return -1;
+	}
+	gq_metrics_init(m, 0);
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "%s: expected a JSON object", path);
+		goto out;
+	}
+	if (_number(&rd, root, "version", &version))
+		goto out;
+	if (version != GQ_METRICS_VERSION) {
+		_bad(&rd, "version", "%g, this command reads %d", version,
+		     GQ_METRICS_VERSION);
+		goto out;
+	}
+	if (_number(&rd, root, "written_at", written_at) ||
+	    _number(&rd, root, "started_at", &m->started_at) ||
+	    _count(&rd, root, "passes_total", &m->passes_total) ||
+	    _count(&rd, root, "pass_failures_total", &m->pass_failures_total) ||
+	    _reasons(&rd, root, "reclaims_by_reason", m->reclaims_total,
+		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+	    _reasons(&rd, root, "victims_by_reason", m->victims_total,
+		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+	    _reasons(&rd, root, "victim_gpus_by_reason", m->victim_gpus_total,
+		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+	    _reasons(&rd, root, "holds_by_reason", m->holds_total,
+		     GQ_HOLD_NREASONS, gq_metrics_hold_reason) ||
+	    _count(&rd, root, "releases_total", &m->releases_total) ||
+	    _read_hist(&rd, root, "pass_seconds", &m->pass_seconds) ||
+	    _read_hist(&rd, root, "lock_hold_seconds", &m->lock_hold_seconds) ||
+	    _read_recent(&rd, root, m))
+		goto out;
+	rc = 0;
+out:
+	json_object_put(root);
+	return rc;
+}

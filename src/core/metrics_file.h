@@ -1,0 +1,49 @@
+/*
+ * metrics_file.h - the state file the priority plugin writes after each
+ * pass and `gpuquota metrics` reads: <StateSaveLocation>/gpuquota-metrics.json.
+ *
+ * Owns its format (version 1, docs/MODEL.md "Metrics"): a JSON object
+ * with "version", "written_at" and "started_at" (unix seconds),
+ * "passes_total", "pass_failures_total", "recent_passes" (up to 1024,
+ * oldest first: "at", "pass_us", "lock_hold_us", "ok"), "reclaims_total",
+ * "victims_total", "victim_gpus_total" and the same "..._by_reason"
+ * ({"quota": n, "fair_share": n}), "holds_total", "holds_by_reason"
+ * ({"limit", "department_limit", "not_requeueable"}), "releases_total",
+ * and the histograms "pass_seconds" and "lock_hold_seconds" as
+ * {"buckets": {"<le>": cumulative count, ..., "+Inf": count}, "sum": s,
+ * "count": n}.  Keys may be added, never renamed.
+ */
+#ifndef GPUQUOTA_METRICS_FILE_H
+#define GPUQUOTA_METRICS_FILE_H
+
+#include <stddef.h>
+
+#include "core/metrics.h"
+
+#define GQ_METRICS_FILE "gpuquota-metrics.json"
+#define GQ_METRICS_VERSION 1
+
+/*
+ * <dir>/gpuquota-metrics.json, malloc'ed (NULL: memory).
+ */
+char *gq_metrics_file_path(const char *dir);
+
+/*
+ * Write m atomically: a temporary file beside `path`, renamed over it, so
+ * a reader sees the previous file or this one, whole.  `now`: written_at.
+ * Returns 0, or -1 with the reason (naming the file) in err.  Does its own
+ * I/O: call it holding no lock.
+ */
+int gq_metrics_file_write(const gq_metrics_t *m, const char *path,
+			  double now, char *err, size_t errlen);
+
+/*
+ * Read a file gq_metrics_file_write wrote into m (recent passes beyond
+ * GQ_RECENT_PASSES: the newest kept); *written_at its "written_at".
+ * Returns 0; -1 with the file, key and value in err when it is not such
+ * a file; -2 when it does not exist.
+ */
+int gq_metrics_file_read(const char *path, gq_metrics_t *m,
+			 double *written_at, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * test_cli_metrics.c - `gpuquota metrics`' exposition (src/cli/metrics.c)
+ * of a pass and a metrics file, line by line, numbers worked by hand.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/metrics.h"
+#include "core/metrics_file.h"
+#include "helpers.h"
+
+/*
+ * C = 8.  Department ml (quota 4, limit 6) holds ml-a (quota 2, limit 3),
+ * which runs job 1 (3 GPUs) and has job 2 (1 GPU) pending: A = 4 passes
+ * its limit 3, so job 2 is held.  ops (quota 4, no limit, no department)
+ * runs job 3 (1 GPU).
+ */
+static gq_view_t *_pass(void)
+{
+	static gq_dept_cfg_t d[1];
+	static gq_project_cfg_t p[2];
+	gq_view_t *v;
+
+	d[0] = dept("ml", 4, 6);
+	p[0] = proj("ml-a", 2, 1, 3);
+	p[0].department = 0;
+	p[1] = proj("ops", 4, 1, GQ_NO_LIMIT);
+	v = view_of(p, 2, d, 1);
+	gq_view_begin(v, 8, 1000);
+	run(v, 1, "ml-a", 3, 10);
+	pend(v, 2, "ml-a", 1, 20);
+	run(v, 3, "ops", 1, 10);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 2)->hold, GQ_HOLD_LIMIT);
+	return v;
+}
+
+static void _has(const char *text, const char *line)
+{
+	char *want = malloc(strlen(line) + 3);
+
+	sprintf(want, "\n%s\n", line);
+	if (!strstr(text, want))
+		fprintf(stderr, "%s", text);
+	ck_assert_msg(strstr(text, want), "no line \"%s\" (text above)", line);
+	free(want);
+}
+
+static void _lacks(const char *text, const char *start)
+{
+	char *want = malloc(strlen(start) + 2);
+
+	sprintf(want, "\n%s", start);
+	if (strstr(text, want))
+		fprintf(stderr, "%s", text);
+	ck_assert_msg(!strstr(text, want), "a line \"%s...\" (text above)", start);
+	free(want);
+}
+
+START_TEST(projects_and_departments)
+{
+	slurm_job_info_t ji[3] = { { .job_id = 1 }, { .job_id = 2 },
+				   { .job_id = 3 } };
+	job_info_msg_t jobs = { .record_count = 3, .job_array = ji };
+	gq_view_t *v = _pass();
+	char err[GQ_ERR_MAX];
+	gq_prom_t p;
+
+	gq_prom_init(&p);
+	ck_assert_int_eq(gq_metrics_render(v, 8, &jobs, NULL, &p, err,
+					   sizeof(err)), 0);
+	_has(p.buf, "gpuquota_capacity_gpus 8");
+	_has(p.buf, "gpuquota_project_quota_gpus{project=\"ml-a\",department=\"ml\"} 2");
+	_has(p.buf, "gpuquota_project_limit_gpus{project=\"ml-a\",department=\"ml\"} 3");
+	_lacks(p.buf, "gpuquota_project_limit_gpus{project=\"ops\"");	/* unlimited */
+	_has(p.buf, "gpuquota_project_allocated_gpus{project=\"ml-a\",department=\"ml\"} 3");
+	_has(p.buf, "gpuquota_project_allocated_gpus{project=\"ops\"} 1");
+	_has(p.buf, "gpuquota_project_held_jobs{project=\"ml-a\",department=\"ml\"} 1");
+	_has(p.buf, "gpuquota_project_held_jobs{project=\"ops\"} 0");
+	_has(p.buf, "gpuquota_project_state{project=\"ml-a\",department=\"ml\",state=\"over-quota\"} 1");
+	_has(p.buf, "gpuquota_project_state{project=\"ml-a\",department=\"ml\",state=\"at-quota\"} 0");
+	_has(p.buf, "gpuquota_project_state{project=\"ops\",state=\"under-quota\"} 1");
+	_has(p.buf, "gpuquota_department_quota_gpus{department=\"ml\"} 4");
+	_has(p.buf, "gpuquota_department_limit_gpus{department=\"ml\"} 6");
+	_has(p.buf, "gpuquota_department_allocated_gpus{department=\"ml\"} 3");
+	_has(p.buf, "gpuquota_department_held_jobs{department=\"ml\"} 1");
+	_has(p.buf, "gpuquota_department_state{department=\"ml\",state=\"under-quota\"} 1");
+	/* no state path: the plugin's part is said missing */
+	_has(p.buf, "gpuquota_metrics_file_ok 0");
+	_lacks(p.buf, "gpuquota_passes_total");
+	gq_prom_free(&p);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * The plugin's file: 2 passes of 250 us (on a bound: in it), holding the
+ * lock 500 us each (x + x is exact in binary: sums 0.0005 and 0.001), one
+ * quota reclaim of two victims (1 + 2 GPUs), a limit hold, a release.
+ */
+START_TEST(plugin_file)
+{
+	static gq_metrics_t m;
+	char *path = write_temp(""), err[GQ_ERR_MAX];
+	gq_view_t *v = _pass();
+	gq_prom_t p;
+
+	gq_metrics_init(&m, 1000);
+	gq_metrics_pass(&m, 1001, 250, 500, true);
+	gq_metrics_pass(&m, 1003, 250, 500, true);
+	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 1);
+	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 2);
+	gq_metrics_hold(&m, GQ_HOLD_LIMIT);
+	gq_metrics_release(&m);
+	ck_assert_int_eq(gq_metrics_file_write(&m, path, 1004, err, sizeof(err)), 0);
+	gq_prom_init(&p);
+	ck_assert_int_eq(gq_metrics_render(v, 8, NULL, path, &p, err,
+					   sizeof(err)), 0);
+	_has(p.buf, "gpuquota_metrics_file_ok 1");
+	_has(p.buf, "# TYPE gpuquota_passes_total counter");
+	_has(p.buf, "gpuquota_passes_total 2");
+	_has(p.buf, "gpuquota_pass_failures_total 0");
+	_has(p.buf, "gpuquota_plugin_start_time_seconds 1000");
+	_has(p.buf, "gpuquota_last_pass_timestamp_seconds 1003");
+	_has(p.buf, "# TYPE gpuquota_pass_duration_seconds histogram");
+	_has(p.buf, "gpuquota_pass_duration_seconds_bucket{le=\"0.0001\"} 0");
+	_has(p.buf, "gpuquota_pass_duration_seconds_bucket{le=\"0.00025\"} 2");
+	_has(p.buf, "gpuquota_pass_duration_seconds_bucket{le=\"+Inf\"} 2");
+	_has(p.buf, "gpuquota_pass_duration_seconds_sum 0.0005");
+	_has(p.buf, "gpuquota_pass_lock_hold_seconds_bucket{le=\"0.00025\"} 0");
+	_has(p.buf, "gpuquota_pass_lock_hold_seconds_bucket{le=\"0.0005\"} 2");
+	_has(p.buf, "gpuquota_pass_lock_hold_seconds_sum 0.001");
+	_has(p.buf, "gpuquota_pass_lock_hold_seconds_count 2");
+	_has(p.buf, "gpuquota_reclaims_total{reason=\"quota\"} 1");
+	_has(p.buf, "gpuquota_reclaims_total{reason=\"fair_share\"} 0");
+	_has(p.buf, "gpuquota_reclaim_victims_total{reason=\"quota\"} 2");
+	_has(p.buf, "gpuquota_reclaim_victim_gpus_total{reason=\"quota\"} 3");
+	_has(p.buf, "gpuquota_holds_total{reason=\"limit\"} 1");
+	_has(p.buf, "gpuquota_holds_total{reason=\"not_requeueable\"} 0");
+	_has(p.buf, "gpuquota_releases_total 1");
+	gq_prom_free(&p);
+
+	/* not the plugin's file: an error naming it, nothing half-printed */
+	unlink(path);
+	free(path);
+	path = write_temp("{\"version\": 1, \"written_at\": 5, \"started_at\": 1, \"passes_total\": 1.5}");
+	gq_prom_init(&p);
+	ck_assert_int_eq(gq_metrics_render(v, 8, NULL, path, &p, err,
+					   sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, path));
+	ck_assert_ptr_nonnull(strstr(err, "\"passes_total\": expected a count (integer >= 0), found 1.5"));
+	ck_assert_uint_eq(p.len, 0);
+	gq_prom_free(&p);
+	unlink(path);
+	free(path);
+	gq_view_free(v);
+}
+END_TEST
+
+Suite *cli_metrics_suite(void)
+{
+	Suite *s = suite_create("cli_metrics");
+	TCase *tc = tcase_create("cli_metrics");
+
+	tcase_add_test(tc, projects_and_departments);
+	tcase_add_test(tc, plugin_file);
+	suite_add_tcase(s, tc);
+	return s;
+}

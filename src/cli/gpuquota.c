@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 #include <slurm/slurm.h>
@@ -28,6 +29,9 @@
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
 #include "cli/serve.h"
+
+/* where libslurm reads slurm.conf when SLURM_CONF is not set (Debian) */
+#define GQ_DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
 #include "core/metrics_file.h"
 #include "config/config.h"
 #include "core/view.h"
@@ -106,6 +110,43 @@ static void _cli_free(gq_cli_t *c)
 	gq_sacctmgr_qos_free(&c->qos);
 	free(c->state_path);
 	memset(c, 0, sizeof(*c));
+}
+
+/* Is there a Slurm here to ask: a slurm.conf libslurm would read? */
+static bool _slurm_here(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	return !access(conf && *conf ? conf : GQ_DEFAULT_SLURM_CONF, R_OK);
+}
+
+/*
+ * `gpuquota check FILE` without a cluster (a config repository's CI, an
+ * admin's laptop): the same verdict and messages as slurmctld's.  Returns
+ * the exit status (2: a bad file), or -1 when a Slurm is here to add the
+ * fair shares on this cluster.
+ */
+static int _check_offline(const char *file, bool json)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg = NULL;
+
+	if (gq_config_load(file, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "gpuquota: %s\n", err);
+		return 2;
+	}
+	if (_slurm_here()) {
+		gq_config_free(cfg);
+		return -1;
+	}
+	if (json)
+		printf("{\"ok\": true, \"projects\": %d, \"departments\": %d}\n",
+		       cfg->nprojects, cfg->ndepts);
+	else
+		printf("gpuquota: configuration OK: %d projects, %d departments (no slurm.conf here: fair shares not computed)\n",
+		       cfg->nprojects, cfg->ndepts);
+	gq_config_free(cfg);
+	return 0;
 }
 
 /*
@@ -495,6 +536,12 @@ int main(int argc, char **argv)
 		if (!rc)
 			rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
+		/* a file is judged offline first, in well under a second */
+		if (optind < argc &&
+		    (rc = _check_offline(argv[optind], json)) >= 0) {
+			_cli_free(&c);
+			return rc;
+		}
 		rc = _load(&c, optind < argc ? argv[optind] : NULL, true);
 		if (rc) {
 			_cli_free(&c);

@@ -18,9 +18,12 @@
  *    duplicates (omit the key to mean "all partitions").
  *  - A duplicate key inside one JSON object cannot be seen through json-c:
  *    the last occurrence wins.
+ *  - Every string is a name of at most 64 letters, digits, '.', '_' or '-'
+ *    (_get_string); accounts compare without case.
  */
 #include "config/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -214,12 +218,45 @@ static int _check_keys(struct parser *p, struct json_object *obj,
 	return 0;
 }
 
-/* A non-empty string without embedded NUL, copied into *out. */
+/*
+ * Every string of the file is a name (projects, departments, accounts,
+ * partitions): letters, digits, '.', '_' and '-', as Slurm's own account
+ * and partition names.  Nothing else, so that no name can break a log
+ * line, squeue's reason, JSON output or a sacctmgr argument (sacctmgr
+ * splits on commas, a shell on spaces and quotes), and every name is
+ * plain ASCII.
+ */
+#define GQ_NAME_MAX 64
+
+static bool _name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+/* Names compare without case: Slurm keeps accounts in lower case. */
+static unsigned long _hash_nocase(const void *k)
+{
+	const unsigned char *s = k;
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned long)tolower(*s++);
+	return h;
+}
+
+static int _equal_nocase(const void *a, const void *b)
+{
+	return !strcasecmp(a, b);
+}
+
+/* A name (above) without embedded NUL, copied into *out. */
 static int _get_string(struct parser *p, struct json_object *v, const char *kp,
 		       char **out)
 {
 	char vb[VAL_BUF];
 	const char *s;
+	size_t i;
 
 	if (!json_object_is_type(v, json_type_string) ||
 	    json_object_get_string_len(v) == 0) {
@@ -231,6 +268,14 @@ static int _get_string(struct parser *p, struct json_object *v, const char *kp,
 	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
 		_set_err(p, "%s: must not contain a NUL character, got %s", kp,
 			 _jval(v, vb));
+		return -1;
+	}
+	for (i = 0; s[i]; i++)
+		if (!_name_char((unsigned char)s[i]))
+			break;
+	if (s[i] || i > GQ_NAME_MAX) {
+		_set_err(p, "%s: must be a name of at most %d letters, digits, '.', '_' or '-', got %s",
+			 kp, GQ_NAME_MAX, _jval(v, vb));
 		return -1;
 	}
 	*out = strdup(s);
@@ -448,7 +493,8 @@ static int _open_array(struct parser *p, struct json_object *arr,
 	}
 	if (!(*out = calloc(n, size)))
 		return _oom(p);
-	*names = lh_kchar_table_new((int)(n < TABLE_MIN ? TABLE_MIN : n), NULL);
+	*names = lh_table_new((int)(n < TABLE_MIN ? TABLE_MIN : n), NULL,
+			      _hash_nocase, _equal_nocase);
 	if (!*names)
 		return _oom(p);
 	return (int)n;
@@ -549,18 +595,28 @@ static int _check_accounts(struct parser *p, struct json_object *arr)
 	struct lh_table *owner;
 	int i, j, rc = 0;
 
-	owner = lh_kchar_table_new(cfg->nprojects < TABLE_MIN ? TABLE_MIN :
-				   cfg->nprojects, NULL);
+	owner = lh_table_new(cfg->nprojects < TABLE_MIN ? TABLE_MIN :
+			     cfg->nprojects, NULL, _hash_nocase, _equal_nocase);
 	if (!owner)
 		return _oom(p);
 	for (i = 0; i < cfg->nprojects && !rc; i++) {
 		struct json_object *o = json_object_array_get_idx(arr, i);
 
+		void *prev;
+
 		if (json_object_object_get_ex(o, "accounts", NULL))
 			continue;
-		if (lh_table_insert(owner, cfg->projects[i].accounts[0],
-				    (void *)(intptr_t)i))
+		if (lh_table_lookup_ex(owner, cfg->projects[i].accounts[0],
+				       &prev)) {
+			snprintf(kb, sizeof(kb), "projects[%d].name", i);
+			_set_err(p, "%s: account %s already belongs to project %s",
+				 kb, _jstr(cfg->projects[i].accounts[0], ab),
+				 _jstr(cfg->projects[(intptr_t)prev].name, pb));
+			rc = -1;
+		} else if (lh_table_insert(owner, cfg->projects[i].accounts[0],
+					   (void *)(intptr_t)i)) {
 			rc = _oom(p);
+		}
 	}
 	for (i = 0; i < cfg->nprojects && !rc; i++) {
 		gq_project_cfg_t *pc = &cfg->projects[i];
@@ -686,6 +742,26 @@ gq_config_t *gq_config_empty(void)
 	return cfg;
 }
 
+/*
+ * Where a single quote stands outside a string, or -1: json-c takes
+ * 'text' as a string even in strict mode; JSON does not.  O(length).
+ */
+static size_t _single_quote(const char *text)
+{
+	bool in_string = false;
+	size_t i;
+
+	for (i = 0; text[i]; i++) {
+		if (in_string && text[i] == '\\' && text[i + 1])
+			i++;
+		else if (text[i] == '"')
+			in_string = !in_string;
+		else if (!in_string && text[i] == '\'')
+			return i;
+	}
+	return (size_t)-1;
+}
+
 int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		    char *err, size_t errlen)
 {
@@ -694,7 +770,7 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	struct json_object *root, *v;
 	enum json_tokener_error e;
 	char vb[VAL_BUF];
-	size_t len;
+	size_t len, quote;
 	int rc = 0;
 
 	if (err && errlen)
@@ -714,6 +790,14 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		return -1;
 	}
 
+	if ((quote = _single_quote(text)) != (size_t)-1) {
+		size_t line, col;
+
+		_line_col(text, quote, &line, &col);
+		_set_err(&p, "malformed JSON at line %zu, column %zu: single quote (JSON strings take double quotes)",
+			 line, col);
+		return -1;
+	}
 	tok = json_tokener_new();
 	if (!tok)
 		return _oom(&p);

@@ -166,6 +166,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	}
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
+	/* the file slurmctld reads: the same trust as the plugin's */
+	if (!file)
+		gq_config_require_owner((long)conf->slurm_user_id);
 	if (conf->state_save_location)
 		c->state_path = gq_metrics_file_path(conf->state_save_location);
 	if (!path || (conf->state_save_location && !c->state_path)) {

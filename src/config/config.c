@@ -36,6 +36,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 #include <json-c/linkhash.h>
@@ -854,6 +855,38 @@ fail:
 	return -1;
 }
 
+static long required_owner = -1;
+
+void gq_config_require_owner(long uid)
+{
+	required_owner = uid;
+}
+
+/* The owner and mode of the open file, when a trusted owner is required. */
+static int _trusted(struct parser *p, int fd)
+{
+	struct stat st;
+
+	if (required_owner < 0)
+		return 0;
+	if (fstat(fd, &st)) {
+		_set_err(p, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != 0 && (long)st.st_uid != required_owner) {
+		_set_err(p, "cannot trust: owned by uid %ld, not root or SlurmUser (uid %ld); this file decides whose GPUs may be taken",
+			 (long)st.st_uid, required_owner);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		_set_err(p, "cannot trust: writable by %s (mode %04o); this file decides whose GPUs may be taken",
+			 st.st_mode & S_IWOTH ? "anyone" : "its group",
+			 (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
 int gq_config_load(const char *path, gq_config_t **out, char *err,
 		   size_t errlen)
 {
@@ -875,6 +908,8 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 		_set_err(&p, "cannot read: %s", strerror(errno));
 		return -1;
 	}
+	if (_trusted(&p, fd))
+		goto fail;
 	for (;;) {
 		ssize_t r;
 

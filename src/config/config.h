@@ -63,6 +63,15 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 int gq_config_load(const char *path, gq_config_t **out, char *err,
 		   size_t errlen);
 
+/*
+ * gpuquota.json decides whose GPUs may be taken: from now on
+ * gq_config_load refuses a file owned by anyone but root or `uid`
+ * (SlurmUser), or writable by group or others ("cannot trust: ...").
+ * A negative uid turns the check off (the default: `gpuquota check` of
+ * a file in a user's checkout).  Set once, before loading.
+ */
+void gq_config_require_owner(long uid);
+
 /* An empty configuration (no projects): every account is a 0-quota project. */
 gq_config_t *gq_config_empty(void);
 

@@ -322,6 +322,8 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	in_ctld = true;
+	/* only root or SlurmUser may decide whose GPUs may be taken */
+	gq_config_require_owner((long)slurm_conf.slurm_user_id);
 	gq_throttle_load();
 	gq_read_init();
 	gq_state_lock();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A bad gpuquota.json never takes down running work: slurmctld refuses to
 # start on one (naming file, key and value); `scontrol reconfigure` with a bad
-# edit keeps the last good configuration and logs why; a good edit is used.
+# edit, or with a file anyone may write, keeps the last good configuration
+# and logs why; a good edit is used.
 . "$(dirname "$0")/lib.sh"
 
 # 1. slurmctld does not start on a bad file
@@ -31,6 +32,14 @@ expect_state "$a1" RUNNING
 rc=0; msg=$(sl "$GPUQUOTA" check 2>&1) || rc=$?
 [[ $rc == 2 && $msg == *"projects[0].colour: unknown key"* ]] \
 	|| fail "gpuquota check: rc $rc: $msg"
+# a file anyone may write is not trusted: it decides whose GPUs are taken
+printf '{"projects": [{"name": "team-a", "gpu_quota": 8}]}\n' >"$DIR/gpuquota.json"
+chmod 0666 "$DIR/gpuquota.json"
+sl scontrol reconfigure
+settle 3
+grep -q 'gpuquota.json: cannot trust: writable by anyone (mode 0666).*keeping the last good configuration' \
+	"$DIR/log/slurmctld.log" || fail "a world-writable file was not refused"
+chmod 0644 "$DIR/gpuquota.json"
 printf '{"projects": [{"name": "team-a", "gpu_quota": 3}, {"name": "team-b", "gpu_quota": 1}]}\n' \
 	>"$DIR/gpuquota.json"
 sl scontrol reconfigure

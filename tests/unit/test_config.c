@@ -5,6 +5,8 @@
  * iteration, asserting the exact one-line message.
  */
 #include <check.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <dirent.h>
 #include <limits.h>
 #include <limits.h>
@@ -316,6 +318,45 @@ END_TEST
 
 /* ----- gq_config_load ---------------------------------------------------- */
 
+/*
+ * With an owner required (the plugin: SlurmUser), a file writable by its
+ * group or by anyone, or owned by another user, is refused; root's 0644
+ * file is read.  The default (no owner required) reads any file.
+ */
+START_TEST(test_load_trust)
+{
+	char *path = write_temp("{\"projects\": []}", 16);
+	char err[GQ_ERR_MAX], want[GQ_ERR_MAX + 256];
+	gq_config_t *cfg = NULL;
+
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), 0);
+	gq_config_free(cfg);
+	gq_config_require_owner(64030);
+	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: cannot trust: writable by anyone (mode 0666); this file decides whose GPUs may be taken", path);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(chmod(path, 0664), 0);
+	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "writable by its group (mode 0664)"));
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 12345, 0), 0);
+		ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
+		ck_assert_ptr_nonnull(strstr(err, "owned by uid 12345, not root or SlurmUser (uid 64030)"));
+		ck_assert_int_eq(chown(path, 64030, 0), 0);
+		ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), 0);
+		gq_config_free(cfg);
+		ck_assert_int_eq(chown(path, 0, 0), 0);
+	}
+	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), 0);
+	gq_config_free(cfg);
+	gq_config_require_owner(-1);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_load_missing)
 {
 	gq_config_t *cfg = (gq_config_t *)&cfg;
@@ -467,6 +508,7 @@ Suite *config_suite(void)
 
 	tc = tcase_create("load");
 	tcase_add_test(tc, test_load_missing);
+	tcase_add_test(tc, test_load_trust);
 	tcase_add_test(tc, test_load_directory);
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_load_bad_file);

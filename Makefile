@@ -17,7 +17,7 @@ MANDIR   ?= $(PREFIX)/share/man
 
 WARN     := -Wall -Wextra -Werror
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 $(WARN) -Isrc -fPIC
+CFLAGS   += -std=gnu11 $(WARN) -Isrc -fPIC $(EXTRA_CFLAGS)
 JSONC    := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONL    := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -35,7 +35,7 @@ SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install unit integration test demo bench clean
+.PHONY: all deps prepare install unit integration test demo bench clean asan-plugins
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -54,7 +54,7 @@ $(BUILD)/obj/%.o: src/%.c $(CORE_HDR)
 # The core, config and the state both plugins share live in one library,
 # loaded once into slurmctld (each plugin is dlopen'ed RTLD_LOCAL).
 $(LIB): $(CORE_OBJ)
-	$(CC) -shared -o $@ $^ $(JSONL) -lm -Wl,-soname,libgpuquota.so
+	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $^ $(JSONL) -lm -Wl,-soname,libgpuquota.so
 
 $(BUILD)/obj/plugins/%.o: src/plugins/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
@@ -69,10 +69,10 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
 PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o) \
 	$(BUILD)/obj/shared/job_facts.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
-	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
+	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(BUILD)/obj/shared/job_facts.o $(LIB)
-	$(CC) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
+	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 install: $(PLUGINS)
 	install -d $(DESTDIR)$(PLUGINDIR)
@@ -95,8 +95,18 @@ $(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HD
 unit: $(BUILD)/unit_tests
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
 
-integration: all
-	tests/integration/run.sh
+# The plugins with AddressSanitizer and UBSan, for slurmctld with the
+# sanitizer runtime preloaded (tests/integration/run.sh with GQ_ASAN=1).
+ASAN_BUILD := $(BUILD)/asan
+asan-plugins: $(SLURM)/VERSION
+	$(MAKE) BUILD=$(ASAN_BUILD) SLURM=$(SLURM) \
+		EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		$(ASAN_BUILD)/priority_gpuquota.so $(ASAN_BUILD)/preempt_gpuquota.so
+
+# The suite runs once, on plugins built with the sanitizers inside a real
+# slurmctld (the command and `make demo` use the plain build).
+integration: all asan-plugins
+	GQ_ASAN=1 tests/integration/run.sh
 
 test: deps
 	$(MAKE) all

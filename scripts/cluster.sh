@@ -535,7 +535,15 @@ cmd_up() {
 	fi
 
 	# ---- slurmctld, then one slurmd per node; both daemonize themselves.
-	env "$MARKER=$DIR" slurmctld -f "$DIR/slurm.conf" \
+	# GQ_CTLD_PRELOAD: a sanitizer runtime for plugins built with it
+	# (tests/integration/run.sh, GQ_ASAN=1); reports go to DIR/log.
+	local -a preload=()
+	if [[ -n ${GQ_CTLD_PRELOAD:-} ]]; then
+		preload=("LD_PRELOAD=$GQ_CTLD_PRELOAD"
+			"ASAN_OPTIONS=detect_leaks=0:log_path=$DIR/log/asan"
+			"UBSAN_OPTIONS=print_stacktrace=1:log_path=$DIR/log/ubsan")
+	fi
+	env "$MARKER=$DIR" "${preload[@]}" slurmctld -f "$DIR/slurm.conf" \
 		</dev/null >"$DIR/log/slurmctld.stderr" 2>&1 || fail_up "slurmctld exited with an error"
 	p=$(wait_pidfile "$DIR/run/slurmctld.pid" 10) || fail_up "slurmctld wrote no pid file"
 	echo "$p" >"$DIR/pids/slurmctld.pid"

@@ -12,8 +12,23 @@ TEST=$(basename "$0" .sh)
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/gq-$TEST.XXXXXX")
 _ok=0
 
+# The plugins slurmctld loads: build/ or, with GQ_ASAN=1 (run.sh), the
+# sanitizer build with its runtime preloaded into slurmctld.
+PLUGINDIR=${GQ_PLUGINDIR:-$ROOT/build}
+
 _cleanup() {
+	local r
 	"$CLUSTER" down --dir "$DIR" >/dev/null 2>&1 || true
+	# a sanitizer report of slurmctld (written at the error, or at exit)
+	for r in "$DIR"/log/asan.* "$DIR"/log/ubsan.*; do
+		[[ -f $r ]] || continue
+		echo "$TEST: FAIL: sanitizer report from slurmctld: $r" >&2
+		head -n 40 "$r" >&2
+		_ok=0
+		trap - EXIT
+		echo "$TEST: work dir kept: $DIR" >&2
+		exit 1
+	done
 	if [[ $_ok == 1 && -z ${KEEP:-} ]]; then
 		rm -rf "$DIR"
 	else
@@ -59,7 +74,7 @@ up_cluster() {
 	if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
 		acct_opts=(--accounting --accounts "$(config_accounts "$DIR/gpuquota.in.json")")
 	fi
-	"$CLUSTER" up --dir "$DIR" --plugindir "$ROOT/build" \
+	"$CLUSTER" up --dir "$DIR" --plugindir "$PLUGINDIR" \
 		--gpuquota-json "$DIR/gpuquota.in.json" \
 		--conf-extra PriorityType=priority/gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \

@@ -3,13 +3,20 @@
 # cluster smoke test) one after another on real Slurm daemons, then the tests
 # named in GQ_ACCOUNTING_TESTS (space separated; default below) once more with
 # GQ_ACCOUNTING=1 (slurmdbd + MariaDB, associations enforced); fails when any
-# fails.  Usage: tests/integration/run.sh [test-name...]
+# fails.  GQ_ASAN=1 runs them on the sanitizer build of the plugins.  Usage: tests/integration/run.sh [test-name...]
 # With test names given, the accounting pass runs those of them that are in
 # GQ_ACCOUNTING_TESTS; GQ_ACCOUNTING_TESTS="" skips it; with GQ_ACCOUNTING=1
 # already set every test runs in accounting mode once.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# GQ_ASAN=1: slurmctld loads the plugins built with AddressSanitizer and
+# UBSan (make asan-plugins), their runtime preloaded; a report fails the test.
+if [[ ${GQ_ASAN:-0} == 1 ]]; then
+	export GQ_PLUGINDIR=${GQ_PLUGINDIR:-$(cd "$here/../.." && pwd)/build/asan}
+	export GQ_CTLD_PRELOAD=${GQ_CTLD_PRELOAD:-$(gcc -print-file-name=libasan.so)}
+	[[ -f $GQ_PLUGINDIR/priority_gpuquota.so ]] || { echo "integration: no $GQ_PLUGINDIR/priority_gpuquota.so: make asan-plugins" >&2; exit 1; }
+fi
 if [[ $# -gt 0 ]]; then
 	tests=("$@")
 else

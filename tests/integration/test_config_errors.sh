@@ -7,7 +7,7 @@
 
 # 1. slurmctld does not start on a bad file
 printf '{"projects": [{"name": "team-a", "gpu_quota": -2}]}\n' >"$DIR/bad.json"
-if "$CLUSTER" up --dir "$DIR" --plugindir "$ROOT/build" \
+if "$CLUSTER" up --dir "$DIR" --plugindir "$PLUGINDIR" \
 	--gpuquota-json "$DIR/bad.json" --timeout 10 \
 	--conf-extra PriorityType=priority/gpuquota \
 	--conf-extra PreemptType=preempt/gpuquota \

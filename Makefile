@@ -35,7 +35,7 @@ SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install unit integration test demo bench clean asan-plugins
+.PHONY: all deps prepare install unit integration test demo bench clean asan-plugins fuzz
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -111,11 +111,29 @@ integration: all asan-plugins
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) fuzz
 	$(MAKE) integration
 
 demo: deps
 	$(MAKE) all
 	scripts/demo.sh
+
+# ---- fuzzing (clang's libFuzzer) -------------------------------------------
+# The config reader and Slurm's GPU texts, each for FUZZ_SECONDS (make test
+# runs 20) from the committed corpora; a crash leaves its input in
+# build/fuzz/ and prints how to replay it (tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 20
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
+$(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c src/config/config.c src/config/config.h
+	@mkdir -p $(BUILD)
+	clang $(FUZZ_FLAGS) $(JSONC) -o $@ tests/fuzz/fuzz_config.c src/config/config.c $(JSONL) -lm
+
+$(BUILD)/fuzz_gres_text: tests/fuzz/fuzz_gres_text.c src/core/gres_text.c src/core/gres_text.h
+	@mkdir -p $(BUILD)
+	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_gres_text.c src/core/gres_text.c
+
+fuzz: $(BUILD)/fuzz_config $(BUILD)/fuzz_gres_text
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 $(BUILD)/bench: tests/bench/bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(BUILD)

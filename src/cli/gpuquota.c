@@ -395,9 +395,26 @@ static uint32_t _priority(const slurm_job_info_t *j, const gq_job_t *job)
 	return job->priority;
 }
 
+/*
+ * A job name as a table cell: users choose it, so control characters
+ * (newlines, terminal escapes) become '?' and cannot break the table or
+ * the terminal.  JSON output escapes them instead.
+ */
+static const char *_printable(const char *s, char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && s[i] && i + 1 < n; i++)
+		buf[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? '?' :
+									s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 {
 	json_object *arr = json_object_new_array();
+	char name[64];
 	uint32_t i;
 
 	if (!json)
@@ -438,7 +455,8 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			continue;
 		}
 		printf("%-14.14s %8u %-11s %-9s %-16.16s %-10.10s %4u %s\n",
-		       j->name ? j->name : "", j->job_id, type, _job_state(j),
+		       _printable(j->name, name, sizeof(name)), j->job_id,
+		       type, _job_state(j),
 		       p->name, j->nodes && *j->nodes ? j->nodes : "-",
 		       job->in.gpus, _quota_use(job));
 	}

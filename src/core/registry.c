@@ -8,10 +8,40 @@
 #include "core/registry.h"
 
 #define GQ_PROJECTS_MIN_CAP 8
+#define GQ_SHOWN_NAME_MAX 64
 
 static double _limit(int limit)
 {
 	return limit == GQ_NO_LIMIT ? INFINITY : (double)limit;
+}
+
+/*
+ * The name shown for an account no project lists: Slurm without slurmdbd
+ * takes any `-A` text, so every character outside a config name's
+ * (letters, digits, '.', '_', '-') becomes '?', and it is cut at 64, so
+ * that no account can break a log line, squeue's reason, the command's
+ * table or a sacctmgr argument.  The account itself is kept as the key.
+ */
+static char *_shown_name(const char *account)
+{
+	size_t n = strlen(account), i;
+	char *s;
+
+	if (n > GQ_SHOWN_NAME_MAX)
+		n = GQ_SHOWN_NAME_MAX;
+	if (!(s = malloc(n + 1)))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)account[i];
+
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			  c == '-';
+
+		s[i] = ok ? (char)c : '?';
+	}
+	s[n] = '\0';
+	return s;
 }
 
 static int _add_project(gq_registry_t *r, const char *name, double quota,
@@ -30,7 +60,7 @@ static int _add_project(gq_registry_t *r, const char *name, double quota,
 	}
 	p = &r->proj[r->nproj];
 	memset(p, 0, sizeof(*p));
-	if (!(p->name = strdup(name)))
+	if (!(p->name = configured ? strdup(name) : _shown_name(name)))
 		return -1;
 	p->quota = quota;
 	p->weight = weight;

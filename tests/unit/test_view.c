@@ -592,6 +592,34 @@ START_TEST(requeued_job_keeps_its_place)
 END_TEST
 
 /*
+ * An account no project lists (Slurm without slurmdbd takes any -A text)
+ * is shown with every character outside a config name's as '?', cut at
+ * 64: no newline, quote or shell character reaches a log line, squeue's
+ * reason or the command.  It still finds its project.
+ */
+START_TEST(unlisted_account_name_is_shown_safely)
+{
+	gq_view_t *v = view2("team-a", 1, "team-b", 1, 0);
+	char long_name[200];
+	int idx;
+
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	gq_view_begin(v, 4, 100);
+	pend(v, 1, "evil\nname;$(rm -rf)", 1, 1);
+	pend(v, 2, long_name, 1, 2);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	idx = gq_view_find_project(v, "evil\nname;$(rm -rf)");
+	ck_assert_int_ge(idx, 0);
+	ck_assert_str_eq(gq_view_project(v, idx)->name, "evil?name?" "??rm?-rf?");
+	ck_assert_int_eq(gq_view_job(v, 1)->project, idx);
+	idx = gq_view_find_project(v, long_name);
+	ck_assert_uint_eq(strlen(gq_view_project(v, idx)->name), 64);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * A requeued job waits for its begin time and then may start before the
  * next pass sees it eligible: it is held in advance when it would pass the
  * limit.  team-a q=1 L=2 runs jobs 1 and 2; job 3 (requeued, begins later)
@@ -1002,6 +1030,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, array_starts_what_fits);
 	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);
 	tcase_add_test(tc, requeued_job_keeps_its_place);
+	tcase_add_test(tc, unlisted_account_name_is_shown_safely);
 	tcase_add_test(tc, department_fair_share_top_down);
 	tcase_add_test(tc, department_quota_bounds_band);
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);

@@ -63,17 +63,20 @@ reason=$(sl squeue -h -j "$o2" -o %r)
 [[ $reason == AssocGrpGRES* ]] || fail "o2 reason: '$reason'"
 [[ $(project_field ops pending) == 0 ]] || fail "ops pending $(project_field ops pending), want 0"
 
-# 5. QOS priority orders a project's jobs: fill the cluster (o1 and nlp's
-#    3 GPUs), then vision
-#    submits v1 (normal) and v2 (QOS high): v2 first
+# 5. QOS priority orders a project's jobs: fill the cluster (o1, nlp's 2
+#    GPUs and vision's v0, so that vision is at its quota and neither of
+#    its next jobs may reclaim whichever comes first), then vision submits
+#    v1 (normal) and v2 (QOS high): v2 first
 sl sacctmgr -i add qos high Priority=100 >/dev/null
 sl sacctmgr -i modify user root where account=vision cluster="$cluster" set QOS=normal,high >/dev/null
 settle 2
 f1=$(submit f1 nlp 2); wait_state "$f1" RUNNING
-f2=$(submit f2 nlp 1); wait_state "$f2" RUNNING
+v0=$(submit v0 vision 1); wait_state "$v0" RUNNING
 v1=$(submit v1 vision 1)
 v2=$(submit v2 vision 1 --qos=high)
 settle 4
+expect_state "$v1" PENDING
+expect_state "$v2" PENDING
 p1=$(sl squeue -h -j "$v1" -o %Q); p2=$(sl squeue -h -j "$v2" -o %Q)
 ((p2 > p1)) || fail "QOS high did not order v2 ($p2) before v1 ($p1)"
 pass

@@ -9,6 +9,7 @@
 #                   [--gpuquota-json FILE] [--timeout SECS]
 #                   [--accounting [--accounts "a,b,c"]]
 #   cluster.sh down --dir DIR
+#   cluster.sh ctld-restart --dir DIR [--signal KILL|TERM]
 #   cluster.sh free-port-base [--nodes N]
 #
 # Ports: slurmctld listens on P, node nX on P+X, slurmdbd on P+N+3, MariaDB
@@ -28,7 +29,7 @@ die() { echo "cluster.sh: error: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
 
 usage() {
-	sed -n '7,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '7,16p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -535,18 +536,7 @@ cmd_up() {
 	fi
 
 	# ---- slurmctld, then one slurmd per node; both daemonize themselves.
-	# GQ_CTLD_PRELOAD: a sanitizer runtime for plugins built with it
-	# (tests/integration/run.sh, GQ_ASAN=1); reports go to DIR/log.
-	local -a preload=()
-	if [[ -n ${GQ_CTLD_PRELOAD:-} ]]; then
-		preload=("LD_PRELOAD=$GQ_CTLD_PRELOAD"
-			"ASAN_OPTIONS=detect_leaks=0:log_path=$DIR/log/asan"
-			"UBSAN_OPTIONS=print_stacktrace=1:log_path=$DIR/log/ubsan")
-	fi
-	env "$MARKER=$DIR" "${preload[@]}" slurmctld -f "$DIR/slurm.conf" \
-		</dev/null >"$DIR/log/slurmctld.stderr" 2>&1 || fail_up "slurmctld exited with an error"
-	p=$(wait_pidfile "$DIR/run/slurmctld.pid" 10) || fail_up "slurmctld wrote no pid file"
-	echo "$p" >"$DIR/pids/slurmctld.pid"
+	start_ctld || fail_up "slurmctld did not start"
 	for ((i = 1; i <= nodes; i++)); do
 		env "$MARKER=$DIR" slurmd -N "n$i" -f "$DIR/slurm.conf" \
 			</dev/null >"$DIR/log/slurmd-n$i.stderr" 2>&1 || fail_up "slurmd n$i exited with an error"
@@ -571,6 +561,44 @@ cmd_up() {
 	say "up: use: . $DIR/env"
 }
 
+# ---------------------------------------------------------------- slurmctld
+# Start DIR's slurmctld the usual way (its state recovered from
+# StateSaveLocation); its pid in DIR/pids.  GQ_CTLD_PRELOAD: a sanitizer
+# runtime for plugins built with it (tests/integration/run.sh, GQ_ASAN=1);
+# reports go to DIR/log.
+start_ctld() {
+	local -a preload=()
+	local p
+	if [[ -n ${GQ_CTLD_PRELOAD:-} ]]; then
+		preload=("LD_PRELOAD=$GQ_CTLD_PRELOAD"
+			"ASAN_OPTIONS=detect_leaks=0:log_path=$DIR/log/asan"
+			"UBSAN_OPTIONS=print_stacktrace=1:log_path=$DIR/log/ubsan")
+	fi
+	rm -f "$DIR/run/slurmctld.pid"
+	env "$MARKER=$DIR" "${preload[@]}" SLURM_CONF="$DIR/slurm.conf" \
+		slurmctld -f "$DIR/slurm.conf" </dev/null \
+		>>"$DIR/log/slurmctld.stderr" 2>&1 || return 1
+	p=$(wait_pidfile "$DIR/run/slurmctld.pid" 10) || return 1
+	echo "$p" >"$DIR/pids/slurmctld.pid"
+}
+
+# Kill DIR's slurmctld with SIG (KILL: a crash, nothing saved on the way
+# out), then start it again; waits until it answers.
+cmd_ctld_restart() { # DIR SIG
+	local p i
+	DIR=$1
+	p=$(cat "$DIR/pids/slurmctld.pid" 2>/dev/null) || die "ctld-restart: no slurmctld pid in $DIR"
+	kill "-$2" "$p" 2>/dev/null || true
+	for ((i = 0; i < 100; i++)); do alive "$p" || break; sleep 0.1; done
+	alive "$p" && die "ctld-restart: slurmctld $p still alive"
+	start_ctld || die "ctld-restart: slurmctld did not start again; see $DIR/log/slurmctld.log"
+	for ((i = 0; i < 60; i++)); do
+		SLURM_CONF=$DIR/slurm.conf timeout 3 scontrol ping 2>/dev/null | grep -q UP && return 0
+		sleep 0.5
+	done
+	die "ctld-restart: slurmctld does not answer"
+}
+
 # ---------------------------------------------------------------- main
 main() {
 	(($#)) || usage
@@ -588,6 +616,18 @@ main() {
 		done
 		[[ -n $dir ]] || die "down: --dir DIR is required"
 		cmd_down "$dir"
+		;;
+	ctld-restart)
+		local dir="" sig=KILL
+		while (($#)); do
+			case $1 in
+			--dir) dir=${2:?}; shift 2 ;;
+			--signal) sig=${2:?}; shift 2 ;;
+			*) die "ctld-restart: unknown argument '$1'" ;;
+			esac
+		done
+		[[ -n $dir ]] || die "ctld-restart: --dir DIR is required"
+		cmd_ctld_restart "$dir" "$sig"
 		;;
 	free-port-base)
 		local n=8

@@ -5,11 +5,7 @@
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
  * preemptable() call, never a walk of job_list.
  */
-#include "slurm/slurm_errno.h"
-#include "src/common/log.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/preempt.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/band.h"
 #include "core/reclaim.h"

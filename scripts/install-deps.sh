@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
-      dpkg-dev patch jq procps iproute2
+      dpkg-dev patch jq procps iproute2 debootstrap rpm
       mariadb-server slurmdbd)
 # Services the packages may start; the project runs private copies
 # (scripts/cluster.sh --accounting) and stops the system ones it installed.

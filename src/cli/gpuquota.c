@@ -417,6 +417,8 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
+	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
+	slurm_init(NULL);
 	if (!strcmp(cmd, "projects")) {
 		_load(&c, NULL, false);
 		rc = _cmd_projects(&c, json);

@@ -260,12 +260,18 @@ GQ_PRIORITY_THREAD_ENTRIES(_start_passes)
 
 extern int init(void)
 {
+	bool had_config;
+
 	/* client commands (sprio, sshare) load us too: no pass there */
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	in_ctld = true;
 	gq_read_init();
-	_load(true);
+	/* fatal only without a last good configuration in this process */
+	gq_state_lock();
+	had_config = gq_state()->config != NULL;
+	gq_state_unlock();
+	_load(!had_config);
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
 	verbose("%s loaded", plugin_type);
@@ -284,9 +290,12 @@ extern int fini(void)
 		pthread_join(pass_thread, NULL);
 		pass_started = false;
 	}
-	gq_state_lock();
-	gq_state_clear();
-	gq_state_unlock();
+	/*
+	 * The configuration and the last view stay in libgpuquota (which
+	 * preempt/gpuquota keeps loaded): from 23.11 slurmctld reconfigures
+	 * by starting a new slurmctld, after fini; when that one refuses a
+	 * bad gpuquota.json, this process inits again and goes on with them.
+	 */
 	in_ctld = false;
 	return SLURM_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #                                   SLURM_CONFIGURE_FLAGS adds ./configure
 #                                   options (use the ones it was built with)
 # Cached: does nothing when build/slurm/VERSION already names that Slurm.
+# Exit status 3: the Debian mirror serves no source of the installed Slurm.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,7 +66,7 @@ else
 		! /usr/lib/apt/apt-helper download-file "$url" "$out/dl/$name" "$hash" \
 			>>apt-source.log 2>&1; }; then
 		echo "prepare-slurm: the mirror serves no source of slurm-wlm $ver (see $out/dl/apt-source.log)" >&2
-		exit 1
+		exit 3
 	fi
 	echo "prepare-slurm: Debian's packaging of $ver is not served; using its upstream tarball"
 	mkdir -p "$out/src"

@@ -356,11 +356,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 }
 
-extern double priority_p_calc_fs_factor(long double usage_efctv,
-					long double shares_norm)
-{
-	return 0.0;
-}
+GQ_PRIORITY_FS_FACTOR_ENTRY
 
 /*
  * sprio: the factors behind each pending job's priority.  SITE is the

@@ -201,4 +201,71 @@ static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 #define GQ_PRIORITY_THREAD_ENTRIES(start)
 #endif
 
+/*
+ * The preempt plugin's answers about a job: one preempt_p_get_data(job,
+ * PREEMPT_DATA_*, data) up to 24.11; from 25.05 one entry point each,
+ * preempt_p_get_mode, _get_prio and _get_grace_time (as the 26.05
+ * binaries' symbols show), and slurmctld itself says whether preemption is
+ * enabled.  GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace) defines them over
+ *	uint16_t mode(job_record_t *);  uint32_t prio(job_record_t *);
+ *	uint32_t grace(job_record_t *);
+ */
+#if GQ_SLURM_AT_LEAST(25, 5)
+#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+	extern uint16_t preempt_p_get_mode(job_record_t *job_ptr)	\
+	{								\
+		return mode(job_ptr);					\
+	}								\
+	extern uint32_t preempt_p_get_prio(job_record_t *job_ptr)	\
+	{								\
+		return prio(job_ptr);					\
+	}								\
+	extern uint32_t preempt_p_get_grace_time(job_record_t *job_ptr) \
+	{								\
+		return grace(job_ptr);					\
+	}
+#else
+#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+	extern int preempt_p_get_data(job_record_t *job_ptr,		\
+				      slurm_preempt_data_type_t data_type, \
+				      void *data)			\
+	{								\
+		switch (data_type) {					\
+		case PREEMPT_DATA_ENABLED:				\
+			*(bool *)data = slurm_conf.preempt_mode !=	\
+					PREEMPT_MODE_OFF;		\
+			break;						\
+		case PREEMPT_DATA_MODE:					\
+			*(uint16_t *)data = mode(job_ptr);		\
+			break;						\
+		case PREEMPT_DATA_PRIO:					\
+			*(uint32_t *)data = prio(job_ptr);		\
+			break;						\
+		case PREEMPT_DATA_GRACE_TIME:				\
+			*(uint32_t *)data = grace(job_ptr);		\
+			break;						\
+		default:						\
+			error("%s: unknown enum %d", __func__, data_type); \
+			return SLURM_ERROR;				\
+		}							\
+		return SLURM_SUCCESS;					\
+	}
+#endif
+
+/*
+ * priority_p_calc_fs_factor: up to 25.05 every priority plugin has it
+ * (gpuquota has no fair-share factor of Slurm's kind: 0); 25.11 dropped it
+ * (the 26.05 priority plugins do not export it).
+ */
+#if GQ_SLURM_AT_LEAST(25, 11)
+#define GQ_PRIORITY_FS_FACTOR_ENTRY
+#else
+#define GQ_PRIORITY_FS_FACTOR_ENTRY					\
+	extern double priority_p_calc_fs_factor(long double usage_efctv, \
+						long double shares_norm) \
+	{								\
+		return 0.0;						\
+	}
+#endif
+
 #endif

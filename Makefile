@@ -127,6 +127,7 @@ test: deps
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) integration
+	scripts/matrix.sh --others
 
 matrix: deps
 	scripts/matrix.sh

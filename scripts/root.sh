@@ -4,7 +4,7 @@
 # Debian's packages under build/roots/<codename>, entered with chroot.
 #
 #   root.sh make  CODENAME    make the root, or reuse it when it is ready
-#   root.sh mount CODENAME    bind /proc, /dev, /sys into it (idempotent)
+#   root.sh mount CODENAME    bind /proc, /dev, /sys (with its mounts) into it
 #   root.sh umount CODENAME   undo mount (stop the root's daemons first)
 #   root.sh run   CODENAME CMD...   CMD inside the root (mounted meanwhile;
 #                             left mounted when it was before)
@@ -50,16 +50,22 @@ cmd_mount() {
 	local r=$roots/$1 d
 	[[ -x $r/bin/bash ]] || die "root $1 is not made (root.sh make $1)"
 	cp /etc/hosts "$r/etc/hosts"
-	for d in proc dev sys; do
+	for d in proc dev; do
 		is_mounted "$r/$d" || mount --bind "/$d" "$r/$d"
 	done
+	# with the mounts below it (22.05's slurmd needs /sys/fs/cgroup),
+	# which unmounting the root's copy must leave alone
+	if ! is_mounted "$r/sys"; then
+		mount --rbind /sys "$r/sys"
+		mount --make-rslave "$r/sys"
+	fi
 }
 
 cmd_umount() {
 	local r=$roots/$1 d
 	for d in sys dev proc; do
 		if is_mounted "$r/$d"; then
-			umount "$r/$d" 2>/dev/null || umount -l "$r/$d"
+			umount -R "$r/$d" 2>/dev/null || umount -R -l "$r/$d"
 		fi
 	done
 }

@@ -6,9 +6,11 @@
  * older versions get those words here.  The core never sees Slurm.
  *
  * Checked against the real headers of 22.05.8 (Debian 12) and 24.11.5
- * (Debian 13).  Where a change happened between those two, the release
- * keyed on is the one Slurm's NEWS names (not built here).  What a
- * version lacks is said in README.md "Slurm versions".
+ * (Debian 13); 26.05's entry points as its own plugins export them (no
+ * 26.05 source here to build with).  Where a change happened between
+ * those, it is keyed on the release it is known to have come in, not
+ * checked against that release's headers.  What a version lacks is said
+ * in README.md "Slurm versions".
  */
 #ifndef GPUQUOTA_SLURM_COMPAT_H
 #define GPUQUOTA_SLURM_COMPAT_H

@@ -42,6 +42,11 @@ p1=() p2=() p3=()
 for i in 1 2 3 4 5 6 7 8; do p1+=("$(submit "p1-$i" p1 1)"); done
 for j in "${p1[@]}"; do wait_state "$j" RUNNING; done
 [[ $(held_gpus p1) == 8 ]] || fail "p1 should hold all 8 GPUs"
+# p1's oldest half: earliest start, then lowest id (Slurm may start them in
+# any order over a few seconds; gpuquota takes the youngest first)
+mapfile -t p1_oldest < <(for j in "${p1[@]}"; do
+	echo "$(sl squeue -h -j "$j" -o %S) $j"
+done | sort -k1,1 -k2,2n | head -n 4 | cut -d' ' -f2)
 
 # 2. p3: takes 4 of p1's 8
 for i in 1 2 3 4 5 6 7 8; do p3+=("$(submit "p3-$i" p3 1)"); done
@@ -50,7 +55,7 @@ settle
 [[ $(held_gpus p3) == 4 ]] || fail "p3 holds $(held_gpus p3) GPUs, want 4 (f3 = 4.5)"
 [[ $(held_gpus p1) == 4 ]] || fail "p1 holds $(held_gpus p1) GPUs, want 4 (f1 = 3.5)"
 # the oldest half of p1 is what stays (youngest reclaimed first)
-for j in "${p1[@]:0:4}"; do
+for j in "${p1_oldest[@]}"; do
 	expect_state "$j" RUNNING
 	[[ $(restarts "$j") == 0 ]] || fail "p1 job $j was requeued"
 done
@@ -76,7 +81,7 @@ for a in p1:6 p2:5 p3:5; do
 	[[ $got == "${a#*:}" ]] || fail "gpuquota: ${a%:*} pending $got, want ${a#*:}"
 done
 # p1 keeps its two oldest jobs; p3 lost one job, its youngest running one
-for j in "${p1[@]:0:2}"; do
+for j in "${p1_oldest[@]:0:2}"; do
 	expect_state "$j" RUNNING
 	[[ $(restarts "$j") == 0 ]] || fail "p1 job $j was requeued"
 done

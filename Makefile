@@ -8,7 +8,8 @@
 #   make matrix     build, package and test against every supported Slurm,
 #                   each in a cached Debian root (build/roots)
 #   make test       install dependencies, build, run unit + integration tests
-#                   on the host's Slurm, then the matrix on the other versions
+#                   on the host's Slurm, build the RPM, then the matrix on the
+#                   other versions
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan)
@@ -127,6 +128,7 @@ test: deps
 	$(MAKE) all
 	$(MAKE) unit
 	$(MAKE) integration
+	$(MAKE) rpm
 	scripts/matrix.sh --others
 
 matrix: deps

@@ -53,6 +53,10 @@ sync_tree() { # ROOT
 	tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$dst" -xf -
 }
 
+# A root left mounted (interrupted run) is unmounted on the way out.
+current=""
+trap '[[ -z $current ]] || "$top/scripts/root.sh" umount "$current"' EXIT
+
 declare -A slurm build tests
 failed=0 skipped=0 passed=0 nfailed=0
 for r in "${releases[@]}"; do
@@ -70,6 +74,7 @@ for r in "${releases[@]}"; do
 	fi
 	slurm[$r]=$("$top/scripts/root.sh" slurm "$r")
 	sync_tree "$roots/$r"
+	current=$r
 	"$top/scripts/root.sh" mount "$r"
 	echo "matrix: $r: Slurm ${slurm[$r]}: headers, build and package" | tee -a "$log"
 	rc=0
@@ -108,6 +113,7 @@ for r in "${releases[@]}"; do
 		failed=1
 	fi
 	"$top/scripts/root.sh" umount "$r"
+	current=""
 	echo "matrix: $r: done in $((SECONDS - t0))s" | tee -a "$log"
 done
 

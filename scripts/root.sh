@@ -70,6 +70,16 @@ cmd_umount() {
 	done
 }
 
+# Refuses to go on while anything is mounted at or below DIR: an rm -rf
+# there would reach the host's /dev or /proc.
+no_mounts_under() { # DIR
+	local d
+	d=$(realpath -m "$1")
+	if awk -v d="$d" '$2 == d || index($2, d "/") == 1 { found = 1 } END { exit !found }' /proc/mounts; then
+		die "something is still mounted under $d (see /proc/mounts); unmount it first"
+	fi
+}
+
 cmd_make() {
 	local name=$1 r=$roots/$1 script=() t0=$SECONDS
 	if [[ -f $r/.gpuquota-root ]] && [[ $(cat "$r/.gpuquota-root") == "$STAMP" ]]; then
@@ -82,6 +92,9 @@ cmd_make() {
 		# forky has no debootstrap script of its own in bookworm: sid's.
 		[[ $name == forky ]] && script=(/usr/share/debootstrap/scripts/sid)
 		say "debootstrap $name into $r"
+		cmd_umount "$name"
+		no_mounts_under "$r"
+		no_mounts_under "$r.tmp"
 		rm -rf "$r.tmp"
 		debootstrap --variant=minbase "$name" "$r.tmp" "$mirror" "${script[@]}" \
 			>"$roots/$name.debootstrap.log" 2>&1 \

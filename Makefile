@@ -1,8 +1,15 @@
-# gpuquota - Run:ai-style GPU quotas, fair share and reclaim for Slurm 22.05.
+# gpuquota - Run:ai-style GPU quotas, fair share and reclaim for Slurm
+# (22.05, 24.11; src/plugins/slurm_compat.h).
 #
 #   make            build the plugins (prepares Slurm's internal headers first)
 #   make install    install the plugins into PLUGINDIR
+#   make deb        build/gpuquota_<version>_<arch>.deb for the installed Slurm
+#   make rpm        the RPM of gpuquota.spec, against the host's Slurm source
+#   make matrix     build, package and test against every supported Slurm,
+#                   each in a cached Debian root (build/roots)
 #   make test       install dependencies, build, run unit + integration tests
+#                   on the host's Slurm, build the RPM, then the matrix on the
+#                   other versions
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan)
@@ -35,17 +42,22 @@ SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install unit integration test demo bench clean asan-plugins fuzz
+.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench clean asan-plugins fuzz
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
 deps:
 	scripts/install-deps.sh
 
+# SLURM_SRC=PATH: build for the Slurm whose source (tree or tarball, the
+# exact version the plugins are loaded into) is at PATH; default: the
+# installed slurm-wlm's Debian source.
+SLURM_SRC ?=
 $(SLURM)/VERSION: scripts/prepare-slurm.sh
-	scripts/prepare-slurm.sh
+	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
-prepare: $(SLURM)/VERSION
+prepare:
+	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
 $(BUILD)/obj/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -82,6 +94,22 @@ install: $(PLUGINS)
 	install -m 644 man/gpuquota.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/gpuquota.json.5 $(DESTDIR)$(MANDIR)/man5/
 
+deb: all
+	scripts/make-deb.sh
+
+# The RPM (gpuquota.spec) built here against the host's Slurm source, as a
+# RHEL-family site would against theirs (--nodeps: this host's rpm database
+# has no slurm-devel).
+RPM_VERSION := $(shell awk '$$1 == "Version:" { print $$2 }' gpuquota.spec)
+rpm: prepare
+	rm -rf $(BUILD)/rpm
+	mkdir -p $(BUILD)/rpm/SOURCES
+	tar --exclude=./build --exclude=./.git --transform 's,^\.,gpuquota-$(RPM_VERSION),' \
+		-czf $(BUILD)/rpm/SOURCES/gpuquota-$(RPM_VERSION).tar.gz .
+	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
+		--define "slurm_source $(CURDIR)/$(SLURM)/src" gpuquota.spec
+	ls $(BUILD)/rpm/RPMS/*/gpuquota-*.rpm
+
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command);
@@ -113,6 +141,15 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) fuzz
 	$(MAKE) integration
+	$(MAKE) rpm
+	scripts/matrix.sh --others
+
+matrix: deps
+	scripts/matrix.sh
+
+# the matrix without the release the host runs
+matrix-others: deps
+	scripts/matrix.sh --others
 
 demo: deps
 	$(MAKE) all

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Owns the local test cluster: starts and stops a real Slurm 22.05 cluster on
-# loopback (its own munged, one slurmctld, N slurmd with fake GPU files), all
-# of it inside one work dir, for `make demo` and the integration tests.
+# Owns the local test cluster: starts and stops a real Slurm cluster (the
+# installed one, 22.05 or newer) on loopback (its own munged, one slurmctld,
+# N slurmd with fake GPU files), all of it inside one work dir, for
+# `make demo` and the integration tests.
 # With --accounting also a private MariaDB and slurmdbd (associations enforced).
 #
 #   cluster.sh up   --dir DIR [--nodes N] [--gpus G] [--cpus C] [--port-base P]
@@ -29,7 +30,7 @@ die() { echo "cluster.sh: error: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
 
 usage() {
-	sed -n '7,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,17p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -522,6 +523,13 @@ cmd_up() {
 			echo "$e"
 		done
 	} >"$DIR/slurm.conf"
+	# 24.11's slurmd starts a cgroup plugin even with proctrack/linuxproc
+	# and task/none; a test machine may have no cgroup filesystem for it.
+	local ver
+	ver=$(slurmd -V 2>/dev/null | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
+	if [[ -n $ver ]] && ((${ver%%.*} >= 23)); then
+		echo "CgroupPlugin=disabled" >"$DIR/cgroup.conf"
+	fi
 	[[ -z $json ]] || cp "$json" "$DIR/gpuquota.json"
 	printf 'export SLURM_CONF=%q\n' "$DIR/slurm.conf" >"$DIR/env"
 	export SLURM_CONF=$DIR/slurm.conf

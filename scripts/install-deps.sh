@@ -5,12 +5,12 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
-      dpkg-dev patch jq procps iproute2
+      dpkg-dev patch jq procps iproute2 debootstrap rpm
       mariadb-server slurmdbd
       libmicrohttpd-dev prometheus curl clang)
 # libmicrohttpd: `gpuquota metrics --listen`; prometheus: its promtool
 # checks the exposition in the tests; curl scrapes it; clang: libFuzzer
-# (make fuzz).
+# (make fuzz); debootstrap: the version matrix's roots; rpm: make rpm.
 # Services the packages may start; the project runs private copies
 # (scripts/cluster.sh --accounting) and stops the system ones it installed
 # (prometheus itself is not needed, only its promtool).

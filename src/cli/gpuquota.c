@@ -542,6 +542,11 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
+	/* a file judged where there is no Slurm: before libslurm looks */
+	if (!strcmp(cmd, "check") && optind < argc && !_slurm_here())
+		return _check_offline(argv[optind], json);
+	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
+	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
 		return _cmd_metrics(listen);
 	if (listen) {

@@ -60,8 +60,8 @@ double gq_waterfill(double total, int n, const double *weight,
 
 int gq_fair_share(gq_claim_t *c, int n, double capacity)
 {
-	double *w = malloc(sizeof(double) * (n > 0 ? n : 1));
-	double *cap = malloc(sizeof(double) * (n > 0 ? n : 1));
+	double *w = calloc(n > 0 ? n : 1, sizeof(double));
+	double *cap = calloc(n > 0 ? n : 1, sizeof(double));
 	double *out = malloc(sizeof(double) * (n > 0 ? n : 1));
 	double sum = 0, surplus;
 	int i;

@@ -15,9 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/common/log.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
+#include "plugins/slurm_compat.h"
 
 #include "plugins/array_throttle.h"
 

@@ -17,7 +17,7 @@
 #define GPUQUOTA_ARRAY_THROTTLE_H
 
 #include "core/view.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 /* Load the remembered values (slurmctld start).  A missing file is no
  * error; a bad line is logged and skipped. */

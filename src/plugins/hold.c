@@ -1,9 +1,7 @@
 /*
  * hold.c - gpuquota's holds on Slurm's job records (see hold.h).
  */
-#include "src/common/log.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/state.h"
 #include "plugins/hold.h"

@@ -10,7 +10,7 @@
 #define GPUQUOTA_HOLD_H
 
 #include "core/view.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 /*
  * Hold a pending job for job->hold, saying why in squeue's reason (a new

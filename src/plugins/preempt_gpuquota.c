@@ -5,12 +5,7 @@
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
  * preemptable() call, never a walk of job_list.
  */
-#include "slurm/slurm_errno.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/preempt.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/band.h"
 #include "core/reclaim.h"
@@ -89,7 +84,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
  */
 static void _hold_for_reclaim(gq_view_t *v, time_t now)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	if (!job_list || !gq_state_wait_for_reclaims(v, now))
@@ -145,43 +140,41 @@ static void _note_reclaim(job_record_t *victim)
 	gq_state_unlock();
 }
 
-extern int preempt_p_get_data(job_record_t *job_ptr,
-			      slurm_preempt_data_type_t data_type, void *data)
+/* PreemptMode as configured, without GANG and WITHIN (not stop modes) */
+static uint16_t _mode(job_record_t *job_ptr)
 {
-	switch (data_type) {
-	case PREEMPT_DATA_ENABLED:
-		*(bool *)data = slurm_conf.preempt_mode != PREEMPT_MODE_OFF;
-		break;
-	case PREEMPT_DATA_MODE:
-		*(uint16_t *)data = slurm_conf.preempt_mode &
-				    ~(PREEMPT_MODE_GANG | PREEMPT_MODE_WITHIN);
-		break;
-	case PREEMPT_DATA_PRIO:
-		/* candidates sort ascending: reclaim order */
-		gq_state_lock();
-		*(uint32_t *)data = gq_state()->view ?
-			gq_view_preempt_rank(gq_state()->view, job_ptr->job_id) :
-			UINT32_MAX;
-		gq_state_unlock();
-		break;
-	case PREEMPT_DATA_GRACE_TIME:
-		/* asked once per victim, right before it is preempted */
-		_note_reclaim(job_ptr);
-		/*
-		 * Its GPUs leave its project now, not at the next pass: the
-		 * candidates left shrink to what the project still holds, so
-		 * the next victim Slurm takes (for this preemptor or another)
-		 * cannot take it below its floor.
-		 */
-		gq_state_lock();
-		if (gq_state()->view)
-			gq_view_job_gone(gq_state()->view, job_ptr->job_id);
-		gq_state_unlock();
-		*(uint32_t *)data = 0;
-		break;
-	default:
-		error("%s: unknown enum %d", __func__, data_type);
-		return SLURM_ERROR;
-	}
-	return SLURM_SUCCESS;
+	return slurm_conf.preempt_mode &
+	       ~(PREEMPT_MODE_GANG | PREEMPT_MODE_WITHIN);
 }
+
+/* candidates sort ascending: reclaim order */
+static uint32_t _prio(job_record_t *job_ptr)
+{
+	uint32_t rank;
+
+	gq_state_lock();
+	rank = gq_state()->view ?
+	       gq_view_preempt_rank(gq_state()->view, job_ptr->job_id) :
+	       UINT32_MAX;
+	gq_state_unlock();
+	return rank;
+}
+
+/* asked once per victim, right before it is preempted */
+static uint32_t _grace_time(job_record_t *job_ptr)
+{
+	_note_reclaim(job_ptr);
+	/*
+	 * Its GPUs leave its project now, not at the next pass: the
+	 * candidates left shrink to what the project still holds, so the
+	 * next victim Slurm takes (for this preemptor or another) cannot
+	 * take it below its floor.
+	 */
+	gq_state_lock();
+	if (gq_state()->view)
+		gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_state_unlock();
+	return 0;
+}
+
+GQ_PREEMPT_DATA_ENTRIES(_mode, _prio, _grace_time)

@@ -17,17 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "slurm/slurm_errno.h"
-#include "src/common/assoc_mgr.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/run_in_daemon.h"
-#include "src/common/slurm_protocol_api.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/band.h"
 #include "core/metrics_file.h"
@@ -49,7 +39,7 @@ static pthread_t pass_thread;
 static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
-static bool pass_stop, pass_wanted, in_ctld;
+static bool pass_stop, pass_wanted, in_ctld, pass_started;
 static bool pass_failing;	/* the last pass failed (logged once) */
 static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
 static bool metrics_failing;	/* the last write failed (logged once) */
@@ -108,7 +98,7 @@ static int _interval(void)
 
 static bool _assoc_exists(const char *account, void *ctx)
 {
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 	slurmdb_assoc_rec_t *assoc;
 	bool found = false;
 
@@ -316,8 +306,22 @@ static void _want_pass(void)
 	slurm_mutex_unlock(&pass_mutex);
 }
 
+/* The pass thread: from init, or where Slurm has it, thread_start. */
+static void _start_passes(void)
+{
+	if (!in_ctld || pass_started)
+		return;
+	pass_stop = false;
+	slurm_thread_create(&pass_thread, _pass_loop, NULL);
+	pass_started = true;
+}
+
+GQ_PRIORITY_THREAD_ENTRIES(_start_passes)
+
 extern int init(void)
 {
+	bool had_config;
+
 	/* client commands (sprio, sshare) load us too: no pass there */
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
@@ -328,14 +332,16 @@ extern int init(void)
 	gq_read_init();
 	gq_state_lock();
 	gq_metrics_init(&gq_state()->metrics, (double)time(NULL));
+	/* fatal only without a last good configuration in this process */
+	had_config = gq_state()->config != NULL;
 	gq_state_unlock();
 	if (slurm_conf.state_save_location &&
 	    !(metrics_path = gq_metrics_file_path(
 		      slurm_conf.state_save_location)))
 		fatal("gpuquota: out of memory");
-	_load(true);
-	pass_stop = false;
-	slurm_thread_create(&pass_thread, _pass_loop, NULL);
+	_load(!had_config);
+	if (GQ_PRIORITY_START_IN_INIT)
+		_start_passes();
 	verbose("%s loaded", plugin_type);
 	return SLURM_SUCCESS;
 }
@@ -344,15 +350,22 @@ extern int fini(void)
 {
 	if (!in_ctld)
 		return SLURM_SUCCESS;
-	slurm_mutex_lock(&pass_mutex);
-	pass_stop = true;
-	slurm_cond_signal(&pass_cond);
-	slurm_mutex_unlock(&pass_mutex);
-	pthread_join(pass_thread, NULL);
-	gq_state_lock();
-	gq_state_clear();
+	if (pass_started) {
+		slurm_mutex_lock(&pass_mutex);
+		pass_stop = true;
+		slurm_cond_signal(&pass_cond);
+		slurm_mutex_unlock(&pass_mutex);
+		pthread_join(pass_thread, NULL);
+		pass_started = false;
+	}
+	/*
+	 * The configuration and the last view stay in libgpuquota (which
+	 * preempt/gpuquota keeps loaded): from 23.11 slurmctld reconfigures
+	 * by starting a new slurmctld, after fini; when that one refuses a
+	 * bad gpuquota.json, this process inits again and goes on with them.
+	 * The array throttles are read again from their file at init.
+	 */
 	gq_throttle_clear();
-	gq_state_unlock();
 	free(metrics_path);
 	metrics_path = NULL;
 	in_ctld = false;
@@ -420,26 +433,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 }
 
-extern double priority_p_calc_fs_factor(long double usage_efctv,
-					long double shares_norm)
-{
-	return 0.0;
-}
-
-static bool _listed(List l, uint32_t id)
-{
-	ListIterator it;
-	uint32_t *p;
-	bool found = false;
-
-	if (!l)
-		return true;
-	it = list_iterator_create(l);
-	while (!found && (p = list_next(it)))
-		found = (*p == id);
-	list_iterator_destroy(it);
-	return found;
-}
+GQ_PRIORITY_FS_FACTOR_ENTRY
 
 /*
  * sprio: the factors behind each pending job's priority.  SITE is the
@@ -447,50 +441,38 @@ static bool _listed(List l, uint32_t id)
  * FAIRSHARE the place inside the band (smaller share of quota or of
  * weighted surplus: higher); they add up to the job's priority.
  */
-extern List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
+static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 {
 	slurmctld_lock_t locks = { NO_LOCK, READ_LOCK, NO_LOCK, READ_LOCK,
 				   NO_LOCK };
-	List ret = list_create(slurm_destroy_priority_factors_object);
-	ListIterator it;
+	list_t *ret = list_create(slurm_destroy_priority_factors_object);
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	if (!in_ctld)
 		return ret;
-	lock_slurmctld(locks);
+	if (!locked)
+		lock_slurmctld(locks);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		priority_factors_object_t *obj;
-		uint32_t base;
+		uint32_t base = 0;
 
 		if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
-		    !job_ptr->part_ptr ||
-		    !_listed(req_msg->job_id_list, job_ptr->job_id) ||
-		    !_listed(req_msg->uid_list, job_ptr->user_id))
+		    !job_ptr->part_ptr || !gq_factors_wanted(req, job_ptr))
 			continue;
-		if (req_msg->partitions &&
-		    !xstrstr(req_msg->partitions, job_ptr->part_ptr->name))
-			continue;
-		obj = xmalloc(sizeof(*obj));
-		obj->job_id = job_ptr->job_id;
-		obj->user_id = job_ptr->user_id;
-		obj->partition = job_ptr->part_ptr->name;
-		obj->nice = NICE_OFFSET;
-		if (job_ptr->direct_set_prio) {
-			obj->direct_prio = job_ptr->priority;
-		} else {
+		if (!job_ptr->direct_set_prio)
 			base = gq_band_base(gq_band_from_priority(job_ptr->priority));
-			/* Slurm biases site priority like nice */
-			obj->priority_site = NICE_OFFSET + base;
-			obj->priority_fs = job_ptr->priority - base;
-		}
-		list_append(ret, obj);
+		/* Slurm biases site priority like nice */
+		list_append(ret, gq_factors_new(job_ptr, NICE_OFFSET + base,
+						job_ptr->priority - base));
 	}
 	list_iterator_destroy(it);
-	unlock_slurmctld(locks);
+	if (!locked)
+		unlock_slurmctld(locks);
 	return ret;
 }
+
+GQ_PRIORITY_FACTORS_ENTRY(_factors)
 
 /*
  * Slurm calls this only where AccountingStorageEnforce has "limits": then

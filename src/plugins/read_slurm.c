@@ -4,17 +4,7 @@
  */
 #include <string.h>
 
-#include "src/common/assoc_mgr.h"
-#include "src/common/bitstring.h"
-#include "src/common/gres.h"
-#include "src/common/job_resources.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/slurm_protocol_api.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
@@ -38,9 +28,9 @@ void gq_read_init(void)
  * NO_CONSUME_VAL64 for a gres that is not consumed, INFINITE64) are not
  * counts and are left out.  O(entries).
  */
-static uint64_t _sum_gpus(List gres_list, uint64_t (*get)(void *data))
+static uint64_t _sum_gpus(list_t *gres_list, uint64_t (*get)(void *data))
 {
-	ListIterator it;
+	list_itr_t *it;
 	gres_state_t *gs;
 	uint64_t n = 0, v;
 
@@ -170,7 +160,7 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 		return 0;
 	last = bit_fls(bm);
 	for (n = first; n <= last; n++) {
-		ListIterator it;
+		list_itr_t *it;
 		gres_state_t *gs;
 		uint64_t gpus = 0;
 
@@ -201,7 +191,7 @@ bool gq_read_held(job_record_t *job_ptr)
 
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	gq_job_facts_t f = {
 		.id = job_ptr->job_id,
 		.job_state = job_ptr->job_state,
@@ -245,7 +235,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 static int _read_account_tree(gq_view_t *view)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
-	ListIterator it;
+	list_itr_t *it;
 	slurmdb_assoc_rec_t *assoc;
 	int rc = 0;
 
@@ -273,7 +263,7 @@ static bool _active(job_record_t *job_ptr)
 
 int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 	gq_parts_t parts = { 0 };
 	double capacity;

@@ -11,7 +11,7 @@
 
 #include "config/config.h"
 #include "core/view.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 /* Once per plugin load. */
 void gq_read_init(void);

@@ -4,10 +4,7 @@
  */
 #include <string.h>
 
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 #include "core/state.h"
 #include "core/view.h"
@@ -54,7 +51,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 		     const gq_view_t *view, const gq_job_t *job)
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
-	const char *why = job_reason_string(job_ptr->state_reason);
+	const char *why = job_state_reason_string(job_ptr->state_reason);
 	char *desc = NULL;
 
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
@@ -98,7 +95,7 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 
 bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 	bool kick = false;
 

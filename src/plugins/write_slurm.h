@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/view.h"
-#include "src/slurmctld/slurmctld.h"
+#include "plugins/slurm_compat.h"
 
 /*
  * After a pass: hold, release, explain and reprioritize every pending job

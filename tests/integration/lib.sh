@@ -7,14 +7,20 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLUSTER=$ROOT/scripts/cluster.sh
-GPUQUOTA=$ROOT/build/gpuquota
+# GQ_INSTALLED=1: test the installed package (make deb): the plugins from
+# Slurm's own PluginDir, the command from PATH; else this tree's build/.
+if [[ ${GQ_INSTALLED:-0} == 1 ]]; then
+	PLUGIN_OPTS=()
+	GPUQUOTA=$(command -v gpuquota) || { echo "GQ_INSTALLED=1: no gpuquota in PATH" >&2; exit 1; }
+else
+	# GQ_PLUGINDIR: another build of the plugins (run.sh, GQ_ASAN=1: the
+	# sanitizer build, its runtime preloaded into slurmctld)
+	PLUGIN_OPTS=(--plugindir "${GQ_PLUGINDIR:-$ROOT/build}")
+	GPUQUOTA=$ROOT/build/gpuquota
+fi
 TEST=$(basename "$0" .sh)
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/gq-$TEST.XXXXXX")
 _ok=0
-
-# The plugins slurmctld loads: build/ or, with GQ_ASAN=1 (run.sh), the
-# sanitizer build with its runtime preloaded into slurmctld.
-PLUGINDIR=${GQ_PLUGINDIR:-$ROOT/build}
 
 _cleanup() {
 	local r
@@ -49,6 +55,14 @@ pass() {
 	echo "$TEST: PASS"
 }
 
+# slurm_at_least MAJOR.MINOR: is the Slurm under test that version or newer?
+slurm_at_least() {
+	local v
+	v=$(slurmctld -V | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
+	awk -v v="$v" -v w="$1" 'BEGIN { split(v, a, "."); split(w, b, ".");
+		exit !(a[1] > b[1] || (a[1] == b[1] && a[2] >= b[2])) }'
+}
+
 # Run a Slurm client in the cluster's environment.
 # shellcheck source=/dev/null
 sl() { (. "$DIR/env" && cd "$DIR" && "$@"); }
@@ -74,7 +88,7 @@ up_cluster() {
 	if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
 		acct_opts=(--accounting --accounts "$(config_accounts "$DIR/gpuquota.in.json")")
 	fi
-	"$CLUSTER" up --dir "$DIR" --plugindir "$PLUGINDIR" \
+	"$CLUSTER" up --dir "$DIR" "${PLUGIN_OPTS[@]}" \
 		--gpuquota-json "$DIR/gpuquota.in.json" \
 		--conf-extra PriorityType=priority/gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \
@@ -151,10 +165,13 @@ running_gpus() {
 		}'
 }
 
-# A project field from `gpuquota projects --json`
+# A project field from `gpuquota projects --json`; numbers as jq prints a
+# computed one (json-c 0.18 writes 2.0 where 0.16 wrote 2, and jq 1.7
+# prints literals as written)
 project_field() { # PROJECT FIELD
 	sl "$GPUQUOTA" projects --json |
-		jq -r --arg p "$1" --arg f "$2" '.projects[] | select(.name == $p) | .[$f]'
+		jq -r --arg p "$1" --arg f "$2" '.projects[] | select(.name == $p) | .[$f]
+			| if type == "number" then . + 0 else . end'
 }
 
 # Let at least one gpuquota pass and one scheduling pass go by.

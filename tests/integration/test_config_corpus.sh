@@ -48,7 +48,7 @@ prio=$(sl squeue -h -j "$a2" -o %Q)
 # 3. slurmctld does not start on them
 for f in "$CORPUS"/01-*.json "$CORPUS"/61-*.json "$CORPUS"/67-*.json; do
 	d=$(mktemp -d "${TMPDIR:-/tmp}/gq-corpus-start.XXXXXX")
-	if "$CLUSTER" up --dir "$d" --plugindir "$PLUGINDIR" \
+	if "$CLUSTER" up --dir "$d" "${PLUGIN_OPTS[@]}" \
 		--gpuquota-json "$f" --timeout 10 \
 		--conf-extra PriorityType=priority/gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \

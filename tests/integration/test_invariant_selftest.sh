@@ -8,7 +8,7 @@
 
 printf '%s\n' '{"projects": [{"name": "team-a", "gpu_quota": 0},
                              {"name": "team-b", "gpu_quota": 2}]}' >"$DIR/gpuquota.in.json"
-"$CLUSTER" up --dir "$DIR" --plugindir "$PLUGINDIR" \
+"$CLUSTER" up --dir "$DIR" "${PLUGIN_OPTS[@]}" \
 	--gpuquota-json "$DIR/gpuquota.in.json" --nodes 1 --gpus 2 \
 	--conf-extra PriorityType=priority/gpuquota \
 	--conf-extra PreemptType=preempt/none \

@@ -49,11 +49,17 @@ wait_held p3 4 40
 settle
 [[ $(held_gpus p3) == 4 ]] || fail "p3 holds $(held_gpus p3) GPUs, want 4 (f3 = 4.5)"
 [[ $(held_gpus p1) == 4 ]] || fail "p1 holds $(held_gpus p1) GPUs, want 4 (f1 = 3.5)"
-# the oldest half of p1 is what stays (youngest reclaimed first)
-for j in "${p1[@]:0:4}"; do
-	expect_state "$j" RUNNING
-	[[ $(restarts "$j") == 0 ]] || fail "p1 job $j was requeued"
+# p1's jobs still running ran throughout. Which 4 stay is Slurm's choice:
+# gpuquota offers the youngest first, but the jobs started in the same
+# second on both nodes and select/cons_tres may take a candidate on the
+# node it prefers (docs/MODEL.md "Order is fairness, not safety").
+p1_kept=()
+for j in "${p1[@]}"; do
+	[[ $(state "$j") == RUNNING ]] || continue
+	p1_kept+=("$j")
+	[[ $(restarts "$j") == 0 ]] || fail "p1 job $j was requeued and runs again"
 done
+((${#p1_kept[@]} == 4)) || fail "p1 runs ${#p1_kept[@]} jobs, want 4"
 check_invariant 15
 
 # 3. p2 (weight 3): takes 3
@@ -75,11 +81,15 @@ for a in p1:6 p2:5 p3:5; do
 	got=$(project_field "${a%:*}" pending)
 	[[ $got == "${a#*:}" ]] || fail "gpuquota: ${a%:*} pending $got, want ${a#*:}"
 done
-# p1 keeps its two oldest jobs; p3 lost one job, its youngest running one
-for j in "${p1[@]:0:2}"; do
-	expect_state "$j" RUNNING
+# p1 keeps two of the jobs it kept in step 2 (never requeued); p3 lost one
+# job, its youngest running one
+n=0
+for j in "${p1_kept[@]}"; do
+	[[ $(state "$j") == RUNNING ]] || continue
+	n=$((n + 1))
 	[[ $(restarts "$j") == 0 ]] || fail "p1 job $j was requeued"
 done
+((n == 2)) || fail "p1 runs $n of the jobs it kept in step 2, want 2"
 for j in "${p3[@]:0:3}"; do expect_state "$j" RUNNING; done
 [[ $(restarts "${p3[3]}") -ge 1 ]] || fail "p3 job ${p3[3]} was not requeued"
 for j in "${p2[@]}"; do

@@ -1,0 +1,273 @@
+/*
+ * slurm_compat.h - every difference between the Slurm versions gpuquota
+ * builds against, in one place, keyed on SLURM_VERSION_NUMBER from the
+ * headers it is built with (scripts/prepare-slurm.sh).  The glue includes
+ * Slurm through this file and is written in the newest Slurm's words;
+ * older versions get those words here.  The core never sees Slurm.
+ *
+ * Checked against the real headers of 22.05.8 (Debian 12) and 24.11.5
+ * (Debian 13); 26.05's entry points as its own plugins export them (no
+ * 26.05 source here to build with).  Where a change happened between
+ * those, it is keyed on the release it is known to have come in, not
+ * checked against that release's headers.  What a version lacks is said
+ * in README.md "Slurm versions".
+ */
+#ifndef GPUQUOTA_SLURM_COMPAT_H
+#define GPUQUOTA_SLURM_COMPAT_H
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#define GQ_SLURM_AT_LEAST(a, b) \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, 0))
+
+#if !GQ_SLURM_AT_LEAST(22, 5)
+#error "gpuquota needs Slurm 22.05 or newer"
+#endif
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* 23.02: the plugin interfaces moved from src/common and src/slurmctld
+ * to src/interfaces. */
+#if GQ_SLURM_AT_LEAST(23, 2)
+#include "src/interfaces/gres.h"
+#include "src/interfaces/preempt.h"
+#include "src/interfaces/priority.h"
+#else
+#include "src/common/gres.h"
+#include "src/common/slurm_priority.h"
+#include "src/slurmctld/preempt.h"
+#endif
+
+/* Lists are list_t / list_itr_t in 24.11; 22.05 has only List and
+ * ListIterator, pointer typedefs of the same structs.  (C11 allows the
+ * same typedef twice: no version needed.) */
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+
+/* 23.02: struct job_details became job_details_t (src/common/job_record.h). */
+#if !GQ_SLURM_AT_LEAST(23, 2)
+typedef struct job_details job_details_t;
+#endif
+
+/* 23.11: job_reason_string() became job_state_reason_string(). */
+#if !GQ_SLURM_AT_LEAST(23, 11)
+#define job_state_reason_string(r) ((const char *)job_reason_string(r))
+#endif
+
+/*
+ * priority_p_get_priority_factors_list: up to 23.11 it gets sprio's
+ * request, filters by job, user and partition itself and takes the job and
+ * partition read locks; from 24.05 it gets only the uid, sprio filters,
+ * and slurmctld holds the job, node and partition read locks.  Its
+ * objects: up to 23.11 the factors are fields of the object (partition
+ * not freed with it); from 24.05 they are a priority_factors_t the object
+ * points to, and the object's strings are freed with it.
+ * GQ_PRIORITY_FACTORS_ENTRY(fn) defines the entry point over
+ *	list_t *fn(const gq_factors_req_t *req, uid_t uid, bool locked)
+ * gq_factors_wanted(req, job): does sprio's request name this job?
+ * gq_factors_new(job, site, fs): the object for one job, for a list made
+ * with slurm_destroy_priority_factors_object.
+ */
+#if GQ_SLURM_AT_LEAST(24, 5)
+typedef struct gq_no_factors_request gq_factors_req_t;
+
+static inline bool gq_factors_wanted(const gq_factors_req_t *req,
+				     job_record_t *job_ptr)
+{
+	return true;
+}
+
+static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
+							uint32_t site,
+							double fs)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	obj->account = xstrdup(job_ptr->account);
+	obj->job_id = job_ptr->job_id;
+	obj->partition = xstrdup(job_ptr->part_ptr->name);
+	obj->qos = job_ptr->qos_ptr ? xstrdup(job_ptr->qos_ptr->name) : NULL;
+	obj->user_id = job_ptr->user_id;
+	if (job_ptr->direct_set_prio) {
+		obj->direct_prio = job_ptr->priority;
+	} else {
+		obj->prio_factors = xmalloc(sizeof(*obj->prio_factors));
+		obj->prio_factors->nice = NICE_OFFSET;
+		obj->prio_factors->priority_site = site;
+		obj->prio_factors->priority_fs = fs;
+	}
+	return obj;
+}
+
+#define GQ_PRIORITY_FACTORS_ENTRY(fn)					\
+	extern list_t *priority_p_get_priority_factors_list(uid_t uid)	\
+	{								\
+		return fn(NULL, uid, true);				\
+	}
+#else
+typedef priority_factors_request_msg_t gq_factors_req_t;
+
+static inline bool gq_listed(list_t *l, uint32_t id)
+{
+	list_itr_t *it;
+	uint32_t *p;
+	bool found = false;
+
+	if (!l)
+		return true;
+	it = list_iterator_create(l);
+	while (!found && (p = list_next(it)))
+		found = (*p == id);
+	list_iterator_destroy(it);
+	return found;
+}
+
+static inline bool gq_factors_wanted(const gq_factors_req_t *req,
+				     job_record_t *job_ptr)
+{
+	return gq_listed(req->job_id_list, job_ptr->job_id) &&
+	       gq_listed(req->uid_list, job_ptr->user_id) &&
+	       (!req->partitions ||
+		xstrstr(req->partitions, job_ptr->part_ptr->name));
+}
+
+static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
+							uint32_t site,
+							double fs)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	obj->job_id = job_ptr->job_id;
+	obj->user_id = job_ptr->user_id;
+	obj->partition = job_ptr->part_ptr->name;
+	obj->nice = NICE_OFFSET;
+	if (job_ptr->direct_set_prio) {
+		obj->direct_prio = job_ptr->priority;
+	} else {
+		obj->priority_site = site;
+		obj->priority_fs = fs;
+	}
+	return obj;
+}
+
+#define GQ_PRIORITY_FACTORS_ENTRY(fn)					\
+	extern list_t *priority_p_get_priority_factors_list(		\
+		priority_factors_request_msg_t *req_msg, uid_t uid)	\
+	{								\
+		return fn(req_msg, uid, false);				\
+	}
+#endif
+
+/*
+ * 23.02: priority_p_recover (after job state is loaded: returns the boost
+ * slurmctld adds to every recovered priority; gpuquota's next pass sets
+ * them, so none).  23.11: priority_p_thread_start (after init and the
+ * state's load: where a plugin starts its threads).  Before, init starts
+ * them.  GQ_PRIORITY_THREAD_ENTRIES(start) defines the entry points
+ * a version has; GQ_PRIORITY_START_IN_INIT says whether init must call
+ * `start` itself.
+ */
+#if GQ_SLURM_AT_LEAST(23, 11)
+#define GQ_PRIORITY_START_IN_INIT 0
+#define GQ_PRIORITY_THREAD_ENTRIES(start)				\
+	extern uint32_t priority_p_recover(uint32_t prio_boost)		\
+	{								\
+		return 0;						\
+	}								\
+	extern int priority_p_thread_start(void)			\
+	{								\
+		start();						\
+		return SLURM_SUCCESS;					\
+	}
+#elif GQ_SLURM_AT_LEAST(23, 2)
+#define GQ_PRIORITY_START_IN_INIT 1
+#define GQ_PRIORITY_THREAD_ENTRIES(start)				\
+	extern uint32_t priority_p_recover(uint32_t prio_boost)		\
+	{								\
+		return 0;						\
+	}
+#else
+#define GQ_PRIORITY_START_IN_INIT 1
+#define GQ_PRIORITY_THREAD_ENTRIES(start)
+#endif
+
+/*
+ * The preempt plugin's answers about a job: one preempt_p_get_data(job,
+ * PREEMPT_DATA_*, data) up to 24.11; from 25.05 one entry point each,
+ * preempt_p_get_mode, _get_prio and _get_grace_time (as the 26.05
+ * binaries' symbols show), and slurmctld itself says whether preemption is
+ * enabled.  GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace) defines them over
+ *	uint16_t mode(job_record_t *);  uint32_t prio(job_record_t *);
+ *	uint32_t grace(job_record_t *);
+ */
+#if GQ_SLURM_AT_LEAST(25, 5)
+#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+	extern uint16_t preempt_p_get_mode(job_record_t *job_ptr)	\
+	{								\
+		return mode(job_ptr);					\
+	}								\
+	extern uint32_t preempt_p_get_prio(job_record_t *job_ptr)	\
+	{								\
+		return prio(job_ptr);					\
+	}								\
+	extern uint32_t preempt_p_get_grace_time(job_record_t *job_ptr) \
+	{								\
+		return grace(job_ptr);					\
+	}
+#else
+#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+	extern int preempt_p_get_data(job_record_t *job_ptr,		\
+				      slurm_preempt_data_type_t data_type, \
+				      void *data)			\
+	{								\
+		switch (data_type) {					\
+		case PREEMPT_DATA_ENABLED:				\
+			*(bool *)data = slurm_conf.preempt_mode !=	\
+					PREEMPT_MODE_OFF;		\
+			break;						\
+		case PREEMPT_DATA_MODE:					\
+			*(uint16_t *)data = mode(job_ptr);		\
+			break;						\
+		case PREEMPT_DATA_PRIO:					\
+			*(uint32_t *)data = prio(job_ptr);		\
+			break;						\
+		case PREEMPT_DATA_GRACE_TIME:				\
+			*(uint32_t *)data = grace(job_ptr);		\
+			break;						\
+		default:						\
+			error("%s: unknown enum %d", __func__, data_type); \
+			return SLURM_ERROR;				\
+		}							\
+		return SLURM_SUCCESS;					\
+	}
+#endif
+
+/*
+ * priority_p_calc_fs_factor: up to 25.05 every priority plugin has it
+ * (gpuquota has no fair-share factor of Slurm's kind: 0); 25.11 dropped it
+ * (the 26.05 priority plugins do not export it).
+ */
+#if GQ_SLURM_AT_LEAST(25, 11)
+#define GQ_PRIORITY_FS_FACTOR_ENTRY
+#else
+#define GQ_PRIORITY_FS_FACTOR_ENTRY					\
+	extern double priority_p_calc_fs_factor(long double usage_efctv, \
+						long double shares_norm) \
+	{								\
+		return 0.0;						\
+	}
+#endif
+
+#endif

@@ -186,4 +186,4 @@ clean:
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
 $(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+	$(CC) $(CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread

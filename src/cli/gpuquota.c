@@ -9,6 +9,7 @@
  *                                     priority, quota use
  *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
  *   gpuquota sync [--dry-run] [FILE]  slurmdbd's accounts to match the config
+ *   gpuquota --version                its version, and the Slurm it was built for
  *   gpuquota metrics [--listen ADDR:PORT]
  *                                     Prometheus text exposition (cli/metrics.h),
  *                                     or served at /metrics (cli/serve.h)
@@ -32,6 +33,10 @@
 
 /* where libslurm reads slurm.conf when SLURM_CONF is not set (Debian) */
 #define GQ_DEFAULT_SLURM_CONF "/etc/slurm/slurm.conf"
+
+#ifndef GQ_VERSION
+#define GQ_VERSION "unknown"
+#endif
 #include "core/metrics_file.h"
 #include "config/config.h"
 #include "core/view.h"
@@ -59,7 +64,8 @@ static void _usage(FILE *f)
 		"       gpuquota jobs [-A account] [--json]\n"
 		"       gpuquota check [FILE] [--json]\n"
 		"       gpuquota sync [--dry-run] [FILE]\n"
-		"       gpuquota metrics [--listen ADDR:PORT]\n");
+		"       gpuquota metrics [--listen ADDR:PORT]\n"
+		"       gpuquota --version\n");
 }
 
 static bool _account_exists(const char *account, void *ctx)
@@ -504,6 +510,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "account", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
@@ -529,6 +536,14 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			_usage(stdout);
+			return 0;
+		case 'V':
+			/* the Slurm of the headers it was built with */
+			printf("gpuquota %s (built for Slurm %lu.%02lu.%lu)\n",
+			       GQ_VERSION,
+			       (unsigned long)SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+			       (unsigned long)SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+			       (unsigned long)SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
 			return 0;
 		default:
 			_usage(stderr);

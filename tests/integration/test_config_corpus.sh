@@ -14,6 +14,11 @@ CORPUS=$ROOT/tests/config/bad
 files=("$CORPUS"/*.json)
 ((${#files[@]} >= 50)) || fail "corpus has ${#files[@]} files"
 
+# 0. the command says its version and the Slurm it was built for: this one
+v=$("$GPUQUOTA" --version)
+[[ $v == "gpuquota "*" (built for Slurm $(slurmctld -V | awk '{ print $2 }'))" ]] \
+	|| fail "gpuquota --version: '$v', slurmctld: $(slurmctld -V)"
+
 # 1. offline
 for f in "${files[@]}"; do
 	want="gpuquota: $f: $(cat "${f%.json}.err")"

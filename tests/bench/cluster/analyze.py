@@ -135,12 +135,7 @@ def main():
 		for p in order:
 			viol_now = False
 			if quota[p] > 0 and any(q != p for q in over):
-				lvl = alloc[p]
-				for _, g in sorted(pend[p]):
-					if lvl + g > quota[p]:
-						break
-					lvl += g
-				viol_now = lvl > alloc[p]
+				viol_now = any(alloc[p] + g <= quota[p] for _, g in pend[p])
 			if viol_now:
 				viol[p] += dt
 				episode[p] += dt

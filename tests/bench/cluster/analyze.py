@@ -158,6 +158,7 @@ def main():
 				     "ret": float(x[3]), "rc": int(x[4]), "jobid": x[5], "qos": x[6],
 				     "acct": x[7], "gpus": int(x[8]), "tasks": int(x[9]), "tag": x[10]})
 	lat = []
+	probes = []
 	censored = 0
 	j = 0
 	for s in sorted(subs, key=lambda s: s["call"]):
@@ -180,6 +181,7 @@ def main():
 			lat.append(t1 - ts)
 		else:
 			lat.append(max(0.0, st - ts))
+		probes.append((s["jobid"], p, s["gpus"], ts - t0, lat[-1], st is None))
 
 	ok = [s for s in subs if s["rc"] == 0]
 	burst = [s for s in ok if s["tag"] == "burst"]
@@ -222,6 +224,10 @@ def main():
 	}
 	with open(os.path.join(a.run, "result.json"), "w") as f:
 		json.dump(res, f, indent=1)
+	with open(os.path.join(a.run, "probes.tsv"), "w") as f:
+		f.write("jobid\taccount\tgpus\tsubmitted\tlatency\tcensored\n")
+		for x in probes:
+			f.write("%s\t%s\t%d\t%.1f\t%.2f\t%d\n" % x)
 	with open(os.path.join(a.run, "alloc.tsv"), "w") as f:
 		f.write("t\t" + "\t".join(order) + "\n")
 		for t, al in timeline:

@@ -161,8 +161,9 @@ def main():
 	probes = []
 	censored = 0
 	j = 0
-	for s in sorted(subs, key=lambda s: s["call"]):
-		if s["rc"] != 0 or s["tasks"] != 1:
+	ok_by_call = sorted((s for s in subs if s["rc"] == 0), key=lambda s: s["call"])
+	for s in ok_by_call:
+		if s["tasks"] != 1:
 			continue
 		ts = t0 + s["call"]
 		while j + 1 < len(before) and before[j + 1][0] <= ts:
@@ -173,7 +174,10 @@ def main():
 		p = s["acct"]
 		if quota.get(p, 0) <= 0 or idle >= s["gpus"]:
 			continue
-		if alloc.get(p, 0) + pend.get(p, 0) + s["gpus"] > quota[p]:
+		# the project's submits since that sample are not in it yet
+		since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
+			    if x["acct"] == p and before[j][0] <= t0 + x["call"] < ts)
+		if alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] > quota[p]:
 			continue
 		st = first_start.get(s["jobid"])
 		if st is None:

@@ -51,31 +51,37 @@ class Router:
 		self.gpus_of = gpus_of
 		self.sampler = sampler
 		self.lock = threading.Lock()
-		self.recent = []	# (t_ret, acct, gpus) of q-<acct> submits
+		self.recent = {}	# job name -> (acct, gpus, t_ret or None) of q-<acct> submits
 
-	def route(self, acct, gpus):
+	def route(self, name, acct, gpus):
 		q = self.quota.get(acct, 0)
 		if q <= 0:
-			return "scavenger", None
+			return "scavenger"
 		with self.sampler.lock:
 			snap_t, snap = self.sampler.snap_t, self.sampler.snap
 		used = 0
-		for jobid, name, a, qos, state in snap:
+		seen = set()
+		for jobid, jname, a, qos, state in snap:
+			seen.add(jname)
 			if a == acct and qos == "q-" + acct:
-				used += self.gpus_of.get(name, 0)
+				used += self.gpus_of.get(jname, 0)
 		with self.lock:
-			used += sum(g for t, a, g in self.recent if a == acct and (t is None or t > snap_t))
+			# this driver's q-<acct> submits the snapshot does not show yet
+			for n, (a, g, tr) in list(self.recent.items()):
+				if n in seen or (tr is not None and tr < snap_t - 30):
+					del self.recent[n]
+				elif a == acct:
+					used += g
 			if used + gpus <= q:
-				tok = [None, acct, gpus]
-				self.recent.append(tok)
-				return "q-" + acct, tok
-		return "scavenger", None
+				self.recent[name] = (acct, gpus, None)
+				return "q-" + acct
+		return "scavenger"
 
-	def done(self, tok, t_ret):
-		if tok is not None:
-			with self.lock:
-				tok[0] = t_ret
-				self.recent = [r for r in self.recent if r[0] is None or r[0] > t_ret - 30]
+	def done(self, name, t_ret):
+		with self.lock:
+			if name in self.recent:
+				a, g, _ = self.recent[name]
+				self.recent[name] = (a, g, t_ret)
 
 
 def main():
@@ -117,9 +123,7 @@ def main():
 			delay = t0 + t - time.time()
 			if delay > 0:
 				time.sleep(delay)
-			qos, tok = (None, None)
-			if router:
-				qos, tok = router.route(acct, g * k)
+			qos = router.route("j%d" % seq, acct, g * k) if router else None
 			cmd = ["sbatch", "--parsable", "-J", "j%d" % seq, "-A", acct,
 			       "--gres=gpu:%d" % g, "-o", "/dev/null", "--wrap", "sleep %d" % rt]
 			if k > 1:
@@ -130,7 +134,7 @@ def main():
 			r = subprocess.run(cmd, capture_output=True, text=True)
 			tr = time.time()
 			if router:
-				router.done(tok, tr)
+				router.done("j%d" % seq, tr)
 			jobid = r.stdout.strip().split(";")[0] if r.returncode == 0 else ""
 			err = r.stderr.strip().replace("\n", " ").replace("\t", " ")
 			with lock:

@@ -105,6 +105,7 @@ def main():
 	lost = 0.0
 	victims = 0
 	first_start = {}
+	first_seen = {}		# job id (an array's for its tasks) -> first sample showing it
 	last_run = {}		# jobid -> (t, start, gpus)
 	pending_counts = []
 	timeline = []		# (t, allocs, pendings)
@@ -115,6 +116,7 @@ def main():
 		pend = {p: [] for p in order}
 		npend = 0
 		for jid, acct, state, st, reason, g in rows:
+			first_seen.setdefault(jid.partition("_")[0], t)
 			if state in ALLOCATED:
 				alloc[acct] = alloc.get(acct, 0) + g
 				if st is not None:
@@ -174,9 +176,10 @@ def main():
 		p = s["acct"]
 		if quota.get(p, 0) <= 0 or idle >= s["gpus"]:
 			continue
-		# the project's submits since that sample are not in it yet
+		# the project's earlier submits that sample does not show yet
 		since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
-			    if x["acct"] == p and before[j][0] <= t0 + x["call"] < ts)
+			    if x["acct"] == p and x["call"] < s["call"]
+			    and first_seen.get(x["jobid"], float("inf")) > before[j][0])
 		if alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] > quota[p]:
 			continue
 		st = first_start.get(s["jobid"])

@@ -11,8 +11,8 @@
 #   GQ_BENCH_GPUS 8 [4]     GPUs per node (CPUs per node the same)
 #   GQ_BENCH_PROJECTS 24 [5] projects with a quota (the burst one included)
 #   GQ_BENCH_ZERO 3 [1]     zero-quota accounts
-#   GQ_BENCH_JOBS 2500 [150] submissions (an array counts once)
-#   GQ_BENCH_SECONDS 600 [120] submit window; the measured window adds
+#   GQ_BENCH_JOBS 2000 [150] submissions (an array counts once)
+#   GQ_BENCH_SECONDS 420 [120] submit window; the measured window adds
 #   GQ_BENCH_TAIL 60 [30]   seconds after the last submit
 #   GQ_BENCH_ROUNDS 3 [1]   rounds; each runs both systems (order alternates)
 #   GQ_BENCH_SEED 1         workload seed
@@ -28,7 +28,7 @@ PY=/usr/bin/python3
 if [[ ${GQ_BENCH_QUICK:-0} == 1 ]]; then
 	d=(4 4 5 1 150 120 30 1)
 else
-	d=(64 8 24 3 2500 600 60 3)
+	d=(64 8 24 3 2000 420 60 3)
 fi
 NODES=${GQ_BENCH_NODES:-${d[0]}}
 GPUS=${GQ_BENCH_GPUS:-${d[1]}}

@@ -72,7 +72,7 @@ def pick_time(rng, periods):
 def main():
 	ap = argparse.ArgumentParser()
 	for k, d in (("seed", 1), ("nodes", 64), ("gpus", 8), ("projects", 24),
-		     ("zero", 3), ("jobs", 2500), ("seconds", 600)):
+		     ("zero", 3), ("jobs", 2000), ("seconds", 420)):
 		ap.add_argument("--" + k, type=int, default=d)
 	ap.add_argument("--out", required=True)
 	a = ap.parse_args()

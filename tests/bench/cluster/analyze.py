@@ -99,6 +99,7 @@ def main():
 		   if t0 - 2 <= s[0] <= t1]
 
 	idle_wait = 0.0
+	busy = 0.0		# GPU-seconds allocated in the window
 	viol = {p: 0.0 for p in order}
 	viol_grace = {p: 0.0 for p in order}
 	episode = {p: 0.0 for p in order}
@@ -133,6 +134,8 @@ def main():
 		used = sum(alloc.values())
 		waiting = sum(g for p in pend for _, g in pend[p])
 		idle_wait += min(max(0, cap - used), waiting) * dt
+		if t >= t0:
+			busy += used * dt
 		over = [p for p in order if alloc[p] > quota[p]]
 		for p in order:
 			viol_now = False
@@ -222,6 +225,7 @@ def main():
 				 "mean": sum(pending_counts) / len(pending_counts) if pending_counts else 0},
 		"reclaim_s": stats(lat), "reclaim_censored": censored,
 		"idle_wait_gpu_s": idle_wait,
+		"allocated_pct": 100.0 * busy / (cap * (t1 - t0)) if t1 > t0 else None,
 		"lost_gpu_s": lost, "requeues": victims,
 		"violation_s": viol, "violation_total_s": sum(viol.values()),
 		"violation_grace_s": viol_grace, "violation_grace_total_s": sum(viol_grace.values()),

@@ -15,7 +15,7 @@ set grid ytics
 do for [f in "stock gpuquota"] {
 	set title f
 	plot for [i = N + 1:2:-1] 'alloc-'.f.'.tsv' using 1:i with filledcurves x1 \
-		lc i - 1 title columnhead(i), \
+		lc rgb hsv2rgb(i * 0.618 - floor(i * 0.618), 0.75, 0.55 + 0.4 * (i % 2)) title columnhead(i), \
 		CAP with lines lc rgb 'black' dt 2 title 'capacity'
 }
 unset multiplot

@@ -48,6 +48,8 @@ def fmt(x, unit):
 		return "%.1f /s" % x
 	if unit == "gs":
 		return "%.0f" % x
+	if unit == "n1":
+		return "%.1f" % x
 	return "%g" % x
 
 
@@ -72,6 +74,7 @@ ROWS = [
 	("reclaim latency p99", "reclaim_s.p99", "s", "gq<", 6.0),
 	("reclaim probes (censored)", "reclaim_s.n", "n", None, None),
 	("idle GPU-s while eligible demand waited", "idle_wait_gpu_s", "gs", "gq<=stock", None),
+	("GPUs allocated, mean over the window (%)", "allocated_pct", "n1", None, None),
 	("GPU-s lost to requeues", "lost_gpu_s", "gs", None, None),
 	("requeues (victims)", "requeues", "n", None, None),
 	("quota-guarantee violation, all projects", "violation_total_s", "s0", "gq==0", None),

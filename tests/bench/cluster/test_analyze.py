@@ -11,7 +11,8 @@ worked out below.  `make bench-cluster` runs it before starting clusters.
          2 GPUs x 2.5 s = 5 GPU-s lost), j3 runs since 102 (latency 1.5 s)
   t=103  j2 eligible again; a holds its quota, so no violation
   t=104  j1 ended: 2 GPUs idle while j2 (2) waits: 2 GPU-s idle-waiting
-  t=105  j2 runs; end of window"""
+  t=105  j2 runs; end of window
+Allocated: 4, 4, 4, 4, 2 GPUs over the five seconds: 90 % of 4 GPUs."""
 import json
 import os
 import subprocess
@@ -40,6 +41,7 @@ SAMPLES = {
 
 EXPECT = {
 	"idle_wait_gpu_s": 2.0,
+	"allocated_pct": 90.0,
 	"lost_gpu_s": 5.0,
 	"requeues": 1,
 	"reclaim_s.p50": 1.5,

@@ -79,7 +79,7 @@ say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") acc
 STOCK_CONF=(
 	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
 	PriorityWeightQOS=100000 PriorityWeightFairshare=10000 PriorityWeightAge=1000
-	AccountingStorageEnforce=associations,limits,qos
+	"AccountingStorageEnforce=associations,limits,qos"
 )
 GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota PreemptMode=REQUEUE)
 

@@ -5,7 +5,6 @@ every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json
 import threading
-import time
 
 
 class PassPoller(threading.Thread):

@@ -14,6 +14,8 @@
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan)
 #   make bench      benchmarks of the hot path
+#   make bench-cluster  stock Slurm vs gpuquota on a local cluster of 64 nodes x
+#                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
 
 CC       ?= gcc
 BUILD    := build
@@ -42,7 +44,7 @@ SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench clean asan-plugins fuzz
+.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench bench-cluster clean asan-plugins fuzz
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -178,6 +180,14 @@ $(BUILD)/bench: tests/bench/bench.c $(CORE_SRC) $(CORE_HDR)
 
 bench: $(BUILD)/bench
 	$(BUILD)/bench
+
+# Not part of `make test`: about 20 minutes a round (tests/bench/cluster/run.sh
+# says which GQ_BENCH_* variables size it; GQ_BENCH_QUICK=1 is small).
+bench-cluster:
+	scripts/install-deps.sh --bench
+	$(MAKE) all
+	/usr/bin/python3 tests/bench/cluster/test_analyze.py
+	tests/bench/cluster/run.sh
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything gpuquota needs to build and test, from Debian's packages.
 # Idempotent: packages already present are not fetched again.
+# --bench: also what `make bench-cluster` needs (gnuplot for its plot).
 set -euo pipefail
 
 PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
@@ -11,6 +12,13 @@ PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
 # libmicrohttpd: `gpuquota metrics --listen`; prometheus: its promtool
 # checks the exposition in the tests; curl scrapes it; clang: libFuzzer
 # (make fuzz); debootstrap: the version matrix's roots; rpm: make rpm.
+BENCH_PKGS=(gnuplot-nox)
+for a in "$@"; do
+	case $a in
+	--bench) PKGS+=("${BENCH_PKGS[@]}") ;;
+	*) echo "install-deps: unknown argument '$a' (use --bench or nothing)" >&2; exit 2 ;;
+	esac
+done
 # Services the packages may start; the project runs private copies
 # (scripts/cluster.sh --accounting) and stops the system ones it installed
 # (prometheus itself is not needed, only its promtool).

@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""Owns the measures of one run, computed from what replay.py recorded
+(docs/PERFORMANCE.md defines each one):
+
+  analyze.py --work WORKLOADDIR --run RUNDIR  ->  RUNDIR/result.json,
+                                                  RUNDIR/alloc.tsv
+
+Per sample of the sampler (about 1 s apart; a sample's state holds until
+the next one): GPUs allocated per project (running, configuring and
+completing jobs), eligible pending GPUs (pending jobs not waiting for a
+begin time, a dependency or a hold).  From these: idle GPU-seconds while
+eligible demand waited, quota-guarantee violation time per project, GPU
+seconds lost to requeues (a job seen running, then pending again), reclaim
+latency of under-quota submits into a full cluster.  Plus the controller's
+figures (sdiag, /proc), gpuquota's pass timings, sbatch and squeue timings."""
+import argparse
+import json
+import os
+
+GRACE = 10.0	# seconds: violation episodes shorter than this are scheduling latency
+NOT_ELIGIBLE = ("BeginTime", "Dependency", "JobHeld", "DependencyNeverSatisfied",
+		"gpuquota: project", "gpuquota: department", "gpuquota: job cannot")
+ALLOCATED = ("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED")
+
+
+def pct(xs, p):
+	"""Nearest-rank percentile; None for no data."""
+	if not xs:
+		return None
+	s = sorted(xs)
+	k = max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))
+	return s[k]
+
+
+def stats(xs):
+	return {"n": len(xs), "p50": pct(xs, 50), "p99": pct(xs, 99),
+		"max": max(xs) if xs else None,
+		"mean": sum(xs) / len(xs) if xs else None}
+
+
+def job_key(jid):
+	"""Sort key of a job id, array tasks ("12_3") after their array's id."""
+	a, _, b = jid.partition("_")
+	try:
+		return (int(a), int(b) if b.isdigit() else -1)
+	except ValueError:
+		return (1 << 60, 0)
+
+
+def read_samples(path, gpus_of):
+	"""[(t, [(jobid, account, state, start, reason, gpus)])]"""
+	out = []
+	cur = None
+	with open(path) as f:
+		for line in f:
+			line = line.rstrip("\n")
+			if line.startswith("S\t"):
+				_, t0, t1, _n = line.split("\t")
+				cur = []
+				out.append(((float(t0) + float(t1)) / 2, cur))
+			elif line.startswith("E\t") or cur is None:
+				continue
+			else:
+				f_ = line.split("\t")
+				if len(f_) < 7:
+					continue
+				jid, name, acct, _qos, state, start, reason = f_[:7]
+				try:
+					st = int(start)
+				except ValueError:
+					st = None
+				cur.append((jid, acct, state, st, reason, gpus_of.get(name, 0)))
+	return out
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument("--work", required=True)
+	ap.add_argument("--run", required=True)
+	a = ap.parse_args()
+
+	quota = {}
+	order = []
+	with open(os.path.join(a.work, "projects.tsv")) as f:
+		for line in f:
+			n, q = line.split()
+			quota[n] = int(q)
+			order.append(n)
+	gpus_of = {}
+	with open(os.path.join(a.work, "schedule.tsv")) as f:
+		for line in f:
+			s, _t, _acct, g, _rt, _k, _tag = line.split()
+			gpus_of["j" + s] = int(g)
+	cap = sum(quota.values())
+	with open(os.path.join(a.run, "ctld.json")) as f:
+		ctld = json.load(f)
+	t0, t1 = ctld["t0"], ctld["t1"]
+	samples = [s for s in read_samples(os.path.join(a.run, "samples.txt"), gpus_of)
+		   if t0 - 2 <= s[0] <= t1]
+
+	idle_wait = 0.0
+	busy = 0.0		# GPU-seconds allocated in the window
+	viol = {p: 0.0 for p in order}
+	viol_grace = {p: 0.0 for p in order}
+	episode = {p: 0.0 for p in order}
+	lost = 0.0
+	victims = 0
+	first_start = {}
+	first_seen = {}		# job id (an array's for its tasks) -> first sample showing it
+	last_run = {}		# jobid -> (t, start, gpus)
+	pending_counts = []
+	timeline = []		# (t, allocs, pendings)
+	before = []		# (t, alloc, eligible pending GPUs by project, idle)
+	for i, (t, rows) in enumerate(samples):
+		dt = samples[i + 1][0] - t if i + 1 < len(samples) else 0.0
+		alloc = {p: 0 for p in order}
+		pend = {p: [] for p in order}
+		npend = 0
+		for jid, acct, state, st, reason, g in rows:
+			first_seen.setdefault(jid.partition("_")[0], t)
+			if state in ALLOCATED:
+				alloc[acct] = alloc.get(acct, 0) + g
+				if st is not None:
+					first_start.setdefault(jid, st)
+					last_run[jid] = (t, st, g)
+			elif state == "PENDING":
+				npend += 1
+				if jid in last_run:
+					lt, st0, g0 = last_run.pop(jid)
+					lost += ((lt + t) / 2 - st0) * g0
+					victims += 1
+				if not reason.startswith(NOT_ELIGIBLE):
+					pend.setdefault(acct, []).append((job_key(jid), g))
+		used = sum(alloc.values())
+		waiting = sum(g for p in pend for _, g in pend[p])
+		idle_wait += min(max(0, cap - used), waiting) * dt
+		if t >= t0:
+			busy += used * dt
+		over = [p for p in order if alloc[p] > quota[p]]
+		for p in order:
+			viol_now = False
+			if quota[p] > 0 and any(q != p for q in over):
+				viol_now = any(alloc[p] + g <= quota[p] for _, g in pend[p])
+			if viol_now:
+				viol[p] += dt
+				episode[p] += dt
+				viol_grace[p] += max(0.0, min(dt, episode[p] - GRACE))
+			else:
+				episode[p] = 0.0
+		pending_counts.append(npend)
+		if t >= t0:
+			timeline.append((t - t0, [alloc[p] for p in order]))
+		before.append((t, alloc, {p: sum(g for _, g in pend[p]) for p in order}, cap - used))
+
+	# Reclaim latency: non-array submits of a project under its quota (its
+	# allocated + eligible pending GPUs + the job's <= quota) when the last
+	# sample before the submit had fewer idle GPUs than the job asks.
+	subs = []
+	with open(os.path.join(a.run, "submits.tsv")) as f:
+		for line in f:
+			x = line.rstrip("\n").split("\t")
+			subs.append({"seq": int(x[0]), "sched": float(x[1]), "call": float(x[2]),
+				     "ret": float(x[3]), "rc": int(x[4]), "jobid": x[5], "qos": x[6],
+				     "acct": x[7], "gpus": int(x[8]), "tasks": int(x[9]), "tag": x[10]})
+	lat = []
+	probes = []
+	censored = 0
+	j = 0
+	ok_by_call = sorted((s for s in subs if s["rc"] == 0), key=lambda s: s["call"])
+	for s in ok_by_call:
+		if s["tasks"] != 1:
+			continue
+		ts = t0 + s["call"]
+		while j + 1 < len(before) and before[j + 1][0] <= ts:
+			j += 1
+		if not before or before[j][0] > ts:
+			continue
+		_, alloc, pend, idle = before[j]
+		p = s["acct"]
+		if quota.get(p, 0) <= 0 or idle >= s["gpus"]:
+			continue
+		# the project's earlier submits that sample does not show yet
+		since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
+			    if x["acct"] == p and x["call"] < s["call"]
+			    and first_seen.get(x["jobid"], float("inf")) > before[j][0])
+		if alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] > quota[p]:
+			continue
+		st = first_start.get(s["jobid"])
+		if st is None:
+			censored += 1
+			lat.append(t1 - ts)
+		else:
+			lat.append(max(0.0, st - ts))
+		probes.append((s["jobid"], p, s["gpus"], ts - t0, lat[-1], st is None))
+
+	ok = [s for s in subs if s["rc"] == 0]
+	burst = [s for s in ok if s["tag"] == "burst"]
+	rate = None
+	if len(burst) > 1:
+		rate = len(burst) / (max(s["ret"] for s in burst) - min(s["call"] for s in burst))
+	with open(os.path.join(a.run, "squeue_latency.txt")) as f:
+		sq = [float(x) for x in f.read().split()]
+	with open(os.path.join(a.run, "passes.json")) as f:
+		pj = json.load(f)
+	sd = ctld["sdiag"]
+	res = {
+		"system": ctld["system"],
+		"window_s": t1 - t0,
+		"capacity": cap,
+		"main_mean_us": sd.get("main_mean_cycle"),
+		"main_max_us": sd.get("main_max_cycle"),
+		"main_cycles": sd.get("main_total_cycles"),
+		"bf_mean_us": sd.get("bf_mean_cycle"),
+		"cpu_s": ctld["cpu_s"],
+		"vmhwm_mib": ctld["vmhwm_kib"] / 1024.0,
+		"metrics_file": pj["file_seen"],
+		"pass_us": stats([p["pass_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
+		"lock_us": stats([p["lock_hold_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
+		"submits": len(subs), "submit_failed": len(subs) - len(ok),
+		"sbatch_s": stats([s["ret"] - s["call"] for s in ok]),
+		"submit_lag_s": stats([max(0.0, s["call"] - s["sched"]) for s in ok]),
+		"burst_sbatch_per_s": rate,
+		"squeue_s": stats(sq),
+		"pending_jobs": {"max": max(pending_counts) if pending_counts else 0,
+				 "mean": sum(pending_counts) / len(pending_counts) if pending_counts else 0},
+		"reclaim_s": stats(lat), "reclaim_censored": censored,
+		"idle_wait_gpu_s": idle_wait,
+		"allocated_pct": 100.0 * busy / (cap * (t1 - t0)) if t1 > t0 else None,
+		"lost_gpu_s": lost, "requeues": victims,
+		"violation_s": viol, "violation_total_s": sum(viol.values()),
+		"violation_grace_s": viol_grace, "violation_grace_total_s": sum(viol_grace.values()),
+		"grace_s": GRACE,
+		"stock_routing": {"q": sum(1 for s in ok if s["qos"].startswith("q-")),
+				  "scavenger": sum(1 for s in ok if s["qos"] == "scavenger")},
+	}
+	with open(os.path.join(a.run, "result.json"), "w") as f:
+		json.dump(res, f, indent=1)
+	with open(os.path.join(a.run, "probes.tsv"), "w") as f:
+		f.write("jobid\taccount\tgpus\tsubmitted\tlatency\tcensored\n")
+		for x in probes:
+			f.write("%s\t%s\t%d\t%.1f\t%.2f\t%d\n" % x)
+	with open(os.path.join(a.run, "alloc.tsv"), "w") as f:
+		f.write("t\t" + "\t".join(order) + "\n")
+		for t, al in timeline:
+			f.write("%.1f\t%s\n" % (t, "\t".join(str(x) for x in al)))
+
+
+if __name__ == "__main__":
+	main()

@@ -1,0 +1,39 @@
+"""Owns the reading of gpuquota's own pass timings: the plugin's state file
+<StateSaveLocation>/gpuquota-metrics.json ("recent_passes": [{"at",
+"pass_us", "lock_hold_us"}, ...], the last <= 1024, oldest first), polled
+every few seconds and deduplicated by "at".  Absent file: no passes (the
+report prints n/a)."""
+import json
+import threading
+
+
+class PassPoller(threading.Thread):
+	def __init__(self, path, every=3.0):
+		super().__init__(daemon=True)
+		self.path = path
+		self.every = every
+		self.passes = {}	# at -> (pass_us, lock_hold_us)
+		self.seen_file = False
+		self.stop = threading.Event()
+
+	def poll(self):
+		try:
+			with open(self.path) as f:
+				d = json.load(f)
+		except (OSError, ValueError):
+			return
+		self.seen_file = True
+		for p in d.get("recent_passes") or []:
+			try:
+				self.passes[float(p["at"])] = (float(p["pass_us"]), float(p["lock_hold_us"]))
+			except (KeyError, TypeError, ValueError):
+				continue
+
+	def run(self):
+		while not self.stop.is_set():
+			self.poll()
+			self.stop.wait(self.every)
+		self.poll()
+
+	def window(self, t0, t1):
+		return [(at,) + v for at, v in sorted(self.passes.items()) if t0 <= at <= t1]

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Owns one measured run: replays the submit schedule (workload.py) against
+a running cluster at the scheduled times, with the sampler and the pass
+poller beside it, and brackets the window with sdiag and /proc readings.
+
+  replay.py --work DIR --system stock|gpuquota --state STATEDIR
+            --ctld-pid PID --out OUTDIR [--tail SECS] [--workers N]
+
+Submits with `sbatch --parsable -J j<seq> -A <account> --gres=gpu:<g>
+[--array=0-<k-1>] -o /dev/null --wrap 'sleep <runtime>'` from N worker
+threads (each takes the next entry and submits it at its time, or at once
+when late).  Stock: the QOS is chosen the way a site's job_submit rule
+would: q-<account> while the account's running + pending GPUs in that QOS
+(the sampler's last squeue, plus this driver's submits since) plus the
+job's fit its quota, else scavenger; zero-quota accounts always scavenger.
+Writes OUTDIR/submits.tsv, samples.txt, squeue_latency.txt, passes.json,
+ctld.json."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ctld_stats  # noqa: E402
+from passes import PassPoller  # noqa: E402
+from sampler import Sampler  # noqa: E402
+
+
+def load(work):
+	quota = {}
+	with open(os.path.join(work, "projects.tsv")) as f:
+		for line in f:
+			n, q = line.split()
+			quota[n] = int(q)
+	sched = []
+	with open(os.path.join(work, "schedule.tsv")) as f:
+		for line in f:
+			s, t, acct, g, rt, k, tag = line.split()
+			sched.append((int(s), float(t), acct, int(g), int(rt), int(k), tag))
+	return quota, sched
+
+
+class Router:
+	"""Stock only: q-<acct> or scavenger, as a job_submit rule would."""
+
+	def __init__(self, quota, gpus_of, sampler):
+		self.quota = quota
+		self.gpus_of = gpus_of
+		self.sampler = sampler
+		self.lock = threading.Lock()
+		self.recent = {}	# job name -> (acct, gpus, t_ret or None) of q-<acct> submits
+
+	def route(self, name, acct, gpus):
+		q = self.quota.get(acct, 0)
+		if q <= 0:
+			return "scavenger"
+		with self.sampler.lock:
+			snap_t, snap = self.sampler.snap_t, self.sampler.snap
+		used = 0
+		seen = set()
+		for jobid, jname, a, qos, state in snap:
+			seen.add(jname)
+			if a == acct and qos == "q-" + acct:
+				used += self.gpus_of.get(jname, 0)
+		with self.lock:
+			# this driver's q-<acct> submits the snapshot does not show yet
+			for n, (a, g, tr) in list(self.recent.items()):
+				if n in seen or (tr is not None and tr < snap_t - 30):
+					del self.recent[n]
+				elif a == acct:
+					used += g
+			if used + gpus <= q:
+				self.recent[name] = (acct, gpus, None)
+				return "q-" + acct
+		return "scavenger"
+
+	def done(self, name, t_ret):
+		with self.lock:
+			if name in self.recent:
+				a, g, _ = self.recent[name]
+				self.recent[name] = (a, g, t_ret)
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument("--work", required=True)
+	ap.add_argument("--system", choices=("stock", "gpuquota"), required=True)
+	ap.add_argument("--state", required=True)
+	ap.add_argument("--ctld-pid", type=int, required=True)
+	ap.add_argument("--out", required=True)
+	ap.add_argument("--tail", type=float, default=60)
+	ap.add_argument("--workers", type=int, default=4)
+	a = ap.parse_args()
+	quota, sched = load(a.work)
+	gpus_of = {"j%d" % s[0]: s[3] for s in sched}
+	os.makedirs(a.out, exist_ok=True)
+
+	sampler = Sampler(os.path.join(a.out, "samples.txt"))
+	poller = PassPoller(os.path.join(a.state, "gpuquota-metrics.json"))
+	router = Router(quota, gpus_of, sampler) if a.system == "stock" else None
+	sampler.start()
+	poller.start()
+	time.sleep(2.5)		# a first snapshot before routing needs one
+
+	ctld_stats.sdiag_reset()
+	p0 = ctld_stats.proc(a.ctld_pid)
+	t0 = time.time()
+	nxt = [0]
+	lock = threading.Lock()
+	results = []
+
+	def worker():
+		while True:
+			with lock:
+				i = nxt[0]
+				if i >= len(sched):
+					return
+				nxt[0] += 1
+			seq, t, acct, g, rt, k, tag = sched[i]
+			delay = t0 + t - time.time()
+			if delay > 0:
+				time.sleep(delay)
+			qos = router.route("j%d" % seq, acct, g * k) if router else None
+			cmd = ["sbatch", "--parsable", "-J", "j%d" % seq, "-A", acct,
+			       "--gres=gpu:%d" % g, "-o", "/dev/null", "--wrap", "sleep %d" % rt]
+			if k > 1:
+				cmd.insert(1, "--array=0-%d" % (k - 1))
+			if qos:
+				cmd.insert(1, "--qos=" + qos)
+			tc = time.time()
+			r = subprocess.run(cmd, capture_output=True, text=True)
+			tr = time.time()
+			if router:
+				router.done("j%d" % seq, tr)
+			jobid = r.stdout.strip().split(";")[0] if r.returncode == 0 else ""
+			err = r.stderr.strip().replace("\n", " ").replace("\t", " ")
+			with lock:
+				results.append((seq, t, tc - t0, tr - t0, r.returncode, jobid,
+						qos or "-", acct, g, k, tag, err[:200]))
+
+	threads = [threading.Thread(target=worker) for _ in range(a.workers)]
+	for th in threads:
+		th.start()
+	for th in threads:
+		th.join()
+	t_sub = time.time()
+	end = max(t0 + sched[-1][1], t_sub) + a.tail
+	while time.time() < end:
+		time.sleep(0.5)
+	t1 = time.time()
+	p1 = ctld_stats.proc(a.ctld_pid)
+	sd = ctld_stats.sdiag()
+	sampler.stop.set()
+	poller.stop.set()
+	sampler.join()
+	poller.join()
+
+	results.sort()
+	with open(os.path.join(a.out, "submits.tsv"), "w") as f:
+		for r in results:
+			f.write("%d\t%.3f\t%.3f\t%.3f\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n" % r)
+	with open(os.path.join(a.out, "squeue_latency.txt"), "w") as f:
+		f.write("".join("%.4f\n" % x for x in sampler.latency))
+	with open(os.path.join(a.out, "passes.json"), "w") as f:
+		json.dump({"file_seen": poller.seen_file,
+			   "passes": [{"at": p[0], "pass_us": p[1], "lock_hold_us": p[2]}
+				      for p in poller.window(t0, t1)]}, f)
+	with open(os.path.join(a.out, "ctld.json"), "w") as f:
+		json.dump({"system": a.system, "t0": t0, "t1": t1, "t_submitted": t_sub,
+			   "cpu_s": p1["cpu_s"] - p0["cpu_s"], "vmhwm_kib": p1["vmhwm_kib"],
+			   "sdiag": sd}, f, indent=1)
+	bad = sum(1 for r in results if r[4] != 0)
+	print("replay: %s: %d submits (%d failed) in %.0f s, window %.0f s"
+	      % (a.system, len(results), bad, t_sub - t0, t1 - t0), file=sys.stderr)
+
+
+if __name__ == "__main__":
+	main()

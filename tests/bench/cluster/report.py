@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""Owns the benchmark's report: analyzes every run (analyze.py), then one
+table of the two systems side by side over the rounds (median and min-max
+of each, the gpuquota/stock ratio per round: min/median/max) with the
+targets of issue 10 marked met or missed, and the data of the plot.
+
+  report.py --work DIR --rounds N --out OUTDIR --machine TEXT
+  -> OUTDIR/table.md, results.json, alloc-stock.tsv, alloc-gpuquota.tsv
+     (stacked per project, round 1), plot.cfg (for plot.gp)"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def med(xs):
+	s = sorted(xs)
+	n = len(s)
+	return None if n == 0 else (s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2)
+
+
+def get(r, path):
+	for k in path.split("."):
+		if r is None:
+			return None
+		r = r.get(k)
+	return r
+
+
+def fmt(x, unit):
+	if x is None:
+		return "n/a"
+	if unit == "ms":
+		return "%.1f ms" % (x / 1000.0)
+	if unit == "msf":
+		return "%.2f ms" % (x / 1000.0)
+	if unit == "s":
+		return "%.2f s" % x
+	if unit == "s0":
+		return "%.0f s" % x
+	if unit == "MiB":
+		return "%.0f MiB" % x
+	if unit == "/s":
+		return "%.1f /s" % x
+	if unit == "gs":
+		return "%.0f" % x
+	if unit == "n1":
+		return "%.1f" % x
+	return "%g" % x
+
+
+# (label, key, unit, target kind, target value, whose)
+ROWS = [
+	("main cycle mean (sdiag)", "main_mean_us", "ms", "ratio<=", 1.10),
+	("main cycle max (sdiag)", "main_max_us", "ms", None, None),
+	("backfill cycle mean (sdiag)", "bf_mean_us", "ms", None, None),
+	("gpuquota pass p50", "pass_us.p50", "msf", None, None),
+	("gpuquota pass p99", "pass_us.p99", "msf", None, None),
+	("gpuquota pass max", "pass_us.max", "msf", None, None),
+	("gpuquota write-lock hold p50", "lock_us.p50", "msf", None, None),
+	("gpuquota write-lock hold p99", "lock_us.p99", "msf", "gq<", 10000),
+	("gpuquota write-lock hold max", "lock_us.max", "msf", None, None),
+	("slurmctld CPU seconds (window)", "cpu_s", "s", "ratio<=", 1.10),
+	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None, None),
+	("submit throughput, burst (sbatch/s)", "burst_sbatch_per_s", "/s", "ratio>=", 1 / 1.10),
+	("sbatch latency p50", "sbatch_s.p50", "s", None, None),
+	("squeue latency p50", "squeue_s.p50", "s", None, None),
+	("squeue latency p99", "squeue_s.p99", "s", None, None),
+	("reclaim latency p50", "reclaim_s.p50", "s", "gq<", 2.0),
+	("reclaim latency p99", "reclaim_s.p99", "s", "gq<", 6.0),
+	("reclaim probes (censored)", "reclaim_s.n", "n", None, None),
+	("idle GPU-s while eligible demand waited", "idle_wait_gpu_s", "gs", "gq<=stock", None),
+	("GPUs allocated, mean over the window (%)", "allocated_pct", "n1", None, None),
+	("GPU-s lost to requeues", "lost_gpu_s", "gs", None, None),
+	("requeues (victims)", "requeues", "n", None, None),
+	("quota-guarantee violation, all projects", "violation_total_s", "s0", "gq==0", None),
+	("  same, episodes past a 10 s grace", "violation_grace_total_s", "s0", "gq==0", None),
+	("pending jobs, max in window", "pending_jobs.max", "n", None, None),
+]
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument("--work", required=True)
+	ap.add_argument("--rounds", type=int, required=True)
+	ap.add_argument("--out", required=True)
+	ap.add_argument("--machine", default="")
+	a = ap.parse_args()
+	wl = os.path.join(a.work, "workload")
+	res = {"stock": [], "gpuquota": []}
+	for r in range(1, a.rounds + 1):
+		for s in res:
+			run = os.path.join(a.work, "r%d-%s.out" % (r, s))
+			subprocess.run([sys.executable, os.path.join(HERE, "analyze.py"),
+					"--work", wl, "--run", run], check=True)
+			with open(os.path.join(run, "result.json")) as f:
+				res[s].append(json.load(f))
+	os.makedirs(a.out, exist_ok=True)
+	with open(os.path.join(a.out, "results.json"), "w") as f:
+		json.dump(res, f, indent=1)
+
+	st, gq = res["stock"], res["gpuquota"]
+	lines = []
+	when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+	with open(os.path.join(wl, "projects.tsv")) as f:
+		projects = [l.split() for l in f if l.strip()]
+	with open(os.path.join(wl, "schedule.tsv")) as f:
+		nsub = sum(1 for _ in f)
+	lines.append("Run %s on %s; %d accounts (%d zero-quota), %d GPUs, %d submits, "
+		     "window %.0f s; %d round(s), the median shown with min-max over rounds; "
+		     "ratio = gpuquota / stock of the same round."
+		     % (when, a.machine, len(projects), sum(1 for p in projects if p[1] == "0"),
+			st[0]["capacity"], nsub, st[0]["window_s"], a.rounds))
+	lines.append("")
+	lines.append("| measure | stock | gpuquota | ratio min / median / max | target | met |")
+	lines.append("|---|---|---|---|---|---|")
+	for label, key, unit, kind, val in ROWS:
+		sv = [get(r, key) for r in st]
+		gv = [get(r, key) for r in gq]
+
+		def cell(v):
+			v = [x for x in v if x is not None]
+			if not v:
+				return "n/a"
+			if len(v) == 1:
+				return fmt(v[0], unit)
+			return "%s (%s-%s)" % (fmt(med(v), unit), fmt(min(v), unit), fmt(max(v), unit))
+		if key.startswith("reclaim_s.n"):
+			cell_s = "%s (%d)" % (cell(sv), sum(r["reclaim_censored"] for r in st))
+			cell_g = "%s (%d)" % (cell(gv), sum(r["reclaim_censored"] for r in gq))
+		else:
+			cell_s, cell_g = cell(sv), cell(gv)
+		if key.startswith(("pass_us", "lock_us")):
+			cell_s = "-"
+		ratios = [g / s for s, g in zip(sv, gv) if s and g is not None]
+		rc = "n/a" if not ratios else "%.2f / %.2f / %.2f" % (min(ratios), med(ratios), max(ratios))
+		if key.startswith(("pass_us", "lock_us")):
+			rc = "-"
+		gm = med([x for x in gv if x is not None])
+		sm = med([x for x in sv if x is not None])
+		tgt, met = "", ""
+		if kind == "ratio<=":
+			tgt = "ratio <= %.2f" % val
+			met = "n/a" if not ratios else ("yes" if med(ratios) <= val else "**no**")
+		elif kind == "ratio>=":
+			tgt = "ratio >= %.2f" % val
+			met = "n/a" if not ratios else ("yes" if med(ratios) >= val else "**no**")
+		elif kind == "gq<":
+			tgt = "< %s" % fmt(val, unit)
+			met = "n/a" if gm is None else ("yes" if gm < val else "**no**")
+		elif kind == "gq<=stock":
+			tgt = "<= stock"
+			met = "n/a" if gm is None or sm is None else ("yes" if gm <= sm else "**no**")
+		elif kind == "gq==0":
+			tgt = "0"
+			met = "n/a" if gm is None else ("yes" if max(x for x in gv if x is not None) == 0 else "**no**")
+		lines.append("| %s | %s | %s | %s | %s | %s |" % (label, cell_s, cell_g, rc, tgt, met))
+	lines.append("")
+	lines.append("Per project (round 1): quota, quota-guarantee violation seconds "
+		     "(all / past the grace), stock vs gpuquota:")
+	lines.append("")
+	lines.append("| project | quota | stock | gpuquota |")
+	lines.append("|---|---|---|---|")
+	for name, q in projects:
+		if q == "0":
+			continue
+		lines.append("| %s | %s | %.0f / %.0f | %.0f / %.0f |" % (
+			name, q, st[0]["violation_s"][name], st[0]["violation_grace_s"][name],
+			gq[0]["violation_s"][name], gq[0]["violation_grace_s"][name]))
+	lines.append("")
+	lines.append("Stock routing: %d submits to q-<account>, %d to scavenger (round 1). "
+		     "Submit lag p99 (late against the schedule): stock %s, gpuquota %s."
+		     % (st[0]["stock_routing"]["q"], st[0]["stock_routing"]["scavenger"],
+			fmt(st[0]["submit_lag_s"]["p99"], "s"), fmt(gq[0]["submit_lag_s"]["p99"], "s")))
+	with open(os.path.join(a.out, "table.md"), "w") as f:
+		f.write("\n".join(lines) + "\n")
+
+	# Plot data: round 1, cumulative allocation per project (stacked areas).
+	for s in res:
+		src = os.path.join(a.work, "r1-%s.out" % s, "alloc.tsv")
+		with open(src) as f, open(os.path.join(a.out, "alloc-%s.tsv" % s), "w") as o:
+			head = f.readline().split()
+			o.write("\t".join(head) + "\n")
+			for line in f:
+				x = line.split()
+				c, out = 0, [x[0]]
+				for v in x[1:]:
+					c += int(v)
+					out.append(str(c))
+				o.write("\t".join(out) + "\n")
+	with open(os.path.join(a.out, "plot.cfg"), "w") as f:
+		f.write("N = %d\nCAP = %d\nTITLE = \"%s\"\n" % (
+			len(projects), st[0]["capacity"],
+			"GPUs allocated per project (stacked), round 1, %s" % when))
+
+
+if __name__ == "__main__":
+	main()

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Owns `make bench-cluster`: stock Slurm (multifactor fair share + the QOS
+# quota recipe with preempt/qos, accounting on) and gpuquota, side by side,
+# on the same cluster shape and the same seeded workload, several rounds;
+# then one table (report.py) and a plot (plot.gp).  Every cluster it starts
+# is stopped by its dir, also on failure.
+#
+# Environment (defaults; GQ_BENCH_QUICK=1 gives the small development size
+# in brackets):
+#   GQ_BENCH_NODES 64 [4]   nodes, one `slurmd -N` each
+#   GQ_BENCH_GPUS 8 [4]     GPUs per node (CPUs per node the same)
+#   GQ_BENCH_PROJECTS 24 [5] projects with a quota (the burst one included)
+#   GQ_BENCH_ZERO 3 [1]     zero-quota accounts
+#   GQ_BENCH_JOBS 2000 [150] submissions (an array counts once)
+#   GQ_BENCH_SECONDS 420 [120] submit window; the measured window adds
+#   GQ_BENCH_TAIL 60 [30]   seconds after the last submit
+#   GQ_BENCH_ROUNDS 3 [1]   rounds; each runs both systems (order alternates)
+#   GQ_BENCH_SEED 1         workload seed
+#   GQ_BENCH_DIR            work dir (default: a new /tmp/gq-bench.XXXXXX)
+#   GQ_BENCH_OUT            where the table, data and PNG go (default DIR/report)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+HERE=$ROOT/tests/bench/cluster
+CLUSTER=$ROOT/scripts/cluster.sh
+PY=/usr/bin/python3
+
+if [[ ${GQ_BENCH_QUICK:-0} == 1 ]]; then
+	d=(4 4 5 1 150 120 30 1)
+else
+	d=(64 8 24 3 2000 420 60 3)
+fi
+NODES=${GQ_BENCH_NODES:-${d[0]}}
+GPUS=${GQ_BENCH_GPUS:-${d[1]}}
+PROJECTS=${GQ_BENCH_PROJECTS:-${d[2]}}
+ZERO=${GQ_BENCH_ZERO:-${d[3]}}
+JOBS=${GQ_BENCH_JOBS:-${d[4]}}
+SECONDS_=${GQ_BENCH_SECONDS:-${d[5]}}
+TAIL=${GQ_BENCH_TAIL:-${d[6]}}
+ROUNDS=${GQ_BENCH_ROUNDS:-${d[7]}}
+SEED=${GQ_BENCH_SEED:-1}
+WORK=${GQ_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gq-bench.XXXXXX")}
+mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd -P)
+OUT=${GQ_BENCH_OUT:-$WORK/report}
+
+say() { echo "bench-cluster: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS SEED; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || die "GQ_BENCH_${v%_} must be a number, got '${!v}'"
+done
+((ROUNDS >= 1)) || die "GQ_BENCH_ROUNDS must be >= 1"
+for b in "$PY" gnuplot sdiag sacctmgr sbatch squeue; do
+	command -v "$b" >/dev/null || die "$b not found (run scripts/install-deps.sh --bench)"
+done
+[[ -x $ROOT/build/priority_gpuquota.so || -f $ROOT/build/priority_gpuquota.so ]] \
+	|| die "build/priority_gpuquota.so missing (run make)"
+
+CURRENT=""
+cleanup() {
+	if [[ -n $CURRENT ]]; then
+		"$CLUSTER" down --dir "$CURRENT" >/dev/null 2>&1 || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- the workload, the same for every run
+WL=$WORK/workload
+"$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
+	--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" --out "$WL"
+ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
+jq -R -s 'split("\n") | map(select(length > 0) | split("\t"))
+	| {projects: map({name: .[0], gpu_quota: (.[1] | tonumber)})}' \
+	"$WL/projects.tsv" >"$WL/gpuquota.json"
+say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), seed $SEED"
+
+STOCK_CONF=(
+	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
+	PriorityWeightQOS=100000 PriorityWeightFairshare=10000 PriorityWeightAge=1000
+	"AccountingStorageEnforce=associations,limits,qos"
+)
+GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota PreemptMode=REQUEUE)
+
+# The stock recipe: QOS scavenger (preemptable, requeue), one guaranteed QOS
+# q-<acct> per account with GrpTRES=gres/gpu=<quota>; each account and its
+# user association may use q-<acct> (default) and scavenger, Fairshare=quota.
+stock_qos() { # DIR
+	local cl acct q
+	cl=$(sed -n 's/^ClusterName=//p' "$1/slurm.conf")
+	sacctmgr -i add qos scavenger Priority=0 PreemptMode=requeue >/dev/null
+	while read -r acct q; do
+		if ((q > 0)); then
+			sacctmgr -i add qos "q-$acct" Priority=1000 Preempt=scavenger \
+				GrpTRES="gres/gpu=$q" >/dev/null
+			sacctmgr -i modify account where name="$acct" cluster="$cl" set \
+				QOS="q-$acct,scavenger" DefaultQOS="q-$acct" Fairshare="$q" >/dev/null
+			sacctmgr -i modify user where name=root account="$acct" cluster="$cl" set \
+				QOS="q-$acct,scavenger" DefaultQOS="q-$acct" Fairshare="$q" >/dev/null
+		else
+			sacctmgr -i modify account where name="$acct" cluster="$cl" set \
+				QOS=scavenger DefaultQOS=scavenger Fairshare=1 >/dev/null
+			sacctmgr -i modify user where name=root account="$acct" cluster="$cl" set \
+				QOS=scavenger DefaultQOS=scavenger Fairshare=1 >/dev/null
+		fi
+	done <"$WL/projects.tsv"
+	sleep 3	# slurmdbd pushes the changes to slurmctld
+	local acct1
+	acct1=$(awk '$2 > 0 { print $1; exit }' "$WL/projects.tsv")
+	sbatch --test-only -A "$acct1" --qos="q-$acct1" --gres=gpu:1 --wrap true >/dev/null 2>&1 \
+		|| die "stock: q-$acct1 not usable by $acct1 after sacctmgr"
+}
+
+up() { # SYSTEM DIR: three tries (a port range may meet the ephemeral range)
+	local sys=$1 dir=$2 try e
+	local -a args=(--dir "$dir" --nodes "$NODES" --gpus "$GPUS" --cpus "$GPUS"
+		--timeout 300 --accounting --accounts "$ACCOUNTS")
+	if [[ $sys == stock ]]; then
+		for e in "${STOCK_CONF[@]}"; do args+=(--conf-extra "$e"); done
+	else
+		args+=(--plugindir "$ROOT/build" --gpuquota-json "$WL/gpuquota.json")
+		for e in "${GQ_CONF[@]}"; do args+=(--conf-extra "$e"); done
+	fi
+	for try in 1 2 3; do
+		if "$CLUSTER" up "${args[@]}" >"$dir.up.log" 2>&1; then
+			return 0
+		fi
+		say "$sys: cluster up failed (try $try), see $dir.up.log"
+		"$CLUSTER" down --dir "$dir" >/dev/null 2>&1 || true
+	done
+	die "$sys: cluster did not start"
+}
+
+run_one() { # SYSTEM ROUND
+	local sys=$1 round=$2 dir=$WORK/r$2-$1 t
+	t=$SECONDS
+	CURRENT=$dir
+	mkdir -p "$dir"
+	up "$sys" "$dir"
+	# shellcheck source=/dev/null
+	. "$dir/env"
+	if [[ $sys == stock ]]; then
+		stock_qos "$dir"
+	else
+		grep -q 'gpuquota: loaded' "$dir/log/slurmctld.log" || die "slurmctld did not load gpuquota"
+	fi
+	say "round $round: $sys: cluster up in $((SECONDS - t))s, replaying"
+	(cd "$dir" && "$PY" "$HERE/replay.py" --work "$WL" --system "$sys" --state "$dir/state" \
+		--ctld-pid "$(cat "$dir/pids/slurmctld.pid")" --out "$WORK/r$round-$sys.out" --tail "$TAIL")
+	"$CLUSTER" down --dir "$dir" >/dev/null 2>&1
+	CURRENT=""
+	say "round $round: $sys: done in $((SECONDS - t))s"
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+	if ((r % 2)); then order=(stock gpuquota); else order=(gpuquota stock); fi
+	for s in "${order[@]}"; do run_one "$s" "$r"; done
+done
+
+mkdir -p "$OUT"
+"$PY" "$HERE/report.py" --work "$WORK" --rounds "$ROUNDS" --out "$OUT" \
+	--machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg)"
+(cd "$OUT" && gnuplot "$HERE/plot.gp")
+cat "$OUT/table.md"
+say "table: $OUT/table.md, plot: $OUT/allocation.png"

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Owns the benchmark's workload: a seeded generator of the projects (quotas
+summing to the cluster, a few zero-quota accounts) and of the submit schedule
+both systems replay (tests/bench/cluster/run.sh).
+
+  workload.py --seed S --nodes N --gpus G --projects P --zero Z
+              --jobs J --seconds D --out DIR
+
+Writes DIR/projects.tsv ("name quota", the burst project last) and
+DIR/schedule.tsv ("seq t account gpus runtime tasks tag"; t in seconds from
+the start, sorted by t; tag job, array or burst).  The same arguments give
+the same files byte for byte.
+
+Shape: each regular project alternates busy and quiet periods (60-240 s and
+30-180 s), submitting only while busy, so projects borrow idle GPUs and then
+get them back by reclaim; its job count is its quota times a random factor
+0.5-2 (zero-quota accounts: as a mid-size project).  Jobs take 1/2/4/8 GPUs
+(40/30/20/10 %, at most G), run log-uniform 20-180 s; 10 % are arrays of 2-6
+tasks of 1-2 GPUs.  The burst project (quota C/16) submits nothing until half
+time, then 2 x its quota one-GPU jobs of 120 s at once, into a full cluster.
+"""
+import argparse
+import math
+import os
+import random
+
+
+def quotas(rng, capacity, n):
+	"""n positive integer quotas summing to capacity, random sizes."""
+	w = [rng.uniform(0.3, 3.0) for _ in range(n)]
+	s = sum(w)
+	q = [max(1, int(capacity * x / s)) for x in w]
+	i = 0
+	while sum(q) < capacity:
+		q[i % n] += 1
+		i += 1
+	while sum(q) > capacity:
+		j = max(range(n), key=lambda k: q[k])
+		q[j] -= 1
+	return q
+
+
+def busy_periods(rng, seconds):
+	"""Alternating busy/quiet intervals over [0, seconds): the busy ones."""
+	out = []
+	t = rng.uniform(-120, 60)
+	busy = rng.random() < 0.6
+	while t < seconds:
+		d = rng.uniform(60, 240) if busy else rng.uniform(30, 180)
+		if busy:
+			a, b = max(0.0, t), min(float(seconds), t + d)
+			if b > a:
+				out.append((a, b))
+		t += d
+		busy = not busy
+	if not out:
+		a = rng.uniform(0, seconds * 0.5)
+		out.append((a, min(float(seconds), a + 120)))
+	return out
+
+
+def pick_time(rng, periods):
+	total = sum(b - a for a, b in periods)
+	x = rng.uniform(0, total)
+	for a, b in periods:
+		if x <= b - a:
+			return a + x
+		x -= b - a
+	return periods[-1][1]
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	for k, d in (("seed", 1), ("nodes", 64), ("gpus", 8), ("projects", 24),
+		     ("zero", 3), ("jobs", 2000), ("seconds", 420)):
+		ap.add_argument("--" + k, type=int, default=d)
+	ap.add_argument("--out", required=True)
+	a = ap.parse_args()
+	if a.projects < 2 or a.nodes < 1 or a.gpus < 1 or a.jobs < 1 or a.seconds < 10:
+		ap.error("need --projects >= 2, --nodes/--gpus/--jobs >= 1, --seconds >= 10")
+	rng = random.Random(a.seed)
+	cap = a.nodes * a.gpus
+	qb = max(1, cap // 16)
+	if cap - qb < a.projects - 1:
+		ap.error("cluster of %d GPUs too small for %d projects" % (cap, a.projects))
+	names = ["p%02d" % (i + 1) for i in range(a.projects - 1)]
+	q = quotas(rng, cap - qb, a.projects - 1)
+	zero = ["z%02d" % (i + 1) for i in range(a.zero)]
+	burst = "burst"
+	sizes = [g for g in (1, 2, 4, 8) if g <= a.gpus]
+	sw = [40, 30, 20, 10][:len(sizes)]
+
+	regular = names + zero
+	rq = q + [0] * len(zero)
+	factor = [rng.uniform(0.5, 2.0) for _ in regular]
+	weight = [(rq[i] if rq[i] > 0 else cap / a.projects) * factor[i]
+		  for i in range(len(regular))]
+	n_burst = min(2 * qb, max(4, a.jobs // 20))
+	n_reg = max(1, a.jobs - n_burst)
+	periods = [busy_periods(rng, a.seconds) for _ in regular]
+	rows = []
+	for _ in range(n_reg):
+		i = rng.choices(range(len(regular)), weights=weight)[0]
+		t = pick_time(rng, periods[i])
+		rt = int(round(math.exp(rng.uniform(math.log(20), math.log(180)))))
+		if rng.random() < 0.10:
+			rows.append((t, regular[i], rng.choice([1, 2]), rt, rng.randint(2, 6), "array"))
+		else:
+			g = rng.choices(sizes, weights=sw)[0]
+			rows.append((t, regular[i], g, rt, 1, "job"))
+	tb = a.seconds / 2.0
+	for k in range(n_burst):
+		rows.append((tb, burst, 1, 120, 1, "burst"))
+	rows.sort(key=lambda r: r[0])
+
+	os.makedirs(a.out, exist_ok=True)
+	with open(os.path.join(a.out, "projects.tsv"), "w") as f:
+		for n, x in zip(names, q):
+			f.write("%s\t%d\n" % (n, x))
+		for n in zero:
+			f.write("%s\t0\n" % n)
+		f.write("%s\t%d\n" % (burst, qb))
+	with open(os.path.join(a.out, "schedule.tsv"), "w") as f:
+		for s, r in enumerate(rows):
+			f.write("%d\t%.3f\t%s\t%d\t%d\t%d\t%s\n" % ((s + 1,) + r))
+
+
+if __name__ == "__main__":
+	main()

@@ -229,7 +229,7 @@ static int _check_keys(struct parser *p, struct json_object *obj,
  */
 #define GQ_NAME_MAX 64
 
-static bool _name_char(unsigned char c)
+bool gq_config_name_char(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
@@ -272,7 +272,7 @@ static int _get_string(struct parser *p, struct json_object *v, const char *kp,
 		return -1;
 	}
 	for (i = 0; s[i]; i++)
-		if (!_name_char((unsigned char)s[i]))
+		if (!gq_config_name_char((unsigned char)s[i]))
 			break;
 	if (s[i] || i > GQ_NAME_MAX) {
 		_set_err(p, "%s: must be a name of at most %d letters, digits, '.', '_' or '-', got %s",

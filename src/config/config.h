@@ -8,6 +8,7 @@
 #ifndef GPUQUOTA_CONFIG_H
 #define GPUQUOTA_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GQ_NO_LIMIT (-1)	/* gpu_limit not set: unlimited */
@@ -71,6 +72,9 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
  * a file in a user's checkout).  Set once, before loading.
  */
 void gq_config_require_owner(long uid);
+
+/* May c stand in a name of the file (letters, digits, '.', '_', '-')? */
+bool gq_config_name_char(unsigned char c);
 
 /* An empty configuration (no projects): every account is a 0-quota project. */
 gq_config_t *gq_config_empty(void);

@@ -34,11 +34,7 @@ static char *_shown_name(const char *account)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)account[i];
 
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			  c == '-';
-
-		s[i] = ok ? (char)c : '?';
+		s[i] = gq_config_name_char(c) ? (char)c : '?';
 	}
 	s[n] = '\0';
 	return s;

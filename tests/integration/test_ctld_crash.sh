@@ -12,8 +12,8 @@
 # same.
 . "$(dirname "$0")/lib.sh"
 
-# seconds since the epoch of the job state file Slurm saved last
-saved_at() { stat -c %Y "$statedir/job_state" 2>/dev/null || echo 0; }
+# "yes" once Slurm has saved its job state after second T0
+saved_after() { (($(stat -c %Y "$statedir/job_state" 2>/dev/null || echo 0) > $1)) && echo yes; }
 
 round() { # SECONDS before the kill
 	local a1 a2 b1 b2 j ids t0
@@ -24,7 +24,7 @@ round() { # SECONDS before the kill
 	a2=$(submit a2 team-a 2); wait_state "$a2" RUNNING
 	b1=$(submit b1 team-b 1); wait_state "$b1" RUNNING
 	t0=$(date +%s)
-	_wait_eq 60 yes sh -c "[ \$(stat -c %Y '$statedir/job_state' 2>/dev/null || echo 0) -gt $t0 ] && echo yes" \
+	_wait_eq 60 yes saved_after "$t0" \
 		|| fail "Slurm did not save its job state within 60 s"
 	b2=$(submit b2 team-b 1)
 	sleep "$1"

@@ -40,26 +40,35 @@ if [[ ${GQ_ACCOUNTING:-0} != 1 ]]; then
 	done
 fi
 
+# Each run's output is shown as it comes and kept; a failed run's last
+# lines are shown again at the end, where a CI log's tail has them.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/gq-integration.XXXXXX")
 failed=()
 runs=0
+run() { # LABEL LOG TEST [ENV=VALUE...]
+	local label=$1 log=$2 t=$3
+	shift 3
+	echo "== $label"
+	runs=$((runs + 1))
+	if ! env "$@" bash "$t" 2>&1 | tee "$log"; then
+		failed+=("$label")
+	fi
+}
 for t in "${tests[@]}"; do
 	t=$(path "$t")
-	echo "== $(name "$t")"
-	runs=$((runs + 1))
-	if ! bash "$t"; then
-		failed+=("$(name "$t")")
-	fi
+	run "$(name "$t")" "$logs/$(name "$t").log" "$t"
 done
 for t in "${acct_tests[@]}"; do
 	t=$(path "$t")
-	echo "== accounting: $(name "$t")"
-	runs=$((runs + 1))
-	if ! GQ_ACCOUNTING=1 bash "$t"; then
-		failed+=("accounting:$(name "$t")")
-	fi
+	run "accounting: $(name "$t")" "$logs/accounting-$(name "$t").log" "$t" GQ_ACCOUNTING=1
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
-	echo "integration: FAILED: ${failed[*]}"
+	for f in "${failed[@]}"; do
+		echo "== the last lines of $f:"
+		tail -n 40 "$logs/${f/accounting: /accounting-}.log"
+	done
+	echo "integration: FAILED: ${failed[*]} (whole output: $logs)"
 	exit 1
 fi
+rm -rf "$logs"
 echo "integration: all $runs passed"

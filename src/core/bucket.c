@@ -6,20 +6,33 @@
 
 #include "core/bucket.h"
 
+/* grow *p to hold n ints; 0 or -1 */
+static int _reserve(int **p, int *cap, int n)
+{
+	int *np;
+
+	if (n <= *cap)
+		return 0;
+	if (!(np = realloc(*p, sizeof(int) * n)))
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
 int gq_buckets_fill(gq_buckets_t *b, int n, int nbuckets,
 		    gq_bucket_of_t bucket_of, const void *ctx)
 {
-	int *fill, i, k;
+	int i, k;
 
-	memset(b, 0, sizeof(*b));
-	b->start = calloc(nbuckets + 1, sizeof(*b->start));
-	b->item = malloc(sizeof(*b->item) * (n > 0 ? n : 1));
-	fill = calloc(nbuckets + 1, sizeof(*fill));
-	if (!b->start || !b->item || !fill) {
-		free(fill);
+	b->nbuckets = 0;
+	if (_reserve(&b->start, &b->start_cap, 2 * (nbuckets + 1)) ||
+	    _reserve(&b->item, &b->item_cap, n > 0 ? n : 1)) {
 		gq_buckets_free(b);
 		return -1;
 	}
+	b->fill = b->start + nbuckets + 1;
+	memset(b->start, 0, sizeof(int) * 2 * (nbuckets + 1));
 	b->nbuckets = nbuckets;
 	/* count, then prefix sums: start[k] is where bucket k begins */
 	for (i = 0; i < n; i++)
@@ -29,8 +42,7 @@ int gq_buckets_fill(gq_buckets_t *b, int n, int nbuckets,
 		b->start[k] += b->start[k - 1];
 	for (i = 0; i < n; i++)
 		if ((k = bucket_of(i, ctx)) >= 0)
-			b->item[b->start[k] + fill[k]++] = i;
-	free(fill);
+			b->item[b->start[k] + b->fill[k]++] = i;
 	return 0;
 }
 

@@ -10,14 +10,19 @@ typedef struct {
 	int *start;		/* bucket b is item[start[b] .. start[b + 1]) */
 	int *item;
 	int nbuckets;
+	int *fill;		/* scratch, after start in its allocation */
+	int start_cap, item_cap;	/* kept across fills: no allocation
+					 * (and no page faults) once large
+					 * enough */
 } gq_buckets_t;
 
 /* Which bucket an item goes in, in [0, nbuckets), or -1: left out. */
 typedef int (*gq_bucket_of_t)(int item, const void *ctx);
 
 /*
- * Group items 0..n-1 into nbuckets buckets.  Returns 0, or -1 when out of
- * memory (b is then empty).  Free with gq_buckets_free().
+ * Group items 0..n-1 into nbuckets buckets, reusing b's memory (b zeroed
+ * or filled before).  Returns 0, or -1 when out of memory (b is then
+ * empty).  Free with gq_buckets_free().
  */
 int gq_buckets_fill(gq_buckets_t *b, int n, int nbuckets,
 		    gq_bucket_of_t bucket_of, const void *ctx);

@@ -245,7 +245,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	int *need = malloc(sizeof(int) * (v->njobs + 1));
 	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
 	char *taken = calloc(v->njobs + 1, 1);
-	gq_buckets_t bynode = { 0 };
+	gq_buckets_t *bynode = &v->bynode;
 	gq_shapes_t sh = { 0 };
 	int k, i, nneed = 0, rc = -1;
 
@@ -254,11 +254,11 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	sh.victims = malloc(sizeof(int) * (norder + 1));
 	if (!nodes || !chosen || !need || !undo || !taken || !sh.shapes ||
 	    !sh.victims ||
-	    gq_buckets_fill(&bynode, v->npl, v->nnodes, _node_of, v))
+	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
 	/* each node's victims in reclaim order */
 	for (i = 0; i < v->nnodes; i++) {
-		qsort_r(gq_bucket(&bynode, i), gq_bucket_len(&bynode, i),
+		qsort_r(gq_bucket(bynode, i), gq_bucket_len(bynode, i),
 			sizeof(int), _cmp_entry, v);
 		nodes[i] = i;
 	}
@@ -274,7 +274,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		if (!(s = _shape(&sh, &v->jobs[k], v->njobs)))
 			goto out;
 		if (s->usual_fits < 0)
-			s->usual_fits = _usual_fits(v, &v->jobs[k], &bynode,
+			s->usual_fits = _usual_fits(v, &v->jobs[k], bynode,
 						    nodes);
 		if (!s->usual_fits)
 			need[nneed++] = k;
@@ -306,7 +306,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 				goto out;
 			continue;
 		}
-		if ((n = _choose(v, *budget, er, &bynode, nodes, chosen, undo,
+		if ((n = _choose(v, *budget, er, bynode, nodes, chosen, undo,
 				 taken)) < 0)
 			goto out;
 		s->room = n > 0;
@@ -321,7 +321,6 @@ out:
 	gq_hash_free(&sh.index);
 	free(sh.shapes);
 	free(sh.victims);
-	gq_buckets_free(&bynode);
 	free(nodes);
 	free(chosen);
 	free(need);

@@ -52,6 +52,9 @@ void gq_view_free(gq_view_t *v)
 	free(v->order);
 	free(v->run_first);
 	free(v->run_len);
+	gq_buckets_free(&v->queued);
+	gq_buckets_free(&v->running);
+	gq_buckets_free(&v->bynode);
 	free(v);
 }
 
@@ -522,7 +525,7 @@ static int _running_of(int k, const void *ctx)
 int gq_view_compute(gq_view_t *v)
 {
 	gq_registry_t *r = &v->reg;
-	gq_buckets_t queued = { 0 }, running = { 0 };
+	gq_buckets_t *queued = &v->queued, *running = &v->running;
 	gq_budget_t *budget = NULL;
 	int i, k, rc = -1;
 
@@ -531,8 +534,8 @@ int gq_view_compute(gq_view_t *v)
 	if (!v->failed)
 		_group_by_project(v);
 	if (v->failed || _alloc_order(v) ||
-	    gq_buckets_fill(&queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
-	    gq_buckets_fill(&running, v->njobs, r->nproj, _running_of, v->jobs))
+	    gq_buckets_fill(queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
+	    gq_buckets_fill(running, v->njobs, r->nproj, _running_of, v->jobs))
 		goto out;
 	gq_registry_reset(r);
 	for (k = 0; k < v->njobs; k++) {
@@ -545,15 +548,15 @@ int gq_view_compute(gq_view_t *v)
 		if (job->in.state == GQ_JOB_RUNNING)
 			_add_alloc(v, job, 1);
 	}
-	gq_queue_demand(r, v->jobs, &queued);
+	gq_queue_demand(r, v->jobs, queued);
 	if (gq_fair_share_tree(r, v->capacity) ||
-	    gq_queue_walk(r, v->jobs, &queued))
+	    gq_queue_walk(r, v->jobs, queued))
 		goto out;
 	gq_reclaim_floors(r);
 	for (i = 0; i < r->nproj; i++)
-		gq_reclaim_sort(v->jobs, gq_bucket(&running, i),
-				gq_bucket_len(&running, i), &r->proj[i]);
-	if (gq_reclaim_order(r, v->jobs, &running, v->now,
+		gq_reclaim_sort(v->jobs, gq_bucket(running, i),
+				gq_bucket_len(running, i), &r->proj[i]);
+	if (gq_reclaim_order(r, v->jobs, running, v->now,
 			     v->min_runtime_pass, v->order, &v->norder) ||
 	    !(budget = gq_budget_new(r)))
 		goto out;
@@ -566,8 +569,6 @@ out:
 	gq_budget_free(budget);
 	if (rc)
 		v->failed = true;
-	gq_buckets_free(&queued);
-	gq_buckets_free(&running);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
 #ifndef GPUQUOTA_VIEW_IMPL_H
 #define GPUQUOTA_VIEW_IMPL_H
 
+#include "core/bucket.h"
 #include "core/hash.h"
 #include "core/registry.h"
 #include "core/view.h"
@@ -45,6 +46,11 @@ struct gq_view {
 	int norder;
 	int *run_first, *run_len;	/* per project (nproj at the pass) */
 	int nruns;
+
+	/* the pass' groupings, kept so that their memory is reused */
+	gq_buckets_t queued;	/* pending and waiting jobs by project */
+	gq_buckets_t running;	/* running jobs by project */
+	gq_buckets_t bynode;	/* placement entries by node (room.c) */
 };
 
 #endif

@@ -113,7 +113,7 @@ static int _odd_mod3(int item, const void *ctx)
 
 START_TEST(buckets_stable)
 {
-	gq_buckets_t b;
+	gq_buckets_t b = { 0 };
 
 	ck_assert_int_eq(gq_buckets_fill(&b, 10, 3, _odd_mod3, NULL), 0);
 	/* odd items 1 3 5 7 9: mod 3 -> 1 0 2 1 0 */
@@ -125,6 +125,16 @@ START_TEST(buckets_stable)
 	ck_assert_int_eq(gq_bucket(&b, 1)[1], 7);
 	ck_assert_int_eq(gq_bucket_len(&b, 2), 1);
 	ck_assert_int_eq(gq_bucket(&b, 2)[0], 5);
+	/* filled again in the same memory, more buckets, fewer items:
+	 * odd items 1 3 5 -> buckets 1 0 2, bucket 3 empty */
+	ck_assert_int_eq(gq_buckets_fill(&b, 6, 4, _odd_mod3, NULL), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 1);
+	ck_assert_int_eq(gq_bucket(&b, 0)[0], 3);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 1);
+	ck_assert_int_eq(gq_bucket(&b, 1)[0], 1);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 1);
+	ck_assert_int_eq(gq_bucket(&b, 2)[0], 5);
+	ck_assert_int_eq(gq_bucket_len(&b, 3), 0);
 	gq_buckets_free(&b);
 	/* nothing to sort */
 	ck_assert_int_eq(gq_buckets_fill(&b, 0, 0, _odd_mod3, NULL), 0);

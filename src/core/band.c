@@ -65,6 +65,12 @@ gq_band_t gq_band_from_priority(uint32_t prio)
 	return GQ_BAND_OVER;
 }
 
+bool gq_band_rose_to_reclaim(uint32_t old_priority, gq_band_t band)
+{
+	return (band == GQ_BAND_IN_QUOTA || band == GQ_BAND_FAIR_SHARE) &&
+	       band < gq_band_from_priority(old_priority);
+}
+
 const char *gq_band_name(gq_band_t band)
 {
 	switch (band) {

@@ -46,6 +46,14 @@ uint32_t gq_band_base(gq_band_t band);
 /* Band a priority value came from (inverse of gq_band_priority's bands). */
 gq_band_t gq_band_from_priority(uint32_t prio);
 
+/*
+ * Has a pending job risen into a band that may reclaim (in quota, fair
+ * share) since Slurm last had `old_priority` for it (1: not classified
+ * yet, after a restart or reload)?  Slurm then should try it at once:
+ * its own next cycle may be sched_interval (60 s by default) away.
+ */
+bool gq_band_rose_to_reclaim(uint32_t old_priority, gq_band_t band);
+
 const char *gq_band_name(gq_band_t band);
 
 #endif

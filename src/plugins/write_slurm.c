@@ -129,6 +129,12 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 		if (job_ptr->direct_set_prio)
 			continue;
 		if (job_ptr->priority != job->priority) {
+			/* e.g. submitted before the first pass after a
+			 * restart: it may reclaim now */
+			if (job->in.state == GQ_JOB_PENDING &&
+			    gq_band_rose_to_reclaim(job_ptr->priority,
+						    job->band))
+				kick = true;
 			job_ptr->priority = job->priority;
 			last_job_update = now;
 		}

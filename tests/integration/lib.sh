@@ -46,6 +46,7 @@ trap _cleanup EXIT
 fail() {
 	echo "$TEST: FAIL: $*" >&2
 	sl squeue -o '%.6i %.8j %.10a %.3t %.12r %.12Q %b %N' >&2 || true
+	sl sinfo -N -h -o 'node %N %T %E' >&2 || true
 	[[ -f $DIR/log/slurmctld.log ]] && grep -E 'gpuquota|preempt' "$DIR/log/slurmctld.log" | tail -n 20 >&2
 	exit 1
 }

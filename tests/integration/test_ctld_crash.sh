@@ -35,7 +35,10 @@ round() { # SECONDS before the kill
 		lost=$((lost + 1))
 		b2=$(submit b2 team-b 1)
 	fi
-	wait_state "$b2" RUNNING 60
+	if ! _wait_eq 60 RUNNING state "$b2"; then
+		for j in "$a1" "$b2"; do sl scontrol show job "$j" >&2; done
+		fail "b2 (job $b2) not running 60 s after the restart (kill after $1 s)"
+	fi
 	settle 4
 	expect_state "$a1" PENDING
 	for j in "$a2" "$b1" "$b2"; do expect_state "$j" RUNNING; done

@@ -59,6 +59,23 @@ START_TEST(priority_encoding)
 }
 END_TEST
 
+/* when a pass must ask Slurm to schedule now rather than at its next cycle */
+START_TEST(rose_to_reclaim)
+{
+	/* priority 1: not classified yet (restart, reload) */
+	ck_assert(gq_band_rose_to_reclaim(1, GQ_BAND_IN_QUOTA));
+	ck_assert(gq_band_rose_to_reclaim(1, GQ_BAND_FAIR_SHARE));
+	ck_assert(!gq_band_rose_to_reclaim(1, GQ_BAND_OVER));
+	/* fair share (1500000001) up to in quota: yes; down: no */
+	ck_assert(gq_band_rose_to_reclaim(1500000001u, GQ_BAND_IN_QUOTA));
+	ck_assert(!gq_band_rose_to_reclaim(2000000001u, GQ_BAND_FAIR_SHARE));
+	/* moving inside a band is no reason */
+	ck_assert(!gq_band_rose_to_reclaim(2500000001u, GQ_BAND_IN_QUOTA));
+	ck_assert(!gq_band_rose_to_reclaim(1000000001u, GQ_BAND_FAIR_SHARE));
+	ck_assert(!gq_band_rose_to_reclaim(1, GQ_BAND_NONE));
+}
+END_TEST
+
 Suite *band_suite(void)
 {
 	Suite *s = suite_create("band");
@@ -67,6 +84,7 @@ Suite *band_suite(void)
 	tcase_add_test(tc, band_boundaries);
 	tcase_add_test(tc, band_keys);
 	tcase_add_test(tc, priority_encoding);
+	tcase_add_test(tc, rose_to_reclaim);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/read_api.h"
+#include "core/constraint.h"
 #include "core/gres_text.h"
 #include "core/hash.h"
 #include "shared/job_facts.h"
@@ -146,14 +147,57 @@ static int _group_of(const gq_api_t *a, const char *name, size_t len)
 	return 0;
 }
 
-/* Each node's idle GPUs and partitions, by its index in the node table. */
+/* Does the comma separated partition list name partition group `group`? */
+static bool _lists_group(const gq_api_t *a, const char *parts, int group)
+{
+	const char *p = parts;
+
+	while (group && p && *p) {
+		size_t len = strcspn(p, ",");
+
+		if (_group_of(a, p, len) == group)
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* A pending job's partition group (0: it lists several) */
+static int _job_part(const gq_api_t *a, const slurm_job_info_t *j)
+{
+	if (!j->partition || strchr(j->partition, ','))
+		return 0;
+	return _group_of(a, j->partition, strlen(j->partition));
+}
+
+static bool _narrow_of(const gq_api_t *a, const slurm_job_info_t *j,
+		       gq_narrow_t *w)
+{
+	return gq_narrow_of(_job_part(a, j), j->features, j->tres_per_node,
+			    j->tres_per_job, w);
+}
+
+/*
+ * Each node's idle GPUs and node groups, by its index in the node table:
+ * its partitions, then the pending jobs' narrowings it allows, as the
+ * plugin does (plugins/node_groups.c, core/constraint.h).
+ */
 static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
-		       gq_view_t *view)
+		       gq_view_t *view, gq_narrows_t *narrows)
 {
 	uint32_t i;
+	int k, nparts = a->parts->record_count;
 
+	for (i = 0; i < a->jobs->record_count; i++) {
+		const slurm_job_info_t *j = &a->jobs->job_array[i];
+		gq_narrow_t w;
+
+		if ((j->job_state & JOB_STATE_BASE) == JOB_PENDING &&
+		    _narrow_of(a, j, &w))
+			gq_narrows_add(narrows, &w);
+	}
 	if (gq_view_set_nodes(view, a->nodes->record_count) ||
-	    gq_view_set_groups(view, a->parts->record_count))
+	    gq_view_set_groups(view, nparts + narrows->n))
 		return -1;
 	for (i = 0; i < a->nodes->record_count; i++) {
 		const node_info_t *n = &a->nodes->node_array[i];
@@ -166,6 +210,15 @@ static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 
 			gq_view_node_group(view, i, _group_of(a, p, len));
 			p += len + (p[len] == ',');
+		}
+		for (k = 0; k < narrows->n; k++) {
+			const gq_narrow_t *w = &narrows->w[k];
+
+			if (gq_narrow_allows(w, _lists_group(a, n->partitions,
+							     w->part),
+					     n->features_act ? n->features_act :
+					     n->features, n->gres))
+				gq_view_node_group(view, i, nparts + 1 + k);
 		}
 
 		if (_node_in_pool(cfg, n) && gq_node_takes_work(n->node_state))
@@ -226,13 +279,15 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
 		     void *qos_ctx)
 {
+	gq_narrows_t *narrows = calloc(1, sizeof(*narrows));
 	gq_hash_t running;
 	uint32_t i;
 	int rc = -1;
 
 	gq_hash_init(&running, &gq_hash_ints);
 	gq_view_begin(view, gq_api_capacity(a, cfg), now);
-	if (_read_nodes(a, cfg, view) || _count_array_tasks(a, &running))
+	if (!narrows || _read_nodes(a, cfg, view, narrows) ||
+	    _count_array_tasks(a, &running))
 		goto out;
 	gq_view_min_runtime_at_least(view, a->preempt_exempt_time);
 	for (i = 0; i < a->jobs->record_count; i++) {
@@ -245,11 +300,18 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
 		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
-		/* room only where it may run: its partition (several: any) */
-		if (in.state != GQ_JOB_RUNNING && j->partition &&
-		    !strchr(j->partition, ','))
-			in.node_group = _group_of(a, j->partition,
-						  strlen(j->partition));
+		/* room only where it may run: its partition (several: any),
+		 * narrowed by its constraint and GPU type */
+		if (in.state != GQ_JOB_RUNNING) {
+			gq_narrow_t w;
+			int k;
+
+			if (_narrow_of(a, j, &w) &&
+			    (k = gq_narrows_find(narrows, &w)) >= 0)
+				in.node_group = a->parts->record_count + 1 + k;
+			else
+				in.node_group = _job_part(a, j);
+		}
 		if (!gq_view_add_job(view, j->account, &in) ||
 		    (in.state == GQ_JOB_RUNNING && _read_placement(view, j)))
 			goto out;
@@ -257,5 +319,6 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 	rc = 0;
 out:
 	gq_hash_free(&running);
+	free(narrows);
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/node_groups.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
 
@@ -92,51 +93,24 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 	return !cfg->settings.npartitions;
 }
 
-/* Slurm's partitions, numbered from 1: the view's node groups. */
-typedef struct {
-	part_record_t **part;
-	int n;
-} gq_parts_t;
-
-static int _collect_part(void *x, void *arg)
-{
-	gq_parts_t *p = arg;
-
-	p->part[p->n++] = x;
-	return 0;
-}
-
-static int _group_of(const gq_parts_t *p, part_record_t *part_ptr)
-{
-	int i;
-
-	for (i = 0; part_ptr && i < p->n; i++)
-		if (p->part[i] == part_ptr)
-			return i + 1;
-	return 0;
-}
-
 /*
  * C: the GPUs of the pool's nodes (gq_node_capacity); each node's idle
  * GPUs when it takes work, and its partitions (node groups), for making
  * room.  O(nodes x partitions per node x partitions).
  */
 static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
-		       const gq_parts_t *parts, double *c)
+		       const gq_groups_t *groups, double *c)
 {
 	node_record_t *node_ptr;
-	int i, k;
+	int i;
 
 	*c = 0;
 	if (gq_view_set_nodes(view, node_record_count) ||
-	    gq_view_set_groups(view, parts->n))
+	    gq_groups_fill(groups, view))
 		return -1;
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		uint64_t total, idle;
 
-		for (k = 0; k < node_ptr->part_cnt; k++)
-			gq_view_node_group(view, node_ptr->index,
-					   _group_of(parts, node_ptr->part_pptr[k]));
 		if (!_node_in_pool(cfg, node_ptr))
 			continue;
 		total = _sum_gpus(node_ptr->gres_list, _node_avail);
@@ -265,18 +239,17 @@ int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
-	gq_parts_t parts = { 0 };
+	gq_groups_t *groups;
 	double capacity;
 	int rc = 0;
 
 	if (!job_list || !part_list)
 		return -1;
-	parts.part = xcalloc(list_count(part_list) + 1, sizeof(*parts.part));
-	list_for_each(part_list, _collect_part, &parts);
+	groups = gq_groups_collect();
 	gq_view_begin(view, 0, now);
-	if (_read_nodes(cfg, view, &parts, &capacity) ||
+	if (_read_nodes(cfg, view, groups, &capacity) ||
 	    _read_account_tree(view)) {
-		xfree(parts.part);
+		gq_groups_free(groups);
 		return -1;
 	}
 	gq_view_set_capacity(view, capacity);
@@ -288,15 +261,15 @@ int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
 		if (!_active(job_ptr) || !gq_read_in_pool(cfg, job_ptr))
 			continue;
 		gq_read_job(job_ptr, now, &in);
-		/* room only where it may run: its partition (several: any) */
-		if (in.state != GQ_JOB_RUNNING && !job_ptr->part_ptr_list)
-			in.node_group = _group_of(&parts, job_ptr->part_ptr);
+		/* room only where it may run (node_groups.h) */
+		if (in.state != GQ_JOB_RUNNING)
+			in.node_group = gq_groups_of_job(groups, job_ptr);
 		if (!gq_view_add_job(view, job_ptr->account, &in))
 			rc = -1;
 		else if (in.state == GQ_JOB_RUNNING)
 			rc = _read_placement(view, job_ptr);
 	}
 	list_iterator_destroy(it);
-	xfree(parts.part);
+	gq_groups_free(groups);
 	return rc;
 }

@@ -24,12 +24,40 @@ START_TEST(gres_text_forms)
 }
 END_TEST
 
+START_TEST(gres_text_types)
+{
+	char t[16];
+	const char *node = "gpu:a100:4(S:0),gpu:h100:2(S:1),gpu:1";
+
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type(node, "a100"), 4);
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type(node, "h100"), 2);
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type(node, "a10"), 0);
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type(node, NULL), 7);
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type(node, ""), 7);
+	ck_assert_uint_eq(gq_gres_text_gpus_of_type("gres/gpu:l40=3", "l40"), 3);
+	ck_assert(gq_gres_text_type("gres:gpu:a100:1", t, sizeof(t)));
+	ck_assert_str_eq(t, "a100");
+	ck_assert(gq_gres_text_type("cpu=2,gres/gpu:h100=2", t, sizeof(t)));
+	ck_assert_str_eq(t, "h100");
+	ck_assert(gq_gres_text_type("gres:gpu:tesla", t, sizeof(t)));
+	ck_assert_str_eq(t, "tesla");
+	/* untyped, another gres's type, a type longer than the buffer */
+	ck_assert(!gq_gres_text_type("gres:gpu:2", t, sizeof(t)));
+	ck_assert(!gq_gres_text_type("gres/gpu=2", t, sizeof(t)));
+	ck_assert(!gq_gres_text_type("gres:shard:big:2", t, sizeof(t)));
+	ck_assert(!gq_gres_text_type("gres:gpu:a_very_long_type_name:1", t,
+				     sizeof(t)));
+	ck_assert(!gq_gres_text_type(NULL, t, sizeof(t)));
+}
+END_TEST
+
 Suite *gres_text_suite(void)
 {
 	Suite *s = suite_create("gres_text");
 	TCase *tc = tcase_create("gres_text");
 
 	tcase_add_test(tc, gres_text_forms);
+	tcase_add_test(tc, gres_text_types);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -46,6 +46,12 @@ running slurmdbd && fail "slurmdbd still runs"
 settle 6
 [[ $(jobs_snapshot) == "$before" ]] \
 	|| fail "priorities changed with slurmdbd down: '$before' -> '$(jobs_snapshot)'"
+# the command answers without slurmdbd, and says what it could not read
+out=$(sl "$GPUQUOTA" projects --json 2>"$DIR/projects.err") || fail "gpuquota projects failed with slurmdbd down"
+[[ $(jq -r '.projects[] | select(.name == "team-a") | .allocated + 0' <<<"$out") == 3 ]] \
+	|| fail "gpuquota projects with slurmdbd down: $out"
+grep -q "warning: sacctmgr show assoc failed: Slurm's account tree is not read" "$DIR/projects.err" \
+	|| fail "gpuquota projects did not say it could not read the account tree: $(cat "$DIR/projects.err")"
 b2=$(submit b2 team-b 1) || fail "sbatch refused with slurmdbd down"
 wait_state "$b2" RUNNING 60
 settle 3

@@ -15,7 +15,7 @@
 #     in sacctmgr is research's within a few passes.
 # slurmctld is the same process throughout; no sanitizer report (lib.sh).
 export GQ_ACCOUNTING=1
-GQ_EXTRA_ACCOUNTS=research,moved
+export GQ_EXTRA_ACCOUNTS=research,moved
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"departments": [{"name": "research", "gpu_quota": 2, "gpu_limit": 2}],
@@ -114,8 +114,9 @@ m1=$(submit m1 moved 1)
 _wait_eq 30 yes reason_has "$m1" "$limit_reason" \
 	|| fail "moved's job: reason '$(sl squeue -h -j "$m1" -o %r)', want research's limit: the move was not seen"
 
-[[ $(cat "$DIR/pids/slurmctld.pid") == "$ctld" ]] && running slurmctld \
-	|| fail "slurmctld $ctld did not survive the outages"
+if [[ $(cat "$DIR/pids/slurmctld.pid") != "$ctld" ]] || ! running slurmctld; then
+	fail "slurmctld $ctld did not survive the outages"
+fi
 if grep -E 'fatal|error: gpuquota' "$DIR/log/slurmctld.log" >&2; then
 	fail "slurmctld logged the lines above during the outages"
 fi

@@ -11,6 +11,7 @@
 #                   [--accounting [--accounts "a,b,c"]]
 #   cluster.sh down --dir DIR
 #   cluster.sh ctld-restart --dir DIR [--signal KILL|TERM]
+#   cluster.sh dbd-stop|dbd-start|db-stop|db-start --dir DIR
 #   cluster.sh free-port-base [--nodes N]
 #
 # Ports: slurmctld listens on P, node nX on P+X, slurmdbd on P+N+3, MariaDB
@@ -30,7 +31,7 @@ die() { echo "cluster.sh: error: $*" >&2; exit 1; }
 say() { echo "cluster.sh: $*" >&2; }
 
 usage() {
-	sed -n '8,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,18p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -607,6 +608,62 @@ cmd_ctld_restart() { # DIR SIG
 	die "ctld-restart: slurmctld does not answer"
 }
 
+# ---------------------------------------------------------------- accounting outage
+# Stop DIR's slurmdbd or MariaDB (an outage in accounting mode) and start
+# them again, the same daemons on the same ports and data: by the pid in
+# DIR/pids, and only a pid that carries DIR's marker.
+own_pid() { # NAME -> pid of DIR's daemon NAME, if alive and ours
+	local p
+	p=$(cat "$DIR/pids/$1.pid" 2>/dev/null) || return 1
+	alive "$p" && grep -qzFx "$MARKER=$DIR" "/proc/$p/environ" 2>/dev/null || return 1
+	echo "$p"
+}
+
+cmd_outage() { # DIR dbd-stop|dbd-start|db-stop|db-start
+	local p i
+	DIR=$(cd "$1" && pwd -P) || die "$2: no dir $1"
+	[[ -f $DIR/slurmdbd.conf ]] || die "$2: $DIR has no accounting (cluster.sh up --accounting)"
+	export SLURM_CONF=$DIR/slurm.conf
+	case $2 in
+	dbd-stop)
+		p=$(own_pid slurmdbd) || die "dbd-stop: no slurmdbd of $DIR running"
+		stop_pids TERM 20 "$p"
+		;;
+	db-stop)
+		p=$(own_pid mariadbd) || die "db-stop: no mariadbd of $DIR running"
+		stop_pids TERM 30 "$p"
+		;;
+	dbd-start)
+		own_pid slurmdbd >/dev/null && die "dbd-start: slurmdbd of $DIR already runs"
+		rm -f "$DIR/run/slurmdbd.pid"
+		env "$MARKER=$DIR" slurmdbd </dev/null >>"$DIR/log/slurmdbd.stderr" 2>&1 \
+			|| die "dbd-start: slurmdbd exited with an error"
+		p=$(wait_pidfile "$DIR/run/slurmdbd.pid" 10) || die "dbd-start: slurmdbd wrote no pid file"
+		echo "$p" >"$DIR/pids/slurmdbd.pid"
+		for ((i = 0; i < 150; i++)); do
+			timeout 5 sacctmgr -i -n show cluster >/dev/null 2>&1 && return 0
+			alive "$p" || break
+			sleep 0.2
+		done
+		die "dbd-start: slurmdbd does not answer (sacctmgr show cluster)"
+		;;
+	db-start)
+		own_pid mariadbd >/dev/null && die "db-start: mariadbd of $DIR already runs"
+		rm -f "$DIR/db/mariadbd.pid"
+		env "$MARKER=$DIR" setsid mariadbd --defaults-file="$DIR/db/my.cnf" \
+			</dev/null >>"$DIR/log/mariadbd.stderr" 2>&1 &
+		p=$(wait_pidfile "$DIR/db/mariadbd.pid" 30) || die "db-start: mariadbd wrote no pid file"
+		echo "$p" >"$DIR/pids/mariadbd.pid"
+		for ((i = 0; i < 300; i++)); do
+			mariadb-admin --defaults-file="$DIR/db/my.cnf" -uroot ping >/dev/null 2>&1 && return 0
+			alive "$p" || break
+			sleep 0.1
+		done
+		die "db-start: mariadbd does not answer"
+		;;
+	esac
+}
+
 # ---------------------------------------------------------------- main
 main() {
 	(($#)) || usage
@@ -636,6 +693,17 @@ main() {
 		done
 		[[ -n $dir ]] || die "ctld-restart: --dir DIR is required"
 		cmd_ctld_restart "$dir" "$sig"
+		;;
+	dbd-stop | dbd-start | db-stop | db-start)
+		local dir=""
+		while (($#)); do
+			case $1 in
+			--dir) dir=${2:?}; shift 2 ;;
+			*) die "$cmd: unknown argument '$1'" ;;
+			esac
+		done
+		[[ -n $dir ]] || die "$cmd: --dir DIR is required"
+		cmd_outage "$dir" "$cmd"
 		;;
 	free-port-base)
 		local n=8

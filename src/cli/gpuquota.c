@@ -185,6 +185,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	}
 	c->dbd = gq_sacctmgr_is_dbd(conf) &&
 		 !gq_sacctmgr_accounts(conf->cluster_name, &c->accts);
+	/* slurmdbd or its database down: slurmctld keeps its cached tree */
+	if (gq_sacctmgr_is_dbd(conf) && !c->dbd)
+		fprintf(stderr, "gpuquota: warning: sacctmgr show assoc failed: Slurm's account tree is not read (departments only as gpuquota.json says; slurmctld keeps deciding with the tree it has)\n");
 	if (c->dbd && gq_sacctmgr_qos(&c->qos))
 		fprintf(stderr, "gpuquota: warning: sacctmgr show qos failed: jobs are ordered without QOS priorities\n");
 	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {

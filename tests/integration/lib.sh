@@ -205,6 +205,34 @@ wait_held() {
 # near X Y: true if the numbers X and Y differ by less than 0.01
 near() { awk -v x="$1" -v y="$2" 'BEGIN { d = x - y; exit !(d < 0.01 && d > -0.01) }'; }
 
+# Slurm's StateSaveLocation (crash tests: what a restarted slurmctld reads)
+state_dir() { sl scontrol show config | awk '/^StateSaveLocation/ { print $3 }'; }
+
+# wait_saved T0 [SECONDS]: until Slurm has written its job state after
+# second T0; false if it did not within SECONDS (default 12).  Slurm saves
+# at most 5 s (SAVE_MAX_WAIT) after a change and not at all without one: a
+# SIGKILL before that save loses the change (docs/RELIABILITY.md).  So
+# after a change at T0 it must come; with no change since T0 there is
+# nothing to save and it times out.
+# (T0 from `date +%s.%N`: Slurm may save in the same second.)
+wait_saved() {
+	local t0=$1 t=${2:-12} d i
+	d=$(state_dir)
+	for ((i = 0; i < t * 4; i++)); do
+		awk -v m="$(stat -c %.9Y "$d/job_state" 2>/dev/null || echo 0)" -v t="$t0" \
+			'BEGIN { exit !(m > t) }' && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# "JOBID RESTARTS" of every job slurmctld knows (array tasks each)
+job_restarts() {
+	sl scontrol -o show job 2>/dev/null |
+		grep -oE '^JobId=[0-9]+|Restarts=[0-9]+' | paste -d' ' - - |
+		sed -E 's/JobId=//; s/Restarts=//'
+}
+
 # check_invariant [SECONDS], invariant_violation: see invariant.sh
 # shellcheck source-path=SCRIPTDIR source=invariant.sh
 . "$ROOT/tests/integration/invariant.sh"

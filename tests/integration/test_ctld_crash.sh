@@ -12,18 +12,10 @@
 # same.
 . "$(dirname "$0")/lib.sh"
 
-# "yes" once Slurm has saved its job state after T0 (seconds.nanoseconds)
-saved_after() {
-	local m
-	m=$(stat -c %.9Y "$statedir/job_state" 2>/dev/null || echo 0)
-	awk -v m="$m" -v t="$1" 'BEGIN { exit !(m > t) }' && echo yes
-}
-
 round() { # SECONDS before the kill
 	local a1 a2 b1 b2 j ids t0
 	up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
 	                          {"name": "team-b", "gpu_quota": 2}]}'
-	statedir=$(sl scontrol show config | awk '/^StateSaveLocation/ { print $3 }')
 	a1=$(submit a1 team-a 1); wait_state "$a1" RUNNING
 	a2=$(submit a2 team-a 2); wait_state "$a2" RUNNING
 	b1=$(submit b1 team-b 1); wait_state "$b1" RUNNING
@@ -31,8 +23,7 @@ round() { # SECONDS before the kill
 	# wait for a save that includes it
 	t0=$(date +%s.%N)
 	sl scontrol update jobid="$b1" comment=saved || fail "scontrol update failed"
-	_wait_eq 60 yes saved_after "$t0" \
-		|| fail "Slurm did not save its job state within 60 s"
+	wait_saved "$t0" 60 || fail "Slurm did not save its job state within 60 s"
 	b2=$(submit b2 team-b 1)
 	sleep "$1"
 	"$CLUSTER" ctld-restart --dir "$DIR" --signal KILL >/dev/null 2>&1 \

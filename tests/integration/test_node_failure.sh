@@ -140,11 +140,7 @@ n=$(grep -c 'gpuquota: reclaim:' "$DIR/log/slurmctld.log" || true)
 check_invariant 15
 
 # ---- n3 comes back: a new slurmd, as soak does
-rm -f "$DIR/run/slurmd-n3.pid"
-(cd "$CDIR" && env "GPUQUOTA_CLUSTER_OWNER=$CDIR" slurmd -N n3 -f "$CDIR/slurm.conf" \
-	</dev/null >>"$CDIR/log/slurmd-n3.stderr" 2>&1) || fail "slurmd n3 did not start"
-_wait_eq 10 1 test -s "$DIR/run/slurmd-n3.pid" || true
-cp "$DIR/run/slurmd-n3.pid" "$DIR/pids/slurmd-n3.pid" 2>/dev/null || true
+restart_slurmd n3 || fail "slurmd n3 did not start"
 _wait_eq 60 12 capacity || fail "capacity $(capacity) with n3 back, want 12"
 # f_a = 8: a2 (A = 6) and a3 (A = 8) run on n3's idle GPUs
 wait_state "$a2" RUNNING 60

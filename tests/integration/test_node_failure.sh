@@ -32,8 +32,8 @@ up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 4},
 CDIR=$(cd "$DIR" && pwd -P)	# the cluster's marker value (cluster.sh)
 
 node_of() { sl squeue -h -j "$1" -o %N; }
-# scontrol's State= (sinfo shows a DOWN node that still has CPUs allocated
-# as mixed*)
+# scontrol's State= (sinfo's %T still showed mixed* for n3 after slurmctld
+# had logged setting it DOWN)
 node_state() { sl scontrol -o show node "$1" | grep -oE ' State=[^ ]+' | cut -d= -f2; }
 node_down() { [[ $(node_state "$1") == DOWN* ]] && echo yes; }
 capacity() { sl "$GPUQUOTA" projects --json | jq -r .capacity; }

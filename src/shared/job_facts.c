@@ -223,8 +223,7 @@ uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
 
 	if (gq_node_takes_work(node_state))
 		return total;
-	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE ||
-	    (node_state & NODE_STATE_NO_RESPOND))
+	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE)
 		return 0;
 	return allocated < total ? allocated : total;
 }

@@ -107,8 +107,9 @@ bool gq_node_takes_work(uint32_t node_state);
 
 /*
  * A node's GPUs in C: all of them when it takes work; on a node that is
- * draining (or failing) but up, the ones its jobs still hold, so that
- * what projects hold never exceeds C; none on a node that is down or
+ * draining, failing or not responding but not yet down, the ones its jobs
+ * still hold (they count in their projects until Slurm requeues them), so
+ * that what projects hold never exceeds C; none on a node that is down or
  * future.
  */
 uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,

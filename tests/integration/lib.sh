@@ -98,6 +98,26 @@ up_cluster() {
 		|| fail "slurmctld did not load gpuquota"
 }
 
+# restart_slurmd NODE: start a killed node's slurmd again as cluster.sh
+# does, with its marker the last variable of its environment: slurmstepd's
+# process title overwrites all of its environment but the last variable,
+# and `cluster.sh down` finds a job's slurmstepd by the marker (with
+# SLURM_CONF after it, slurmd's own setenv, the steps it starts were left
+# running after down)
+restart_slurmd() {
+	local n=$1 cdir i
+	cdir=$(cd "$DIR" && pwd -P)	# the marker's value (cluster.sh)
+	rm -f "$DIR/run/slurmd-$n.pid"
+	(cd "$cdir" && env "SLURM_CONF=$cdir/slurm.conf" "GPUQUOTA_CLUSTER_OWNER=$cdir" \
+		slurmd -N "$n" -f "$cdir/slurm.conf" \
+		</dev/null >>"$cdir/log/slurmd-$n.stderr" 2>&1) || return 1
+	for ((i = 0; i < 50; i++)); do
+		[[ -s $DIR/run/slurmd-$n.pid ]] && break
+		sleep 0.2
+	done
+	cp "$DIR/run/slurmd-$n.pid" "$DIR/pids/slurmd-$n.pid" 2>/dev/null || true
+}
+
 # submit NAME ACCOUNT GPUS [sbatch options...] -> prints the job id
 submit() {
 	local name=$1 acct=$2 gpus=$3

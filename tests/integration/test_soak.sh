@@ -81,7 +81,6 @@ up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
 	--nodes "$NODES" --gpus 4 --cpus 8 \
 	--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
 	--conf-extra SlurmdTimeout=20
-CDIR=$(cd "$DIR" && pwd -P)	# the cluster's marker value (cluster.sh)
 START_EPOCH=$EPOCHSECONDS
 START_TIME=$(date +%Y-%m-%dT%H:%M:%S)
 
@@ -255,17 +254,10 @@ fail_node() { # INDEX(0..) HOW(0 kill slurmd, else scontrol down) DURATION
 }
 
 restore_node() {
-	local n=$node_down i
+	local n=$node_down
 	[[ -n $n ]] || return 0
 	if [[ $node_how == kill ]]; then
-		rm -f "$DIR/run/slurmd-$n.pid"
-		(cd "$CDIR" && env "GPUQUOTA_CLUSTER_OWNER=$CDIR" slurmd -N "$n" -f "$CDIR/slurm.conf" \
-			</dev/null >>"$CDIR/log/slurmd-$n.stderr" 2>&1) || events "slurmd $n did not start"
-		for ((i = 0; i < 50; i++)); do
-			[[ -s $DIR/run/slurmd-$n.pid ]] && break
-			sleep 0.2
-		done
-		cp "$DIR/run/slurmd-$n.pid" "$DIR/pids/slurmd-$n.pid" 2>/dev/null || true
+		restart_slurmd "$n" || events "slurmd $n did not start"
 		events "restart slurmd $n"
 	else
 		sl scontrol update nodename="$n" state=resume || true

@@ -200,6 +200,12 @@ START_TEST(facts_nodes)
 	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_MIXED | NODE_STATE_DRAIN, 8, 3), 3);
 	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_IDLE | NODE_STATE_DRAIN, 8, 0), 0);
 	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_DOWN, 8, 3), 0);
+	/* slurmd gone, not yet DOWN (SlurmdTimeout): its jobs still count in
+	 * their projects, so their GPUs stay in C until Slurm requeues them
+	 * (test_node_failure); was 0, and projects then held more than C */
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_MIXED | NODE_STATE_NO_RESPOND, 8, 3), 3);
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_IDLE | NODE_STATE_NO_RESPOND, 8, 0), 0);
+	ck_assert_uint_eq(gq_node_capacity(NODE_STATE_DOWN | NODE_STATE_NO_RESPOND, 8, 3), 0);
 }
 END_TEST
 

@@ -7,6 +7,7 @@
 
 #include "core/fairshare.h"
 #include "core/queue.h"
+#include "core/sort.h"
 
 /*
  * A project's pending queue: eligible before waiting, then Slurm's order
@@ -194,7 +195,7 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 		int *q = gq_bucket(queued, i), n = gq_bucket_len(queued, i);
 		double cum = p->alloc;
 
-		qsort_r(q, n, sizeof(*q), _cmp_queue, jobs);
+		gq_sort_ints(q, n, _cmp_queue, jobs);
 		p->pending = 0;
 		for (k = 0; k < n; k++)
 			jobs[q[k]].tasks_now = _at_once(&jobs[q[k]]);

@@ -9,6 +9,7 @@
 
 #include "core/fairshare.h"
 #include "core/reclaim.h"
+#include "core/sort.h"
 
 /* The four kinds of reclaim, in the order of their bits. */
 enum { K_QUOTA, K_FAIR, K_QUOTA_OUT, K_FAIR_OUT, K_N };
@@ -87,7 +88,7 @@ void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p)
 	double over = p->alloc - p->quota;
 	int i;
 
-	qsort_r(run, n, sizeof(*run), _cmp_walk, jobs);
+	gq_sort_ints(run, n, _cmp_walk, jobs);
 	for (i = 0; i < n; i++) {
 		gq_job_t *job = &jobs[run[i]];
 

@@ -11,6 +11,7 @@ Suite *hash_suite(void);
 Suite *view_suite(void);
 Suite *gres_text_suite(void);
 Suite *constraint_suite(void);
+Suite *sort_suite(void);
 Suite *job_facts_suite(void);
 Suite *sync_suite(void);
 Suite *state_suite(void);
@@ -31,6 +32,7 @@ int main(void)
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, gres_text_suite());
 	srunner_add_suite(sr, constraint_suite());
+	srunner_add_suite(sr, sort_suite());
 	srunner_add_suite(sr, job_facts_suite());
 	srunner_add_suite(sr, sync_suite());
 	srunner_add_suite(sr, state_suite());

@@ -28,6 +28,24 @@ static bool _equal_name(gq_key_t a, gq_key_t b)
 	return !strcasecmp(a.s, b.s);
 }
 
+/* FNV-1a over the bytes as they are: names spelled exactly */
+static uint64_t _hash_exact(gq_key_t key)
+{
+	const char *s = key.s;
+	uint64_t h = 14695981039346656037ULL;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static bool _equal_exact(gq_key_t a, gq_key_t b)
+{
+	return !strcmp(a.s, b.s);
+}
+
 static bool _dup_name(gq_key_t key, gq_key_t *copy)
 {
 	copy->s = strdup(key.s);
@@ -72,6 +90,13 @@ static bool _equal_int(gq_key_t a, gq_key_t b)
 const gq_hash_type_t gq_hash_names = {
 	.hash = _hash_name,
 	.equal = _equal_name,
+	.dup = _dup_name,
+	.destroy = _destroy_name,
+};
+
+const gq_hash_type_t gq_hash_exact_names = {
+	.hash = _hash_exact,
+	.equal = _equal_exact,
 	.dup = _dup_name,
 	.destroy = _destroy_name,
 };

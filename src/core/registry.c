@@ -74,6 +74,8 @@ int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg)
 	gq_hash_init(&r->accounts, &gq_hash_names);
 	gq_hash_init(&r->depts, &gq_hash_names);
 	gq_hash_init(&r->tree, &gq_hash_names);
+	gq_hash_init(&r->spelled, &gq_hash_exact_names);
+	r->last_project = -1;
 	if (cfg->ndepts && !(r->dept = calloc(cfg->ndepts, sizeof(*r->dept))))
 		return -1;
 	for (i = 0; i < cfg->ndepts; i++) {
@@ -117,6 +119,7 @@ void gq_registry_free(gq_registry_t *r)
 	gq_hash_free(&r->accounts);
 	gq_hash_free(&r->depts);
 	gq_hash_free(&r->tree);
+	gq_hash_free(&r->spelled);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -125,12 +128,11 @@ int gq_registry_find(const gq_registry_t *r, const char *account)
 	return gq_hash_get(&r->accounts, gq_key_str(account ? account : ""));
 }
 
-int gq_registry_project_of(gq_registry_t *r, const char *account)
+/* The project of an account, by its case-folded name, made when new. */
+static int _project_of(gq_registry_t *r, const char *account)
 {
 	int idx, dept;
 
-	if (!account)
-		account = "";
 	if ((idx = gq_hash_get(&r->accounts, gq_key_str(account))) >= 0)
 		return idx;
 	dept = gq_hash_get(&r->tree, gq_key_str(account));
@@ -138,6 +140,28 @@ int gq_registry_project_of(gq_registry_t *r, const char *account)
 	if (idx < 0 || gq_hash_put(&r->accounts, gq_key_str(account), idx))
 		return -1;
 	r->proj[idx].dept_from_tree = dept >= 0;
+	return idx;
+}
+
+/* O(1): the last account, else its exact spelling, else _project_of */
+int gq_registry_project_of(gq_registry_t *r, const char *account)
+{
+	int idx;
+
+	if (!account)
+		account = "";
+	if (r->last_project >= 0 && !strcmp(r->last, account))
+		return r->last_project;
+	if ((idx = gq_hash_get(&r->spelled, gq_key_str(account))) < 0) {
+		if ((idx = _project_of(r, account)) < 0)
+			return -1;
+		if (gq_hash_put(&r->spelled, gq_key_str(account), idx))
+			return idx;	/* no memory to cache it: still right */
+	}
+	if (strlen(account) < sizeof(r->last)) {
+		strcpy(r->last, account);
+		r->last_project = idx;
+	}
 	return idx;
 }
 

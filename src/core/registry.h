@@ -9,7 +9,9 @@
  * otherwise).  Also each project's and department's per-pass numbers
  * (a_p, pending GPUs, f_p), which the pass fills in.
  *
- * Costs: lookups and inserts O(1) (hash on the name); the tables only grow
+ * Costs: lookups and inserts O(1) (hash on the name; gq_registry_project_of
+ * first compares with the last account asked, then hashes the exact
+ * spelling, case-folding only on first sight of a spelling); the tables only grow
  * (an unlisted account keeps its project for the life of the view).
  */
 #ifndef GPUQUOTA_REGISTRY_H
@@ -65,6 +67,16 @@ typedef struct {
 	gq_dept_t *dept;
 	int ndept;
 	gq_hash_t accounts;	/* account -> project index */
+	/*
+	 * The same, by the account's exact spelling, and the last account
+	 * asked (Slurm lists a user's jobs together): a pass asks once per
+	 * job, and byte compares cost less than case-folding ones.  An
+	 * account's project never changes in a registry's life, so neither
+	 * goes stale.
+	 */
+	gq_hash_t spelled;
+	char last[64];		/* "" (and last_project -1): none */
+	int last_project;
 	gq_hash_t depts;	/* department name -> index */
 	gq_hash_t tree;		/* account -> department, from Slurm's tree */
 } gq_registry_t;

@@ -328,6 +328,42 @@ START_TEST(unknown_account_is_zero_quota_project)
 END_TEST
 
 /*
+ * An account is one project however it is spelled, in any order of
+ * spellings (the registry caches the last account and each exact
+ * spelling in front of the case-folding lookup), across passes, and for
+ * an account no project lists too.
+ */
+START_TEST(account_spellings_one_project)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	const char *spell[] = { "team-a", "TEAM-A", "team-b", "Team-A",
+				"Guest", "team-a", "GUEST", "guest", "Team-B" };
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		gq_view_begin(v, 4, 100);
+		for (i = 0; i < 9; i++)
+			pend(v, 1 + i, spell[i], 1, 10 + i);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_nprojects(v), 3);
+		ck_assert_int_eq(gq_view_job(v, 2)->project,
+				 gq_view_find_project(v, "team-a"));
+		ck_assert_int_eq(gq_view_job(v, 4)->project,
+				 gq_view_find_project(v, "team-a"));
+		ck_assert_int_eq(gq_view_job(v, 9)->project,
+				 gq_view_find_project(v, "team-b"));
+		ck_assert_int_eq(gq_view_job(v, 7)->project,
+				 gq_view_job(v, 5)->project);
+		ck_assert_int_eq(gq_view_job(v, 8)->project,
+				 gq_view_job(v, 5)->project);
+		ck_assert_uint_eq(project(v, "team-a")->pending, 4);
+		ck_assert_uint_eq(project(v, "guest")->pending, 3);
+	}
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * A job submitted between passes (priority_p_set on submit): placed at the
  * tail of its project's queue, and can reclaim at once.  Pass with a1, a2,
  * b1 running (f_a=3, f_b=1); b2 arrives late: A = 1 + 1 = 2 <= q_b.
@@ -1022,6 +1058,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, fair_share_reclaim_floor);
 	tcase_add_test(tc, interleaving_by_share);
 	tcase_add_test(tc, unknown_account_is_zero_quota_project);
+	tcase_add_test(tc, account_spellings_one_project);
 	tcase_add_test(tc, late_submit_reclaims);
 	tcase_add_test(tc, limit_holds_jobs_past_it);
 	tcase_add_test(tc, not_requeueable_only_inside_quota);

@@ -287,22 +287,6 @@ static int _alloc_order(gq_view_t *v)
 	return 0;
 }
 
-/* Where each project's jobs are in the reclaim order (one run each). */
-static void _index_runs(gq_view_t *v)
-{
-	int i, k;
-
-	v->nruns = v->reg.nproj;
-	for (i = 0; i < v->nruns; i++)
-		v->run_first[i] = v->run_len[i] = 0;
-	for (k = 0; k < v->norder; k++) {
-		int p = v->jobs[v->order[k]].project;
-
-		if (!v->run_len[p]++)
-			v->run_first[p] = k;
-	}
-}
-
 /*
  * A running job of project `project` is gone between passes (requeued,
  * reclaimed, ended): the budgets of its project, and of its department's
@@ -451,19 +435,39 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 	return job;
 }
 
-/*
- * The jobs grouped by project, in the order they came within each, so
- * that the steps of the pass, which walk one project's jobs at a time,
- * read neighbouring memory: at 200 000 jobs the store (128 bytes a job)
- * is far larger than any cache, and reading it in a scattered order cost
- * a third of the pass.  O(J + P), plus O(capacity) to renumber the id
- * table.  With no memory for the second buffer the pass runs on the jobs
- * as they are (the same results, slower).
- */
-static void _group_by_project(gq_view_t *v)
+/* A job as a pass starts it: nothing decided, its GPUs in a_p. */
+static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
-	int np = v->reg.nproj, k;
-	int *start;
+	job->victim = job->chain = 0;
+	job->room = false;
+	job->preempt_rank = UINT32_MAX;
+	job->demand = false;
+	if (job->in.state == GQ_JOB_RUNNING)
+		_add_alloc(v, job, 1);
+}
+
+/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
+static int _group_of(const gq_job_t *job)
+{
+	return 2 * job->project + (job->in.state == GQ_JOB_RUNNING);
+}
+
+/*
+ * The jobs grouped by project, and in each its queued (pending and
+ * waiting) jobs before its running ones, each in the order they came, so
+ * that the steps of the pass, which walk one project's queue or running
+ * jobs at a time, read neighbouring memory: at 200 000 jobs the store
+ * (128 bytes a job) is far larger than any cache, and every sweep of it
+ * costs more than the work done on it.  The same sweep starts each job
+ * (_reset_job); the queued and running buckets are then runs of
+ * consecutive jobs (gq_buckets_runs, no job read).  O(J + P), plus
+ * O(capacity) to renumber the id table.  Returns 0, or -1 when there is
+ * no memory for the second buffer: the jobs are left as they are.
+ */
+static int _group_by_project(gq_view_t *v)
+{
+	int ng = 2 * v->reg.nproj, k;
+	int *start, *at;
 	gq_job_t *t;
 
 	if (v->spare_cap < v->jobs_cap) {
@@ -471,24 +475,28 @@ static void _group_by_project(gq_view_t *v)
 		int *nm;
 
 		if (!ns)
-			return;
+			return -1;
 		v->spare = ns;
 		if (!(nm = realloc(v->moved, sizeof(*nm) * v->jobs_cap)))
-			return;
+			return -1;
 		v->moved = nm;
 		v->spare_cap = v->jobs_cap;
 	}
-	if (!(start = calloc(np + 1, sizeof(*start))))
-		return;
+	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
+		return -1;
+	at = start + ng + 1;
 	for (k = 0; k < v->njobs; k++)
-		start[v->jobs[k].project + 1]++;
-	for (k = 1; k <= np; k++)
+		start[_group_of(&v->jobs[k]) + 1]++;
+	for (k = 1; k <= ng; k++)
 		start[k] += start[k - 1];
+	memcpy(at, start, sizeof(*at) * ng);
 	for (k = 0; k < v->njobs; k++) {
-		v->moved[k] = start[v->jobs[k].project]++;
-		v->spare[v->moved[k]] = v->jobs[k];
+		int to = at[_group_of(&v->jobs[k])]++;
+
+		v->moved[k] = to;
+		v->spare[to] = v->jobs[k];
+		_reset_job(v, &v->spare[to]);
 	}
-	free(start);
 	t = v->jobs;
 	v->jobs = v->spare;
 	v->spare = t;
@@ -498,6 +506,10 @@ static void _group_by_project(gq_view_t *v)
 	gq_hash_renumber(&v->ids, v->moved);
 	for (k = 0; k < v->npl; k++)
 		v->pl_job[k] = v->moved[v->pl_job[k]];
+	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
+	    gq_buckets_runs(&v->running, v->reg.nproj, start + 1, 2);
+	free(start);
+	return k ? -2 : 0;
 }
 
 /* bucket of a pending or waiting job: its project; running: -1 */
@@ -517,6 +529,26 @@ static int _running_of(int k, const void *ctx)
 }
 
 /*
+ * Start every job and bucket them: grouped (above), or, without memory
+ * for that, where they are.  Returns 0 or -1 (memory).  O(J + P).
+ */
+static int _start_jobs(gq_view_t *v)
+{
+	int k, rc = _group_by_project(v);
+
+	if (rc != -1)
+		return rc;
+	for (k = 0; k < v->njobs; k++)
+		_reset_job(v, &v->jobs[k]);
+	if (gq_buckets_fill(&v->queued, v->njobs, v->reg.nproj, _queue_of,
+			    v->jobs) ||
+	    gq_buckets_fill(&v->running, v->njobs, v->reg.nproj, _running_of,
+			    v->jobs))
+		return -1;
+	return 0;
+}
+
+/*
  * The pass, in order: a_p; each project's queue sorted and its demand
  * (what its own holds keep back is not demand); fair shares; bands and
  * holds, departments' bounds; each project's candidates; reclaim order
@@ -527,41 +559,26 @@ int gq_view_compute(gq_view_t *v)
 	gq_registry_t *r = &v->reg;
 	gq_buckets_t *queued = &v->queued, *running = &v->running;
 	gq_budget_t *budget = NULL;
-	int i, k, rc = -1;
+	int rc = -1;
 
 	v->computed = true;
 	v->norder = v->nruns = 0;
-	if (!v->failed)
-		_group_by_project(v);
-	if (v->failed || _alloc_order(v) ||
-	    gq_buckets_fill(queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
-	    gq_buckets_fill(running, v->njobs, r->nproj, _running_of, v->jobs))
+	if (v->failed || _alloc_order(v))
 		goto out;
 	gq_registry_reset(r);
-	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *job = &v->jobs[k];
-
-		job->victim = job->chain = 0;
-		job->room = false;
-		job->preempt_rank = UINT32_MAX;
-		job->demand = false;
-		if (job->in.state == GQ_JOB_RUNNING)
-			_add_alloc(v, job, 1);
-	}
+	if (_start_jobs(v))
+		goto out;
 	gq_queue_demand(r, v->jobs, queued);
 	if (gq_fair_share_tree(r, v->capacity) ||
 	    gq_queue_walk(r, v->jobs, queued))
 		goto out;
 	gq_reclaim_floors(r);
-	for (i = 0; i < r->nproj; i++)
-		gq_reclaim_sort(v->jobs, gq_bucket(running, i),
-				gq_bucket_len(running, i), &r->proj[i]);
-	if (gq_reclaim_order(r, v->jobs, running, v->now,
-			     v->min_runtime_pass, v->order, &v->norder) ||
-	    !(budget = gq_budget_new(r)))
+	if (!(budget = gq_budget_new(r)) ||
+	    gq_reclaim_order(r, v->jobs, running, v->now, v->min_runtime_pass,
+			     budget, v->order, &v->norder, v->run_first,
+			     v->run_len))
 		goto out;
-	_index_runs(v);
-	gq_reclaim_mark(budget, r, v->jobs, v->order, v->norder);
+	v->nruns = r->nproj;
 	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
 		goto out;
 	rc = 0;

@@ -142,6 +142,56 @@ START_TEST(buckets_stable)
 }
 END_TEST
 
+/* runs of consecutive items: bounds with stride 2, as the pass uses them
+ * (queued then running items of each project) */
+START_TEST(buckets_runs)
+{
+	/* project 0: queued 0..1, running 2..4; project 1: none, running
+	 * 5; project 2: queued 6, none running (prefix sums, as the pass
+	 * makes them) */
+	const int bounds[] = { 0, 2, 5, 5, 6, 7, 7 };
+	gq_buckets_t b = { 0 };
+	int k;
+
+	ck_assert_int_eq(gq_buckets_runs(&b, 3, bounds, 2), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 2);
+	ck_assert_int_eq(gq_bucket(&b, 0)[0], 0);
+	ck_assert_int_eq(gq_bucket(&b, 0)[1], 1);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 1);
+	ck_assert_int_eq(gq_bucket(&b, 2)[0], 6);
+	/* the running runs, in the same memory */
+	ck_assert_int_eq(gq_buckets_runs(&b, 3, bounds + 1, 2), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 3);
+	for (k = 0; k < 3; k++)
+		ck_assert_int_eq(gq_bucket(&b, 0)[k], 2 + k);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 1);
+	ck_assert_int_eq(gq_bucket(&b, 1)[0], 5);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 0);
+	/* no buckets */
+	ck_assert_int_eq(gq_buckets_runs(&b, 0, bounds, 2), 0);
+	gq_buckets_free(&b);
+}
+END_TEST
+
+/* exact spellings: case counts, keys are copied */
+START_TEST(exact_names)
+{
+	gq_hash_t m;
+	char key[8] = "acct";
+
+	gq_hash_init(&m, &gq_hash_exact_names);
+	ck_assert_int_eq(gq_hash_put(&m, gq_key_str(key), 1), 0);
+	key[0] = 'x';	/* the table kept its own copy */
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("acct")), 1);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("ACCT")), -1);
+	ck_assert_int_eq(gq_hash_put(&m, gq_key_str("ACCT"), 2), 0);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("ACCT")), 2);
+	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("acct")), 1);
+	gq_hash_free(&m);
+}
+END_TEST
+
 Suite *hash_suite(void)
 {
 	Suite *s = suite_create("hash");
@@ -152,6 +202,8 @@ Suite *hash_suite(void)
 	tcase_add_test(tc, names_many);
 	tcase_add_test(tc, pairs_many);
 	tcase_add_test(tc, buckets_stable);
+	tcase_add_test(tc, buckets_runs);
+	tcase_add_test(tc, exact_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,9 +2,13 @@
  * view.c - one scheduling pass: the job store, placement, the order of
  * the pass' steps, and the lookups (see view.h).
  */
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE	/* qsort_r, madvise */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/bucket.h"
 #include "core/fairshare.h"
@@ -16,6 +20,7 @@
 
 #define GQ_JOBS_MIN_CAP 256
 #define GQ_PLACES_MIN_CAP 256
+#define GQ_HUGE_PAGE (2u << 20)
 
 gq_view_t *gq_view_create(const gq_config_t *cfg)
 {
@@ -199,6 +204,32 @@ int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 }
 
 /*
+ * Memory for n records, whose first `keep` are those of *old (freed):
+ * aligned on cache lines, so that a 128-byte record is two lines, not
+ * three; a large store on 2 MB pages where the kernel offers them
+ * (madvise), so that walking one project's scattered records does not
+ * miss the TLB at every record.  NULL when out of memory (*old kept).
+ */
+static gq_job_t *_records(gq_job_t *old, int keep, int n)
+{
+	size_t bytes = sizeof(gq_job_t) * (size_t)n;
+	size_t align = bytes >= GQ_HUGE_PAGE ? GQ_HUGE_PAGE : 64;
+	void *p;
+
+	bytes = (bytes + align - 1) / align * align;
+	if (posix_memalign(&p, align, bytes))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (align == GQ_HUGE_PAGE)
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	if (keep)
+		memcpy(p, old, sizeof(gq_job_t) * (size_t)keep);
+	free(old);
+	return p;
+}
+
+/*
  * The record of job in->id: a new one for `in`, nothing decided yet; or,
  * when the view has it already, that one (*old set).
  */
@@ -210,7 +241,7 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 
 	if (v->njobs == v->jobs_cap) {
 		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
-		gq_job_t *nj = realloc(v->jobs, sizeof(*nj) * ncap);
+		gq_job_t *nj = _records(v->jobs, v->njobs, ncap);
 
 		if (!nj)
 			return NULL;
@@ -446,6 +477,35 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 		_add_alloc(v, job, 1);
 }
 
+/*
+ * A record to its place in the other buffer.  The places are scattered
+ * over one stream per project: on x86-64, streaming stores write the
+ * record's two whole lines without first reading them (half the memory
+ * traffic of the copy); _put_done orders them before any later read.
+ */
+static inline void _put_record(gq_job_t *to, const gq_job_t *from)
+{
+#if defined(__SSE2__)
+	const __m128i *s = (const __m128i *)from;
+	__m128i *d = (__m128i *)to;
+	size_t i;
+
+	if (sizeof(*to) % sizeof(*d) == 0) {	/* to: 16-byte aligned */
+		for (i = 0; i < sizeof(*to) / sizeof(*d); i++)
+			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
+		return;
+	}
+#endif
+	*to = *from;
+}
+
+static inline void _put_done(void)
+{
+#if defined(__SSE2__)
+	_mm_sfence();
+#endif
+}
+
 /* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
 static int _group_of(const gq_job_t *job)
 {
@@ -471,7 +531,7 @@ static int _group_by_project(gq_view_t *v)
 	gq_job_t *t;
 
 	if (v->spare_cap < v->jobs_cap) {
-		gq_job_t *ns = realloc(v->spare, sizeof(*ns) * v->jobs_cap);
+		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
 		int *nm;
 
 		if (!ns)
@@ -492,11 +552,13 @@ static int _group_by_project(gq_view_t *v)
 	memcpy(at, start, sizeof(*at) * ng);
 	for (k = 0; k < v->njobs; k++) {
 		int to = at[_group_of(&v->jobs[k])]++;
+		gq_job_t job = v->jobs[k];
 
 		v->moved[k] = to;
-		v->spare[to] = v->jobs[k];
-		_reset_job(v, &v->spare[to]);
+		_reset_job(v, &job);
+		_put_record(&v->spare[to], &job);
 	}
+	_put_done();
 	t = v->jobs;
 	v->jobs = v->spare;
 	v->spare = t;

@@ -79,13 +79,17 @@ typedef enum {
 				 * reclaimed for another job (waits_for) */
 } gq_hold_t;
 
-/* A job of the pass: its input, and what the pass decided for it. */
+/*
+ * A job of the pass: its input, and what the pass decided for it.  128
+ * bytes, two cache lines (the pass copies whole records: view.c); a
+ * field added should keep the size a multiple of 16.
+ */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */
 	int project;		/* index in the registry */
 	/* pending jobs (queue.c) */
-	double cum;		/* A_k */
 	gq_band_t band;
+	double cum;		/* A_k */
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
 	gq_hold_t hold;		/* must not start yet */

@@ -41,9 +41,19 @@ static uint64_t _hash_exact(gq_key_t key)
 	return h;
 }
 
+/* byte for byte, inline: names are short, a libc call costs more */
+static inline bool _same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
 static bool _equal_exact(gq_key_t a, gq_key_t b)
 {
-	return !strcmp(a.s, b.s);
+	return _same(a.s, b.s);
 }
 
 static bool _dup_name(gq_key_t key, gq_key_t *copy)
@@ -99,6 +109,7 @@ const gq_hash_type_t gq_hash_exact_names = {
 	.equal = _equal_exact,
 	.dup = _dup_name,
 	.destroy = _destroy_name,
+	.exact_strings = true,
 };
 
 const gq_hash_type_t gq_hash_ints = {
@@ -130,6 +141,12 @@ static uint32_t _slot(const gq_hash_t *h, gq_key_t key)
 		i = (uint32_t)(h->type->dense ? _fold_dense(key) :
 						_hash_int(key)) & mask;
 		while (h->slots[i].used && h->slots[i].key.u != key.u)
+			i = (i + 1) & mask;
+		return i;
+	}
+	if (h->type->exact_strings) {	/* once per job: accounts */
+		i = (uint32_t)_hash_exact(key) & mask;
+		while (h->slots[i].used && !_same(h->slots[i].key.s, key.s))
 			i = (i + 1) & mask;
 		return i;
 	}

@@ -35,6 +35,9 @@ typedef struct {
 	bool plain_ints;
 	/* ... and dense (job ids): hashed by their low bits */
 	bool dense;
+	/* keys are strings compared byte for byte: probes skip the
+	 * callbacks */
+	bool exact_strings;
 } gq_hash_type_t;
 
 /* Account and department names: compared without case (Slurm stores

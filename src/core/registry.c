@@ -150,7 +150,8 @@ int gq_registry_project_of(gq_registry_t *r, const char *account)
 
 	if (!account)
 		account = "";
-	if (r->last_project >= 0 && !strcmp(r->last, account))
+	if (r->last_project >= 0 && r->last[0] == account[0] &&
+	    !strcmp(r->last, account))
 		return r->last_project;
 	if ((idx = gq_hash_get(&r->spelled, gq_key_str(account))) < 0) {
 		if ((idx = _project_of(r, account)) < 0)

@@ -204,6 +204,36 @@ int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 }
 
 /*
+ * A record written where it will not be read again soon (the store
+ * during a pass, the other buffer while grouping: far larger than any
+ * cache): on x86-64, streaming stores write the record's two whole lines
+ * without first reading them (half the memory traffic); _put_done orders
+ * them before the pass reads them.
+ */
+static inline void _put_record(gq_job_t *to, const gq_job_t *from)
+{
+#if defined(__SSE2__)
+	const __m128i *s = (const __m128i *)from;
+	__m128i *d = (__m128i *)to;
+	size_t i;
+
+	if (sizeof(*to) % sizeof(*d) == 0) {	/* to: 16-byte aligned */
+		for (i = 0; i < sizeof(*to) / sizeof(*d); i++)
+			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
+		return;
+	}
+#endif
+	*to = *from;
+}
+
+static inline void _put_done(void)
+{
+#if defined(__SSE2__)
+	_mm_sfence();
+#endif
+}
+
+/*
  * Memory for n records, whose first `keep` are those of *old (freed):
  * aligned on cache lines, so that a 128-byte record is two lines, not
  * three; a large store on 2 MB pages where the kernel offers them
@@ -236,7 +266,7 @@ static gq_job_t *_records(gq_job_t *old, int keep, int n)
 static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 			    bool *old)
 {
-	gq_job_t *job;
+	gq_job_t *job, fresh = { 0 };
 	int idx;
 
 	if (v->njobs == v->jobs_cap) {
@@ -255,14 +285,17 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 	if (*old)
 		return &v->jobs[idx];
 	job = &v->jobs[v->njobs++];
-	memset(job, 0, sizeof(*job));
-	job->in = *in;
-	if (!job->in.tasks)
-		job->in.tasks = 1;
-	job->project = project;
-	job->band = GQ_BAND_NONE;
-	job->preempt_rank = UINT32_MAX;
-	job->place_first = -1;
+	fresh.in = *in;
+	if (!fresh.in.tasks)
+		fresh.in.tasks = 1;
+	fresh.project = project;
+	fresh.band = GQ_BAND_NONE;
+	fresh.preempt_rank = UINT32_MAX;
+	fresh.place_first = -1;
+	if (v->computed)
+		*job = fresh;
+	else	/* a pass writes the store in order, once: stream it */
+		_put_record(job, &fresh);
 	return job;
 }
 
@@ -477,35 +510,6 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 		_add_alloc(v, job, 1);
 }
 
-/*
- * A record to its place in the other buffer.  The places are scattered
- * over one stream per project: on x86-64, streaming stores write the
- * record's two whole lines without first reading them (half the memory
- * traffic of the copy); _put_done orders them before any later read.
- */
-static inline void _put_record(gq_job_t *to, const gq_job_t *from)
-{
-#if defined(__SSE2__)
-	const __m128i *s = (const __m128i *)from;
-	__m128i *d = (__m128i *)to;
-	size_t i;
-
-	if (sizeof(*to) % sizeof(*d) == 0) {	/* to: 16-byte aligned */
-		for (i = 0; i < sizeof(*to) / sizeof(*d); i++)
-			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
-		return;
-	}
-#endif
-	*to = *from;
-}
-
-static inline void _put_done(void)
-{
-#if defined(__SSE2__)
-	_mm_sfence();
-#endif
-}
-
 /* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
 static int _group_of(const gq_job_t *job)
 {
@@ -623,6 +627,7 @@ int gq_view_compute(gq_view_t *v)
 	gq_budget_t *budget = NULL;
 	int rc = -1;
 
+	_put_done();	/* the store's streamed records */
 	v->computed = true;
 	v->norder = v->nruns = 0;
 	if (v->failed || _alloc_order(v))

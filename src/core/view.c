@@ -45,6 +45,7 @@ void gq_view_free(gq_view_t *v)
 		return;
 	gq_registry_free(&v->reg);
 	free(v->jobs);
+	free(v->group);
 	free(v->spare);
 	free(v->moved);
 	gq_hash_free(&v->ids);
@@ -66,6 +67,7 @@ void gq_view_free(gq_view_t *v)
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
 	v->njobs = 0;
+	v->group_stale = false;
 	gq_hash_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
@@ -204,11 +206,13 @@ int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 }
 
 /*
- * A record written where it will not be read again soon (the store
- * during a pass, the other buffer while grouping: far larger than any
- * cache): on x86-64, streaming stores write the record's two whole lines
- * without first reading them (half the memory traffic); _put_done orders
- * them before the pass reads them.
+ * A record written where it will not be read again soon (the other
+ * buffer while grouping: far larger than any cache): on x86-64,
+ * streaming stores write the record's two whole lines without first
+ * reading them (half the memory traffic); _put_done orders them before
+ * the pass reads them.  Not for the store itself: a job is read back
+ * right after it is added (placement), and reading a streamed line
+ * stalls.
  */
 static inline void _put_record(gq_job_t *to, const gq_job_t *from)
 {
@@ -259,6 +263,12 @@ static gq_job_t *_records(gq_job_t *old, int keep, int n)
 	return p;
 }
 
+/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
+static int _group_of(const gq_job_t *job)
+{
+	return 2 * job->project + (job->in.state == GQ_JOB_RUNNING);
+}
+
 /*
  * The record of job in->id: a new one for `in`, nothing decided yet; or,
  * when the view has it already, that one (*old set).
@@ -272,10 +282,14 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 	if (v->njobs == v->jobs_cap) {
 		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
 		gq_job_t *nj = _records(v->jobs, v->njobs, ncap);
+		int *ng;
 
 		if (!nj)
 			return NULL;
 		v->jobs = nj;
+		if (!(ng = realloc(v->group, sizeof(*ng) * ncap)))
+			return NULL;
+		v->group = ng;
 		v->jobs_cap = ncap;
 	}
 	idx = gq_hash_get_or_put(&v->ids, gq_key_int(in->id), v->njobs);
@@ -292,10 +306,7 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 	fresh.band = GQ_BAND_NONE;
 	fresh.preempt_rank = UINT32_MAX;
 	fresh.place_first = -1;
-	if (v->computed)
-		*job = fresh;
-	else	/* a pass writes the store in order, once: stream it */
-		_put_record(job, &fresh);
+	*job = fresh;
 	return job;
 }
 
@@ -494,7 +505,9 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 		job->in = *in;	/* the same job twice in a pass: the last */
 		job->project = project;
 	}
-	if (!job && !v->computed)
+	if (job)
+		v->group[job - v->jobs] = _group_of(job);
+	else if (!v->computed)
 		v->failed = true;
 	return job;
 }
@@ -510,11 +523,6 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 		_add_alloc(v, job, 1);
 }
 
-/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
-static int _group_of(const gq_job_t *job)
-{
-	return 2 * job->project + (job->in.state == GQ_JOB_RUNNING);
-}
 
 /*
  * The jobs grouped by project, and in each its queued (pending and
@@ -549,13 +557,16 @@ static int _group_by_project(gq_view_t *v)
 	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
 		return -1;
 	at = start + ng + 1;
+	for (k = 0; v->group_stale && k < v->njobs; k++)
+		v->group[k] = _group_of(&v->jobs[k]);
+	v->group_stale = false;
 	for (k = 0; k < v->njobs; k++)
-		start[_group_of(&v->jobs[k]) + 1]++;
+		start[v->group[k] + 1]++;
 	for (k = 1; k <= ng; k++)
 		start[k] += start[k - 1];
 	memcpy(at, start, sizeof(*at) * ng);
 	for (k = 0; k < v->njobs; k++) {
-		int to = at[_group_of(&v->jobs[k])]++;
+		int to = at[v->group[k]]++;
 		gq_job_t job = v->jobs[k];
 
 		v->moved[k] = to;
@@ -563,6 +574,7 @@ static int _group_by_project(gq_view_t *v)
 		_put_record(&v->spare[to], &job);
 	}
 	_put_done();
+	v->group_stale = true;	/* by old index: until the next pass */
 	t = v->jobs;
 	v->jobs = v->spare;
 	v->spare = t;
@@ -627,7 +639,6 @@ int gq_view_compute(gq_view_t *v)
 	gq_budget_t *budget = NULL;
 	int rc = -1;
 
-	_put_done();	/* the store's streamed records */
 	v->computed = true;
 	v->norder = v->nruns = 0;
 	if (v->failed || _alloc_order(v))

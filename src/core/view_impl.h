@@ -16,6 +16,13 @@ struct gq_view {
 	gq_job_t *jobs;
 	int njobs, jobs_cap;
 	gq_hash_t ids;		/* job id -> index in jobs */
+	/*
+	 * Per job, its group as it was added (view.c, _group_of), jobs_cap
+	 * of them: the pass counts its groups from 4 bytes a job instead of
+	 * reading the 128-byte records once more.
+	 */
+	int *group;
+	bool group_stale;	/* jobs changed after the pass (late adds) */
 	/* the pass groups jobs by project (view.c): the other buffer */
 	gq_job_t *spare;
 	int spare_cap;

@@ -30,11 +30,27 @@
 #include "core/room.h"
 #include "core/view_impl.h"
 
+/*
+ * The kind of reclaim by which er would take a job of each project
+ * (gq_reclaim_kind depends on the victim only through its project): the
+ * scans below look it up instead of asking per victim.  O(P).
+ */
+static void _kinds(gq_view_t *v, const gq_job_t *er, uint8_t *kind)
+{
+	gq_job_t ee = { .project = 0 };
+
+	for (ee.project = 0; ee.project < v->reg.nproj; ee.project++)
+		kind[ee.project] = gq_reclaim_kind(&v->reg, &ee, er);
+}
+
 /* Would the usual candidates give room on enough nodes? */
 static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
-			const gq_buckets_t *bynode, const int *nodes)
+			const gq_buckets_t *bynode, const int *nodes,
+			uint8_t *kind)
 {
 	int ok = 0, k, s;
+
+	_kinds(v, er, kind);
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
@@ -45,7 +61,8 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 			continue;
 		for (s = 0; s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++)
-			if (gq_reclaim_allowed(&v->reg, &v->jobs[v->pl_job[ent[s]]], er))
+			if (v->jobs[v->pl_job[ent[s]]].victim &
+			    kind[v->jobs[v->pl_job[ent[s]]].project])
 				room += v->pl_gpus[ent[s]];
 		if (room >= er->in.gpus_per_node)
 			ok++;
@@ -83,9 +100,11 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
  */
 static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
-		   gq_charge_t *undo, char *taken)
+		   gq_charge_t *undo, char *taken, uint8_t *kinds)
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
+
+	_kinds(v, er, kinds);
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
@@ -98,7 +117,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 			    room < er->in.gpus_per_node; s++) {
 			int j = v->pl_job[ent[s]];
 			gq_job_t *e = &v->jobs[j];
-			uint8_t kind = gq_reclaim_kind(&v->reg, e, er);
+			uint8_t kind = kinds[e->project];
 
 			if (taken[j]) {	/* freed for another node */
 				room += v->pl_gpus[ent[s]];
@@ -245,6 +264,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	int *need = malloc(sizeof(int) * (v->njobs + 1));
 	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
 	char *taken = calloc(v->njobs + 1, 1);
+	uint8_t *kinds = malloc(v->reg.nproj + 1);
 	gq_buckets_t *bynode = &v->bynode;
 	gq_shapes_t sh = { 0 };
 	int k, i, nneed = 0, rc = -1;
@@ -252,7 +272,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	gq_hash_init(&sh.index, &gq_hash_ints);
 	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
 	sh.victims = malloc(sizeof(int) * (norder + 1));
-	if (!nodes || !chosen || !need || !undo || !taken || !sh.shapes ||
+	if (!nodes || !chosen || !need || !undo || !taken || !kinds ||
+	    !sh.shapes ||
 	    !sh.victims ||
 	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
@@ -275,7 +296,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			goto out;
 		if (s->usual_fits < 0)
 			s->usual_fits = _usual_fits(v, &v->jobs[k], bynode,
-						    nodes);
+						    nodes, kinds);
 		if (!s->usual_fits)
 			need[nneed++] = k;
 	}
@@ -307,7 +328,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			continue;
 		}
 		if ((n = _choose(v, *budget, er, bynode, nodes, chosen, undo,
-				 taken)) < 0)
+				 taken, kinds)) < 0)
 			goto out;
 		s->room = n > 0;
 		s->first = sh.nvictims;
@@ -326,5 +347,6 @@ out:
 	free(need);
 	free(undo);
 	free(taken);
+	free(kinds);
 	return rc;
 }

@@ -28,34 +28,6 @@ static bool _equal_name(gq_key_t a, gq_key_t b)
 	return !strcasecmp(a.s, b.s);
 }
 
-/* FNV-1a over the bytes as they are: names spelled exactly */
-static uint64_t _hash_exact(gq_key_t key)
-{
-	const char *s = key.s;
-	uint64_t h = 14695981039346656037ULL;
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-/* byte for byte, inline: names are short, a libc call costs more */
-static inline bool _same(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static bool _equal_exact(gq_key_t a, gq_key_t b)
-{
-	return _same(a.s, b.s);
-}
-
 static bool _dup_name(gq_key_t key, gq_key_t *copy)
 {
 	copy->s = strdup(key.s);
@@ -104,14 +76,6 @@ const gq_hash_type_t gq_hash_names = {
 	.destroy = _destroy_name,
 };
 
-const gq_hash_type_t gq_hash_exact_names = {
-	.hash = _hash_exact,
-	.equal = _equal_exact,
-	.dup = _dup_name,
-	.destroy = _destroy_name,
-	.exact_strings = true,
-};
-
 const gq_hash_type_t gq_hash_ints = {
 	.hash = _hash_int,
 	.equal = _equal_int,
@@ -141,12 +105,6 @@ static uint32_t _slot(const gq_hash_t *h, gq_key_t key)
 		i = (uint32_t)(h->type->dense ? _fold_dense(key) :
 						_hash_int(key)) & mask;
 		while (h->slots[i].used && h->slots[i].key.u != key.u)
-			i = (i + 1) & mask;
-		return i;
-	}
-	if (h->type->exact_strings) {	/* once per job: accounts */
-		i = (uint32_t)_hash_exact(key) & mask;
-		while (h->slots[i].used && !_same(h->slots[i].key.s, key.s))
 			i = (i + 1) & mask;
 		return i;
 	}

@@ -35,17 +35,11 @@ typedef struct {
 	bool plain_ints;
 	/* ... and dense (job ids): hashed by their low bits */
 	bool dense;
-	/* keys are strings compared byte for byte: probes skip the
-	 * callbacks */
-	bool exact_strings;
 } gq_hash_type_t;
 
 /* Account and department names: compared without case (Slurm stores
  * accounts in lower case, a config may not), copied. */
 extern const gq_hash_type_t gq_hash_names;
-/* Names spelled exactly (compared byte for byte, copied): a cache in
- * front of gq_hash_names, cheaper to hash and compare */
-extern const gq_hash_type_t gq_hash_exact_names;
 /* 64-bit integers, any pattern: gq_key_pair() */
 extern const gq_hash_type_t gq_hash_ints;
 /* Slurm job ids: dense, mostly in sequence (see hash.c) */

@@ -74,8 +74,6 @@ int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg)
 	gq_hash_init(&r->accounts, &gq_hash_names);
 	gq_hash_init(&r->depts, &gq_hash_names);
 	gq_hash_init(&r->tree, &gq_hash_names);
-	gq_hash_init(&r->spelled, &gq_hash_exact_names);
-	r->last_project = -1;
 	if (cfg->ndepts && !(r->dept = calloc(cfg->ndepts, sizeof(*r->dept))))
 		return -1;
 	for (i = 0; i < cfg->ndepts; i++) {
@@ -119,7 +117,7 @@ void gq_registry_free(gq_registry_t *r)
 	gq_hash_free(&r->accounts);
 	gq_hash_free(&r->depts);
 	gq_hash_free(&r->tree);
-	gq_hash_free(&r->spelled);
+	free(r->spelled);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -143,26 +141,107 @@ static int _project_of(gq_registry_t *r, const char *account)
 	return idx;
 }
 
-/* O(1): the last account, else its exact spelling, else _project_of */
+/*
+ * The exact spellings seen, open addressing kept at most half full: the
+ * name inline (names of GQ_SPELLED_MAX bytes or more are not kept: they
+ * take the case-folding table every time) and its hash, compared first.
+ */
+#define GQ_SPELLED_MAX 24
+#define GQ_SPELLED_MIN_CAP 64
+
+struct gq_spelled {
+	uint32_t hash;
+	int project;		/* -1: a free slot */
+	char name[GQ_SPELLED_MAX];
+};
+
+/* FNV-1a of the bytes as they are, and their length */
+static uint32_t _spelled_hash(const char *s, size_t *len)
+{
+	const char *p = s;
+	uint64_t h = 14695981039346656037ULL;
+
+	while (*p) {
+		h ^= (unsigned char)*p++;
+		h *= 1099511628211ULL;
+	}
+	*len = p - s;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool _same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The slot of a name, or the free slot where it would go. */
+static struct gq_spelled *_spelled_slot(const gq_registry_t *r,
+					const char *s, uint32_t h)
+{
+	uint32_t mask = r->spelled_cap - 1, i = h & mask;
+
+	while (r->spelled[i].project >= 0 &&
+	       (r->spelled[i].hash != h || !_same(r->spelled[i].name, s)))
+		i = (i + 1) & mask;
+	return &r->spelled[i];
+}
+
+/* Keep a spelling; without memory it is simply not kept. */
+static void _spelled_put(gq_registry_t *r, const char *s, uint32_t h,
+			 size_t len, int project)
+{
+	struct gq_spelled *slot;
+
+	if (len >= GQ_SPELLED_MAX)
+		return;
+	if ((r->spelled_count + 1) * 2 > r->spelled_cap) {
+		uint32_t ncap = r->spelled_cap ? 2 * r->spelled_cap :
+						 GQ_SPELLED_MIN_CAP, i;
+		struct gq_spelled *old = r->spelled, *n;
+
+		if (!(n = malloc(sizeof(*n) * ncap)))
+			return;
+		for (i = 0; i < ncap; i++)
+			n[i].project = -1;
+		r->spelled = n;
+		i = r->spelled_cap;
+		r->spelled_cap = ncap;
+		while (i-- > 0)
+			if (old[i].project >= 0)
+				*_spelled_slot(r, old[i].name, old[i].hash) =
+					old[i];
+		free(old);
+	}
+	slot = _spelled_slot(r, s, h);
+	if (slot->project < 0)
+		r->spelled_count++;
+	slot->hash = h;
+	slot->project = project;
+	memcpy(slot->name, s, len + 1);
+}
+
+/* O(1): its exact spelling (one probe), else _project_of */
 int gq_registry_project_of(gq_registry_t *r, const char *account)
 {
+	size_t len;
+	uint32_t h;
 	int idx;
 
 	if (!account)
 		account = "";
-	if (r->last_project >= 0 && r->last[0] == account[0] &&
-	    !strcmp(r->last, account))
-		return r->last_project;
-	if ((idx = gq_hash_get(&r->spelled, gq_key_str(account))) < 0) {
-		if ((idx = _project_of(r, account)) < 0)
-			return -1;
-		if (gq_hash_put(&r->spelled, gq_key_str(account), idx))
-			return idx;	/* no memory to cache it: still right */
+	h = _spelled_hash(account, &len);
+	if (r->spelled_cap) {
+		const struct gq_spelled *slot = _spelled_slot(r, account, h);
+
+		if (slot->project >= 0)
+			return slot->project;
 	}
-	if (strlen(account) < sizeof(r->last)) {
-		strcpy(r->last, account);
-		r->last_project = idx;
-	}
+	if ((idx = _project_of(r, account)) >= 0)
+		_spelled_put(r, account, h, len, idx);
 	return idx;
 }
 

@@ -10,8 +10,8 @@
  * (a_p, pending GPUs, f_p), which the pass fills in.
  *
  * Costs: lookups and inserts O(1) (hash on the name; gq_registry_project_of
- * first compares with the last account asked, then hashes the exact
- * spelling, case-folding only on first sight of a spelling); the tables only grow
+ * hashes the exact spelling, case-folding only on first sight of a
+ * spelling); the tables only grow
  * (an unlisted account keeps its project for the life of the view).
  */
 #ifndef GPUQUOTA_REGISTRY_H
@@ -68,15 +68,14 @@ typedef struct {
 	int ndept;
 	gq_hash_t accounts;	/* account -> project index */
 	/*
-	 * The same, by the account's exact spelling, and the last account
-	 * asked (Slurm lists a user's jobs together): a pass asks once per
-	 * job, and byte compares cost less than case-folding ones.  An
-	 * account's project never changes in a registry's life, so neither
-	 * goes stale.
+	 * The same by the account's exact spelling (registry.c): a pass asks
+	 * once per job, and one probe of a small table holding the name
+	 * itself costs less than case-folding the name and comparing it
+	 * with a key stored elsewhere.  An account's project never changes
+	 * in a registry's life, so it never goes stale.
 	 */
-	gq_hash_t spelled;
-	char last[64];		/* "" (and last_project -1): none */
-	int last_project;
+	struct gq_spelled *spelled;
+	uint32_t spelled_cap, spelled_count;
 	gq_hash_t depts;	/* department name -> index */
 	gq_hash_t tree;		/* account -> department, from Slurm's tree */
 } gq_registry_t;

@@ -174,24 +174,6 @@ START_TEST(buckets_runs)
 }
 END_TEST
 
-/* exact spellings: case counts, keys are copied */
-START_TEST(exact_names)
-{
-	gq_hash_t m;
-	char key[8] = "acct";
-
-	gq_hash_init(&m, &gq_hash_exact_names);
-	ck_assert_int_eq(gq_hash_put(&m, gq_key_str(key), 1), 0);
-	key[0] = 'x';	/* the table kept its own copy */
-	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("acct")), 1);
-	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("ACCT")), -1);
-	ck_assert_int_eq(gq_hash_put(&m, gq_key_str("ACCT"), 2), 0);
-	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("ACCT")), 2);
-	ck_assert_int_eq(gq_hash_get(&m, gq_key_str("acct")), 1);
-	gq_hash_free(&m);
-}
-END_TEST
-
 Suite *hash_suite(void)
 {
 	Suite *s = suite_create("hash");
@@ -203,7 +185,6 @@ Suite *hash_suite(void)
 	tcase_add_test(tc, pairs_many);
 	tcase_add_test(tc, buckets_stable);
 	tcase_add_test(tc, buckets_runs);
-	tcase_add_test(tc, exact_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -329,23 +329,28 @@ END_TEST
 
 /*
  * An account is one project however it is spelled, in any order of
- * spellings (the registry caches the last account and each exact
- * spelling in front of the case-folding lookup), across passes, and for
- * an account no project lists too.
+ * spellings (the registry keeps each exact spelling in front of the
+ * case-folding lookup), across passes, and for accounts no project lists
+ * too, short or long.
  */
 START_TEST(account_spellings_one_project)
 {
 	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
 	const char *spell[] = { "team-a", "TEAM-A", "team-b", "Team-A",
-				"Guest", "team-a", "GUEST", "guest", "Team-B" };
+				"Guest", "team-a", "GUEST", "guest", "Team-B",
+				/* too long to be kept by its spelling */
+				"Long-Account-Name-Of-More-Than-24",
+				"long-account-name-of-more-than-24" };
 	int round, i;
 
 	for (round = 0; round < 2; round++) {
 		gq_view_begin(v, 4, 100);
-		for (i = 0; i < 9; i++)
+		for (i = 0; i < 11; i++)
 			pend(v, 1 + i, spell[i], 1, 10 + i);
 		ck_assert_int_eq(gq_view_compute(v), 0);
-		ck_assert_int_eq(gq_view_nprojects(v), 3);
+		ck_assert_int_eq(gq_view_nprojects(v), 4);
+		ck_assert_int_eq(gq_view_job(v, 10)->project,
+				 gq_view_job(v, 11)->project);
 		ck_assert_int_eq(gq_view_job(v, 2)->project,
 				 gq_view_find_project(v, "team-a"));
 		ck_assert_int_eq(gq_view_job(v, 4)->project,

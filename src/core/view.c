@@ -19,6 +19,30 @@
 #include "core/view_impl.h"
 
 #define GQ_JOBS_MIN_CAP 256
+
+#ifdef GQ_PASS_STEPS	/* view_impl.h: the benchmark's clock per step */
+#include <time.h>
+double gq_pass_steps[GQ_NSTEPS];
+
+static double _step_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define STEP_BEGIN() double _step_t = _step_clock()
+#define STEP(i)                                                         \
+	do {                                                            \
+		double _n = _step_clock();                              \
+		gq_pass_steps[i] = _n - _step_t;                        \
+		_step_t = _n;                                           \
+	} while (0)
+#else
+#define STEP_BEGIN() do { } while (0)
+#define STEP(i) do { } while (0)
+#endif
 #define GQ_PLACES_MIN_CAP 256
 #define GQ_HUGE_PAGE (2u << 20)
 
@@ -638,6 +662,7 @@ int gq_view_compute(gq_view_t *v)
 	gq_buckets_t *queued = &v->queued, *running = &v->running;
 	gq_budget_t *budget = NULL;
 	int rc = -1;
+	STEP_BEGIN();
 
 	v->computed = true;
 	v->norder = v->nruns = 0;
@@ -646,10 +671,15 @@ int gq_view_compute(gq_view_t *v)
 	gq_registry_reset(r);
 	if (_start_jobs(v))
 		goto out;
+	STEP(GQ_STEP_START);
 	gq_queue_demand(r, v->jobs, queued);
-	if (gq_fair_share_tree(r, v->capacity) ||
-	    gq_queue_walk(r, v->jobs, queued))
+	STEP(GQ_STEP_DEMAND);
+	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
+	STEP(GQ_STEP_SHARE);
+	if (gq_queue_walk(r, v->jobs, queued))
+		goto out;
+	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);
 	if (!(budget = gq_budget_new(r)) ||
 	    gq_reclaim_order(r, v->jobs, running, v->now, v->min_runtime_pass,
@@ -657,8 +687,10 @@ int gq_view_compute(gq_view_t *v)
 			     v->run_len))
 		goto out;
 	v->nruns = r->nproj;
+	STEP(GQ_STEP_RECLAIM);
 	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
 		goto out;
+	STEP(GQ_STEP_ROOM);
 	rc = 0;
 out:
 	gq_budget_free(budget);

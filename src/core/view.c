@@ -651,10 +651,19 @@ static int _start_jobs(gq_view_t *v)
 }
 
 /*
- * The pass, in order: a_p; each project's queue sorted and its demand
- * (what its own holds keep back is not demand); fair shares; bands and
- * holds, departments' bounds; each project's candidates; reclaim order
- * and departments' floors; room.
+ * The pass, in order, and what each step costs (J jobs, P projects):
+ *  - the jobs grouped by project and started, a_p: O(J + P), one copy of
+ *    the records (_group_by_project);
+ *  - each project's queue sorted and its demand (what its own holds keep
+ *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
+ *    only for the projects whose jobs came out of order (sort.h);
+ *  - fair shares: O(P^2) water-filling;
+ *  - bands and holds, departments' bounds: O(J), and O(J_d x P_d) in a
+ *    department (queue.h);
+ *  - floors, then each project's candidates, reclaim order and the usual
+ *    sets in one sweep of the running jobs: O(P log P + J) (reclaim.h);
+ *  - room, with placement only: room.c.
+ * make bench prints the time of each (view_impl.h, GQ_PASS_STEPS).
  */
 int gq_view_compute(gq_view_t *v)
 {

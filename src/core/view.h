@@ -10,10 +10,11 @@
  * queue.c (A_k, bands, holds), reclaim.c (floors, candidates, reclaim
  * order), room.c (making room on nodes).  No Slurm header here.
  *
- * Costs: a pass is O(J log J) in jobs (one sort of each project's pending
- * and running jobs, one of each department's) plus O(P^2) in projects for
- * water-filling, plus room-making (room.h); adding a job and every lookup
- * is O(1) (hash on job id).
+ * Costs: a pass is O(J) in jobs when Slurm lists each project's jobs in
+ * its order (O(J log J) for a project whose jobs come out of order), plus
+ * O(P^2) in projects for water-filling, plus departments and room-making
+ * (gq_view_compute in view.c says each step's); adding a job and every
+ * lookup is O(1) (hash on job id; an account by its exact spelling).
  */
 #ifndef GPUQUOTA_VIEW_H
 #define GPUQUOTA_VIEW_H

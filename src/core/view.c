@@ -19,6 +19,8 @@
 #include "core/view_impl.h"
 
 #define GQ_JOBS_MIN_CAP 256
+#define GQ_PLACES_MIN_CAP 256
+#define GQ_HUGE_PAGE (2u << 20)
 
 #ifdef GQ_PASS_STEPS	/* view_impl.h: the benchmark's clock per step */
 #include <time.h>
@@ -43,8 +45,6 @@ static double _step_clock(void)
 #define STEP_BEGIN() do { } while (0)
 #define STEP(i) do { } while (0)
 #endif
-#define GQ_PLACES_MIN_CAP 256
-#define GQ_HUGE_PAGE (2u << 20)
 
 gq_view_t *gq_view_create(const gq_config_t *cfg)
 {
@@ -547,7 +547,6 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 		_add_alloc(v, job, 1);
 }
 
-
 /*
  * The jobs grouped by project, and in each its queued (pending and
  * waiting) jobs before its running ones, each in the order they came, so
@@ -598,7 +597,6 @@ static int _group_by_project(gq_view_t *v)
 		_put_record(&v->spare[to], &job);
 	}
 	_put_done();
-	v->group_stale = true;	/* by old index: until the next pass */
 	t = v->jobs;
 	v->jobs = v->spare;
 	v->spare = t;
@@ -638,6 +636,9 @@ static int _start_jobs(gq_view_t *v)
 {
 	int k, rc = _group_by_project(v);
 
+	/* the groups are those of the jobs added before this pass, by their
+	 * index then: a later pass without gq_view_begin reads the records */
+	v->group_stale = true;
 	if (rc != -1)
 		return rc;
 	for (k = 0; k < v->njobs; k++)

@@ -22,7 +22,8 @@ struct gq_view {
 	 * reading the 128-byte records once more.
 	 */
 	int *group;
-	bool group_stale;	/* jobs changed after the pass (late adds) */
+	bool group_stale;	/* true once a pass ran: group[] is not by the
+				 * current index (nor kept for late adds) */
 	/* the pass groups jobs by project (view.c): the other buffer */
 	gq_job_t *spare;
 	int spare_cap;

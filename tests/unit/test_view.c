@@ -368,6 +368,73 @@ START_TEST(account_spellings_one_project)
 }
 END_TEST
 
+/* The jobs of a pass: team-a runs 1 and 4, team-b pends 2 and 5. */
+static void _recompute_jobs(gq_view_t *v)
+{
+	run(v, 1, "team-a", 2, 10);
+	pend(v, 2, "team-b", 1, 20);
+	run(v, 4, "team-a", 1, 40);
+	pend(v, 5, "team-b", 2, 50);
+}
+
+/*
+ * A pass computed again without gq_view_begin, after jobs came and went
+ * between (a late running job in another project, a job gone, a job
+ * re-added in another state), answers as a fresh pass over the same
+ * jobs: the pass regroups from the records as they are now, not from
+ * what it noted when the jobs were first added.
+ */
+START_TEST(recompute_after_changes_as_fresh)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_view_t *f = view2("team-a", 2, "team-b", 2, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 6, 100);
+	_recompute_jobs(v);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	run(v, 3, "team-b", 1, 30);	/* late, running */
+	gq_view_job_gone(v, 4);		/* waits now */
+	run(v, 2, "team-b", 1, 60);	/* pending -> running */
+	ck_assert_int_eq(gq_view_compute(v), 0);
+
+	gq_view_begin(f, 6, 100);
+	_recompute_jobs(f);
+	run(f, 3, "team-b", 1, 30);
+	add(f, "team-a", (gq_job_in_t){ .id = 4, .state = GQ_JOB_WAITING,
+					.gpus = 1, .tasks = 1,
+					.requeueable = true,
+					.start_time = 40 });
+	run(f, 2, "team-b", 1, 60);
+	ck_assert_int_eq(gq_view_compute(f), 0);
+
+	ck_assert_uint_eq(project(v, "team-a")->alloc, 2);
+	ck_assert_uint_eq(project(v, "team-b")->alloc, 2);
+	for (id = 1; id <= 5; id++) {
+		const gq_job_t *a = gq_view_job(v, id), *b = gq_view_job(f, id);
+
+		ck_assert_int_eq(a->in.state, b->in.state);
+		ck_assert_int_eq(a->project, b->project);
+		if (a->in.state == GQ_JOB_RUNNING) {
+			ck_assert_uint_eq(a->victim, b->victim);
+			ck_assert_uint_eq(a->preempt_rank, b->preempt_rank);
+			ck_assert_int_eq(a->over_quota, b->over_quota);
+		} else {	/* a running job keeps its old priority */
+			ck_assert_int_eq(a->band, b->band);
+			ck_assert_uint_eq(a->priority, b->priority);
+			ck_assert_int_eq(a->hold, b->hold);
+		}
+	}
+	ck_assert_uint_ne(gq_view_preempt_rank(v, 3), UINT32_MAX);
+	ck_assert_double_eq_tol(project(v, "team-a")->share,
+				project(f, "team-a")->share, 1e-9);
+	ck_assert_double_eq_tol(project(v, "team-b")->share,
+				project(f, "team-b")->share, 1e-9);
+	gq_view_free(v);
+	gq_view_free(f);
+}
+END_TEST
+
 /*
  * A job submitted between passes (priority_p_set on submit): placed at the
  * tail of its project's queue, and can reclaim at once.  Pass with a1, a2,
@@ -1064,6 +1131,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, interleaving_by_share);
 	tcase_add_test(tc, unknown_account_is_zero_quota_project);
 	tcase_add_test(tc, account_spellings_one_project);
+	tcase_add_test(tc, recompute_after_changes_as_fresh);
 	tcase_add_test(tc, late_submit_reclaims);
 	tcase_add_test(tc, limit_holds_jobs_past_it);
 	tcase_add_test(tc, not_requeueable_only_inside_quota);

@@ -3,7 +3,9 @@
  * preemptable() answers, on scenarios worked out by hand.
  */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,6 +367,60 @@ START_TEST(account_spellings_one_project)
 		ck_assert_uint_eq(project(v, "guest")->pending, 3);
 	}
 	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Seeded random accounts, short and long (the registry keeps spellings
+ * under 24 bytes by themselves), each asked in several random cases and
+ * orders across passes: every job is in the project the case-folding
+ * lookup gives its account.
+ */
+START_TEST(account_spellings_random)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789._-";
+	int c;
+
+	for (c = 0; c < 10; c++) {
+		unsigned seed = 20261201u + c;
+		gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+		int nnames = 1 + rand_r(&seed) % 300, i, k, round;
+		char (*name)[48] = calloc(nnames, sizeof(*name));
+		char spelled[48];
+
+		for (i = 0; i < nnames; i++) {
+			int len = 1 + rand_r(&seed) % 40;
+
+			for (k = 0; k < len; k++)
+				name[i][k] = chars[rand_r(&seed) %
+						   (sizeof(chars) - 1)];
+			if (i < 2)	/* the configured ones too */
+				snprintf(name[i], sizeof(name[i]), "%s",
+					 i ? "team-b" : "team-a");
+		}
+		for (round = 0; round < 2; round++) {
+			gq_view_begin(v, 4, 100);
+			for (k = 0; k < 4 * nnames; k++) {
+				const gq_job_t *job;
+				int p;
+
+				i = rand_r(&seed) % nnames;
+				for (p = 0; name[i][p]; p++)
+					spelled[p] = rand_r(&seed) % 2 ?
+						     (char)toupper(name[i][p]) :
+						     name[i][p];
+				spelled[p] = '\0';
+				job = pend(v, 1 + k, spelled, 1, k);
+				ck_assert_msg(job->project ==
+					      gq_view_find_project(v, name[i]),
+					      "seed %u: %s", 20261201u + c,
+					      spelled);
+			}
+			ck_assert_int_eq(gq_view_compute(v), 0);
+		}
+		free(name);
+		gq_view_free(v);
+	}
 }
 END_TEST
 
@@ -1131,6 +1187,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, interleaving_by_share);
 	tcase_add_test(tc, unknown_account_is_zero_quota_project);
 	tcase_add_test(tc, account_spellings_one_project);
+	tcase_add_test(tc, account_spellings_random);
 	tcase_add_test(tc, recompute_after_changes_as_fresh);
 	tcase_add_test(tc, late_submit_reclaims);
 	tcase_add_test(tc, limit_holds_jobs_past_it);

@@ -82,8 +82,10 @@ typedef enum {
 
 /*
  * A job of the pass: its input, and what the pass decided for it.  128
- * bytes, two cache lines (the pass copies whole records: view.c); a
- * field added should keep the size a multiple of 16.
+ * bytes, two cache lines: a pass copies whole records, with streaming
+ * stores while the size is a multiple of 16 (view.c, _put_record; other
+ * sizes are copied the ordinary way, slower), so a field added is best
+ * placed in a hole or with its 16 bytes.
  */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */

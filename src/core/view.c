@@ -532,6 +532,8 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 		return _add_late(v, project, in);
 	if (project >= 0 && (job = _store_job(v, in, project, &old)) && old) {
 		job->in = *in;	/* the same job twice in a pass: the last */
+		if (!job->in.tasks)
+			job->in.tasks = 1;
 		job->project = project;
 	}
 	if (job)

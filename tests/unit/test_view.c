@@ -687,6 +687,27 @@ START_TEST(array_split_at_its_band)
 END_TEST
 
 /*
+ * The same job twice in a pass (Slurm lists a job once; a reader may not):
+ * the last one counts, as one task when it names none.  team-a pends job
+ * 5 of 2 GPUs, added twice with tasks 0: pending 2, not 0 or 4.
+ */
+START_TEST(same_job_twice_counts_once)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_in_t in = pending(5, 2, 5);
+
+	in.tasks = 0;
+	gq_view_begin(v, 4, 100);
+	add(v, "team-a", in);
+	add(v, "team-a", in);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(project(v, "team-a")->pending, 2);
+	ck_assert_uint_eq(gq_view_job(v, 5)->in.tasks, 1);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * GPUs reclaimed for an array are kept for it while it may reclaim, not
  * while its record stays pending: 2 x 2 GPUs, team-a and team-b q 2.
  * team-a runs 4; team-b's array 9 of 3 is split to its 2 in-quota tasks
@@ -1307,6 +1328,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, array_starts_what_fits);
 	tcase_add_test(tc, array_split_at_its_band);
+	tcase_add_test(tc, same_job_twice_counts_once);
 	tcase_add_test(tc, reclaim_wait_ends_with_the_array_band);
 	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);
 	tcase_add_test(tc, requeued_job_keeps_its_place);

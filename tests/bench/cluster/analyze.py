@@ -47,13 +47,25 @@ def job_key(jid):
 		return (1 << 60, 0)
 
 
+COLUMNS = ["id", "name", "acct", "qos", "state", "start", "reason"]
+
+
 def read_samples(path, gpus_of):
-	"""[(t, [(jobid, account, state, start, reason, gpus)])]"""
+	"""[(t, [(jobid, account, state, start, reason, gpus)])].  An "F" line
+	names the columns of the rows after it (sampler.py); without one they
+	are COLUMNS."""
 	out = []
 	cur = None
+	pos = [COLUMNS.index(c) for c in ("id", "name", "acct", "state", "start", "reason")]
+	width = len(COLUMNS)
 	with open(path) as f:
 		for line in f:
 			line = line.rstrip("\n")
+			if line.startswith("F\t"):
+				cols = line.split("\t")[1:]
+				pos = [cols.index(c) for c in ("id", "name", "acct", "state", "start", "reason")]
+				width = len(cols)
+				continue
 			if line.startswith("S\t"):
 				_, t0, t1, _n = line.split("\t")
 				cur = []
@@ -62,9 +74,9 @@ def read_samples(path, gpus_of):
 				continue
 			else:
 				f_ = line.split("\t")
-				if len(f_) < 7:
+				if len(f_) < width:
 					continue
-				jid, name, acct, _qos, state, start, reason = f_[:7]
+				jid, name, acct, state, start, reason = (f_[i] for i in pos)
 				try:
 					st = int(start)
 				except ValueError:

@@ -8,7 +8,7 @@
 Per sample of the sampler (about 1 s apart; a sample's state holds until
 the next one): GPUs allocated per project (running, configuring and
 completing jobs), eligible pending GPUs (pending jobs not waiting for a
-begin time, a dependency or a hold).  From these: idle GPU-seconds while
+begin time or a hold; the workload submits no dependencies).  From these: idle GPU-seconds while
 eligible demand waited, quota-guarantee violation time per project, GPU
 seconds lost to requeues (a job seen running, then pending again), reclaim
 latency of under-quota submits into a full cluster.  Plus the controller's
@@ -18,7 +18,10 @@ import json
 import os
 
 GRACE = 10.0	# seconds: violation episodes shorter than this are scheduling latency
-NOT_ELIGIBLE = ("BeginTime", "Dependency", "JobHeld", "DependencyNeverSatisfied",
+# Not "Dependency": the workload has none, and Slurm shows it for a job
+# gpuquota held whose priority Slurm's main scheduler put back in the same
+# cycle (docs/PERFORMANCE.md, "Every second past the grace"): demand.
+NOT_ELIGIBLE = ("BeginTime", "JobHeld", "DependencyNeverSatisfied",
 		"gpuquota: project", "gpuquota: department", "gpuquota: job cannot")
 ALLOCATED = ("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED")
 

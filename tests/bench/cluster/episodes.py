@@ -339,13 +339,15 @@ def explain(run, samples):
 					done.append(open_.pop(p))
 				continue
 			e = open_.setdefault(p, {"project": p, "t": t, "length": 0.0, "past": 0.0,
-						 "causes": {}, "jobs": {}, "over": {}, "samples": []})
+						 "causes": {}, "named": {}, "jobs": {}, "over": {},
+						 "samples": []})
 			e["length"] += dt
 			past = max(0.0, min(dt, e["length"] - GRACE))
 			cause, job = classify(run, p, t, rows, fits, seen)
 			if past > 0:
 				e["past"] += past
 				e["causes"][cause] = e["causes"].get(cause, 0.0) + past
+				e["named"].setdefault(base_id(job["id"]), cause)
 			e["samples"].append((t, alloc[p], cause, job["id"], past))
 			for r in fits:
 				b = base_id(r["id"])
@@ -355,7 +357,7 @@ def explain(run, samples):
 				bd = band_of(r.get("prio"), r["reason"])
 				if bd not in j["bands"]:
 					j["bands"].append(bd)
-				short = re.sub(r" \(.*", "", r["reason"])
+				short = re.sub(r" \(.*|; work outside quotas.*", "", r["reason"])
 				if short not in j["reasons"]:
 					j["reasons"].append(short)
 			for x, d in over.items():
@@ -412,9 +414,11 @@ def episode_rows(run, eps, t0):
 		t_end = e["samples"][-1][0]
 		causes = ", ".join("%s %.1f s" % (c, s) for c, s in
 				   sorted(e["causes"].items(), key=lambda x: -x[1]))
-		jobs = "; ".join("%s %dx%d GPU %s [%s]" % (b, j["tasks"], j["gpus"],
-							    "/".join(j["bands"]), "; ".join(j["reasons"][:3]))
-				 for b, j in list(e["jobs"].items())[:4])
+		order = sorted(e["jobs"], key=lambda b: b not in e["named"])
+		jobs = "; ".join("%s %dx%d GPU %s [%s]" % (b, e["jobs"][b]["tasks"], e["jobs"][b]["gpus"],
+							    "/".join(e["jobs"][b]["bands"]),
+							    "; ".join(e["jobs"][b]["reasons"][:3]))
+				 for b in order[:4])
 		if len(e["jobs"]) > 4:
 			jobs += "; +%d more" % (len(e["jobs"]) - 4)
 		over = ", ".join("%s +%d" % (x, d) for x, d in

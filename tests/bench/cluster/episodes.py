@@ -58,7 +58,7 @@ CAUSES = {
 		"an in-quota job, room within the floors on some node, no reclaim for it "
 		"logged near the sample: a defect unless explained otherwise",
 	"other":
-		"none of the above (the waiting job's band is named in the episode)",
+		"none of the above (the episode's row names the waiting jobs' bands)",
 }
 
 
@@ -83,12 +83,6 @@ def band_of(prio, reason):
 	if "over fair share" in reason:
 		return OFS
 	return UNKNOWN
-
-
-def waits_for(reason):
-	"""The job id a gpuquota reclaim hold names, else None."""
-	m = re.search(r"GPUs are being reclaimed for job (\d+)", reason)
-	return m.group(1) if m else None
 
 
 def read_samples(path, gpus_of):

@@ -8,7 +8,7 @@
 Per sample of the sampler (about 1 s apart; a sample's state holds until
 the next one): GPUs allocated per project (running, configuring and
 completing jobs), eligible pending GPUs (pending jobs not waiting for a
-begin time, a dependency or a hold).  From these: idle GPU-seconds while
+begin time or a hold; the workload submits no dependencies).  From these: idle GPU-seconds while
 eligible demand waited, quota-guarantee violation time per project, GPU
 seconds lost to requeues (a job seen running, then pending again), reclaim
 latency of under-quota submits into a full cluster.  Plus the controller's
@@ -18,7 +18,10 @@ import json
 import os
 
 GRACE = 10.0	# seconds: violation episodes shorter than this are scheduling latency
-NOT_ELIGIBLE = ("BeginTime", "Dependency", "JobHeld", "DependencyNeverSatisfied",
+# Not "Dependency": the workload has none, and Slurm shows it for a job
+# gpuquota held whose priority Slurm's main scheduler put back in the same
+# cycle (docs/PERFORMANCE.md, "Every second past the grace"): demand.
+NOT_ELIGIBLE = ("BeginTime", "JobHeld", "DependencyNeverSatisfied",
 		"gpuquota: project", "gpuquota: department", "gpuquota: job cannot")
 ALLOCATED = ("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED")
 
@@ -47,13 +50,25 @@ def job_key(jid):
 		return (1 << 60, 0)
 
 
+COLUMNS = ["id", "name", "acct", "qos", "state", "start", "reason"]
+
+
 def read_samples(path, gpus_of):
-	"""[(t, [(jobid, account, state, start, reason, gpus)])]"""
+	"""[(t, [(jobid, account, state, start, reason, gpus)])].  An "F" line
+	names the columns of the rows after it (sampler.py); without one they
+	are COLUMNS."""
 	out = []
 	cur = None
+	pos = [COLUMNS.index(c) for c in ("id", "name", "acct", "state", "start", "reason")]
+	width = len(COLUMNS)
 	with open(path) as f:
 		for line in f:
 			line = line.rstrip("\n")
+			if line.startswith("F\t"):
+				cols = line.split("\t")[1:]
+				pos = [cols.index(c) for c in ("id", "name", "acct", "state", "start", "reason")]
+				width = len(cols)
+				continue
 			if line.startswith("S\t"):
 				_, t0, t1, _n = line.split("\t")
 				cur = []
@@ -62,9 +77,9 @@ def read_samples(path, gpus_of):
 				continue
 			else:
 				f_ = line.split("\t")
-				if len(f_) < 7:
+				if len(f_) < width:
 					continue
-				jid, name, acct, _qos, state, start, reason = f_[:7]
+				jid, name, acct, state, start, reason = (f_[i] for i in pos)
 				try:
 					st = int(start)
 				except ValueError:

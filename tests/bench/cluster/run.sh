@@ -2,8 +2,9 @@
 # Owns `make bench-cluster`: stock Slurm (multifactor fair share + the QOS
 # quota recipe with preempt/qos, accounting on) and gpuquota, side by side,
 # on the same cluster shape and the same seeded workload, several rounds;
-# then one table (report.py) and a plot (plot.gp).  Every cluster it starts
-# is stopped by its dir, also on failure.
+# then one table (report.py), a plot (plot.gp) and the cause of every second
+# of gpuquota's quota-guarantee violation past the grace (episodes.py).
+# Every cluster it starts is stopped by its dir, also on failure.
 #
 # Environment (defaults; GQ_BENCH_QUICK=1 gives the small development size
 # in brackets):
@@ -163,4 +164,7 @@ mkdir -p "$OUT"
 	--machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg)"
 (cd "$OUT" && gnuplot "$HERE/plot.gp")
 cat "$OUT/table.md"
-say "table: $OUT/table.md, plot: $OUT/allocation.png"
+"$PY" "$HERE/episodes.py" --work "$WL" --dir "$WORK" --rounds "$ROUNDS" --out "$OUT"
+echo
+sed -n '1,/^| all /p' "$OUT/episodes.md"
+say "table: $OUT/table.md, plot: $OUT/allocation.png, violation episodes: $OUT/episodes.md"

@@ -1,14 +1,16 @@
 """Owns the benchmark's view of the cluster over time: about once a second,
 one `squeue -r` of every pending and running job (id, name, account, QOS,
-state, start time, reason), appended to a samples file, each call's
-latency kept (the squeue latency of the report).  Also keeps the latest
-snapshot for the stock system's submit routing."""
+state, start time, node list, priority, reason), appended to a samples
+file whose first line ("F") names the columns, each call's latency kept
+(the squeue latency of the report).  Also keeps the latest snapshot for
+the stock system's submit routing."""
 import os
 import subprocess
 import threading
 import time
 
-FMT = "%i|%j|%a|%q|%T|%S|%r"
+FMT = "%i|%j|%a|%q|%T|%S|%N|%Q|%r"
+COLUMNS = ("id", "name", "acct", "qos", "state", "start", "node", "prio", "reason")
 
 
 class Sampler(threading.Thread):
@@ -34,8 +36,8 @@ class Sampler(threading.Thread):
 		self.latency.append(t1 - t0)
 		rows = []
 		for line in r.stdout.splitlines():
-			f = line.split("|", 6)
-			if len(f) == 7:
+			f = line.split("|", len(COLUMNS) - 1)
+			if len(f) == len(COLUMNS):
 				rows.append(f)
 		out.write("S\t%.3f\t%.3f\t%d\n" % (t0, t1, len(rows)))
 		for f in rows:
@@ -46,6 +48,7 @@ class Sampler(threading.Thread):
 
 	def run(self):
 		with open(self.path, "w") as out:
+			out.write("F\t" + "\t".join(COLUMNS) + "\n")
 			while not self.stop.is_set():
 				t = time.time()
 				self.sample(out)

@@ -12,7 +12,10 @@ worked out below.  `make bench-cluster` runs it before starting clusters.
   t=103  j2 eligible again; a holds its quota, so no violation
   t=104  j1 ended: 2 GPUs idle while j2 (2) waits: 2 GPU-s idle-waiting
   t=105  j2 runs; end of window
-Allocated: 4, 4, 4, 4, 2 GPUs over the five seconds: 90 % of 4 GPUs."""
+Allocated: 4, 4, 4, 4, 2 GPUs over the five seconds: 90 % of 4 GPUs.
+
+Then the causes episodes.py gives violation episodes (test_episodes), on
+hand-made samples and log lines whose answers are worked out there."""
 import json
 import os
 import subprocess
@@ -20,6 +23,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import episodes  # noqa: E402
 
 SAMPLES = {
 	100: [("1", "j1", "a", "RUNNING", "99", "None"),
@@ -64,7 +69,112 @@ def get(r, path):
 	return r
 
 
+def row(jid, acct, state, gpus, reason="None", start=None, node=None, prio=None):
+	return {"id": jid, "name": "j" + jid.partition("_")[0], "acct": acct, "state": state,
+		"start": start, "reason": reason, "gpus": gpus, "node": node, "prio": prio}
+
+
+IQ_A = "None, gpuquota: in quota (a would hold 4 of 4)"
+OFS_A = "Priority, gpuquota: over fair share, runs on idle GPUs only (a would hold 9, quota 4, fair share 4.0)"
+
+
+def cause(run, rows, t=100.0, seen=None):
+	"""The cause episodes.py gives project a's violation in one sample."""
+	seen = seen or episodes.Seen()
+	seen.update(t, rows)
+	alloc = sum(r["gpus"] for r in rows if r["acct"] == "a" and r["state"] == "RUNNING")
+	fits = [r for r in rows if r["acct"] == "a" and r["state"] == "PENDING"
+		and alloc + r["gpus"] <= run.quota["a"]]
+	return episodes.classify(run, "a", t, rows, fits, seen)
+
+
+def test_episodes():
+	"""Two nodes of 4 GPUs; a (quota 4), b (quota 2), c (quota 4).  b runs
+	b1 (1 GPU, started at 10) and b2 (1 GPU, at 20) on n1 and b3 (2 GPUs,
+	at 30) on n2: it holds 4, 2 over its quota.  c runs c1 (2 GPUs) on
+	each node: at its quota.  The cluster is full."""
+	log = ["[2026-11-30T22:00:00.500] sched: Allocate JobId=11 NodeList=n1 #CPUs=1 Partition=gpu",
+	       "[2026-11-30T22:00:00.600] sched/backfill: _start_job: Started JobId=12 in gpu on n1",
+	       "[2026-11-30T22:00:00.700] sched/backfill: _start_job: Started JobId=13 in gpu on n2",
+	       "[2026-11-30T22:00:00.800] sched: Allocate JobId=14 NodeList=n1 #CPUs=1 Partition=gpu",
+	       "[2026-11-30T22:00:00.900] sched: Allocate JobId=15_0(16) NodeList=n2 #CPUs=1 Partition=gpu"]
+	starts, reclaims = episodes.read_log(log)
+	t0 = starts["11"][0][0]
+	bad = []
+
+	def check(what, got, want):
+		if got != want:
+			bad.append("%s: expected %r, got %r" % (what, want, got))
+
+	check("log: array task by both ids", (starts["15_0"][0][1], starts["16"][0][1]), ("n2", "n2"))
+	check("log: time", round(starts["12"][0][0] - t0, 3), 0.1)
+	run = episodes.Run({"a": 4, "b": 2, "c": 4}, ["a", "b", "c"], 4, 2, starts, reclaims)
+	t = t0 + 100
+	full = [row("11", "b", "RUNNING", 1, start=10), row("12", "b", "RUNNING", 1, start=20),
+		row("13", "b", "RUNNING", 2, start=30), row("14", "c", "RUNNING", 2, start=5),
+		row("15_0", "c", "RUNNING", 2, start=5)]
+	# room on one node: n1 has b1 + b2 = 2 within b's 2 over quota, n2
+	# has b3 (2) = 2: at most 2, fewer than a's 4-GPU in-quota job needs
+	check("room", episodes.best_room(full, run.quota, "a", 4, 2, starts, t), 2)
+	check("no room", cause(run, full + [row("20", "a", "PENDING", 4, IQ_A)], t)[0],
+	      "no room on one node")
+	# youngest first within the budget, one node: b (quota 1) runs b5 (1
+	# GPU, started at 50) and b6 (2 GPUs, at 40), c 1: b is 2 over; b5 goes
+	# first, then b6 (2) no longer fits: 1 GPU of room, not 2
+	one = [row("11", "b", "RUNNING", 1, start=50), row("12", "b", "RUNNING", 2, start=40),
+	       row("14", "c", "RUNNING", 1, start=5)]
+	check("youngest first", episodes.best_room(one, {"a": 4, "b": 1, "c": 4}, "a", 4, 1,
+						   starts, t), 1)
+	# the same 2-GPU job fits: it has room; just in quota: latency; 5 s on, still
+	# no reclaim logged for it: flagged
+	seen = episodes.Seen()
+	job = [row("21", "a", "PENDING", 2, IQ_A)]
+	check("latency", cause(run, full + job, t, seen)[0], "pass and cycle latency")
+	check("defect", cause(run, full + job, t + 5, seen)[0], "in quota, room, no reclaim")
+	# a reclaim logged for it 1 s before: under way
+	run.reclaims = episodes.read_log([
+		"[2026-11-30T22:01:39.600] gpuquota: reclaim: JobId=21 (a, in-quota, A=2, quota 4, "
+		"fair share 4.00) takes JobId=13 (b, 2 GPUs; b holds 4, quota 2, fair share 2.00, "
+		"floor 2.00)"])[1]
+	check("reclaim parsed", (run.reclaims[0]["preemptor"], run.reclaims[0]["vproject"],
+				 run.reclaims[0]["gpus"]), ("21", "b", 2))
+	check("under way", cause(run, full + job, t)[0], "reclaim under way")
+	run.reclaims = []
+	# an array of 3 x 2 GPUs: one task fits a's 4, all three do not
+	arr = [row("30_%d" % i, "a", "PENDING", 2, OFS_A) for i in range(3)]
+	check("array", cause(run, full + arr, t)[0], "array wider than its quota")
+	# no band seen yet
+	check("unclassified", cause(run, full + [row("31", "a", "PENDING", 1)], t)[0],
+	      "not classified yet")
+	# behind a's in-quota 4-GPU job, a 1-GPU job out of the band is not the
+	# cause: the 4-GPU job's (no room) is
+	c = cause(run, full + [row("20", "a", "PENDING", 4, IQ_A),
+			       row("32", "a", "PENDING", 1, OFS_A)], t)
+	check("behind in-quota work", (c[0], c[1]["id"]), ("no room on one node", "20"))
+	# a job starting 2 s after the sample
+	run.starts = dict(starts, **{"21": [(t + 2, "n1")]})
+	check("starting", cause(run, full + [row("21", "a", "PENDING", 2, OFS_A)], t)[0],
+	      "starting")
+	run.starts = starts
+	# priority names the band when the reason does not
+	check("band from priority", episodes.band_of(2500000000, "Resources"), episodes.IQ)
+	check("band from reason", episodes.band_of(None, IQ_A), episodes.IQ)
+	# an episode: a's array waits 15 samples 1 s apart (the last one's
+	# state holds 0 s): 14 s in violation, the samples at 10..13 s are past
+	# the 10 s grace (1 s each): 4 s, all of them the array's
+	samples = [(t + i, full + arr) for i in range(15)]
+	eps = episodes.explain(run, samples)
+	check("episodes", len(eps), 1)
+	check("length", eps[0]["length"], 14.0)
+	check("past", (eps[0]["past"], eps[0]["causes"]), (4.0, {"array wider than its quota": 4.0}))
+	return bad
+
+
 def main():
+	bad = test_episodes()
+	if bad:
+		print("test_analyze: episodes: FAIL:\n  " + "\n  ".join(bad), file=sys.stderr)
+		sys.exit(1)
 	d = tempfile.mkdtemp(prefix="gq-bench-selftest.")
 	wl, run = os.path.join(d, "wl"), os.path.join(d, "run")
 	os.makedirs(wl)

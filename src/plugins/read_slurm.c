@@ -194,8 +194,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 			f.array_tasks = job_ptr->array_recs->task_cnt;
 			/* the user's %N, not the one gpuquota set */
 			f.array_throttle = gq_throttle_user(
-				job_ptr->job_id,
-				job_ptr->array_recs->max_run_tasks);
+				job_ptr, job_ptr->array_recs->max_run_tasks);
 			f.array_running = job_ptr->array_recs->tot_run_tasks;
 		}
 	}

@@ -14,13 +14,16 @@
  *                                     Prometheus text exposition (cli/metrics.h),
  *                                     or served at /metrics (cli/serve.h)
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -41,6 +44,13 @@
 #include "config/config.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
+
+/*
+ * How long `gpuquota check FILE` waits for a controller before it gives
+ * the file's verdict alone: libslurm retries an unreachable controller
+ * for MessageTimeout (10 s by default) and more.
+ */
+#define GQ_CHECK_WAIT_MS 800
 
 /* Room for one number of the projects table, and for one row's label. */
 #define GQ_NUM_MAX 32
@@ -127,30 +137,75 @@ static bool _slurm_here(void)
 }
 
 /*
- * `gpuquota check FILE` without a cluster (a config repository's CI, an
- * admin's laptop): the same verdict and messages as slurmctld's.  Returns
- * the exit status (2: a bad file), or -1 when a Slurm is here to add the
- * fair shares on this cluster.
+ * Does a controller answer Slurm's configuration request within
+ * GQ_CHECK_WAIT_MS?  Asked in a child (killed when late, its output
+ * dropped): libslurm's own wait cannot be bounded from outside.  Its
+ * answer is not kept: a controller that answered once answers again.
+ */
+static bool _controller_answers(void)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int status, waited, fd;
+	pid_t pid, r;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return true;	/* cannot tell: ask as before */
+	if (!pid) {
+		slurm_conf_t *conf = NULL;
+
+		if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		slurm_init(NULL);
+		_exit(slurm_load_ctl_conf(0, &conf) ? 1 : 0);
+	}
+	for (waited = 0; waited < GQ_CHECK_WAIT_MS; waited += 20) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) && !WEXITSTATUS(status);
+		if (r < 0)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	(void)waitpid(pid, &status, 0);
+	return false;
+}
+
+/*
+ * `gpuquota check FILE` judges the file alone, never waiting on Slurm (a
+ * config repository's CI, an admin's laptop, a controller that is down):
+ * the same verdict and messages as slurmctld's.  Returns the exit status
+ * (2: a bad file), or -1 when a controller answers to add the fair shares
+ * on this cluster.
  */
 static int _check_offline(const char *file, bool json)
 {
 	char err[GQ_ERR_MAX];
 	gq_config_t *cfg = NULL;
+	const char *why;
 
 	if (gq_config_load(file, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
 		return 2;
 	}
-	if (_slurm_here()) {
+	if (!_slurm_here()) {
+		why = "no slurm.conf here";
+	} else if (_controller_answers()) {
 		gq_config_free(cfg);
 		return -1;
+	} else {
+		why = "no controller answered";
 	}
 	if (json)
 		printf("{\"ok\": true, \"projects\": %d, \"departments\": %d}\n",
 		       cfg->nprojects, cfg->ndepts);
 	else
-		printf("gpuquota: configuration OK: %d projects, %d departments (no slurm.conf here: fair shares not computed)\n",
-		       cfg->nprojects, cfg->ndepts);
+		printf("gpuquota: configuration OK: %d projects, %d departments (%s: fair shares not computed)\n",
+		       cfg->nprojects, cfg->ndepts, why);
 	gq_config_free(cfg);
 	return 0;
 }
@@ -560,9 +615,11 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
-	/* a file judged where there is no Slurm: before libslurm looks */
-	if (!strcmp(cmd, "check") && optind < argc && !_slurm_here())
-		return _check_offline(argv[optind], json);
+	/* a file is judged before libslurm looks, and without waiting on a
+	 * controller (GQ_CHECK_WAIT_MS at most) */
+	if (!strcmp(cmd, "check") && optind < argc &&
+	    (rc = _check_offline(argv[optind], json)) >= 0)
+		return rc;
 	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
@@ -580,12 +637,6 @@ int main(int argc, char **argv)
 		if (!rc)
 			rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
-		/* a file is judged offline first, in well under a second */
-		if (optind < argc &&
-		    (rc = _check_offline(argv[optind], json)) >= 0) {
-			_cli_free(&c);
-			return rc;
-		}
 		rc = _load(&c, optind < argc ? argv[optind] : NULL, true);
 		if (rc) {
 			_cli_free(&c);

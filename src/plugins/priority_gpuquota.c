@@ -400,7 +400,13 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (st->view && (job = gq_view_add_job(st->view, job_ptr->account, &in))) {
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
+			/* from priority 0: a person's hold being released,
+			 * and Slurm clears our reason after (hold.h) */
+			bool releasing = job_ptr->priority == 0;
+
 			gq_write_hold(job_ptr, st->view, job);
+			if (releasing)
+				gq_hold_note_release(job_ptr->job_id);
 			prio = 0;
 		} else if (job->priority) {
 			prio = job->priority;

@@ -8,6 +8,7 @@
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/node_groups.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
@@ -160,7 +161,8 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 bool gq_read_held(job_record_t *job_ptr)
 {
 	return gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
-				   job_ptr->state_desc);
+				   job_ptr->state_desc) ||
+	       gq_hold_lost(job_ptr);
 }
 
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
@@ -180,6 +182,12 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.submit_time = d ? d->submit_time : 0,
 		.start_time = job_ptr->start_time,
 	};
+
+	/* gpuquota's hold whose reason Slurm's release cleared (hold.h) */
+	if (gq_hold_lost(job_ptr)) {
+		f.reason = WAIT_HELD;
+		f.state_desc = GQ_HOLD_PREFIX;
+	}
 
 	if (gq_facts_running(&f)) {
 		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?

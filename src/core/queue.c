@@ -165,6 +165,35 @@ static gq_hold_t _hold(gq_job_t *job, double before, double limit,
 	return GQ_HOLD_NONE;
 }
 
+/*
+ * An array split at its band (first fit, task by task): a pending array
+ * record carries one priority, that of its first task, but its tasks are
+ * as many jobs.  When the idle GPUs do not cover all it may start now
+ * (so some tasks would start only by reclaim), tasks_now shrinks to the
+ * tasks that fit the band its first task fits: in quota (the project's
+ * quota on top of *s, and `dept_room`, what its department has left of
+ * its quota), else fair share.  The plugin throttles the array to them;
+ * the tasks after them are banded at the next pass.  So an array wider
+ * than what is left of its quota still reclaims its in-quota part, and
+ * no task of it reclaims past the band it was judged in.  O(1).
+ */
+static void _split(const gq_project_t *p, gq_job_t *job, const gq_sums_t *s,
+		   double dept_room, double idle)
+{
+	double g = job->in.gpus, room;
+
+	if (!job->in.gpus || job->tasks_now <= 1 ||
+	    g * job->tasks_now <= idle + GQ_EPS)
+		return;
+	if (s->inq + g <= p->quota + GQ_EPS && g <= dept_room + GQ_EPS)
+		room = fmin(p->quota - s->inq, dept_room);
+	else if (s->fair + g <= p->share + GQ_EPS)
+		room = p->share - s->fair;
+	else
+		return;
+	_fit(job, 0, room);
+}
+
 /* The project's bounds: tasks_now starts from all the job may start. */
 static gq_hold_t _project_hold(const gq_project_t *p, gq_job_t *job,
 			       double before)
@@ -215,10 +244,13 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
  * The next job of a project outside any department, its project at *s
  * before it.
  */
-static void _project_step(const gq_project_t *p, gq_job_t *job, gq_sums_t *s)
+static void _project_step(const gq_project_t *p, gq_job_t *job, gq_sums_t *s,
+			  double idle)
 {
 	job->hold = _eligible(job) ?
 		    _project_hold(p, job, s->all) : GQ_HOLD_NONE;
+	if (_eligible(job) && !job->hold)
+		_split(p, job, s, INFINITY, idle);
 	_set_band(p, job, s, job->hold ? _asked(job) : _size(job), true);
 	if (_eligible(job) && !job->hold)
 		_sums_add(s, job);
@@ -260,7 +292,7 @@ typedef struct {
  * holds are passed over first.
  */
 static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
-			    const gq_sums_t *ds)
+			    const gq_sums_t *ds, double idle)
 {
 	while (l->head < l->n) {
 		gq_job_t *job = &jobs[l->q[l->head]];
@@ -271,6 +303,7 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
 		if (!job->hold) {
 			/* the band of what fits the project; the department's
 			 * bounds may shrink it further (a lower band at most) */
+			_split(l->p, job, &l->s, d->quota - ds->inq, idle);
 			_set_band(l->p, job, &l->s, _size(job),
 				  ds->inq + _size(job) <= d->quota + GQ_EPS);
 			return job;
@@ -307,7 +340,8 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		gq_lane_t *from = NULL;
 
 		for (k = 0; k < nl; k++)
-			if ((job = _lane_head(&lane[k], jobs, dp, &ds)) &&
+			if ((job = _lane_head(&lane[k], jobs, dp, &ds,
+					      r->idle)) &&
 			    (!best || _before(job, best))) {
 				best = job;
 				from = &lane[k];
@@ -357,7 +391,7 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
 		for (k = 0; k < gq_bucket_len(queued, i); k++) {
 			gq_job_t *job = &jobs[q[k]];
 
-			_project_step(p, job, &s);
+			_project_step(p, job, &s, r->idle);
 			if (!_eligible(job)) {	/* waiting jobs come last */
 				if (wcum < 0)
 					wcum = s.all;
@@ -383,7 +417,7 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	if (!dp) {
 		double wcum = p->tail.all, unused = 0;
 
-		_project_step(p, job, &p->tail);
+		_project_step(p, job, &p->tail, r->idle);
 		_begins_later_hold(p, NULL, job, &wcum, &unused);
 		return _eligible(job) && !job->hold;
 	}
@@ -403,6 +437,7 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 		_set_band(p, job, &p->tail, _asked(job), false);
 		return false;
 	}
+	_split(p, job, &p->tail, dp->quota - dp->tail.inq, r->idle);
 	_set_band(p, job, &p->tail, _size(job),
 		  dp->tail.inq + _size(job) <= dp->quota + GQ_EPS);
 	_sums_add(&p->tail, job);

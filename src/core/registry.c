@@ -181,6 +181,7 @@ void gq_registry_reset(gq_registry_t *r)
 		r->dept[i].demand = r->dept[i].share = 0;
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}
+	r->idle = 0;
 }
 
 bool gq_registry_outsider(const gq_registry_t *r, int victim_project,

@@ -67,6 +67,9 @@ typedef struct {
 	gq_hash_t accounts;	/* account -> project index */
 	gq_hash_t depts;	/* department name -> index */
 	gq_hash_t tree;		/* account -> department, from Slurm's tree */
+	/* per pass: GPUs of the pool no running job holds (capacity minus
+	 * every a_p; kept up to date by jobs added after the pass) */
+	double idle;
 } gq_registry_t;
 
 /* The projects and departments of a config.  Returns 0 or -1 (memory). */

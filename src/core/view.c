@@ -76,6 +76,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 
 void gq_view_set_capacity(gq_view_t *v, double capacity)
 {
+	v->reg.idle += capacity - v->capacity;
 	v->capacity = capacity;
 }
 
@@ -247,6 +248,7 @@ static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 	gq_project_t *p = &v->reg.proj[job->project];
 
 	p->alloc += sign * (int64_t)job->in.gpus;
+	v->reg.idle -= sign * (double)job->in.gpus;
 	if (p->department >= 0)
 		v->reg.dept[p->department].alloc += sign * (int64_t)job->in.gpus;
 }
@@ -385,7 +387,10 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 	for (i = 0; i < n; i++) {
 		const gq_job_t *er = gq_view_job(v, preemptors[i]);
 
-		if (!er || er->in.state != GQ_JOB_PENDING || er->hold)
+		/* it started, or no longer may reclaim (the rest of an array
+		 * whose in-quota tasks started is banded over its quota) */
+		if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
+		    er->band > GQ_BAND_FAIR_SHARE)
 			continue;
 		if (!waiting++)
 			v->waits_for = er->in.id;
@@ -538,6 +543,7 @@ int gq_view_compute(gq_view_t *v)
 	    gq_buckets_fill(running, v->njobs, r->nproj, _running_of, v->jobs))
 		goto out;
 	gq_registry_reset(r);
+	r->idle = v->capacity;
 	for (k = 0; k < v->njobs; k++) {
 		gq_job_t *job = &v->jobs[k];
 

@@ -177,17 +177,20 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	gq_throttle_t *t;
 	uint32_t user, want;
 	int64_t submit = _submit(job_ptr);
+	bool last;
 
-	if (!a || job_ptr->array_task_id != NO_VAL || a->task_cnt <= 1 ||
-	    !submit)
+	if (!a || !submit)
 		return;
+	/* the last pending task (Slurm gives it its task id, and its
+	 * throttle still binds it): the user's, like a record not bound */
+	last = job_ptr->array_task_id != NO_VAL || a->task_cnt <= 1;
 	slurm_mutex_lock(&throttle_mutex);
 	t = _find(job_ptr->job_id, submit);
 	user = (t && t->e.ours == a->max_run_tasks) ? t->e.user :
 						       a->max_run_tasks;
 	/* held (priority 0 keeps it from starting) or not bound: the user's */
 	want = job->hold ? user : a->tot_run_tasks + job->tasks_now;
-	if (job->hold || (user && want >= user) ||
+	if (last || job->hold || (user && want >= user) ||
 	    job->tasks_now >= a->task_cnt) {
 		if (t)
 			_drop(t);

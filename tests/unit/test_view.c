@@ -411,10 +411,12 @@ END_TEST
 
 /*
  * An array's band counts the tasks Slurm may start at once: team-a (q=2)
- * pends an array of 8 x 1 GPU, team-b (q=0) holds all 4 GPUs.  Without a
- * throttle A = 8 > 2: it may not reclaim (its tasks could all start and
- * then be reclaimed in turn).  With %2, A = 2 <= 2: in quota, it reclaims
- * 2 GPUs; demand is all 8 tasks either way.
+ * pends an array of 8 x 1 GPU, team-b (q=0) holds all 4 GPUs.  With %2,
+ * A = 2 <= 2: in quota, it reclaims 2 GPUs.  Without a throttle all 8
+ * could start at once (A = 8 > 2), but no GPU is idle, so the array is
+ * split at its band: its first 2 tasks are in quota (tasks_now 2, the
+ * plugin throttles it to them) and it reclaims as with %2.  Demand is all
+ * 8 tasks either way.
  */
 START_TEST(array_band_counts_tasks_at_once)
 {
@@ -432,13 +434,122 @@ START_TEST(array_band_counts_tasks_at_once)
 		ck_assert_uint_eq(project(v, "team-a")->pending, 8);
 		for (id = 1, n = 0; id <= 4; id++)
 			n += gq_view_preemptable(v, id, 9);
-		ck_assert_double_eq_tol(gq_view_job(v, 9)->cum,
-					at_once ? 2 : 8, 1e-9);
-		ck_assert_int_eq(gq_view_job(v, 9)->band == GQ_BAND_IN_QUOTA,
-				 at_once == 2);
+		ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 2);
+		ck_assert_double_eq_tol(gq_view_job(v, 9)->cum, 2, 1e-9);
+		ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
 		/* team-b is over its quota 0: all of it for an in-quota job */
-		ck_assert_uint_eq(n, at_once ? 4 : 0);
+		ck_assert_uint_eq(n, 4);
 	}
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * An array is split at its band only when the idle GPUs do not cover all
+ * it may start.  1-GPU tasks, C = 8, numbers by hand:
+ *   A. team-a (q 2) array of 8, nothing runs: idle 8 covers 8, no split:
+ *      tasks_now 8; f_a = 8 (nobody else wants any), A = 8 <= 8:
+ *      fair share.
+ *   B. team-b (q 0) runs 2: idle 6 < 8: split in quota, 0 + 2 <= 2:
+ *      tasks_now 2, A = 2, in quota.  The same when the array comes
+ *      after the pass (a late submit).
+ *   C. team-a runs 2 (at quota), team-b runs 4, array of 4: idle 2 < 4.
+ *      The first task is not in quota (2 + 1 > 2); fair share: demands
+ *      a 6, b 4, deserved a 2, b 0, surplus 6 by weight 1:1 -> 3 each,
+ *      f_a = 5: 2 + 1 <= 5, fair share, 5 - 2 = 3 tasks fit: tasks_now
+ *      3, A = 5.  Unsplit it was A = 6 > 5: over fair share.
+ *   D. department d (q 3) holds team-a (q 4); team-b (q 0, outside) runs
+ *      8; array of 6: idle 0: the first task fits both quotas, room
+ *      min(4 - 0, 3 - 0) = 3: tasks_now 3, in quota.
+ */
+START_TEST(array_split_at_its_band)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 0, 1, GQ_NO_LIMIT) };
+	gq_dept_cfg_t d[1] = { dept("d", 3, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 2, NULL, 0);
+	const gq_job_t *j;
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);	/* A */
+	add(v, "team-a", with_tasks(pending(9, 1, 50), 8));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 8);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 8, 1e-9);
+	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_FAIR_SHARE);
+	ck_assert_double_eq_tol(gq_view_job(v, 9)->cum, 8, 1e-9);
+
+	for (int late = 0; late <= 1; late++) {	/* B */
+		gq_view_begin(v, 8, 100);
+		run(v, 1, "team-b", 1, 1);
+		run(v, 2, "team-b", 1, 2);
+		if (!late)
+			add(v, "team-a", with_tasks(pending(9, 1, 50), 8));
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		j = late ? add(v, "team-a", with_tasks(pending(9, 1, 50), 8)) :
+			   gq_view_job(v, 9);
+		ck_assert_uint_eq(j->tasks_now, 2);
+		ck_assert_int_eq(j->band, GQ_BAND_IN_QUOTA);
+		ck_assert_double_eq_tol(j->cum, 2, 1e-9);
+		ck_assert(gq_view_preemptable(v, 1, 9));
+	}
+
+	gq_view_begin(v, 8, 100);	/* C */
+	run(v, 1, "team-a", 1, 1);
+	run(v, 2, "team-a", 1, 2);
+	for (id = 3; id <= 6; id++)
+		run(v, id, "team-b", 1, id);
+	add(v, "team-a", with_tasks(pending(9, 1, 50), 4));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 5, 1e-9);
+	ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 3);
+	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_FAIR_SHARE);
+	ck_assert_double_eq_tol(gq_view_job(v, 9)->cum, 5, 1e-9);
+	gq_view_free(v);
+
+	p[0] = proj("team-a", 4, 1, GQ_NO_LIMIT);	/* D */
+	p[0].department = 0;
+	v = view_of(p, 2, d, 1);
+	gq_view_begin(v, 8, 100);
+	for (id = 1; id <= 8; id++)
+		run(v, id, "team-b", 1, id);
+	add(v, "team-a", with_tasks(pending(9, 1, 50), 6));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 3);
+	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
+	ck_assert(gq_view_preemptable(v, 1, 9));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * GPUs reclaimed for an array are kept for it while it may reclaim, not
+ * while its record stays pending: 2 x 2 GPUs, team-a and team-b q 2.
+ * team-a runs 4; team-b's array 9 of 3 is split to its 2 in-quota tasks
+ * and reclaims: work outside quotas waits.  Its 2 tasks run (10, 11),
+ * team-a's jobs 3 and 4 are requeued; the record's last task is over
+ * quota (A = 2 + 1 > 2 = f): nobody waits for it any more.
+ */
+START_TEST(reclaim_wait_ends_with_the_array_band)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	uint32_t arr = 9, id;
+	int after;
+
+	for (after = 0; after <= 1; after++) {
+		gq_view_begin(v, 4, 100);
+		for (id = 1; id <= 4; id++)
+			add(v, "team-a", after && id > 2 ? pending(id, 1, id) :
+							   running(id, 1, id));
+		for (id = 10; after && id <= 11; id++)
+			run(v, id, "team-b", 1, 60);
+		add(v, "team-b", with_tasks(pending(9, 1, 50), after ? 1 : 3));
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_job(v, 9)->band,
+				 after ? GQ_BAND_OVER : GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_wait_for_reclaims(v, &arr, 1), !after);
+	}
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_NONE);
 	gq_view_free(v);
 }
 END_TEST
@@ -1028,6 +1139,8 @@ Suite *view_suite(void)
 	tcase_add_test(tc, begins_later_held_in_advance);
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, array_starts_what_fits);
+	tcase_add_test(tc, array_split_at_its_band);
+	tcase_add_test(tc, reclaim_wait_ends_with_the_array_band);
 	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);
 	tcase_add_test(tc, requeued_job_keeps_its_place);
 	tcase_add_test(tc, unlisted_account_name_is_shown_safely);

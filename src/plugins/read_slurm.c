@@ -165,9 +165,26 @@ bool gq_read_held(job_record_t *job_ptr)
 	       gq_hold_lost(job_ptr);
 }
 
+/* Is one of a running job's nodes not responding (not yet DOWN)? */
+static bool _on_node_not_responding(job_record_t *job_ptr)
+{
+	bitstr_t *bm = job_ptr->node_bitmap;
+	int n, last;
+
+	if (!bm || (n = bit_ffs(bm)) < 0)
+		return false;
+	last = bit_fls(bm);
+	for (; n <= last; n++)
+		if (bit_test(bm, n) && node_record_table_ptr[n] &&
+		    gq_node_not_responding(node_record_table_ptr[n]->node_state))
+			return true;
+	return false;
+}
+
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 {
 	job_details_t *d = job_ptr->details;
+	bool at_risk = false;
 	gq_job_facts_t f = {
 		.id = job_ptr->job_id,
 		.job_state = job_ptr->job_state,
@@ -193,6 +210,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?
 				   job_ptr->gres_list_alloc :
 				   job_ptr->gres_list_req, _job_total);
+		at_risk = _on_node_not_responding(job_ptr);
 	} else {
 		f.gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
 		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
@@ -207,6 +225,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		}
 	}
 	gq_job_input(&f, now, out);
+	out->at_risk = at_risk;
 }
 
 /*

@@ -18,7 +18,10 @@ int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
 	a->preempt_exempt_time = conf->preempt_exempt_time;
 	/* pending arrays' task lists in full, not cut at 64 characters */
 	setenv("SLURM_BITSTR_LEN", "0", 1);
-	if (slurm_load_node(0, &a->nodes, SHOW_ALL) ||
+	/* SHOW_DETAIL: the GPUs in use on each node (gres_used): without it
+	 * Slurm sends none, and a node that does not respond or drains would
+	 * count 0 of its jobs' GPUs in C, an idle node's GPUs all free */
+	if (slurm_load_node(0, &a->nodes, SHOW_ALL | SHOW_DETAIL) ||
 	    slurm_load_partitions(0, &a->parts, SHOW_ALL)) {
 		slurm_perror("gpuquota: loading nodes and partitions");
 		gq_api_free(a);
@@ -228,6 +231,21 @@ static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 	return 0;
 }
 
+/* Is one of a running job's nodes (node_inx) not responding (not DOWN)? */
+static bool _on_node_not_responding(const gq_api_t *a,
+				    const slurm_job_info_t *j)
+{
+	int r, n;
+
+	for (r = 0; j->node_inx && j->node_inx[r] >= 0; r += 2)
+		for (n = j->node_inx[r]; n <= j->node_inx[r + 1]; n++)
+			if (n < (int)a->nodes->record_count &&
+			    gq_node_not_responding(
+				    a->nodes->node_array[n].node_state))
+				return true;
+	return false;
+}
+
 /*
  * A running job's GPUs per node: node_inx holds ranges of node indexes
  * (first, last, ..., -1), gres_detail_str one entry per node in order.
@@ -300,6 +318,8 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
 		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
+		if (in.state == GQ_JOB_RUNNING)
+			in.at_risk = _on_node_not_responding(a, j);
 		/* room only where it may run: its partition (several: any),
 		 * narrowed by its constraint and GPU type */
 		if (in.state != GQ_JOB_RUNNING) {

@@ -78,7 +78,10 @@ static int _cmp_walk(const void *a, const void *b, void *ctx)
 
 bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime)
 {
-	if (job->state != GQ_JOB_RUNNING || !job->requeueable || !job->gpus)
+	/* on a node that does not respond: lost soon, and Slurm places
+	 * nothing there */
+	if (job->state != GQ_JOB_RUNNING || !job->requeueable || !job->gpus ||
+	    job->at_risk)
 		return false;
 	return min_runtime <= 0 || now - job->start_time >= min_runtime;
 }
@@ -158,8 +161,10 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 		floor[K_QUOTA_OUT] = gq_floor(p->quota_out, p->share, false);
 		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share, true);
 		/* insertion sort of four kinds by floor; ties: bit order */
+		/* what it holds on nodes that do not respond counts as
+		 * lost: it will be, when Slurm sets them DOWN */
 		for (k = 0; k < K_N; k++) {
-			b->left[i][k] = p->alloc - floor[k];
+			b->left[i][k] = (double)p->alloc - p->at_risk - floor[k];
 			for (j = k; j > 0 && floor[b->chain[i][j - 1]] > floor[k]; j--)
 				b->chain[i][j] = b->chain[i][j - 1];
 			b->chain[i][j] = k;
@@ -168,8 +173,10 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 	for (i = 0; i < r->ndept; i++) {
 		const gq_dept_t *d = &r->dept[i];
 
-		b->dleft[i][0] = d->alloc - gq_floor(d->quota, d->share, false);
-		b->dleft[i][1] = d->alloc - gq_floor(d->quota, d->share, true);
+		double held = (double)d->alloc - d->at_risk;
+
+		b->dleft[i][0] = held - gq_floor(d->quota, d->share, false);
+		b->dleft[i][1] = held - gq_floor(d->quota, d->share, true);
 	}
 	return b;
 }

@@ -17,7 +17,10 @@
  * project and department (gq_budget_t): the kinds are nested by floor (a
  * job offered under a higher floor is offered under every lower one), so
  * the union of all sets never exceeds a_p - the lowest floor, and each
- * kind's set never exceeds a_p - its floor.
+ * kind's set never exceeds a_p - its floor.  GPUs on nodes that do not
+ * respond are not in a_p here: they will be lost when Slurm sets the
+ * node DOWN, so a reclaim decided now cannot leave the project below its
+ * floor then (docs/MODEL.md "Node failures").
  */
 #ifndef GPUQUOTA_RECLAIM_H
 #define GPUQUOTA_RECLAIM_H
@@ -40,7 +43,7 @@ double gq_floor(double quota, double share, bool fair);
 void gq_reclaim_floors(gq_registry_t *r);
 
 /* Can this running job ever be a victim (requeueable, holds GPUs, old
- * enough)? */
+ * enough, not on a node that does not respond)? */
 bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime);
 
 /*

@@ -273,7 +273,7 @@ void gq_registry_reset(gq_registry_t *r)
 	for (i = 0; i < r->nproj; i++) {
 		gq_project_t *p = &r->proj[i];
 
-		p->alloc = 0;
+		p->alloc = p->at_risk = 0;
 		p->pending = 0;
 		p->deserved = p->share = 0;
 		memset(&p->tail, 0, sizeof(p->tail));
@@ -281,7 +281,7 @@ void gq_registry_reset(gq_registry_t *r)
 		p->room_void = false;
 	}
 	for (i = 0; i < r->ndept; i++) {
-		r->dept[i].alloc = 0;
+		r->dept[i].alloc = r->dept[i].at_risk = 0;
 		r->dept[i].demand = r->dept[i].share = 0;
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}

@@ -41,6 +41,7 @@ typedef struct {
 	bool dept_from_tree;	/* department taken from Slurm's accounts */
 	/* per pass */
 	uint32_t alloc;		/* a_p */
+	uint32_t at_risk;	/* of a_p, on nodes that do not respond */
 	uint64_t pending;	/* GPUs of eligible pending jobs (x tasks) */
 	double deserved;	/* step 1 of fair share */
 	double share;		/* f_p */
@@ -56,6 +57,7 @@ typedef struct {
 	double quota, weight, limit;
 	/* per pass */
 	uint32_t alloc;
+	uint32_t at_risk;	/* of alloc, on nodes that do not respond */
 	double demand, share;
 	gq_sums_t tail;		/* alloc + pending GPUs not held, in quota
 				 * (late submits; .fair unused) */

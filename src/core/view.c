@@ -348,8 +348,14 @@ static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 
 	p->alloc += sign * (int64_t)job->in.gpus;
 	v->reg.idle -= sign * (double)job->in.gpus;
-	if (p->department >= 0)
+	if (job->in.at_risk)
+		p->at_risk += sign * (int64_t)job->in.gpus;
+	if (p->department >= 0) {
 		v->reg.dept[p->department].alloc += sign * (int64_t)job->in.gpus;
+		if (job->in.at_risk)
+			v->reg.dept[p->department].at_risk +=
+				sign * (int64_t)job->in.gpus;
+	}
 }
 
 /*

@@ -56,6 +56,9 @@ typedef struct {
 				 * job): it becomes eligible on its own, so
 				 * gpuquota holds it in advance when it would
 				 * pass a limit */
+	bool at_risk;		/* running on a node that does not respond
+				 * (not yet DOWN): counted as lost by reclaim
+				 * (docs/MODEL.md "Node failures") */
 } gq_job_in_t;
 
 /*

@@ -8,6 +8,7 @@
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/node_groups.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
@@ -160,12 +161,30 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 bool gq_read_held(job_record_t *job_ptr)
 {
 	return gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
-				   job_ptr->state_desc);
+				   job_ptr->state_desc) ||
+	       gq_hold_lost(job_ptr);
+}
+
+/* Is one of a running job's nodes not responding (not yet DOWN)? */
+static bool _on_node_not_responding(job_record_t *job_ptr)
+{
+	bitstr_t *bm = job_ptr->node_bitmap;
+	int n, last;
+
+	if (!bm || (n = bit_ffs(bm)) < 0)
+		return false;
+	last = bit_fls(bm);
+	for (; n <= last; n++)
+		if (bit_test(bm, n) && node_record_table_ptr[n] &&
+		    gq_node_not_responding(node_record_table_ptr[n]->node_state))
+			return true;
+	return false;
 }
 
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 {
 	job_details_t *d = job_ptr->details;
+	bool at_risk = false;
 	gq_job_facts_t f = {
 		.id = job_ptr->job_id,
 		.job_state = job_ptr->job_state,
@@ -181,10 +200,17 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.start_time = job_ptr->start_time,
 	};
 
+	/* gpuquota's hold whose reason Slurm's release cleared (hold.h) */
+	if (gq_hold_lost(job_ptr)) {
+		f.reason = WAIT_HELD;
+		f.state_desc = GQ_HOLD_PREFIX;
+	}
+
 	if (gq_facts_running(&f)) {
 		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?
 				   job_ptr->gres_list_alloc :
 				   job_ptr->gres_list_req, _job_total);
+		at_risk = _on_node_not_responding(job_ptr);
 	} else {
 		f.gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
 		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
@@ -194,12 +220,12 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 			f.array_tasks = job_ptr->array_recs->task_cnt;
 			/* the user's %N, not the one gpuquota set */
 			f.array_throttle = gq_throttle_user(
-				job_ptr->job_id,
-				job_ptr->array_recs->max_run_tasks);
+				job_ptr, job_ptr->array_recs->max_run_tasks);
 			f.array_running = job_ptr->array_recs->tot_run_tasks;
 		}
 	}
 	gq_job_input(&f, now, out);
+	out->at_risk = at_risk;
 }
 
 /*

@@ -216,6 +216,12 @@ bool gq_node_takes_work(uint32_t node_state)
 			       NODE_STATE_NO_RESPOND));
 }
 
+bool gq_node_not_responding(uint32_t node_state)
+{
+	return (node_state & NODE_STATE_NO_RESPOND) &&
+	       (node_state & NODE_STATE_BASE) != NODE_STATE_DOWN;
+}
+
 uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
 			  uint64_t allocated)
 {

@@ -105,6 +105,11 @@ bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
  * responding or future)?  Its GPUs are then part of C. */
 bool gq_node_takes_work(uint32_t node_state);
 
+/* Does a node not respond, and is it not yet DOWN?  Its running jobs
+ * are lost when Slurm sets it DOWN: reclaim counts them as lost already
+ * (gq_job_in_t.at_risk, docs/MODEL.md "Node failures"). */
+bool gq_node_not_responding(uint32_t node_state);
+
 /*
  * A node's GPUs in C: all of them when it takes work; on a node that is
  * draining, failing or not responding but not yet down, the ones its jobs

@@ -87,6 +87,7 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 		.priority = j->priority,
 		.reason = j->state_reason,
 		.state_desc = j->state_desc,
+		.depends = j->dependency && *j->dependency,
 		.begin_time = j->eligible_time,	/* the earliest begin time */
 		.submit_time = j->submit_time,
 		.start_time = j->start_time,

@@ -195,6 +195,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.priority = job_ptr->priority,
 		.reason = job_ptr->state_reason,
 		.state_desc = job_ptr->state_desc,
+		.depends = d && d->depend_list && list_count(d->depend_list),
 		.begin_time = d ? d->begin_time : 0,
 		.submit_time = d ? d->submit_time : 0,
 		.start_time = job_ptr->start_time,

@@ -68,11 +68,22 @@ static bool _held_by_person(const gq_job_facts_t *f)
 	       f->reason == WAIT_HELD_USER;
 }
 
+/*
+ * Waiting for another job.  Not the reason alone: when Slurm's main
+ * scheduler puts back the priority of a job gpuquota held during its
+ * cycle, it labels the job's reason Dependency until its next test
+ * (docs/DEVELOPING.md); such a job is demand.
+ */
+static bool _depends(const gq_job_facts_t *f)
+{
+	return f->reason == WAIT_DEPENDENCY && f->depends;
+}
+
 bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now)
 {
 	if (_held_by_person(f))
 		return true;
-	return f->reason == WAIT_DEPENDENCY || f->begin_time > now ||
+	return _depends(f) || f->begin_time > now ||
 	       gq_reason_slurm_limited(f->reason);
 }
 
@@ -148,7 +159,7 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 		out->begins_later = out->state == GQ_JOB_WAITING &&
 				    f->begin_time > now &&
 				    !_held_by_person(f) &&
-				    f->reason != WAIT_DEPENDENCY &&
+				    !_depends(f) &&
 				    !gq_reason_slurm_limited(f->reason);
 		if (f->array_tasks > 1)
 			out->tasks = f->array_tasks;

@@ -43,8 +43,13 @@ START_TEST(facts_demand)
 	ck_assert(!gq_facts_not_demand(&f, 100));
 	f.state_desc = "held by an admin";
 	ck_assert(gq_facts_not_demand(&f, 100));
-	/* dependency, begin time */
-	ck_assert(not_demand(WAIT_DEPENDENCY, 5));
+	/* a dependency, begin time */
+	f = waiting(WAIT_DEPENDENCY, 5);
+	f.depends = true;
+	ck_assert(gq_facts_not_demand(&f, 100));
+	/* Slurm's label for a job whose gpuquota hold its main scheduler
+	 * undid (no dependency): demand */
+	ck_assert(!not_demand(WAIT_DEPENDENCY, 5));
 	f = waiting(WAIT_TIME, 5);
 	f.begin_time = 200;
 	ck_assert(gq_facts_not_demand(&f, 100));
@@ -116,8 +121,10 @@ START_TEST(facts_input)
 	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
 	ck_assert(in.begins_later);
 	f.reason = WAIT_DEPENDENCY;
+	f.depends = true;
 	gq_job_input(&f, 100, &in);
 	ck_assert(!in.begins_later);
+	f.depends = false;
 	f.reason = WAIT_HELD;
 	f.priority = 0;
 	gq_job_input(&f, 100, &in);

@@ -1237,27 +1237,33 @@ static bool _copy_strv(char **from, int n, char ***to)
 	return true;
 }
 
-static void _set_numbers(const gq_pool_numbers_t *n, int *quota,
+/* pool k's numbers, or the only ones (by_pool NULL: no pools) */
+static void _set_numbers(const gq_pool_numbers_t *by_pool, int k, int *quota,
 			 double *weight, int *limit)
 {
-	*quota = n->gpu_quota;
-	*weight = n->over_quota_weight;
-	*limit = n->gpu_limit;
+	if (!by_pool)
+		return;
+	*quota = by_pool[k].gpu_quota;
+	*weight = by_pool[k].over_quota_weight;
+	*limit = by_pool[k].gpu_limit;
 }
 
 /* O(projects + accounts + departments), once per pool and load. */
 gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
 {
+	const gq_settings_t *from = cfg ? &cfg->settings : NULL;
+	char **parts;
 	gq_config_t *c;
-	int i;
+	int i, nparts;
 
-	if (!cfg || k < 0 || k >= cfg->npools || !(c = gq_config_empty()))
+	if (!cfg || k < 0 || k >= (cfg->npools ? cfg->npools : 1) ||
+	    !(c = gq_config_empty()))
 		return NULL;
-	c->settings = cfg->settings;
-	c->settings.partitions = NULL;
-	c->settings.npartitions = cfg->pools[k].npartitions;
-	if (!_copy_strv(cfg->pools[k].partitions, c->settings.npartitions,
-			&c->settings.partitions))
+	parts = cfg->npools ? cfg->pools[k].partitions : from->partitions;
+	nparts = cfg->npools ? cfg->pools[k].npartitions : from->npartitions;
+	c->settings = *from;
+	c->settings.npartitions = nparts;
+	if (!_copy_strv(parts, nparts, &c->settings.partitions))
 		goto fail;
 	if (cfg->nprojects &&
 	    !(c->projects = calloc(cfg->nprojects, sizeof(*c->projects))))
@@ -1267,7 +1273,10 @@ gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
 		gq_project_cfg_t *t = &c->projects[i];
 
 		t->department = f->department;
-		_set_numbers(&f->by_pool[k], &t->gpu_quota,
+		t->gpu_quota = f->gpu_quota;
+		t->over_quota_weight = f->over_quota_weight;
+		t->gpu_limit = f->gpu_limit;
+		_set_numbers(f->by_pool, k, &t->gpu_quota,
 			     &t->over_quota_weight, &t->gpu_limit);
 		t->naccounts = f->naccounts;
 		if (!(t->name = strdup(f->name)) ||
@@ -1281,7 +1290,10 @@ gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
 		const gq_dept_cfg_t *f = &cfg->depts[i];
 		gq_dept_cfg_t *t = &c->depts[i];
 
-		_set_numbers(&f->by_pool[k], &t->gpu_quota,
+		t->gpu_quota = f->gpu_quota;
+		t->over_quota_weight = f->over_quota_weight;
+		t->gpu_limit = f->gpu_limit;
+		_set_numbers(f->by_pool, k, &t->gpu_quota,
 			     &t->over_quota_weight, &t->gpu_limit);
 		if (!(t->name = strdup(f->name)))
 			goto fail;

@@ -109,9 +109,10 @@ gq_config_t *gq_config_empty(void);
 void gq_config_free(gq_config_t *cfg);
 
 /*
- * Pool k of a configuration with pools as a configuration of its own,
- * without pools: every project and department with its numbers in pool
- * k, settings.partitions the pool's partitions.  A copy (free it with
+ * Pool k of a configuration as a configuration of its own, without
+ * pools: every project and department with its numbers in pool k,
+ * settings.partitions the pool's partitions.  A configuration without
+ * pools is one pool, k 0: a copy of it.  A copy either way (free it with
  * gq_config_free); NULL when out of memory or k is not a pool.
  */
 gq_config_t *gq_config_pool(const gq_config_t *cfg, int k);

@@ -142,11 +142,11 @@ static void _check_accounts(const gq_config_t *cfg)
  */
 static bool _pass(gq_state_t *st, time_t now, bool *ok)
 {
-	gq_view_t *next = gq_state_next();
-	int rc = next ? gq_read_pass(next, st->config, now) : -1;
+	gq_pools_t *next = gq_state_next();
+	int k, rc = next ? gq_read_pass(next, now) : -1;
 
-	if (!rc)
-		rc = gq_view_compute(next);
+	for (k = 0; !rc && k < next->n; k++)	/* each pool its own model */
+		rc = gq_view_compute(next->view[k]);
 	if (!rc)	/* work outside quotas waits for reclaims in flight */
 		gq_state_wait_for_reclaims(next, now);
 	if (rc) {
@@ -380,9 +380,11 @@ extern int fini(void)
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	const gq_job_t *job = NULL;
+	const gq_pools_t *pools;
 	gq_state_t *st;
 	gq_job_in_t in;
 	uint32_t prio = 1;
+	int k = 0;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
@@ -392,15 +394,17 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		in.state = GQ_JOB_PENDING;	/* being given a priority now */
 	gq_state_lock();
 	st = gq_state();
-	if (st->config && !gq_read_in_pool(st->config, job_ptr)) {
-		/* outside the GPU pool: not gpuquota's to order */
+	pools = st->view ? st->view : st->next;
+	if (pools && (k = gq_read_pool(pools, job_ptr)) < 0) {
+		/* outside the GPU pools: not gpuquota's to order */
 		gq_state_unlock();
 		return 1;
 	}
-	if (st->view && (job = gq_view_add_job(st->view, job_ptr->account, &in))) {
+	if (st->view &&
+	    (job = gq_view_add_job(st->view->view[k], job_ptr->account, &in))) {
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
-			gq_write_hold(job_ptr, st->view, job);
+			gq_write_hold(job_ptr, st->view->view[k], job);
 			prio = 0;
 		} else if (job->priority) {
 			prio = job->priority;
@@ -484,8 +488,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!in_ctld)
 		return;
 	gq_state_lock();
-	if (gq_state()->view)
-		gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
 	gq_state_unlock();
 	_want_pass();
 }

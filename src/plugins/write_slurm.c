@@ -93,7 +93,8 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 	gq_write_unhold(job_ptr);
 }
 
-bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
+bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
+		   time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
@@ -104,11 +105,18 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 	gq_throttle_pass_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
+		const gq_view_t *view, *prev;
 		const gq_job_t *job;
+		int k;
 
 		if (!IS_JOB_PENDING(job_ptr) ||
-		    !(job = gq_view_job(view, job_ptr->job_id)))
+		    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
 			continue;
+		view = pools->view[k];
+		/* the pass before, when it had this pool (a reload may
+		 * change the pools: then texts are written again) */
+		prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] :
+							 NULL;
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
 			gq_write_hold(job_ptr, view, job);

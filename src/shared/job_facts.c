@@ -207,6 +207,38 @@ bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
 	return gq_pool_has(cfg, first);
 }
 
+int gq_pool_of_job(gq_config_t *const *pools, int n, const char *partitions,
+		   bool running)
+{
+	const char *p = partitions;
+	char one[GQ_LINE_MAX];
+	int k;
+
+	if (!p || !*p) {	/* no partition named: only an unbounded pool */
+		for (k = 0; k < n; k++)
+			if (gq_pool_has(pools[k], NULL))
+				return k;
+		return -1;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			for (k = 0; k < n; k++)
+				if (gq_pool_has(pools[k], one))
+					return k;
+		}
+		if (running)
+			break;	/* it runs in the first */
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return -1;
+}
+
 bool gq_node_takes_work(uint32_t node_state)
 {
 	uint32_t base = node_state & NODE_STATE_BASE;

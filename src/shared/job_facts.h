@@ -101,6 +101,16 @@ bool gq_pool_has(const gq_config_t *cfg, const char *partitions);
 bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
 		     bool running);
 
+/*
+ * Which of n pools (each a configuration of its own, gq_config_pool) a job
+ * is in, or -1: a started job the pool of the partition it runs in (the
+ * first listed); a pending one the pool of the first partition it lists
+ * that is in a pool, so that a job listing partitions of several pools is
+ * demand in one of them only.  O(listed partitions x pools x partitions).
+ */
+int gq_pool_of_job(gq_config_t *const *pools, int n, const char *partitions,
+		   bool running);
+
 /* Can a node in this state take work (not down, drained, failing, not
  * responding or future)?  Its GPUs are then part of C. */
 bool gq_node_takes_work(uint32_t node_state);

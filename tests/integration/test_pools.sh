@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Pools: each pool of partitions is its own model.  2 nodes x 2 GPUs, pool
+# a100 = partition a100 (n1), pool h100 = partition h100 (n2).  team-a is
+# promised 2 A100s, team-b 2 H100s.  Each borrows the other's pool while it
+# is idle; a submit into its own pool reclaims there only, and the other
+# pool is left untouched.
+. "$(dirname "$0")/lib.sh"
+
+up_cluster '{"pools": [{"name": "a100", "partitions": ["a100"]},
+                       {"name": "h100", "partitions": ["h100"]}],
+             "projects": [{"name": "team-a", "gpu_quota": {"a100": 2}},
+                          {"name": "team-b", "gpu_quota": {"h100": 2}}],
+             "settings": {"recompute_interval": 1}}' \
+	--conf-extra "PartitionName=a100 Nodes=n1 Default=YES MaxTime=INFINITE State=UP" \
+	--conf-extra "PartitionName=h100 Nodes=n2 MaxTime=INFINITE State=UP"
+
+# each borrows the other's pool (idle), over its quota 0 there
+b1=$(submit b1 team-b 1 -p a100); wait_state "$b1" RUNNING
+b2=$(submit b2 team-b 1 -p a100); wait_state "$b2" RUNNING
+a1=$(submit a1 team-a 1 -p h100); wait_state "$a1" RUNNING
+a2=$(submit a2 team-a 1 -p h100); wait_state "$a2" RUNNING
+
+# team-a in its own pool: in quota there (its H100s do not count), reclaims
+# one of team-b's A100 jobs; nothing moves in h100
+a3=$(submit a3 team-a 1 -p a100)
+settle 3
+prio=$(sl squeue -h -j "$a3" -o %Q)
+((prio > 2000000000)) || fail "a3 priority $prio: not in the in-quota band of a100"
+wait_state "$a3" RUNNING 30
+[[ $(( $(restarts "$b1") + $(restarts "$b2") )) == 1 ]] \
+	|| fail "want exactly one of team-b's A100 jobs requeued"
+expect_state "$a1" RUNNING
+expect_state "$a2" RUNNING
+[[ $(restarts "$a1") == 0 && $(restarts "$a2") == 0 ]] || fail "h100 was touched"
+
+# and the same in h100 for team-b: its A100 job left does not count there
+b3=$(submit b3 team-b 1 -p h100)
+wait_state "$b3" RUNNING 30
+[[ $(( $(restarts "$a1") + $(restarts "$a2") )) == 1 ]] \
+	|| fail "want exactly one of team-a's H100 jobs requeued"
+expect_state "$a3" RUNNING
+[[ $(restarts "$a3") == 0 ]] || fail "a3 was requeued"
+grep -q "gpuquota: reclaim: JobId=$a3 (team-a, in-quota" "$DIR/log/slurmctld.log" \
+	|| fail "no reclaim line for $a3"
+pass

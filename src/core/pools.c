@@ -2,6 +2,7 @@
  * pools.c - one view per pool of GPUs (see pools.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/pools.h"
 
@@ -20,8 +21,9 @@ gq_pools_t *gq_pools_new(const gq_config_t *cfg)
 		return NULL;
 	}
 	for (k = 0; k < n; k++, p->n++) {
-		p->name[k] = cfg->npools ? cfg->pools[k].name : NULL;
-		if (!(p->config[k] = gq_config_pool(cfg, k)) ||
+		if ((cfg->npools &&
+		     !(p->name[k] = strdup(cfg->pools[k].name))) ||
+		    !(p->config[k] = gq_config_pool(cfg, k)) ||
 		    !(p->view[k] = gq_view_create(p->config[k]))) {
 			p->n++;	/* free what was made of it */
 			gq_pools_free(p);
@@ -40,6 +42,7 @@ void gq_pools_free(gq_pools_t *p)
 	for (k = 0; k < p->n; k++) {
 		gq_view_free(p->view[k]);
 		gq_config_free(p->config[k]);
+		free(p->name[k]);
 	}
 	free(p->view);
 	free(p->name);
@@ -53,7 +56,30 @@ const gq_job_t *gq_pools_job(const gq_pools_t *p, uint32_t id, int *pool)
 	int k;
 
 	for (k = 0; p && k < p->n; k++)
-		if ((job = gq_view_job(p->view[k], id))) {
+		if ((job = gq_view_job(p->view[k], id)) && !job->in.elsewhere) {
+			if (pool)
+				*pool = k;
+			return job;
+		}
+	return NULL;
+}
+
+void gq_pools_shadow(gq_job_in_t *in)
+{
+	in->state = GQ_JOB_WAITING;
+	in->begins_later = true;
+	in->elsewhere = true;
+}
+
+const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
+					int *pool)
+{
+	const gq_job_t *job;
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if ((job = gq_view_job(p->view[k], id)) && job->in.elsewhere &&
+		    job->hold) {
 			if (pool)
 				*pool = k;
 			return job;

@@ -19,7 +19,7 @@
 typedef struct {
 	int n;			/* pools, >= 1 */
 	gq_config_t **config;	/* pool k as a configuration of its own */
-	const char **name;	/* pool k's name; NULL without pools */
+	char **name;		/* pool k's name; NULL without pools */
 	gq_view_t **view;	/* pool k's view */
 } gq_pools_t;
 
@@ -33,8 +33,28 @@ void gq_pools_free(gq_pools_t *p);
 /* The pool whose view holds job `id`, or -1.  O(pools). */
 int gq_pools_find(const gq_pools_t *p, uint32_t id);
 
-/* The job `id` in whichever pool holds it (NULL: none).  O(pools). */
+/*
+ * The job `id` in the pool it is demand in or runs in (NULL: none).
+ * O(pools).
+ */
 const gq_job_t *gq_pools_job(const gq_pools_t *p, uint32_t id, int *pool);
+
+/*
+ * A pending job listing partitions of several pools is demand in one (its
+ * home, gq_pool_of_job) and may start in any: in each other pool it is
+ * added as a job waiting for its begin time (`in` turned so here), which
+ * the core holds when it would pass a limit there and never counts as
+ * demand, in A or as a preemptor.  So no limit is escaped by listing
+ * partitions.
+ */
+void gq_pools_shadow(gq_job_in_t *in);
+
+/*
+ * The first pool other than its home that holds job `id` (its hold, for
+ * the job's reason), or NULL.  O(pools).
+ */
+const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
+					int *pool);
 
 /*
  * May `preemptee` be requeued for `preemptor`?  Only inside one pool: both

@@ -55,6 +55,11 @@ typedef struct {
 				 * job): it becomes eligible on its own, so
 				 * gpuquota holds it in advance when it would
 				 * pass a limit */
+	bool elsewhere;		/* pending and demand in another pool, listing
+				 * a partition of this one too: here it is
+				 * only held when it would pass a limit
+				 * (added waiting, begins_later; see
+				 * gq_pools_shadow) */
 } gq_job_in_t;
 
 /*

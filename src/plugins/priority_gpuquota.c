@@ -402,6 +402,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	}
 	if (st->view &&
 	    (job = gq_view_add_job(st->view->view[k], job_ptr->account, &in))) {
+		const gq_job_t *shadow;
+
+		/* held by a limit of another pool it lists: that hold */
+		if (!gq_read_shadows(st->view, k, job_ptr, &in) && !job->hold &&
+		    (shadow = gq_pools_held_elsewhere(st->view, in.id, &k)))
+			job = shadow;
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
 			gq_write_hold(job_ptr, st->view->view[k], job);

@@ -73,14 +73,37 @@ static uint64_t _node_idle(void *data)
 	       ns->gres_cnt_avail - ns->gres_cnt_alloc : 0;
 }
 
+static const char *_partitions(job_record_t *job_ptr)
+{
+	if (!job_ptr->partition && job_ptr->part_ptr)
+		return job_ptr->part_ptr->name;
+	return job_ptr->partition;
+}
+
 int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr)
 {
-	const char *parts = job_ptr->partition;
-
-	if (!parts && job_ptr->part_ptr)
-		parts = job_ptr->part_ptr->name;
-	return gq_pool_of_job(p->config, p->n, parts,
+	return gq_pool_of_job(p->config, p->n, _partitions(job_ptr),
 			      !IS_JOB_PENDING(job_ptr));
+}
+
+int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
+		    const gq_job_in_t *in)
+{
+	const char *parts = _partitions(job_ptr);
+	gq_job_in_t shadow;
+	int k;
+
+	if (in->state != GQ_JOB_PENDING && !in->begins_later)
+		return 0;
+	for (k = 0; k < p->n; k++) {
+		if (k == home || !parts || !gq_pool_has(p->config[k], parts))
+			continue;
+		shadow = *in;
+		gq_pools_shadow(&shadow);
+		if (!gq_view_add_job(p->view[k], job_ptr->account, &shadow))
+			return -1;
+	}
+	return 0;
 }
 
 /* Is the node in the pool's partitions (whatever its state)? */
@@ -270,6 +293,8 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 			rc = -1;
 		else if (in.state == GQ_JOB_RUNNING)
 			rc = _read_placement(p->view[k], job_ptr);
+		else
+			rc = gq_read_shadows(p, k, job_ptr, &in);
 	}
 	list_iterator_destroy(it);
 	gq_groups_free(groups);

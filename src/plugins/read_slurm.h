@@ -20,6 +20,15 @@ void gq_read_init(void);
 /* Which pool is this job in (gq_pool_of_job), or -1: not gpuquota's. */
 int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr);
 
+/*
+ * A pending job of pool `home` (its input `in`) into every other pool it
+ * lists a partition of, as a shadow (gq_pools_shadow): held there when it
+ * would pass a limit.  Returns 0, or -1 when a view ran out of memory.
+ * O(pools x listed partitions).
+ */
+int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
+		    const gq_job_in_t *in);
+
 /* Is this job held by gpuquota (not by a user or an admin)? */
 bool gq_read_held(job_record_t *job_ptr);
 

@@ -106,7 +106,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		const gq_view_t *view, *prev;
-		const gq_job_t *job;
+		const gq_job_t *job, *shadow;
 		int k;
 
 		if (!IS_JOB_PENDING(job_ptr) ||
@@ -117,6 +117,12 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		 * change the pools: then texts are written again) */
 		prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] :
 							 NULL;
+		/* held by a limit of another pool it lists: that hold */
+		if (!job->hold &&
+		    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
+			job = shadow;
+			view = pools->view[k];
+		}
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
 			gq_write_hold(job_ptr, view, job);

@@ -8,7 +8,8 @@
 
 up_cluster '{"pools": [{"name": "a100", "partitions": ["a100"]},
                        {"name": "h100", "partitions": ["h100"]}],
-             "projects": [{"name": "team-a", "gpu_quota": {"a100": 2}},
+             "projects": [{"name": "team-a", "gpu_quota": {"a100": 2},
+                           "gpu_limit": {"h100": 2}},
                           {"name": "team-b", "gpu_quota": {"h100": 2}}],
              "settings": {"recompute_interval": 1}}' \
 	--conf-extra "PartitionName=a100 Nodes=n1 Default=YES MaxTime=INFINITE State=UP" \
@@ -42,4 +43,18 @@ expect_state "$a3" RUNNING
 [[ $(restarts "$a3") == 0 ]] || fail "a3 was requeued"
 grep -q "gpuquota: reclaim: JobId=$a3 (team-a, in-quota" "$DIR/log/slurmctld.log" \
 	|| fail "no reclaim line for $a3"
+
+# a job listing both pools is demand in a100 (its first), where team-a is
+# within its quota, but it may start in h100 too, where team-a holds 1 and
+# its requeued job waits: 1 + 1 + 1 > gpu_limit 2 there.  Held, so that no
+# limit is escaped by listing partitions; nothing is reclaimed for it.
+a4_held() { [[ $(sl squeue -h -j "$a4" -o %Q) == 0 ]] && echo held; }
+a4=$(submit a4 team-a 1 -p a100,h100)
+_wait_eq 20 held a4_held || fail "a4 not held: priority $(sl squeue -h -j "$a4" -o %Q)"
+reason=$(sl squeue -h -j "$a4" -o %r)
+[[ $reason == *"gpu_limit (2 GPUs)"* ]] || fail "a4 reason: '$reason'"
+settle 3
+expect_state "$a4" PENDING
+[[ $(( $(restarts "$b1") + $(restarts "$b2") )) == 1 ]] \
+	|| fail "team-b's other A100 job was requeued for a4"
 pass

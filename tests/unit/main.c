@@ -20,6 +20,7 @@ Suite *property_suite(void);
 Suite *metrics_suite(void);
 Suite *prom_suite(void);
 Suite *cli_metrics_suite(void);
+Suite *pools_suite(void);
 
 int main(void)
 {
@@ -41,6 +42,7 @@ int main(void)
 	srunner_add_suite(sr, metrics_suite());
 	srunner_add_suite(sr, prom_suite());
 	srunner_add_suite(sr, cli_metrics_suite());
+	srunner_add_suite(sr, pools_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -98,7 +98,7 @@ static void _hold_for_reclaim(gq_pools_t *v, time_t now)
 		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
 		    (job = gq_pools_job(v, job_ptr->job_id, &k)) &&
 		    job->hold == GQ_HOLD_RECLAIM)
-			gq_write_hold(job_ptr, v->view[k], job);
+			gq_write_hold(job_ptr, v->view[k], job, v->name[k]);
 	}
 	list_iterator_destroy(it);
 }
@@ -129,8 +129,9 @@ static void _note_reclaim(job_record_t *victim)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(&gq_state()->metrics, er->in.id, er->band,
 			  ee->in.gpus);
-	info("gpuquota: reclaim: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
-	     er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
+	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
+	     pools->name[k] ? " in pool " : "",
+	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share,

@@ -37,6 +37,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static pthread_t pass_thread;
 static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
+static bool partitions_checked;	/* the pools' partitions looked up */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
 static bool pass_stop, pass_wanted, in_ctld, pass_started;
@@ -73,7 +74,7 @@ static int _load(bool fatal_on_error)
 	rc = gq_state_load(path, err, sizeof(err));
 	if (!rc) {
 		_log_config(gq_state()->config, path);
-		accounts_checked = false;
+		accounts_checked = partitions_checked = false;
 	}
 	gq_state_unlock();
 	if (rc && fatal_on_error)
@@ -112,6 +113,26 @@ static bool _assoc_exists(const char *account, void *ctx)
 static void _report_missing(const char *line, void *ctx)
 {
 	error("gpuquota: %s", line);
+}
+
+static int _partition_nodes(const char *name, void *ctx)
+{
+	part_record_t *part_ptr = find_part_record((char *)name);
+
+	return part_ptr ? (int)part_ptr->total_nodes : -1;
+}
+
+/*
+ * Say which partitions of the pools do not exist in Slurm or have no
+ * nodes: once per load, at its first pass (partitions are read by then).
+ * Caller holds the partition read lock and the state lock.
+ */
+static void _check_partitions(const gq_config_t *cfg)
+{
+	if (partitions_checked)
+		return;
+	gq_missing_partitions(cfg, _partition_nodes, _report_missing, NULL);
+	partitions_checked = true;
 }
 
 /*
@@ -223,6 +244,7 @@ static void _run_pass(void)
 		kick = _pass(st, time(NULL), &ok);
 		clock_gettime(CLOCK_MONOTONIC, &end);
 		_check_accounts(st->config);
+		_check_partitions(st->config);
 	}
 	gq_state_unlock();
 	/*
@@ -410,7 +432,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 			job = shadow;
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
-			gq_write_hold(job_ptr, st->view->view[k], job);
+			gq_write_hold(job_ptr, st->view->view[k], job,
+				      st->view->name[k]);
 			prio = 0;
 		} else if (job->priority) {
 			prio = job->priority;

@@ -130,6 +130,17 @@ uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
  * account exists, `report` gets one line per missing account (the same
  * words in slurmctld's log and the command's warning).
  */
+/*
+ * Every partition the pools (or settings.partitions) name should exist
+ * and have nodes: `nodes` says how many a partition has, -1 when Slurm
+ * has no such partition.  One line per partition that does not, with
+ * its key.  O(partitions x nodes(...)).
+ */
+void gq_missing_partitions(const gq_config_t *cfg,
+			   int (*nodes)(const char *partition, void *ctx),
+			   void (*report)(const char *line, void *ctx),
+			   void *ctx);
+
 void gq_missing_accounts(const gq_config_t *cfg,
 			 bool (*exists)(const char *account, void *ctx),
 			 void (*report)(const char *line, void *ctx),

@@ -27,6 +27,9 @@ a3=$(submit a3 team-a 1 -p a100)
 settle 3
 prio=$(sl squeue -h -j "$a3" -o %Q)
 ((prio > 2000000000)) || fail "a3 priority $prio: not in the in-quota band of a100"
+reason=$(sl squeue -h -j "$a3" -o %r)
+[[ $(state "$a3") == RUNNING || $reason == *"gpuquota: in quota in pool a100 (team-a would hold 1 of 2)"* ]] \
+	|| fail "a3 reason: '$reason'"
 wait_state "$a3" RUNNING 30
 [[ $(( $(restarts "$b1") + $(restarts "$b2") )) == 1 ]] \
 	|| fail "want exactly one of team-b's A100 jobs requeued"
@@ -41,7 +44,7 @@ wait_state "$b3" RUNNING 30
 	|| fail "want exactly one of team-a's H100 jobs requeued"
 expect_state "$a3" RUNNING
 [[ $(restarts "$a3") == 0 ]] || fail "a3 was requeued"
-grep -q "gpuquota: reclaim: JobId=$a3 (team-a, in-quota" "$DIR/log/slurmctld.log" \
+grep -q "gpuquota: reclaim in pool a100: JobId=$a3 (team-a, in-quota" "$DIR/log/slurmctld.log" \
 	|| fail "no reclaim line for $a3"
 
 # a job listing both pools is demand in a100 (its first), where team-a is
@@ -52,7 +55,7 @@ a4_held() { [[ $(sl squeue -h -j "$a4" -o %Q) == 0 ]] && echo held; }
 a4=$(submit a4 team-a 1 -p a100,h100)
 _wait_eq 20 held a4_held || fail "a4 not held: priority $(sl squeue -h -j "$a4" -o %Q)"
 reason=$(sl squeue -h -j "$a4" -o %r)
-[[ $reason == *"gpu_limit (2 GPUs)"* ]] || fail "a4 reason: '$reason'"
+[[ $reason == *"team-a would pass its gpu_limit in pool h100 (2 GPUs)"* ]] || fail "a4 reason: '$reason'"
 settle 3
 expect_state "$a4" PENDING
 [[ $(( $(restarts "$b1") + $(restarts "$b2") )) == 1 ]] \

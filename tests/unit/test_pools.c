@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/config.h"
 #include "core/pools.h"
@@ -113,6 +114,37 @@ START_TEST(pools_apart)
 }
 END_TEST
 
+/* a100 has 2 nodes, h100 none, h100-long does not exist */
+static int _nodes(const char *partition, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(partition, "a100"))
+		return 2;
+	return strcmp(partition, "h100") ? -1 : 0;
+}
+
+static void _collect(const char *line, void *ctx)
+{
+	char *buf = ctx;
+
+	strncat(buf, line, 1023 - strlen(buf));
+	strncat(buf, "|", 1023 - strlen(buf));
+}
+
+START_TEST(pool_partitions_checked)
+{
+	char err[GQ_ERR_MAX], lines[1024] = "";
+	gq_config_t *cfg = NULL;
+
+	ck_assert(!gq_config_parse(two_pools, "t.json", &cfg, err, sizeof(err)));
+	gq_missing_partitions(cfg, _nodes, _collect, lines);
+	ck_assert_str_eq(lines,
+			 "pools[1].partitions[0]: partition h100 has no nodes: it adds no GPUs|"
+			 "pools[1].partitions[1]: no partition named h100-long in Slurm: no job can run there|");
+	gq_config_free(cfg);
+}
+END_TEST
+
 Suite *pools_suite(void)
 {
 	Suite *s = suite_create("pools");
@@ -120,6 +152,7 @@ Suite *pools_suite(void)
 
 	tcase_add_test(tc, pool_of_job);
 	tcase_add_test(tc, pools_apart);
+	tcase_add_test(tc, pool_partitions_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,13 +14,16 @@
  *                                     Prometheus text exposition (cli/metrics.h),
  *                                     or served at /metrics (cli/serve.h)
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -42,6 +45,13 @@
 #include "core/view.h"
 #include "shared/job_facts.h"
 
+/*
+ * How long `gpuquota check FILE` waits for a controller before it gives
+ * the file's verdict alone: libslurm retries an unreachable controller
+ * for MessageTimeout (10 s by default) and more.
+ */
+#define GQ_CHECK_WAIT_MS 800
+
 /* Room for one number of the projects table, and for one row's label. */
 #define GQ_NUM_MAX 32
 #define GQ_LABEL_MAX 64
@@ -55,6 +65,10 @@ typedef struct {
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 	char *state_path;	/* the plugin's metrics file */
+	/* Slurm's PrivateData hides other users' jobs (accounts) from the
+	 * caller: see _privacy */
+	bool private_jobs, private_accounts;
+	bool *mine;		/* private_accounts: projects of the caller's jobs */
 } gq_cli_t;
 
 static void _usage(FILE *f)
@@ -115,6 +129,7 @@ static void _cli_free(gq_cli_t *c)
 	gq_api_free(&c->api);
 	gq_sacctmgr_qos_free(&c->qos);
 	free(c->state_path);
+	free(c->mine);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -127,31 +142,118 @@ static bool _slurm_here(void)
 }
 
 /*
- * `gpuquota check FILE` without a cluster (a config repository's CI, an
- * admin's laptop): the same verdict and messages as slurmctld's.  Returns
- * the exit status (2: a bad file), or -1 when a Slurm is here to add the
- * fair shares on this cluster.
+ * Does a controller answer Slurm's configuration request within
+ * GQ_CHECK_WAIT_MS?  Asked in a child (killed when late, its output
+ * dropped): libslurm's own wait cannot be bounded from outside.  Its
+ * answer is not kept: a controller that answered once answers again.
+ */
+static bool _controller_answers(void)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int status, waited, fd;
+	pid_t pid, r;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return true;	/* cannot tell: ask as before */
+	if (!pid) {
+		slurm_conf_t *conf = NULL;
+
+		if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		slurm_init(NULL);
+		_exit(slurm_load_ctl_conf(0, &conf) ? 1 : 0);
+	}
+	for (waited = 0; waited < GQ_CHECK_WAIT_MS; waited += 20) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) && !WEXITSTATUS(status);
+		if (r < 0)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	(void)waitpid(pid, &status, 0);
+	return false;
+}
+
+/*
+ * `gpuquota check FILE` judges the file alone, never waiting on Slurm (a
+ * config repository's CI, an admin's laptop, a controller that is down):
+ * the same verdict and messages as slurmctld's.  Returns the exit status
+ * (2: a bad file), or -1 when a controller answers to add the fair shares
+ * on this cluster.
  */
 static int _check_offline(const char *file, bool json)
 {
 	char err[GQ_ERR_MAX];
 	gq_config_t *cfg = NULL;
+	const char *why;
 
 	if (gq_config_load(file, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
 		return 2;
 	}
-	if (_slurm_here()) {
+	if (!_slurm_here()) {
+		why = "no slurm.conf here";
+	} else if (_controller_answers()) {
 		gq_config_free(cfg);
 		return -1;
+	} else {
+		why = "no controller answered";
 	}
 	if (json)
 		printf("{\"ok\": true, \"projects\": %d, \"departments\": %d}\n",
 		       cfg->nprojects, cfg->ndepts);
 	else
-		printf("gpuquota: configuration OK: %d projects, %d departments (no slurm.conf here: fair shares not computed)\n",
-		       cfg->nprojects, cfg->ndepts);
+		printf("gpuquota: configuration OK: %d projects, %d departments (%s: fair shares not computed)\n",
+		       cfg->nprojects, cfg->ndepts, why);
 	gq_config_free(cfg);
+	return 0;
+}
+
+/*
+ * What Slurm's PrivateData hides from the caller, as squeue and sacctmgr
+ * see it: root and SlurmUser see everything (so do Slurm's operators and
+ * admins, who are not told apart here: they get the restricted view too,
+ * never a wrong one).  With jobs hidden, libslurm returns only the
+ * caller's own jobs, so a model computed from them would be wrong for
+ * everyone: allocations, fair shares and bands are not shown, and the
+ * caller's pending jobs show the band slurmctld gave them (their
+ * priority).  With accounts hidden, only the projects of the caller's own
+ * jobs are listed.
+ */
+static void _privacy(gq_cli_t *c, const slurm_conf_t *conf)
+{
+	uid_t uid = getuid();
+
+	if (!uid || uid == conf->slurm_user_id)
+		return;
+	c->private_jobs = conf->private_data & PRIVATE_DATA_JOBS;
+	c->private_accounts = conf->private_data & PRIVATE_DATA_ACCOUNTS;
+	if (c->private_jobs)
+		fprintf(stderr, "gpuquota: note: PrivateData=jobs: Slurm shows you only your own jobs, so allocations, fair shares and other projects' work are hidden (slurmctld decides with every job); your pending jobs show the band slurmctld gave them\n");
+}
+
+/* The projects the caller's own jobs are in (c->mine). */
+static int _mark_mine(gq_cli_t *c)
+{
+	uid_t uid = getuid();
+	uint32_t i;
+
+	if (!(c->mine = calloc((size_t)gq_view_nprojects(c->view) + 1,
+			       sizeof(*c->mine))))
+		return -1;
+	for (i = 0; i < c->api.jobs->record_count; i++) {
+		const slurm_job_info_t *j = &c->api.jobs->job_array[i];
+		const gq_job_t *job = gq_view_job(c->view, j->job_id);
+
+		if (job && j->user_id == uid)
+			c->mine[job->project] = true;
+	}
 	return 0;
 }
 
@@ -170,6 +272,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		slurm_perror("gpuquota: slurm_load_ctl_conf");
 		return 1;
 	}
+	_privacy(c, conf);
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	/* the file slurmctld reads: the same trust as the plugin's */
@@ -210,6 +313,10 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	c->capacity = gq_api_capacity(&c->api, c->cfg);
+	if (c->private_accounts && _mark_mine(c)) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		return 1;
+	}
 	return 0;
 }
 
@@ -238,6 +345,7 @@ typedef struct {
 	const char *name;
 	const char *department;	/* projects: their department, or NULL */
 	bool configured;
+	bool hidden;		/* PrivateData=jobs: use not shown */
 	double quota, limit, weight, share;
 	uint32_t alloc;
 	uint64_t pending;
@@ -245,7 +353,7 @@ typedef struct {
 
 static const char *_state(const gq_row_t *r)
 {
-	return gq_quota_state(r->alloc, r->quota);
+	return r->hidden ? "-" : gq_quota_state(r->alloc, r->quota);
 }
 
 static void _fmt_num(char *buf, size_t n, double v)
@@ -273,6 +381,15 @@ static json_object *_row_json(const gq_row_t *r, bool project)
 	json_object_object_add(o, "gpu_limit", isinf(r->limit) ? NULL :
 			       json_object_new_int64((int64_t)r->limit));
 	json_object_object_add(o, "over_quota_weight", json_object_new_double(r->weight));
+	if (r->hidden) {
+		/* null: hidden from this user by PrivateData=jobs */
+		json_object_object_add(o, "allocated", NULL);
+		json_object_object_add(o, "over_quota", NULL);
+		json_object_object_add(o, "fair_share", NULL);
+		json_object_object_add(o, "pending", NULL);
+		json_object_object_add(o, "state", NULL);
+		return o;
+	}
 	json_object_object_add(o, "allocated", json_object_new_int64(r->alloc));
 	json_object_object_add(o, "over_quota", json_object_new_int64((int64_t)over));
 	json_object_object_add(o, "fair_share", json_object_new_double(r->share));
@@ -289,6 +406,11 @@ static void _row_print(const gq_row_t *r, const char *label)
 	_fmt_num(lim, sizeof(lim), r->limit);
 	_fmt_num(w, sizeof(w), r->weight);
 	_fmt_num(fs, sizeof(fs), r->share);
+	if (r->hidden) {
+		printf("%-18s %5.0f %5s %6s %9s %10s %10s %7s %s\n", label,
+		       r->quota, lim, w, "-", "-", "-", "-", "-");
+		return;
+	}
 	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7llu %s\n", label,
 	       r->quota, lim, w, r->alloc, over, fs,
 	       (unsigned long long)r->pending, _state(r));
@@ -307,10 +429,28 @@ static gq_row_t _project_row(const gq_view_t *v, int i)
 	return r;
 }
 
-static bool _shown(const gq_project_t *p)
+static bool _shown(const gq_cli_t *c, int i)
 {
+	const gq_project_t *p = gq_view_project(c->view, i);
+
+	/* PrivateData=accounts: the projects of the caller's own jobs (the
+	 * only jobs Slurm shows when jobs are private too) */
+	if (c->private_accounts)
+		return c->mine && c->mine[i];
 	/* an account no project lists is shown while it has work */
 	return p->configured || p->alloc || p->pending;
+}
+
+/* Does department d have a project _shown? */
+static bool _dept_shown(const gq_cli_t *c, int d)
+{
+	int i, n = gq_view_nprojects(c->view);
+
+	for (i = 0; i < n; i++)
+		if (gq_view_project(c->view, i)->department == d &&
+		    _shown(c, i))
+			return true;
+	return !c->private_accounts;
 }
 
 /*
@@ -330,9 +470,10 @@ static int _cmd_projects(gq_cli_t *c, bool json)
 		       "QUOTA", "LIMIT", "WEIGHT", "ALLOCATED", "OVER_QUOTA",
 		       "FAIR_SHARE", "PENDING", "STATE");
 	for (d = -1; d < nd; d++) {
-		if (d >= 0) {
+		if (d >= 0 && _dept_shown(c, d)) {
 			const gq_dept_t *dp = gq_view_dept(c->view, d);
 			gq_row_t r = { .name = dp->name, .configured = true,
+				       .hidden = c->private_jobs,
 				       .quota = dp->quota, .limit = dp->limit,
 				       .weight = dp->weight, .share = dp->share,
 				       .alloc = dp->alloc };
@@ -351,9 +492,10 @@ static int _cmd_projects(gq_cli_t *c, bool json)
 			const gq_project_t *p = gq_view_project(c->view, i);
 			gq_row_t r;
 
-			if (p->department != d || !_shown(p))
+			if (p->department != d || !_shown(c, i))
 				continue;
 			r = _project_row(c->view, i);
+			r.hidden = c->private_jobs;
 			if (json) {
 				json_object_array_add(projects, _row_json(&r, true));
 				continue;
@@ -405,6 +547,18 @@ static uint32_t _priority(const slurm_job_info_t *j, const gq_job_t *job)
 }
 
 /*
+ * PrivateData=jobs: a pending job's band as slurmctld gave it (its
+ * priority; NULL: held or not classified), not one computed from the
+ * caller's own jobs alone.
+ */
+static const char *_slurm_band(const slurm_job_info_t *j)
+{
+	if (j->priority <= 1)
+		return NULL;
+	return gq_band_name(gq_band_from_priority(j->priority));
+}
+
+/*
  * A job name as a table cell: users choose it, so control characters
  * (newlines, terminal escapes) become '?' and cannot break the table or
  * the terminal.  JSON output escapes them instead.
@@ -418,6 +572,50 @@ static const char *_printable(const char *s, char *buf, size_t n)
 									s[i];
 	buf[i] = '\0';
 	return buf;
+}
+
+/*
+ * One of the caller's jobs when Slurm hides the others (PrivateData=jobs):
+ * what Slurm says of it; a running job's quota use and whether it may be
+ * reclaimed depend on jobs the caller cannot see, so are not shown ("-",
+ * JSON null).
+ */
+static void _job_private(const slurm_job_info_t *j, const gq_job_t *job,
+			 const gq_project_t *p, bool json, json_object *arr)
+{
+	bool pending = (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
+	const char *band = pending ? _slurm_band(j) : NULL;
+	const char *type = j->batch_flag ? "batch" : "interactive";
+	bool held = gq_facts_held_by_us(j->priority, j->state_reason,
+					j->state_desc);
+	char name[64];
+	json_object *o;
+
+	if (!json) {
+		printf("%-14.14s %8u %-11s %-9s %-16.16s %-10.10s %4u %s\n",
+		       _printable(j->name, name, sizeof(name)), j->job_id,
+		       type, _job_state(j), p->name,
+		       j->nodes && *j->nodes ? j->nodes : "-", job->in.gpus,
+		       band ? band : "-");
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
+	json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
+	json_object_object_add(o, "type", json_object_new_string(type));
+	json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
+	json_object_object_add(o, "project", json_object_new_string(p->name));
+	json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
+	json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
+	json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
+	json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
+	json_object_object_add(o, "quota", band ? json_object_new_string(band) : NULL);
+	json_object_object_add(o, "band", band ? json_object_new_string(band) : NULL);
+	json_object_object_add(o, "priority", pending ?
+			       json_object_new_int64(j->priority) : NULL);
+	json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && held));
+	json_object_object_add(o, "preemptible", NULL);
+	json_object_array_add(arr, o);
 }
 
 static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
@@ -441,6 +639,10 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 					 strcasecmp(account, j->account))))
 			continue;
 		p = gq_view_project(c->view, job->project);
+		if (c->private_jobs) {
+			_job_private(j, job, p, json, arr);
+			continue;
+		}
 		if (json) {
 			json_object *o = json_object_new_object();
 
@@ -480,9 +682,14 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 	int rc = _load(&c, NULL, false);
 
 	(void)ctx;
-	if (rc)
+	if (!rc && c.private_jobs) {
+		/* its totals would count only this user's jobs */
+		snprintf(err, errlen, "PrivateData=jobs hides other users' jobs from this user: run gpuquota metrics as root or SlurmUser");
+		rc = 1;
+	} else if (rc) {
 		snprintf(err, errlen, "reading Slurm failed (the reason is on the stderr of gpuquota metrics)");
-	else
+	}
+	if (!rc)
 		rc = gq_metrics_render(c.view, c.capacity, c.api.jobs,
 				       c.state_path, out, err, errlen);
 	_cli_free(&c);
@@ -560,9 +767,11 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
-	/* a file judged where there is no Slurm: before libslurm looks */
-	if (!strcmp(cmd, "check") && optind < argc && !_slurm_here())
-		return _check_offline(argv[optind], json);
+	/* a file is judged before libslurm looks, and without waiting on a
+	 * controller (GQ_CHECK_WAIT_MS at most) */
+	if (!strcmp(cmd, "check") && optind < argc &&
+	    (rc = _check_offline(argv[optind], json)) >= 0)
+		return rc;
 	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
@@ -580,12 +789,6 @@ int main(int argc, char **argv)
 		if (!rc)
 			rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
-		/* a file is judged offline first, in well under a second */
-		if (optind < argc &&
-		    (rc = _check_offline(argv[optind], json)) >= 0) {
-			_cli_free(&c);
-			return rc;
-		}
 		rc = _load(&c, optind < argc ? argv[optind] : NULL, true);
 		if (rc) {
 			_cli_free(&c);

@@ -2,8 +2,9 @@
  * array_throttle.c - gpuquota's throttle on pending job arrays (see
  * array_throttle.h).
  *
- * The table: one entry per array record gpuquota throttles, {job id, the
- * user's %N, gpuquota's %N}.  A pass marks the entries it writes; the
+ * The table: one entry per array record gpuquota throttles, {job id,
+ * submit time, the user's %N, gpuquota's %N}; which job an entry belongs
+ * to and the file's lines are src/core/throttle_file.c's.  A pass marks the entries it writes; the
  * others (arrays started, ended, no longer throttled) are dropped at its
  * end.  Lookups are linear in the throttled arrays: a handful, since an
  * array is throttled only while its project or department is at a bound.
@@ -13,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "core/throttle_file.h"
 
 #include "plugins/slurm_compat.h"
 
@@ -25,9 +29,7 @@
 #pragma weak last_job_update
 
 typedef struct {
-	uint32_t job_id;
-	uint32_t user;		/* the user's %N, 0: none */
-	uint32_t ours;		/* the %N gpuquota set */
+	gq_throttle_entry_t e;
 	bool seen;		/* written by this pass */
 } gq_throttle_t;
 
@@ -35,14 +37,35 @@ static pthread_mutex_t throttle_mutex = PTHREAD_MUTEX_INITIALIZER;
 static gq_throttle_t *table;
 static int nthrottles, cap;
 static bool changed;
+static time_t file_time;	/* when the loaded file was written */
 
-static gq_throttle_t *_find(uint32_t job_id)
+/*
+ * The array's submit time: Slurm saves and restores it with the job and
+ * changes it only on a requeue (job_mgr.c, _job_requeue_op), which it
+ * refuses for a pending job, so it is stable for as long as the record is
+ * a pending array; a job given a lost job's id after a restart has a later
+ * one.  (db_index changes on a requeue and is 0 without slurmdbd,
+ * begin_time is the user's to change, resize_time is 0 unless resized.)
+ */
+static int64_t _submit(job_record_t *job_ptr)
+{
+	return job_ptr->details ? (int64_t)job_ptr->details->submit_time : 0;
+}
+
+static gq_throttle_t *_find(uint32_t job_id, int64_t submit)
 {
 	int i;
 
 	for (i = 0; i < nthrottles; i++)
-		if (table[i].job_id == job_id)
+		if (gq_throttle_entry_matches(&table[i].e, job_id, submit,
+					      file_time)) {
+			/* an old line's entry: it is this job's now */
+			if (!table[i].e.submit) {
+				table[i].e.submit = submit;
+				changed = true;
+			}
 			return &table[i];
+		}
 	return NULL;
 }
 
@@ -52,13 +75,15 @@ static void _drop(gq_throttle_t *t)
 	changed = true;
 }
 
-static gq_throttle_t *_add(uint32_t job_id)
+static gq_throttle_t *_add(uint32_t job_id, int64_t submit)
 {
 	if (nthrottles == cap) {
 		cap = cap ? cap * 2 : 16;
 		xrecalloc(table, cap, sizeof(*table));
 	}
-	table[nthrottles].job_id = job_id;
+	memset(&table[nthrottles], 0, sizeof(table[nthrottles]));
+	table[nthrottles].e.job_id = job_id;
+	table[nthrottles].e.submit = submit;
 	changed = true;
 	return &table[nthrottles++];
 }
@@ -78,12 +103,16 @@ static char *_path(void)
 
 void gq_throttle_load(void)
 {
-	char *path = _path(), line[128];
+	char *path = _path(), line[256];
 	FILE *f = fopen(path, "r");
-	int n = 0;
+	struct stat st;
+	int n = 0, old = 0;
 
 	slurm_mutex_lock(&throttle_mutex);
 	nthrottles = 0;
+	file_time = 0;
+	if (f && !fstat(fileno(f), &st))
+		file_time = st.st_mtime;
 	if (!f) {
 		if (errno != ENOENT)
 			error("gpuquota: cannot read %s: %m; arrays' own throttles gpuquota lowered are not known",
@@ -91,40 +120,53 @@ void gq_throttle_load(void)
 		goto out;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		unsigned id, user, ours;
-		gq_throttle_t *t;
-		char end;
+		gq_throttle_entry_t e;
+		size_t len = strlen(line);
 
 		n++;
-		if (line[0] == '#')
+		/* a line longer than the buffer: skip the rest of it too */
+		if (len && line[len - 1] != '\n' && !feof(f)) {
+			int c;
+
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			line[0] = 'x';
+		}
+		switch (gq_throttle_line_parse(line, &e)) {
+		case GQ_TLINE_SKIP:
 			continue;
-		if (sscanf(line, "%u %u %u %c", &id, &user, &ours, &end) != 3 ||
-		    !id || !ours) {
-			error("gpuquota: %s line %d: not \"job_id user_throttle gpuquota_throttle\": skipped",
+		case GQ_TLINE_BAD:
+			error("gpuquota: %s line %d: not \"job_id submit_time user_throttle gpuquota_throttle\": skipped",
 			      path, n);
 			continue;
+		case GQ_TLINE_OLD:
+			old++;
+			break;
+		case GQ_TLINE_ENTRY:
+			break;
 		}
-		t = _add(id);
-		t->user = user;
-		t->ours = ours;
+		_add(e.job_id, e.submit)->e = e;
 	}
 	fclose(f);
+	if (old)
+		info("gpuquota: %s: %d entr%s without a submit time (an older gpuquota's): each kept for the job of its id submitted before the file was written (%ld)",
+		     path, old, old == 1 ? "y" : "ies", (long)file_time);
 out:
 	changed = false;
 	slurm_mutex_unlock(&throttle_mutex);
 	xfree(path);
 }
 
-uint32_t gq_throttle_user(uint32_t job_id, uint32_t max_run_tasks)
+uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks)
 {
 	gq_throttle_t *t;
 	uint32_t user = max_run_tasks;
 
 	slurm_mutex_lock(&throttle_mutex);
-	t = _find(job_id);
+	t = _find(job_ptr->job_id, _submit(job_ptr));
 	/* still ours: the user's is behind it; else the user changed it */
-	if (t && t->ours == max_run_tasks)
-		user = t->user;
+	if (t && t->e.ours == max_run_tasks)
+		user = t->e.user;
 	slurm_mutex_unlock(&throttle_mutex);
 	return user;
 }
@@ -134,16 +176,18 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	job_array_struct_t *a = job_ptr->array_recs;
 	gq_throttle_t *t;
 	uint32_t user, want;
+	int64_t submit = _submit(job_ptr);
 	bool last;
 
-	if (!a)
+	if (!a || !submit)
 		return;
 	/* the last pending task (Slurm gives it its task id, and its
 	 * throttle still binds it): the user's, like a record not bound */
 	last = job_ptr->array_task_id != NO_VAL || a->task_cnt <= 1;
 	slurm_mutex_lock(&throttle_mutex);
-	t = _find(job_ptr->job_id);
-	user = (t && t->ours == a->max_run_tasks) ? t->user : a->max_run_tasks;
+	t = _find(job_ptr->job_id, submit);
+	user = (t && t->e.ours == a->max_run_tasks) ? t->e.user :
+						       a->max_run_tasks;
 	/* held (priority 0 keeps it from starting) or not bound: the user's */
 	want = job->hold ? user : a->tot_run_tasks + job->tasks_now;
 	if (last || job->hold || (user && want >= user) ||
@@ -160,11 +204,11 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 		return;
 	}
 	if (!t)
-		t = _add(job_ptr->job_id);
-	if (t->user != user || t->ours != want)
+		t = _add(job_ptr->job_id, submit);
+	if (t->e.user != user || t->e.ours != want)
 		changed = true;
-	t->user = user;
-	t->ours = want;
+	t->e.user = user;
+	t->e.ours = want;
 	t->seen = true;
 	if (a->max_run_tasks != want)
 		info("gpuquota: %pJ: %u more task%s may start before the next pass (array throttle %u, the user's %u)",
@@ -202,7 +246,7 @@ void gq_throttle_pass_end(void)
 /* Atomically: a temporary file, then rename.  O(throttled arrays). */
 void gq_throttle_save(void)
 {
-	char *path, *tmp, *text = NULL;
+	char *path, *tmp, *text = NULL, line[96];
 	FILE *f;
 	bool ok;
 	int i;
@@ -213,10 +257,11 @@ void gq_throttle_save(void)
 		return;
 	}
 	changed = false;
-	xstrcat(text, "# gpuquota: arrays it throttles: job_id user_throttle gpuquota_throttle\n");
-	for (i = 0; i < nthrottles; i++)
-		xstrfmtcat(text, "%u %u %u\n", table[i].job_id, table[i].user,
-			   table[i].ours);
+	xstrcat(text, gq_throttle_file_header);
+	for (i = 0; i < nthrottles; i++) {
+		gq_throttle_line_format(&table[i].e, line, sizeof(line));
+		xstrcat(text, line);
+	}
 	slurm_mutex_unlock(&throttle_mutex);
 
 	path = _path();
@@ -240,5 +285,6 @@ void gq_throttle_clear(void)
 	xfree(table);
 	nthrottles = cap = 0;
 	changed = false;
+	file_time = 0;
 	slurm_mutex_unlock(&throttle_mutex);
 }

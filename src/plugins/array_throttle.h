@@ -7,8 +7,8 @@
  * gpuquota lowers the array's own %N (array_recs->max_run_tasks) while a
  * bound binds, and gives the user's %N back when none does.  The user's
  * value is remembered across slurmctld restarts in a small file under
- * StateSaveLocation; a %N the user sets meanwhile (scontrol update
- * ArrayTaskThrottle) is taken as the user's.
+ * StateSaveLocation, by job id and submit time; a %N the user sets
+ * meanwhile (scontrol update ArrayTaskThrottle) is taken as the user's.
  *
  * Every function but gq_throttle_save is called with the slurmctld job
  * write lock held; an internal mutex guards the table for the save.
@@ -24,8 +24,9 @@
 void gq_throttle_load(void);
 
 /* The user's own %N of an array record whose %N is now `max_run_tasks`
- * (0: none).  O(1). */
-uint32_t gq_throttle_user(uint32_t job_id, uint32_t max_run_tasks);
+ * (0: none).  Entries are the job's by its id and submit time
+ * (src/core/throttle_file.h).  Linear in the throttled arrays. */
+uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks);
 
 /* Throttle a pending array record to the tasks it may start now, or give
  * the user's %N back.  Does nothing for other jobs.  O(1). */

@@ -1,6 +1,8 @@
 /*
  * hold.c - gpuquota's holds on Slurm's job records (see hold.h).
  */
+#include <pthread.h>
+
 #include "plugins/slurm_compat.h"
 
 #include "core/state.h"
@@ -9,6 +11,73 @@
 
 /* slurmctld's own data: absent when a client command loads us */
 #pragma weak last_job_update
+
+/* Jobs held inside a release whose reason Slurm then cleared (hold.h):
+ * a handful at most, each until the next pass writes its hold again;
+ * an entry no pass took up (the job ended) goes after GQ_LOST_TTL. */
+#define GQ_LOST_TTL 600
+
+typedef struct {
+	uint32_t job_id;
+	time_t noted;
+} gq_lost_t;
+
+static pthread_mutex_t lost_mutex = PTHREAD_MUTEX_INITIALIZER;
+static gq_lost_t *lost;
+static int nlost, lost_cap;
+
+static void _forget(uint32_t job_id)
+{
+	int i;
+
+	slurm_mutex_lock(&lost_mutex);
+	for (i = 0; i < nlost; i++)
+		if (lost[i].job_id == job_id) {
+			lost[i] = lost[--nlost];
+			break;
+		}
+	slurm_mutex_unlock(&lost_mutex);
+}
+
+void gq_hold_note_release(uint32_t job_id)
+{
+	time_t now = time(NULL);
+	int i = 0;
+
+	slurm_mutex_lock(&lost_mutex);
+	while (i < nlost)	/* the old, and this job's earlier entry */
+		if (lost[i].job_id == job_id ||
+		    now - lost[i].noted > GQ_LOST_TTL)
+			lost[i] = lost[--nlost];
+		else
+			i++;
+	if (nlost == lost_cap) {
+		lost_cap = lost_cap ? lost_cap * 2 : 16;
+		xrecalloc(lost, lost_cap, sizeof(*lost));
+	}
+	lost[nlost].job_id = job_id;
+	lost[nlost++].noted = now;
+	slurm_mutex_unlock(&lost_mutex);
+}
+
+bool gq_hold_lost(const job_record_t *job_ptr)
+{
+	time_t now = time(NULL);
+	bool found = false;
+	int i;
+
+	if (job_ptr->priority || job_ptr->direct_set_prio ||
+	    job_ptr->state_desc || !IS_JOB_PENDING(job_ptr) ||
+	    (job_ptr->state_reason != WAIT_NO_REASON &&
+	     job_ptr->state_reason != WAIT_HELD))
+		return false;
+	slurm_mutex_lock(&lost_mutex);
+	for (i = 0; i < nlost && !found; i++)
+		found = lost[i].job_id == job_ptr->job_id &&
+			now - lost[i].noted <= GQ_LOST_TTL;
+	slurm_mutex_unlock(&lost_mutex);
+	return found;
+}
 
 static const char *_plural(double n)
 {
@@ -52,13 +121,17 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		return;
 	}
 	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
+		_forget(job_ptr->job_id);
 		xfree(desc);
 		return;
 	}
 	info("gpuquota: hold %pJ: %s", job_ptr, desc);
 	/* a new hold, not a new reason for a held job, is counted */
-	if (!gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
-				 job_ptr->state_desc))
+	if (gq_hold_lost(job_ptr))
+		_forget(job_ptr->job_id);
+	else if (!gq_facts_held_by_us(job_ptr->priority,
+				      job_ptr->state_reason,
+				      job_ptr->state_desc))
 		gq_metrics_hold(&gq_state()->metrics, job->hold);
 	job_ptr->priority = 0;
 	job_ptr->state_reason = WAIT_HELD;
@@ -70,6 +143,7 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 
 void gq_write_unhold(job_record_t *job_ptr)
 {
+	_forget(job_ptr->job_id);
 	job_ptr->state_reason = WAIT_NO_REASON;
 	xfree(job_ptr->state_desc);
 }

@@ -29,4 +29,18 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
  * counts the release). */
 void gq_write_unhold(job_record_t *job_ptr);
 
+/*
+ * Slurm's release of a job a person held (scontrol release, job_mgr.c
+ * _release_job_rec) asks the priority plugin for its priority, then
+ * clears the job's reason itself.  When gpuquota holds the job in that
+ * call, its reason is lost: the job is left at priority 0 with no reason
+ * (then Slurm's WAIT_HELD, "JobHeldAdmin"), which would read as an
+ * admin's hold and stay.  priority_p_set notes such a hold; until a pass
+ * writes the hold again (or releases it), a noted job still at priority
+ * 0, not set directly (a person's hold sets direct_set_prio) and with no
+ * reason text of its own is gpuquota's.  Internally locked.
+ */
+void gq_hold_note_release(uint32_t job_id);
+bool gq_hold_lost(const job_record_t *job_ptr);
+
 #endif

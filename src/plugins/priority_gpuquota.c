@@ -432,8 +432,14 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 			job = shadow;
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
+			/* from priority 0: a person's hold being released,
+			 * and Slurm clears our reason after (hold.h) */
+			bool releasing = job_ptr->priority == 0;
+
 			gq_write_hold(job_ptr, st->view->view[k], job,
 				      st->view->name[k]);
+			if (releasing)
+				gq_hold_note_release(job_ptr->job_id);
 			prio = 0;
 		} else if (job->priority) {
 			prio = job->priority;
@@ -469,10 +475,26 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 GQ_PRIORITY_FS_FACTOR_ENTRY
 
 /*
+ * PrivateData=jobs: does uid see job_ptr?  The same rule as Slurm's
+ * priority/multifactor (and squeue): its own, an operator's or an
+ * account coordinator's, or by MCS label where MCS decides privacy.
+ */
+static bool _visible(const job_record_t *job_ptr, uid_t uid)
+{
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS) ||
+	    job_ptr->user_id == uid || validate_operator(uid))
+		return true;
+	if (slurm_mcs_get_privatedata() == 1)
+		return !mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false);
+	return gq_is_user_acct_coord(uid, job_ptr->account);
+}
+
+/*
  * sprio: the factors behind each pending job's priority.  SITE is the
  * band's base (in-quota 2000000001, fair-share 1000000001, over 1) and
  * FAIRSHARE the place inside the band (smaller share of quota or of
- * weighted surplus: higher); they add up to the job's priority.
+ * weighted surplus: higher); they add up to the job's priority.  Only
+ * the jobs PrivateData lets uid see.
  */
 static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 {
@@ -491,7 +513,8 @@ static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 		uint32_t base = 0;
 
 		if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
-		    !job_ptr->part_ptr || !gq_factors_wanted(req, job_ptr))
+		    !job_ptr->part_ptr || !gq_factors_wanted(req, job_ptr) ||
+		    !_visible(job_ptr, uid))
 			continue;
 		if (!job_ptr->direct_set_prio)
 			base = gq_band_base(gq_band_from_priority(job_ptr->priority));

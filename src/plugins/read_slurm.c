@@ -8,6 +8,7 @@
 
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/node_groups.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
@@ -184,7 +185,8 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 bool gq_read_held(job_record_t *job_ptr)
 {
 	return gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
-				   job_ptr->state_desc);
+				   job_ptr->state_desc) ||
+	       gq_hold_lost(job_ptr);
 }
 
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
@@ -205,6 +207,12 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.start_time = job_ptr->start_time,
 	};
 
+	/* gpuquota's hold whose reason Slurm's release cleared (hold.h) */
+	if (gq_hold_lost(job_ptr)) {
+		f.reason = WAIT_HELD;
+		f.state_desc = GQ_HOLD_PREFIX;
+	}
+
 	if (gq_facts_running(&f)) {
 		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?
 				   job_ptr->gres_list_alloc :
@@ -218,8 +226,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 			f.array_tasks = job_ptr->array_recs->task_cnt;
 			/* the user's %N, not the one gpuquota set */
 			f.array_throttle = gq_throttle_user(
-				job_ptr->job_id,
-				job_ptr->array_recs->max_run_tasks);
+				job_ptr, job_ptr->array_recs->max_run_tasks);
 			f.array_running = job_ptr->array_recs->tot_run_tasks;
 		}
 	}

@@ -50,6 +50,24 @@
 #include "src/slurmctld/preempt.h"
 #endif
 
+/* MCS: src/interfaces from 23.02, as the other plugin interfaces. */
+#if GQ_SLURM_AT_LEAST(23, 2)
+#include "src/interfaces/mcs.h"
+#else
+#include "src/common/slurm_mcs.h"
+#endif
+
+/* assoc_mgr_is_user_acct_coord: a fourth argument (is_locked) in 24.11's
+ * headers, not 22.05's; keyed on 24.11, the first release checked here to
+ * have it. */
+#if GQ_SLURM_AT_LEAST(24, 11)
+#define gq_is_user_acct_coord(uid, acct) \
+	assoc_mgr_is_user_acct_coord(acct_db_conn, uid, acct, false)
+#else
+#define gq_is_user_acct_coord(uid, acct) \
+	assoc_mgr_is_user_acct_coord(acct_db_conn, uid, acct)
+#endif
+
 /* Lists are list_t / list_itr_t in 24.11; 22.05 has only List and
  * ListIterator, pointer typedefs of the same structs.  (C11 allows the
  * same typedef twice: no version needed.) */

@@ -45,5 +45,42 @@ for _ in 1 2 3 4; do
 	[[ $(held_gpus team-a) -le 2 ]] || fail "team-a holds $(held_gpus team-a) > gpu_limit 2"
 	sleep 1
 done
+
+# The throttle file of an older gpuquota (job_id user ours), a bad line and
+# an entry of another job with the array's id (another submit time: a job
+# Slurm lost, its id reused) load after a restart without harm: logged,
+# and the file is rewritten in the current form at the next pass.
+sd=$(state_dir)
+submit_t=$(sl scontrol show job "$arr" | grep -oE 'SubmitTime=[^ ]+' | head -1 | cut -d= -f2)
+submit_s=$(date -d "$submit_t" +%s)
+printf '# gpuquota: arrays it throttles: job_id user_throttle gpuquota_throttle\n%s 3 1\nnot a line\n%s %s 7 1\n' \
+	"$arr" "$arr" "$((submit_s - 100))" >"$sd/gpuquota-array-throttles"
+"$CLUSTER" ctld-restart --dir "$DIR" --signal KILL >/dev/null 2>&1 || fail "slurmctld did not restart"
+grep -q "gpuquota-array-throttles line 3: not \"job_id submit_time user_throttle gpuquota_throttle\": skipped" \
+	"$DIR/log/slurmctld.log" || fail "no log line for the bad line"
+grep -q "gpuquota-array-throttles: 1 entry without a submit time" "$DIR/log/slurmctld.log" \
+	|| fail "no log line for the old entry"
+for ((i = 0; i < 60; i++)); do
+	! grep -qE '^[0-9]+ [0-9]+ [0-9]+$' "$sd/gpuquota-array-throttles" && break
+	sleep 0.5
+done
+! grep -qE '^[0-9]+ [0-9]+ [0-9]+$' "$sd/gpuquota-array-throttles" \
+	|| fail "the old line is still in the file: $(cat "$sd/gpuquota-array-throttles")"
+! grep -q " $((submit_s - 100)) 7 1" "$sd/gpuquota-array-throttles" \
+	|| fail "the other job's entry is still in the file"
+# the array's entry (if it is throttled now) is the old line's, under its
+# submit time; the other job's %7 is never taken as the user's
+while read -r id t user _; do
+	[[ $id == "#" ]] && continue
+	[[ $id == "$arr" && $t == "$submit_s" && $user == 3 ]] \
+		|| fail "throttle file entry: '$id $t $user', want '$arr $submit_s 3'"
+done <"$sd/gpuquota-array-throttles"
+throttle=$(sl scontrol show job "$arr" | grep -oE 'ArrayTaskThrottle=[0-9]+' | head -1)
+[[ $throttle == ArrayTaskThrottle=[23] ]] \
+	|| fail "after the restart, array throttle: '$throttle', want the user's 3 or gpuquota's 2"
+for _ in 1 2 3 4; do
+	[[ $(held_gpus team-a) -le 2 ]] || fail "team-a holds $(held_gpus team-a) > gpu_limit 2"
+	sleep 1
+done
 check_invariant 10
 pass

@@ -2,7 +2,8 @@
 # A bad gpuquota.json never takes down running work: slurmctld refuses to
 # start on one (naming file, key and value); `scontrol reconfigure` with a bad
 # edit, or with a file anyone may write, keeps the last good configuration
-# and logs why; a good edit is used.
+# and logs why; a good edit is used.  `gpuquota check FILE` gives its
+# verdict without waiting on a stopped controller.
 . "$(dirname "$0")/lib.sh"
 
 # 1. slurmctld does not start on a bad file
@@ -55,4 +56,28 @@ grep -q 'loaded .*team-a(quota=3,weight=1) team-b(quota=1,weight=1)' \
 	"$DIR/log/slurmctld.log" || fail "good edit not loaded"
 [[ $(project_field team-a gpu_quota) == 3 ]] || fail "gpuquota projects: quota not 3"
 expect_state "$a1" RUNNING
+
+# 3. `gpuquota check FILE` never waits on the controller: with it up, the
+# fair shares on this cluster; with it stopped (its slurm.conf names a port
+# nobody listens on), the same verdict at once, under a timeout far below
+# libslurm's own retries (MessageTimeout, 10 s)
+msg=$(sl "$GPUQUOTA" check "$DIR/gpuquota.json" 2>&1) || fail "check with the controller up: $msg"
+[[ $msg == *"configuration OK: 2 projects, "*" GPUs in the pool"* ]] \
+	|| fail "check with the controller up: '$msg'"
+p=$(cat "$DIR/pids/slurmctld.pid")
+kill -TERM "$p"
+for ((i = 0; i < 100; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+! kill -0 "$p" 2>/dev/null || fail "slurmctld $p did not stop"
+port=$(awk -F= '/^SlurmctldPort/ { print $2 }' "$DIR/slurm.conf")
+! (exec 3<>"/dev/tcp/127.0.0.1/${port%%-*}") 2>/dev/null || fail "something listens on the controller's port $port"
+rc=0; msg=$(sl timeout 5 "$GPUQUOTA" check "$DIR/gpuquota.json" 2>&1) || rc=$?
+[[ $rc == 0 && $msg == "gpuquota: configuration OK: 2 projects, 0 departments (no controller answered: fair shares not computed)" ]] \
+	|| fail "check with the controller stopped: rc $rc: '$msg'"
+rc=0; msg=$(sl timeout 5 "$GPUQUOTA" check --json "$DIR/gpuquota.json" 2>&1) || rc=$?
+[[ $rc == 0 && $msg == '{"ok": true, "projects": 2, "departments": 0}' ]] \
+	|| fail "check --json with the controller stopped: rc $rc: '$msg'"
+printf '{"projects": [{"name": "team-a", "gpu_quota": 2, "colour": 1}]}\n' >"$DIR/bad.json"
+rc=0; msg=$(sl timeout 5 "$GPUQUOTA" check "$DIR/bad.json" 2>&1) || rc=$?
+[[ $rc == 2 && $msg == "gpuquota: $DIR/bad.json: projects[0].colour: unknown key"* ]] \
+	|| fail "check of a bad file with the controller stopped: rc $rc: '$msg'"
 pass

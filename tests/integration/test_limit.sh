@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_limit: a project never holds more than its limit, even on an idle
 # cluster; the job past it waits with a reason users can read in squeue, and
-# starts once it fits.
+# starts once it fits, also after its owner held and released it.
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1, "gpu_limit": 2},
@@ -20,6 +20,15 @@ reason=$(sl squeue -h -j "$a3" -o %r)
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a), limit 2"
 # two GPUs are idle, and still a3 waits
 [[ $(sl sinfo -h -o %G | grep -c gpu) -ge 1 ]] || fail "no gpu nodes?"
+# its owner holds and releases it: gpuquota's hold comes back (Slurm clears
+# the reason gpuquota writes while it releases), not an admin's hold
+sl scontrol hold "$a3"
+sl scontrol release "$a3"
+settle 4
+expect_state "$a3" PENDING
+reason=$(sl squeue -h -j "$a3" -o %r)
+[[ $reason == *"team-a would pass its gpu_limit (2 GPUs)"* ]] \
+	|| fail "a3 reason after hold and release: '$reason'"
 
 sl scancel "$a1"
 wait_state "$a3" RUNNING 20

@@ -37,6 +37,22 @@ expect_state "$a1" RUNNING
 expect_state "$a2" RUNNING
 [[ $(restarts "$a1") == 0 && $(restarts "$a2") == 0 ]] || fail "h100 was touched"
 
+# the command shows each pool apart (as slurmctld decided)
+pf() { sl "$GPUQUOTA" projects --json | jq -r --arg pool "$1" --arg p "$2" \
+	'.pools[] | select(.name == $pool) | .projects[] | select(.name == $p) | .allocated + 0'; }
+[[ $(pf a100 team-a) == 1 && $(pf h100 team-a) == 2 && $(pf a100 team-b) == 1 ]] \
+	|| fail "gpuquota projects: a100 team-a $(pf a100 team-a), h100 team-a $(pf h100 team-a), a100 team-b $(pf a100 team-b)"
+[[ $(sl "$GPUQUOTA" projects --json | jq '[.pools[].capacity] | add') == 4 ]] \
+	|| fail "pool capacities do not add up to 4"
+sl "$GPUQUOTA" projects --pool h100 | grep -q '^POOL h100 (2 GPUs)' || fail "--pool h100"
+! sl "$GPUQUOTA" projects --pool h100 | grep -q '^POOL a100' || fail "--pool h100 shows a100"
+[[ $(sl "$GPUQUOTA" jobs --json | jq -r --argjson id "$a3" '.jobs[] | select(.job_id == $id) | .pool') == a100 ]] \
+	|| fail "gpuquota jobs: a3 not in pool a100"
+sl "$GPUQUOTA" metrics | grep -q '^gpuquota_project_allocated_gpus{pool="h100",project="team-a"} 2$' \
+	|| fail "metrics: no pool label"
+sl "$GPUQUOTA" check | grep -q 'configuration OK: 2 projects, 2 pools: a100 (2 GPUs), h100 (2 GPUs)' \
+	|| fail "gpuquota check: $(sl "$GPUQUOTA" check | head -1)"
+
 # and the same in h100 for team-b: its A100 job left does not count there
 b3=$(submit b3 team-b 1 -p h100)
 wait_state "$b3" RUNNING 30

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Pools: each pool of partitions is its own model.  2 nodes x 2 GPUs, pool
-# a100 = partition a100 (n1), pool h100 = partition h100 (n2).  team-a is
+# Pools: each pool of partitions is its own model.  2 nodes x 2 GPUs of two
+# types (Gres=gpu:a100:2 on n1, gpu:h100:2 on n2), pool a100 = partition
+# a100 (n1), pool h100 = partition h100 (n2).  team-a is
 # promised 2 A100s, team-b 2 H100s.  Each borrows the other's pool while it
 # is idle; a submit into its own pool reclaims there only, and the other
 # pool is left untouched.
@@ -13,7 +14,8 @@ up_cluster '{"pools": [{"name": "a100", "partitions": ["a100"]},
                           {"name": "team-b", "gpu_quota": {"h100": 2}}],
              "settings": {"recompute_interval": 1}}' \
 	--conf-extra "PartitionName=a100 Nodes=n1 Default=YES MaxTime=INFINITE State=UP" \
-	--conf-extra "PartitionName=h100 Nodes=n2 MaxTime=INFINITE State=UP"
+	--conf-extra "PartitionName=h100 Nodes=n2 MaxTime=INFINITE State=UP" \
+	--gpu-types a100,h100
 
 # each borrows the other's pool (idle), over its quota 0 there
 b1=$(submit b1 team-b 1 -p a100); wait_state "$b1" RUNNING
@@ -23,7 +25,7 @@ a2=$(submit a2 team-a 1 -p h100); wait_state "$a2" RUNNING
 
 # team-a in its own pool: in quota there (its H100s do not count), reclaims
 # one of team-b's A100 jobs; nothing moves in h100
-a3=$(submit a3 team-a 1 -p a100)
+a3=$(submit a3 team-a a100:1 -p a100)	# typed: the same GPUs
 settle 3
 prio=$(sl squeue -h -j "$a3" -o %Q)
 ((prio > 2000000000)) || fail "a3 priority $prio: not in the in-quota band of a100"
@@ -44,14 +46,17 @@ pf() { sl "$GPUQUOTA" projects --json | jq -r --arg pool "$1" --arg p "$2" \
 	|| fail "gpuquota projects: a100 team-a $(pf a100 team-a), h100 team-a $(pf h100 team-a), a100 team-b $(pf a100 team-b)"
 [[ $(sl "$GPUQUOTA" projects --json | jq '[.pools[].capacity] | add') == 4 ]] \
 	|| fail "pool capacities do not add up to 4"
-sl "$GPUQUOTA" projects --pool h100 | grep -q '^POOL h100 (2 GPUs)' || fail "--pool h100"
-! sl "$GPUQUOTA" projects --pool h100 | grep -q '^POOL a100' || fail "--pool h100 shows a100"
+only=$(sl "$GPUQUOTA" projects --pool h100)
+grep -q '^POOL h100 (2 GPUs)' <<<"$only" || fail "--pool h100: $only"
+! grep -q '^POOL a100' <<<"$only" || fail "--pool h100 shows a100"
 [[ $(sl "$GPUQUOTA" jobs --json | jq -r --argjson id "$a3" '.jobs[] | select(.job_id == $id) | .pool') == a100 ]] \
 	|| fail "gpuquota jobs: a3 not in pool a100"
-sl "$GPUQUOTA" metrics | grep -q '^gpuquota_project_allocated_gpus{pool="h100",project="team-a"} 2$' \
-	|| fail "metrics: no pool label"
-sl "$GPUQUOTA" check | grep -q 'configuration OK: 2 projects, 2 pools: a100 (2 GPUs), h100 (2 GPUs)' \
-	|| fail "gpuquota check: $(sl "$GPUQUOTA" check | head -1)"
+metrics=$(sl "$GPUQUOTA" metrics)	# whole (grep -q would cut the pipe)
+grep -q '^gpuquota_project_allocated_gpus{pool="h100",project="team-a"} 2$' <<<"$metrics" \
+	|| fail "metrics: no pool label: $(grep -E "allocated_gpus|capacity" <<<"$metrics" | tr "\n" " ")"
+check=$(sl "$GPUQUOTA" check)
+grep -q 'configuration OK: 2 projects, 2 pools: a100 (2 GPUs), h100 (2 GPUs)' <<<"$check" \
+	|| fail "gpuquota check: $(head -1 <<<"$check")"
 
 # and the same in h100 for team-b: its A100 job left does not count there
 b3=$(submit b3 team-b 1 -p h100)

@@ -109,6 +109,42 @@ static void _warn(const char *line, void *ctx)
  * With slurmdbd: warn (stderr) about configured accounts it does not have,
  * in the words of slurmctld's log.
  */
+/* What _check_partitions' callbacks share. */
+typedef struct {
+	const partition_info_msg_t *parts;
+	int bad;
+} gq_part_check_t;
+
+static int _partition_nodes(const char *name, void *ctx)
+{
+	const partition_info_msg_t *parts = ((gq_part_check_t *)ctx)->parts;
+	uint32_t i;
+
+	for (i = 0; parts && i < parts->record_count; i++)
+		if (parts->partition_array[i].name &&
+		    !strcmp(parts->partition_array[i].name, name))
+			return (int)parts->partition_array[i].total_nodes;
+	return -1;
+}
+
+static void _bad_partition(const char *line, void *ctx)
+{
+	fprintf(stderr, "gpuquota: %s\n", line);
+	((gq_part_check_t *)ctx)->bad++;
+}
+
+/*
+ * The partitions of the pools (or settings.partitions) that Slurm lacks
+ * or that have no nodes: said; how many.
+ */
+static int _check_partitions(gq_cli_t *c)
+{
+	gq_part_check_t pc = { .parts = c->api.parts };
+
+	gq_missing_partitions(c->cfg, _partition_nodes, _bad_partition, &pc);
+	return pc.bad;
+}
+
 static void _check_accounts(gq_cli_t *c)
 {
 	if (c->dbd)
@@ -328,6 +364,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	slurm_free_ctl_conf(conf);
+	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
+	if (_check_partitions(c) && check_only)
+		return 2;
 	if (!(c->pools = gq_pools_new(c->cfg)) ||
 	    !(c->caps = calloc(c->pools->n, sizeof(*c->caps))) ||
 	    gq_api_read_pass(&c->api, c->pools, now,

@@ -54,6 +54,16 @@ grep -q '^POOL h100 (2 GPUs)' <<<"$only" || fail "--pool h100: $only"
 metrics=$(sl "$GPUQUOTA" metrics)	# whole (grep -q would cut the pipe)
 grep -q '^gpuquota_project_allocated_gpus{pool="h100",project="team-a"} 2$' <<<"$metrics" \
 	|| fail "metrics: no pool label: $(grep -E "allocated_gpus|capacity" <<<"$metrics" | tr "\n" " ")"
+# a pool of a partition Slurm lacks, or of one without nodes: refused
+printf '%s' '{"pools": [{"name": "a100", "partitions": ["a100"]},
+                        {"name": "h200", "partitions": ["h200", "empty"]}],
+             "projects": []}' >"$DIR/bad-pools.json"
+set +e
+out=$(sl "$GPUQUOTA" check "$DIR/bad-pools.json" 2>&1); rc=$?
+set -e
+[[ $rc == 2 ]] || fail "check of a pool of missing partitions: exit $rc, want 2: $out"
+grep -q 'pools\[1\].partitions\[0\]: no partition named h200 in Slurm' <<<"$out" \
+	|| fail "check: no message for h200: $out"
 check=$(sl "$GPUQUOTA" check)
 grep -q 'configuration OK: 2 projects, 2 pools: a100 (2 GPUs), h100 (2 GPUs)' <<<"$check" \
 	|| fail "gpuquota check: $(head -1 <<<"$check")"

@@ -176,7 +176,7 @@ fuzz: $(BUILD)/fuzz_config $(BUILD)/fuzz_gres_text
 
 $(BUILD)/bench: tests/bench/bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) -std=gnu11 $(WARN) -O2 -Isrc $(JSONC) -o $@ tests/bench/bench.c $(CORE_SRC) $(JSONL) -lm
+	$(CC) -std=gnu11 $(WARN) -O2 -DGQ_PASS_STEPS -Isrc $(JSONC) -o $@ tests/bench/bench.c $(CORE_SRC) $(JSONL) -lm
 
 bench: $(BUILD)/bench
 	$(BUILD)/bench

@@ -27,6 +27,15 @@ typedef int (*gq_bucket_of_t)(int item, const void *ctx);
 int gq_buckets_fill(gq_buckets_t *b, int n, int nbuckets,
 		    gq_bucket_of_t bucket_of, const void *ctx);
 
+/*
+ * Buckets of items already grouped: bucket k is the consecutive items
+ * bounds[k * stride] .. bounds[k * stride + 1] - 1 (ascending bounds).
+ * Items not in any bucket are left out.  Returns 0, or -1 when out of
+ * memory (b is then empty).  O(items + nbuckets), reads no item.
+ */
+int gq_buckets_runs(gq_buckets_t *b, int nbuckets, const int *bounds,
+		    int stride);
+
 void gq_buckets_free(gq_buckets_t *b);
 
 static inline int *gq_bucket(const gq_buckets_t *b, int k)

@@ -123,38 +123,6 @@ static int _cmp_over(const void *a, const void *b)
 	return x->project - y->project;
 }
 
-int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
-		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     int *order, int *norder)
-{
-	gq_over_t *over = malloc(sizeof(*over) * (r->nproj + 1));
-	int i, k, n = 0;
-
-	*norder = 0;
-	if (!over)
-		return -1;
-	for (i = 0; i < r->nproj; i++) {
-		over[i].project = i;
-		over[i].over = gq_overservice(&r->proj[i]);
-	}
-	qsort(over, r->nproj, sizeof(*over), _cmp_over);
-	for (i = 0; i < r->nproj; i++) {
-		const int *run = gq_bucket(running, over[i].project);
-
-		for (k = 0; k < gq_bucket_len(running, over[i].project); k++) {
-			gq_job_t *job = &jobs[run[k]];
-
-			if (!gq_victim_eligible(&job->in, now, min_runtime))
-				continue;
-			job->preempt_rank = n + 1;
-			order[n++] = run[k];
-		}
-	}
-	*norder = n;
-	free(over);
-	return 0;
-}
-
 /*
  * Budgets.  A project's kinds form a chain by floor, lowest first: a job
  * joins a kind only after every kind below it, so the kinds' sets are
@@ -376,4 +344,51 @@ bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
 	uint8_t kind = gq_reclaim_kind(r, ee, er);
 
 	return kind && (ee->victim & kind);
+}
+
+/*
+ * One project at a time, most over-served first: its running jobs sorted
+ * into walk order (O(n) when Slurm listed them in order or reversed,
+ * O(n log n) otherwise), its eligible ones listed and ranked, and offered
+ * from the budgets, while they are in cache.  Offering them in this order
+ * is offering them in reclaim order (gq_reclaim_mark): the same sets.
+ * O(P log P + J): one sweep of the running jobs.
+ */
+int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *running, int64_t now, int min_runtime,
+		     gq_budget_t *b, int *order, int *norder, int *run_first,
+		     int *run_len)
+{
+	gq_over_t *over = malloc(sizeof(*over) * (r->nproj + 1));
+	int i, k, n = 0;
+
+	*norder = 0;
+	if (!over)
+		return -1;
+	for (i = 0; i < r->nproj; i++) {
+		over[i].project = i;
+		over[i].over = gq_overservice(&r->proj[i]);
+	}
+	qsort(over, r->nproj, sizeof(*over), _cmp_over);
+	for (i = 0; i < r->nproj; i++) {
+		int p = over[i].project, first = n;
+		int *run = gq_bucket(running, p);
+		int len = gq_bucket_len(running, p);
+
+		gq_reclaim_sort(jobs, run, len, &r->proj[p]);
+		for (k = 0; k < len; k++) {
+			gq_job_t *job = &jobs[run[k]];
+
+			if (!gq_victim_eligible(&job->in, now, min_runtime))
+				continue;
+			job->preempt_rank = n + 1;
+			order[n++] = run[k];
+			_mark_one(b, r, job);
+		}
+		run_len[p] = n - first;
+		run_first[p] = n > first ? first : 0;
+	}
+	*norder = n;
+	free(over);
+	return 0;
 }

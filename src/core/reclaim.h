@@ -46,7 +46,8 @@ bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime);
 /*
  * One project's running jobs (`run`, indexes into jobs) into walk order:
  * lowest Slurm order first, then youngest.  Also marks which jobs hold the
- * project's GPUs beyond quota (over_quota, what users see).  O(n log n).
+ * project's GPUs beyond quota (over_quota, what users see).  O(n) when
+ * they are in walk order or its reverse (sort.h), O(n log n) otherwise.
  */
 void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p);
 
@@ -55,16 +56,6 @@ void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p);
  * project is reclaimed from first (a project with nothing deserved: +inf).
  */
 double gq_overservice(const gq_project_t *p);
-
-/*
- * Reclaim order over all projects: running jobs bucketed by project in
- * `running` (each bucket in walk order), projects by over-service.  Lists
- * the eligible jobs in `order` (room for every job; *norder their count)
- * and sets their preempt_rank.  Returns 0 or -1 (memory).  O(P log P + J).
- */
-int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
-		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     int *order, int *norder);
 
 /* What is left to take from each project and department in this pass. */
 typedef struct gq_budget gq_budget_t;
@@ -103,6 +94,22 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
  */
 void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		     const int *order, int n);
+
+/*
+ * Reclaim order over all projects, and the usual candidate sets: running
+ * jobs bucketed by project in `running`, projects by over-service, each
+ * project's bucket sorted into walk order (gq_reclaim_sort) when the walk
+ * reaches it.  Lists the eligible jobs in `order` (room for every job;
+ * *norder their count), sets their preempt_rank, and offers them from `b`
+ * in that order (gq_reclaim_mark).  run_first[p], run_len[p] (room for
+ * every project): where project p's jobs are in `order` (0, 0: none).
+ * Returns 0 or -1 (memory).  O(P log P + J): one sweep of the running
+ * jobs, each project's read while in cache.
+ */
+int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
+		     const gq_buckets_t *running, int64_t now, int min_runtime,
+		     gq_budget_t *b, int *order, int *norder, int *run_first,
+		     int *run_len);
 
 /*
  * May pending `er` take running `ee` as a usual candidate: another

@@ -117,6 +117,7 @@ void gq_registry_free(gq_registry_t *r)
 	gq_hash_free(&r->accounts);
 	gq_hash_free(&r->depts);
 	gq_hash_free(&r->tree);
+	free(r->spelled);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -125,12 +126,11 @@ int gq_registry_find(const gq_registry_t *r, const char *account)
 	return gq_hash_get(&r->accounts, gq_key_str(account ? account : ""));
 }
 
-int gq_registry_project_of(gq_registry_t *r, const char *account)
+/* The project of an account, by its case-folded name, made when new. */
+static int _project_of(gq_registry_t *r, const char *account)
 {
 	int idx, dept;
 
-	if (!account)
-		account = "";
 	if ((idx = gq_hash_get(&r->accounts, gq_key_str(account))) >= 0)
 		return idx;
 	dept = gq_hash_get(&r->tree, gq_key_str(account));
@@ -138,6 +138,110 @@ int gq_registry_project_of(gq_registry_t *r, const char *account)
 	if (idx < 0 || gq_hash_put(&r->accounts, gq_key_str(account), idx))
 		return -1;
 	r->proj[idx].dept_from_tree = dept >= 0;
+	return idx;
+}
+
+/*
+ * The exact spellings seen, open addressing kept at most half full: the
+ * name inline (names of GQ_SPELLED_MAX bytes or more are not kept: they
+ * take the case-folding table every time) and its hash, compared first.
+ */
+#define GQ_SPELLED_MAX 24
+#define GQ_SPELLED_MIN_CAP 64
+
+struct gq_spelled {
+	uint32_t hash;
+	int project;		/* -1: a free slot */
+	char name[GQ_SPELLED_MAX];
+};
+
+/* FNV-1a of the bytes as they are, and their length */
+static uint32_t _spelled_hash(const char *s, size_t *len)
+{
+	const char *p = s;
+	uint64_t h = 14695981039346656037ULL;
+
+	while (*p) {
+		h ^= (unsigned char)*p++;
+		h *= 1099511628211ULL;
+	}
+	*len = p - s;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool _same(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The slot of a name, or the free slot where it would go. */
+static struct gq_spelled *_spelled_slot(const gq_registry_t *r,
+					const char *s, uint32_t h)
+{
+	uint32_t mask = r->spelled_cap - 1, i = h & mask;
+
+	while (r->spelled[i].project >= 0 &&
+	       (r->spelled[i].hash != h || !_same(r->spelled[i].name, s)))
+		i = (i + 1) & mask;
+	return &r->spelled[i];
+}
+
+/* Keep a spelling; without memory it is simply not kept. */
+static void _spelled_put(gq_registry_t *r, const char *s, uint32_t h,
+			 size_t len, int project)
+{
+	struct gq_spelled *slot;
+
+	if (len >= GQ_SPELLED_MAX)
+		return;
+	if ((r->spelled_count + 1) * 2 > r->spelled_cap) {
+		uint32_t ncap = r->spelled_cap ? 2 * r->spelled_cap :
+						 GQ_SPELLED_MIN_CAP, i;
+		struct gq_spelled *old = r->spelled, *n;
+
+		if (!(n = malloc(sizeof(*n) * ncap)))
+			return;
+		for (i = 0; i < ncap; i++)
+			n[i].project = -1;
+		r->spelled = n;
+		i = r->spelled_cap;
+		r->spelled_cap = ncap;
+		while (i-- > 0)
+			if (old[i].project >= 0)
+				*_spelled_slot(r, old[i].name, old[i].hash) =
+					old[i];
+		free(old);
+	}
+	slot = _spelled_slot(r, s, h);
+	if (slot->project < 0)
+		r->spelled_count++;
+	slot->hash = h;
+	slot->project = project;
+	memcpy(slot->name, s, len + 1);
+}
+
+/* O(1): its exact spelling (one probe), else _project_of */
+int gq_registry_project_of(gq_registry_t *r, const char *account)
+{
+	size_t len;
+	uint32_t h;
+	int idx;
+
+	if (!account)
+		account = "";
+	h = _spelled_hash(account, &len);
+	if (r->spelled_cap) {
+		const struct gq_spelled *slot = _spelled_slot(r, account, h);
+
+		if (slot->project >= 0)
+			return slot->project;
+	}
+	if ((idx = _project_of(r, account)) >= 0)
+		_spelled_put(r, account, h, len, idx);
 	return idx;
 }
 

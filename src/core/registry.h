@@ -9,7 +9,9 @@
  * otherwise).  Also each project's and department's per-pass numbers
  * (a_p, pending GPUs, f_p), which the pass fills in.
  *
- * Costs: lookups and inserts O(1) (hash on the name); the tables only grow
+ * Costs: lookups and inserts O(1) (hash on the name; gq_registry_project_of
+ * hashes the exact spelling, case-folding only on first sight of a
+ * spelling); the tables only grow
  * (an unlisted account keeps its project for the life of the view).
  */
 #ifndef GPUQUOTA_REGISTRY_H
@@ -65,6 +67,15 @@ typedef struct {
 	gq_dept_t *dept;
 	int ndept;
 	gq_hash_t accounts;	/* account -> project index */
+	/*
+	 * The same by the account's exact spelling (registry.c): a pass asks
+	 * once per job, and one probe of a small table holding the name
+	 * itself costs less than case-folding the name and comparing it
+	 * with a key stored elsewhere.  An account's project never changes
+	 * in a registry's life, so it never goes stale.
+	 */
+	struct gq_spelled *spelled;
+	uint32_t spelled_cap, spelled_count;
 	gq_hash_t depts;	/* department name -> index */
 	gq_hash_t tree;		/* account -> department, from Slurm's tree */
 	/* per pass: GPUs of the pool no running job holds (capacity minus

@@ -15,8 +15,9 @@
  * project or department below its floor.
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
- * placement entries (E) by node and order nodes; then O(N + E) once per
- * shape of preemptor (project, band, GPUs per node, nodes, node group), not per
+ * placement entries (E) by node and order nodes, and lay them out as the
+ * scans read them (gq_ent_t); then O(P + N + E) once per shape of
+ * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.
  */
@@ -30,23 +31,61 @@
 #include "core/room.h"
 #include "core/view_impl.h"
 
+/*
+ * The kind of reclaim by which er would take a job of each project
+ * (gq_reclaim_kind depends on the victim only through its project): the
+ * scans below look it up instead of asking per victim.  O(P).
+ */
+static void _kinds(gq_view_t *v, const gq_job_t *er, uint8_t *kind)
+{
+	gq_job_t ee = { .project = 0 };
+
+	for (ee.project = 0; ee.project < v->reg.nproj; ee.project++)
+		kind[ee.project] = gq_reclaim_kind(&v->reg, &ee, er);
+}
+
+/*
+ * An eligible victim's placement entry as the node scans read it, in the
+ * order of the node buckets: the scans, once per shape of preemptor,
+ * read one array in order instead of three arrays and a job record at
+ * random per entry.
+ */
+typedef struct {
+	int job;		/* index in v->jobs */
+	int project;
+	uint32_t gpus;		/* its GPUs on this node */
+	uint8_t victim;		/* its usual sets when the entries were made:
+				 * what _usual_fits asks, before any room set
+				 * is chosen */
+} gq_ent_t;
+
+/* The entries of node n (bucket order). */
+static const gq_ent_t *_ents_of(const gq_ent_t *ents,
+				const gq_buckets_t *bynode, int n)
+{
+	return ents + bynode->start[n];
+}
+
 /* Would the usual candidates give room on enough nodes? */
 static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
-			const gq_buckets_t *bynode, const int *nodes)
+			const gq_buckets_t *bynode, const int *nodes,
+			uint8_t *kind, const gq_ent_t *ents)
 {
 	int ok = 0, k, s;
 
+	_kinds(v, er, kind);
+
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
-		const int *ent = gq_bucket(bynode, n);
+		const gq_ent_t *ent = _ents_of(ents, bynode, n);
 		uint64_t room = v->node_free[n];
 
 		if (!gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
 		for (s = 0; s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++)
-			if (gq_reclaim_allowed(&v->reg, &v->jobs[v->pl_job[ent[s]]], er))
-				room += v->pl_gpus[ent[s]];
+			if (ent[s].victim & kind[ent[s].project])
+				room += ent[s].gpus;
 		if (room >= er->in.gpus_per_node)
 			ok++;
 	}
@@ -83,33 +122,36 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
  */
 static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
-		   gq_charge_t *undo, char *taken)
+		   gq_charge_t *undo, char *taken, uint8_t *kinds,
+		   const gq_ent_t *ents)
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
+	_kinds(v, er, kinds);
+
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
-		const int *ent = gq_bucket(bynode, n);
+		const gq_ent_t *ent = _ents_of(ents, bynode, n);
 		uint64_t room = v->node_free[n];
 
 		if (!gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
 		for (s = 0; s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++) {
-			int j = v->pl_job[ent[s]];
-			gq_job_t *e = &v->jobs[j];
-			uint8_t kind = gq_reclaim_kind(&v->reg, e, er);
+			int j = ent[s].job;
+			uint8_t kind = kinds[ent[s].project];
 
 			if (taken[j]) {	/* freed for another node */
-				room += v->pl_gpus[ent[s]];
+				room += ent[s].gpus;
 				continue;
 			}
 			if (!kind ||
-			    !gq_budget_take(b, &v->reg, e, kind, &undo[nchosen]))
+			    !gq_budget_take(b, &v->reg, &v->jobs[j], kind,
+					    &undo[nchosen]))
 				continue;
 			taken[j] = 1;
 			chosen[nchosen++] = j;
-			room += v->pl_gpus[ent[s]];
+			room += ent[s].gpus;
 		}
 		if (room >= er->in.gpus_per_node) {
 			ok++;
@@ -245,6 +287,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	int *need = malloc(sizeof(int) * (v->njobs + 1));
 	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
 	char *taken = calloc(v->njobs + 1, 1);
+	uint8_t *kinds = malloc(v->reg.nproj + 1);
+	gq_ent_t *ents = malloc(sizeof(*ents) * (v->npl + 1));
 	gq_buckets_t *bynode = &v->bynode;
 	gq_shapes_t sh = { 0 };
 	int k, i, nneed = 0, rc = -1;
@@ -252,7 +296,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	gq_hash_init(&sh.index, &gq_hash_ints);
 	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
 	sh.victims = malloc(sizeof(int) * (norder + 1));
-	if (!nodes || !chosen || !need || !undo || !taken || !sh.shapes ||
+	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
+	    !sh.shapes ||
 	    !sh.victims ||
 	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
@@ -264,6 +309,15 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	}
 	/* nodes with the most idle GPUs first: fewest victims */
 	qsort_r(nodes, v->nnodes, sizeof(*nodes), _cmp_node_free, v);
+	/* the entries as the scans read them, in bucket order */
+	for (i = 0; i < bynode->start[v->nnodes]; i++) {
+		int e = bynode->item[i], j = v->pl_job[e];
+
+		ents[i].job = j;
+		ents[i].project = v->jobs[j].project;
+		ents[i].gpus = v->pl_gpus[e];
+		ents[i].victim = v->jobs[j].victim;
+	}
 
 	/* who needs room, judged by the usual sets already marked */
 	for (k = 0; k < v->njobs; k++) {
@@ -275,7 +329,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			goto out;
 		if (s->usual_fits < 0)
 			s->usual_fits = _usual_fits(v, &v->jobs[k], bynode,
-						    nodes);
+						    nodes, kinds, ents);
 		if (!s->usual_fits)
 			need[nneed++] = k;
 	}
@@ -307,7 +361,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			continue;
 		}
 		if ((n = _choose(v, *budget, er, bynode, nodes, chosen, undo,
-				 taken)) < 0)
+				 taken, kinds, ents)) < 0)
 			goto out;
 		s->room = n > 0;
 		s->first = sh.nvictims;
@@ -326,5 +380,7 @@ out:
 	free(need);
 	free(undo);
 	free(taken);
+	free(kinds);
+	free(ents);
 	return rc;
 }

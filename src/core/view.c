@@ -2,9 +2,13 @@
  * view.c - one scheduling pass: the job store, placement, the order of
  * the pass' steps, and the lookups (see view.h).
  */
-#define _GNU_SOURCE	/* qsort_r */
+#define _GNU_SOURCE	/* qsort_r, madvise */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/bucket.h"
 #include "core/fairshare.h"
@@ -16,6 +20,31 @@
 
 #define GQ_JOBS_MIN_CAP 256
 #define GQ_PLACES_MIN_CAP 256
+#define GQ_HUGE_PAGE (2u << 20)
+
+#ifdef GQ_PASS_STEPS	/* view_impl.h: the benchmark's clock per step */
+#include <time.h>
+double gq_pass_steps[GQ_NSTEPS];
+
+static double _step_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define STEP_BEGIN() double _step_t = _step_clock()
+#define STEP(i)                                                         \
+	do {                                                            \
+		double _n = _step_clock();                              \
+		gq_pass_steps[i] = _n - _step_t;                        \
+		_step_t = _n;                                           \
+	} while (0)
+#else
+#define STEP_BEGIN() do { } while (0)
+#define STEP(i) do { } while (0)
+#endif
 
 gq_view_t *gq_view_create(const gq_config_t *cfg)
 {
@@ -40,6 +69,7 @@ void gq_view_free(gq_view_t *v)
 		return;
 	gq_registry_free(&v->reg);
 	free(v->jobs);
+	free(v->group);
 	free(v->spare);
 	free(v->moved);
 	gq_hash_free(&v->ids);
@@ -61,6 +91,7 @@ void gq_view_free(gq_view_t *v)
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
 	v->njobs = 0;
+	v->group_stale = false;
 	gq_hash_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
@@ -200,22 +231,90 @@ int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 }
 
 /*
+ * A record written where it will not be read again soon (the other
+ * buffer while grouping: far larger than any cache): on x86-64,
+ * streaming stores write the record's two whole lines without first
+ * reading them (half the memory traffic); _put_done orders them before
+ * the pass reads them.  Not for the store itself: a job is read back
+ * right after it is added (placement), and reading a streamed line
+ * stalls.
+ */
+static inline void _put_record(gq_job_t *to, const gq_job_t *from)
+{
+#if defined(__SSE2__)
+	const __m128i *s = (const __m128i *)from;
+	__m128i *d = (__m128i *)to;
+	size_t i;
+
+	if (sizeof(*to) % sizeof(*d) == 0) {	/* to: 16-byte aligned */
+		for (i = 0; i < sizeof(*to) / sizeof(*d); i++)
+			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
+		return;
+	}
+#endif
+	*to = *from;
+}
+
+static inline void _put_done(void)
+{
+#if defined(__SSE2__)
+	_mm_sfence();
+#endif
+}
+
+/*
+ * Memory for n records, whose first `keep` are those of *old (freed):
+ * aligned on cache lines, so that a 128-byte record is two lines, not
+ * three; a large store on 2 MB pages where the kernel offers them
+ * (madvise), so that walking one project's scattered records does not
+ * miss the TLB at every record.  NULL when out of memory (*old kept).
+ */
+static gq_job_t *_records(gq_job_t *old, int keep, int n)
+{
+	size_t bytes = sizeof(gq_job_t) * (size_t)n;
+	size_t align = bytes >= GQ_HUGE_PAGE ? GQ_HUGE_PAGE : 64;
+	void *p;
+
+	bytes = (bytes + align - 1) / align * align;
+	if (posix_memalign(&p, align, bytes))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (align == GQ_HUGE_PAGE)
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	if (keep)
+		memcpy(p, old, sizeof(gq_job_t) * (size_t)keep);
+	free(old);
+	return p;
+}
+
+/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
+static int _group_of(const gq_job_t *job)
+{
+	return 2 * job->project + (job->in.state == GQ_JOB_RUNNING);
+}
+
+/*
  * The record of job in->id: a new one for `in`, nothing decided yet; or,
  * when the view has it already, that one (*old set).
  */
 static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 			    bool *old)
 {
-	gq_job_t *job;
+	gq_job_t *job, fresh = { 0 };
 	int idx;
 
 	if (v->njobs == v->jobs_cap) {
 		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
-		gq_job_t *nj = realloc(v->jobs, sizeof(*nj) * ncap);
+		gq_job_t *nj = _records(v->jobs, v->njobs, ncap);
+		int *ng;
 
 		if (!nj)
 			return NULL;
 		v->jobs = nj;
+		if (!(ng = realloc(v->group, sizeof(*ng) * ncap)))
+			return NULL;
+		v->group = ng;
 		v->jobs_cap = ncap;
 	}
 	idx = gq_hash_get_or_put(&v->ids, gq_key_int(in->id), v->njobs);
@@ -225,14 +324,14 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 	if (*old)
 		return &v->jobs[idx];
 	job = &v->jobs[v->njobs++];
-	memset(job, 0, sizeof(*job));
-	job->in = *in;
-	if (!job->in.tasks)
-		job->in.tasks = 1;
-	job->project = project;
-	job->band = GQ_BAND_NONE;
-	job->preempt_rank = UINT32_MAX;
-	job->place_first = -1;
+	fresh.in = *in;
+	if (!fresh.in.tasks)
+		fresh.in.tasks = 1;
+	fresh.project = project;
+	fresh.band = GQ_BAND_NONE;
+	fresh.preempt_rank = UINT32_MAX;
+	fresh.place_first = -1;
+	*job = fresh;
 	return job;
 }
 
@@ -287,22 +386,6 @@ static int _alloc_order(gq_view_t *v)
 		return -1;
 	v->run_len = l;
 	return 0;
-}
-
-/* Where each project's jobs are in the reclaim order (one run each). */
-static void _index_runs(gq_view_t *v)
-{
-	int i, k;
-
-	v->nruns = v->reg.nproj;
-	for (i = 0; i < v->nruns; i++)
-		v->run_first[i] = v->run_len[i] = 0;
-	for (k = 0; k < v->norder; k++) {
-		int p = v->jobs[v->order[k]].project;
-
-		if (!v->run_len[p]++)
-			v->run_first[p] = k;
-	}
 }
 
 /*
@@ -449,51 +532,78 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 		return _add_late(v, project, in);
 	if (project >= 0 && (job = _store_job(v, in, project, &old)) && old) {
 		job->in = *in;	/* the same job twice in a pass: the last */
+		if (!job->in.tasks)
+			job->in.tasks = 1;
 		job->project = project;
 	}
-	if (!job && !v->computed)
+	if (job)
+		v->group[job - v->jobs] = _group_of(job);
+	else if (!v->computed)
 		v->failed = true;
 	return job;
 }
 
-/*
- * The jobs grouped by project, in the order they came within each, so
- * that the steps of the pass, which walk one project's jobs at a time,
- * read neighbouring memory: at 200 000 jobs the store (128 bytes a job)
- * is far larger than any cache, and reading it in a scattered order cost
- * a third of the pass.  O(J + P), plus O(capacity) to renumber the id
- * table.  With no memory for the second buffer the pass runs on the jobs
- * as they are (the same results, slower).
- */
-static void _group_by_project(gq_view_t *v)
+/* A job as a pass starts it: nothing decided, its GPUs in a_p. */
+static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
-	int np = v->reg.nproj, k;
-	int *start;
+	job->victim = job->chain = 0;
+	job->room = false;
+	job->preempt_rank = UINT32_MAX;
+	job->demand = false;
+	if (job->in.state == GQ_JOB_RUNNING)
+		_add_alloc(v, job, 1);
+}
+
+/*
+ * The jobs grouped by project, and in each its queued (pending and
+ * waiting) jobs before its running ones, each in the order they came, so
+ * that the steps of the pass, which walk one project's queue or running
+ * jobs at a time, read neighbouring memory: at 200 000 jobs the store
+ * (128 bytes a job) is far larger than any cache, and every sweep of it
+ * costs more than the work done on it.  The same sweep starts each job
+ * (_reset_job); the queued and running buckets are then runs of
+ * consecutive jobs (gq_buckets_runs, no job read).  O(J + P), plus
+ * O(capacity) to renumber the id table.  Returns 0, or -1 when there is
+ * no memory for the second buffer: the jobs are left as they are.
+ */
+static int _group_by_project(gq_view_t *v)
+{
+	int ng = 2 * v->reg.nproj, k;
+	int *start, *at;
 	gq_job_t *t;
 
 	if (v->spare_cap < v->jobs_cap) {
-		gq_job_t *ns = realloc(v->spare, sizeof(*ns) * v->jobs_cap);
+		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
 		int *nm;
 
 		if (!ns)
-			return;
+			return -1;
 		v->spare = ns;
 		if (!(nm = realloc(v->moved, sizeof(*nm) * v->jobs_cap)))
-			return;
+			return -1;
 		v->moved = nm;
 		v->spare_cap = v->jobs_cap;
 	}
-	if (!(start = calloc(np + 1, sizeof(*start))))
-		return;
+	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
+		return -1;
+	at = start + ng + 1;
+	for (k = 0; v->group_stale && k < v->njobs; k++)
+		v->group[k] = _group_of(&v->jobs[k]);
+	v->group_stale = false;
 	for (k = 0; k < v->njobs; k++)
-		start[v->jobs[k].project + 1]++;
-	for (k = 1; k <= np; k++)
+		start[v->group[k] + 1]++;
+	for (k = 1; k <= ng; k++)
 		start[k] += start[k - 1];
+	memcpy(at, start, sizeof(*at) * ng);
 	for (k = 0; k < v->njobs; k++) {
-		v->moved[k] = start[v->jobs[k].project]++;
-		v->spare[v->moved[k]] = v->jobs[k];
+		int to = at[v->group[k]]++;
+		gq_job_t job = v->jobs[k];
+
+		v->moved[k] = to;
+		_reset_job(v, &job);
+		_put_record(&v->spare[to], &job);
 	}
-	free(start);
+	_put_done();
 	t = v->jobs;
 	v->jobs = v->spare;
 	v->spare = t;
@@ -503,6 +613,10 @@ static void _group_by_project(gq_view_t *v)
 	gq_hash_renumber(&v->ids, v->moved);
 	for (k = 0; k < v->npl; k++)
 		v->pl_job[k] = v->moved[v->pl_job[k]];
+	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
+	    gq_buckets_runs(&v->running, v->reg.nproj, start + 1, 2);
+	free(start);
+	return k ? -2 : 0;
 }
 
 /* bucket of a pending or waiting job: its project; running: -1 */
@@ -522,54 +636,89 @@ static int _running_of(int k, const void *ctx)
 }
 
 /*
- * The pass, in order: a_p; each project's queue sorted and its demand
- * (what its own holds keep back is not demand); fair shares; bands and
- * holds, departments' bounds; each project's candidates; reclaim order
- * and departments' floors; room.
+ * Start every job and bucket them: grouped (above), or, without memory
+ * for that, where they are.  Returns 0 or -1 (memory).  O(J + P).
+ */
+/* GPUs no running job holds: capacity minus every a_p.  O(P). */
+static void _set_idle(gq_view_t *v)
+{
+	int i;
+
+	v->reg.idle = v->capacity;
+	for (i = 0; i < v->reg.nproj; i++)
+		v->reg.idle -= v->reg.proj[i].alloc;
+}
+
+static int _start_jobs(gq_view_t *v)
+{
+	int k, rc = _group_by_project(v);
+
+	/* the groups are those of the jobs added before this pass, by their
+	 * index then: a later pass without gq_view_begin reads the records */
+	v->group_stale = true;
+	if (rc != -1)
+		return rc;
+	for (k = 0; k < v->njobs; k++)
+		_reset_job(v, &v->jobs[k]);
+	if (gq_buckets_fill(&v->queued, v->njobs, v->reg.nproj, _queue_of,
+			    v->jobs) ||
+	    gq_buckets_fill(&v->running, v->njobs, v->reg.nproj, _running_of,
+			    v->jobs))
+		return -1;
+	return 0;
+}
+
+/*
+ * The pass, in order, and what each step costs (J jobs, P projects):
+ *  - the jobs grouped by project and started, a_p: O(J + P), one copy of
+ *    the records (_group_by_project);
+ *  - each project's queue sorted and its demand (what its own holds keep
+ *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
+ *    only for the projects whose jobs came out of order (sort.h);
+ *  - fair shares: O(P^2) water-filling;
+ *  - bands and holds, departments' bounds: O(J), and O(J_d x P_d) in a
+ *    department (queue.h);
+ *  - floors, then each project's candidates, reclaim order and the usual
+ *    sets in one sweep of the running jobs: O(P log P + J) (reclaim.h);
+ *  - room, with placement only: room.c.
+ * make bench prints the time of each (view_impl.h, GQ_PASS_STEPS).
  */
 int gq_view_compute(gq_view_t *v)
 {
 	gq_registry_t *r = &v->reg;
 	gq_buckets_t *queued = &v->queued, *running = &v->running;
 	gq_budget_t *budget = NULL;
-	int i, k, rc = -1;
+	int rc = -1;
+	STEP_BEGIN();
 
 	v->computed = true;
 	v->norder = v->nruns = 0;
-	if (!v->failed)
-		_group_by_project(v);
-	if (v->failed || _alloc_order(v) ||
-	    gq_buckets_fill(queued, v->njobs, r->nproj, _queue_of, v->jobs) ||
-	    gq_buckets_fill(running, v->njobs, r->nproj, _running_of, v->jobs))
+	if (v->failed || _alloc_order(v))
 		goto out;
 	gq_registry_reset(r);
-	r->idle = v->capacity;
-	for (k = 0; k < v->njobs; k++) {
-		gq_job_t *job = &v->jobs[k];
-
-		job->victim = job->chain = 0;
-		job->room = false;
-		job->preempt_rank = UINT32_MAX;
-		job->demand = false;
-		if (job->in.state == GQ_JOB_RUNNING)
-			_add_alloc(v, job, 1);
-	}
+	if (_start_jobs(v))
+		goto out;
+	_set_idle(v);
+	STEP(GQ_STEP_START);
 	gq_queue_demand(r, v->jobs, queued);
-	if (gq_fair_share_tree(r, v->capacity) ||
-	    gq_queue_walk(r, v->jobs, queued))
+	STEP(GQ_STEP_DEMAND);
+	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
+	STEP(GQ_STEP_SHARE);
+	if (gq_queue_walk(r, v->jobs, queued))
+		goto out;
+	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);
-	for (i = 0; i < r->nproj; i++)
-		gq_reclaim_sort(v->jobs, gq_bucket(running, i),
-				gq_bucket_len(running, i), &r->proj[i]);
-	if (gq_reclaim_order(r, v->jobs, running, v->now,
-			     v->min_runtime_pass, v->order, &v->norder) ||
-	    !(budget = gq_budget_new(r)))
+	if (!(budget = gq_budget_new(r)) ||
+	    gq_reclaim_order(r, v->jobs, running, v->now, v->min_runtime_pass,
+			     budget, v->order, &v->norder, v->run_first,
+			     v->run_len))
 		goto out;
-	_index_runs(v);
-	gq_reclaim_mark(budget, r, v->jobs, v->order, v->norder);
+	v->nruns = r->nproj;
+	STEP(GQ_STEP_RECLAIM);
 	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
 		goto out;
+	STEP(GQ_STEP_ROOM);
 	rc = 0;
 out:
 	gq_budget_free(budget);

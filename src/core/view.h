@@ -10,10 +10,11 @@
  * queue.c (A_k, bands, holds), reclaim.c (floors, candidates, reclaim
  * order), room.c (making room on nodes).  No Slurm header here.
  *
- * Costs: a pass is O(J log J) in jobs (one sort of each project's pending
- * and running jobs, one of each department's) plus O(P^2) in projects for
- * water-filling, plus room-making (room.h); adding a job and every lookup
- * is O(1) (hash on job id).
+ * Costs: a pass is O(J) in jobs when Slurm lists each project's jobs in
+ * its order (O(J log J) for a project whose jobs come out of order), plus
+ * O(P^2) in projects for water-filling, plus departments and room-making
+ * (gq_view_compute in view.c says each step's); adding a job and every
+ * lookup is O(1) (hash on job id; an account by its exact spelling).
  */
 #ifndef GPUQUOTA_VIEW_H
 #define GPUQUOTA_VIEW_H
@@ -84,13 +85,19 @@ typedef enum {
 				 * reclaimed for another job (waits_for) */
 } gq_hold_t;
 
-/* A job of the pass: its input, and what the pass decided for it. */
+/*
+ * A job of the pass: its input, and what the pass decided for it.  128
+ * bytes, two cache lines: a pass copies whole records, with streaming
+ * stores while the size is a multiple of 16 (view.c, _put_record; other
+ * sizes are copied the ordinary way, slower), so a field added is best
+ * placed in a hole or with its 16 bytes.
+ */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */
 	int project;		/* index in the registry */
 	/* pending jobs (queue.c) */
-	double cum;		/* A_k */
 	gq_band_t band;
+	double cum;		/* A_k */
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
 	gq_hold_t hold;		/* must not start yet */

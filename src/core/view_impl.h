@@ -16,6 +16,14 @@ struct gq_view {
 	gq_job_t *jobs;
 	int njobs, jobs_cap;
 	gq_hash_t ids;		/* job id -> index in jobs */
+	/*
+	 * Per job, its group as it was added (view.c, _group_of), jobs_cap
+	 * of them: the pass counts its groups from 4 bytes a job instead of
+	 * reading the 128-byte records once more.
+	 */
+	int *group;
+	bool group_stale;	/* true once a pass ran: group[] is not by the
+				 * current index (nor kept for late adds) */
 	/* the pass groups jobs by project (view.c): the other buffer */
 	gq_job_t *spare;
 	int spare_cap;
@@ -52,5 +60,23 @@ struct gq_view {
 	gq_buckets_t running;	/* running jobs by project */
 	gq_buckets_t bynode;	/* placement entries by node (room.c) */
 };
+
+/*
+ * Built with -DGQ_PASS_STEPS (the benchmark only, tests/bench): the
+ * thread CPU time of each step of the last gq_view_compute, in seconds,
+ * so that `make bench` says where a pass' time goes.
+ */
+enum {
+	GQ_STEP_START,		/* group the jobs by project, start them */
+	GQ_STEP_DEMAND,		/* queues sorted, pending demand */
+	GQ_STEP_SHARE,		/* fair shares */
+	GQ_STEP_WALK,		/* bands, priorities, holds */
+	GQ_STEP_RECLAIM,	/* floors, reclaim order, candidates */
+	GQ_STEP_ROOM,		/* room-making */
+	GQ_NSTEPS
+};
+#ifdef GQ_PASS_STEPS
+extern double gq_pass_steps[GQ_NSTEPS];
+#endif
 
 #endif

@@ -2,8 +2,10 @@
  * bench.c - speed of the hot path on synthetic clusters of growing size:
  * one pass (O(J log J)), the pass with node placement and room-making on
  * a full cluster with oversubscribed quotas, and gq_view_preemptable()
- * (O(1)).  Reports time per pass and per call; not a test, nothing is
- * asserted (speed is measured, never asserted: machines are noisy).
+ * (O(1)).  Reports time per pass and per call, and under each pass where
+ * its time went (adding the jobs, each step of the pass); not a test,
+ * nothing is asserted (speed is measured, never asserted: machines are
+ * noisy).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include <time.h>
 
 #include "core/view.h"
+#include "core/view_impl.h"	/* gq_pass_steps (-DGQ_PASS_STEPS) */
 
 /* rounds of each pass: the minimum is the least disturbed by other work
  * on a shared machine, the median says how disturbed */
@@ -81,6 +84,51 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Where a pass' time goes: adding the jobs, then each step of
+ * gq_view_compute (view_impl.h), the minimum of each over the rounds.
+ * Built without -DGQ_PASS_STEPS (not `make bench`): nothing.
+ */
+typedef struct {
+	double add[ROUNDS], step[GQ_NSTEPS][ROUNDS];
+} steps_t;
+
+static void steps_note(steps_t *s, int round, double add)
+{
+	s->add[round] = add;
+#ifdef GQ_PASS_STEPS
+	for (int i = 0; i < GQ_NSTEPS; i++)
+		s->step[i][round] = gq_pass_steps[i];
+#endif
+}
+
+static double min_of(const double *t)
+{
+	double m = t[0];
+
+	for (int r = 1; r < ROUNDS; r++)
+		if (t[r] < m)
+			m = t[r];
+	return m;
+}
+
+static void steps_print(const steps_t *s)
+{
+	static const char *name[GQ_NSTEPS] = {
+		"group", "demand", "share", "walk", "reclaim", "room"
+	};
+
+	printf("         steps, min of %d rounds (ms): add %.2f", ROUNDS,
+	       min_of(s->add) * 1e3);
+#ifdef GQ_PASS_STEPS
+	for (int i = 0; i < GQ_NSTEPS; i++)
+		printf(", %s %.2f", name[i], min_of(s->step[i]) * 1e3);
+#else
+	(void)name;
+#endif
+	printf("\n");
+}
+
 /* min and median of n timings (sorts them) */
 static void min_median(double *t, int n, double *min, double *median)
 {
@@ -100,8 +148,9 @@ static void bench(int nproj, int njobs)
 	gq_view_t *v = make_view(nproj, 8, 0, &names);
 	gq_job_in_t *jobs = malloc(sizeof(*jobs) * njobs);
 	int *owner = malloc(sizeof(*owner) * njobs);
-	double t[ROUNDS], t0, t_min, t_med, t_call;
+	double t[ROUNDS], t0, t1, t_min, t_med, t_call;
 	int i, r, calls = 2000000;
+	steps_t steps;
 	volatile int sink = 0;
 
 	srand(42);
@@ -120,9 +169,11 @@ static void bench(int nproj, int njobs)
 		gq_view_begin(v, nproj * 8.0, 100000);
 		for (i = 0; i < njobs; i++)
 			gq_view_add_job(v, names[owner[i]], &jobs[i]);
+		t1 = now_s();
 		if (gq_view_compute(v))
 			fprintf(stderr, "bench: pass failed\n");
 		t[r] = now_s() - t0;
+		steps_note(&steps, r, t1 - t0);
 	}
 	min_median(t, ROUNDS, &t_min, &t_med);
 	t0 = now_s();
@@ -133,6 +184,7 @@ static void bench(int nproj, int njobs)
 	printf("%6d projects %8d jobs:                       pass %8.2f ms (median %8.2f, %4.0f ns/job)  preemptable %4.0f ns/call\n",
 	       nproj, njobs, t_min * 1e3, t_med * 1e3, t_min * 1e9 / njobs,
 	       t_call * 1e9);
+	steps_print(&steps);
 	gq_view_free(v);
 	free_names(names, nproj);
 	free(jobs);
@@ -151,7 +203,8 @@ static void bench_room(int nproj, int quota, int ndept, int nnodes, int gpn,
 	char **names;
 	gq_view_t *v = make_view(nproj, quota, ndept, &names);
 	int i, n, id = 1, nrun = nnodes * gpn;
-	double t[ROUNDS], t0, t_min, t_med;
+	double t[ROUNDS], t0, t1, t_min, t_med;
+	steps_t steps;
 
 	for (int r = 0; r < ROUNDS; r++) {
 		t0 = now_s();
@@ -180,14 +233,17 @@ static void bench_room(int nproj, int quota, int ndept, int nnodes, int gpn,
 
 			gq_view_add_job(v, names[id % nproj], &in);
 		}
+		t1 = now_s();
 		if (gq_view_compute(v))
 			fprintf(stderr, "bench: pass failed\n");
 		t[r] = now_s() - t0;
+		steps_note(&steps, r, t1 - t0);
 	}
 	min_median(t, ROUNDS, &t_min, &t_med);
 	printf("%6d projects %2d depts, quota %4d, %4d nodes x %d GPUs, %6d running, %6d pending: pass %8.2f ms (median %8.2f)\n",
 	       nproj, ndept, quota, nnodes, gpn, nrun, npend, t_min * 1e3,
 	       t_med * 1e3);
+	steps_print(&steps);
 	gq_view_free(v);
 	free_names(names, nproj + ndept);
 }

@@ -3,6 +3,7 @@
  * and its bucket sort.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 #include "core/bucket.h"
@@ -142,6 +143,100 @@ START_TEST(buckets_stable)
 }
 END_TEST
 
+/* runs of consecutive items: bounds with stride 2, as the pass uses them
+ * (queued then running items of each project) */
+START_TEST(buckets_runs)
+{
+	/* project 0: queued 0..1, running 2..4; project 1: none, running
+	 * 5; project 2: queued 6, none running (prefix sums, as the pass
+	 * makes them) */
+	const int bounds[] = { 0, 2, 5, 5, 6, 7, 7 };
+	gq_buckets_t b = { 0 };
+	int k;
+
+	ck_assert_int_eq(gq_buckets_runs(&b, 3, bounds, 2), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 2);
+	ck_assert_int_eq(gq_bucket(&b, 0)[0], 0);
+	ck_assert_int_eq(gq_bucket(&b, 0)[1], 1);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 1);
+	ck_assert_int_eq(gq_bucket(&b, 2)[0], 6);
+	/* the running runs, in the same memory */
+	ck_assert_int_eq(gq_buckets_runs(&b, 3, bounds + 1, 2), 0);
+	ck_assert_int_eq(gq_bucket_len(&b, 0), 3);
+	for (k = 0; k < 3; k++)
+		ck_assert_int_eq(gq_bucket(&b, 0)[k], 2 + k);
+	ck_assert_int_eq(gq_bucket_len(&b, 1), 1);
+	ck_assert_int_eq(gq_bucket(&b, 1)[0], 5);
+	ck_assert_int_eq(gq_bucket_len(&b, 2), 0);
+	/* no buckets */
+	ck_assert_int_eq(gq_buckets_runs(&b, 0, bounds, 2), 0);
+	gq_buckets_free(&b);
+}
+END_TEST
+
+/* item i's bucket: key[i] (the items are sorted by it) */
+static int _key_of(int item, const void *ctx)
+{
+	return ((const int *)ctx)[item];
+}
+
+/*
+ * Seeded random groupings: runs from the prefix sums of items already
+ * grouped (2 groups per bucket, as the pass makes them) give the same
+ * buckets as the counting sort over the same items.
+ */
+START_TEST(buckets_runs_random)
+{
+	int c;
+
+	for (c = 0; c < 100; c++) {
+		unsigned seed = 20261201u + c;
+		int nb = 1 + rand_r(&seed) % 50, ng = 2 * nb;
+		int n = rand_r(&seed) % 400, i, k;
+		int *key = malloc(sizeof(int) * (n + 1));
+		int *side = malloc(sizeof(int) * (n + 1));
+		int *bounds = calloc(ng + 1, sizeof(int));
+		gq_buckets_t runs = { 0 }, fill = { 0 };
+
+		/* items in group order: group g = 2 x bucket + side */
+		for (i = 0; i < n; i++)
+			bounds[1 + rand_r(&seed) % ng]++;
+		for (k = 1; k <= ng; k++)
+			bounds[k] += bounds[k - 1];
+		for (k = 0, i = 0; k < ng; k++)
+			for (; i < bounds[k + 1]; i++)
+				side[i] = k;
+		for (k = 0; k < 2; k++) {
+			for (i = 0; i < n; i++)
+				key[i] = side[i] % 2 == k ? side[i] / 2 : -1;
+			ck_assert_int_eq(gq_buckets_runs(&runs, nb, bounds + k,
+							 2), 0);
+			ck_assert_int_eq(gq_buckets_fill(&fill, n, nb, _key_of,
+							 key), 0);
+			for (i = 0; i < nb; i++) {
+				int j;
+
+				ck_assert_msg(gq_bucket_len(&runs, i) ==
+					      gq_bucket_len(&fill, i),
+					      "seed %u bucket %d", 20261201u + c,
+					      i);
+				for (j = 0; j < gq_bucket_len(&runs, i); j++)
+					ck_assert_msg(gq_bucket(&runs, i)[j] ==
+						      gq_bucket(&fill, i)[j],
+						      "seed %u bucket %d item %d",
+						      20261201u + c, i, j);
+			}
+		}
+		gq_buckets_free(&runs);
+		gq_buckets_free(&fill);
+		free(key);
+		free(side);
+		free(bounds);
+	}
+}
+END_TEST
+
 Suite *hash_suite(void)
 {
 	Suite *s = suite_create("hash");
@@ -152,6 +247,8 @@ Suite *hash_suite(void)
 	tcase_add_test(tc, names_many);
 	tcase_add_test(tc, pairs_many);
 	tcase_add_test(tc, buckets_stable);
+	tcase_add_test(tc, buckets_runs);
+	tcase_add_test(tc, buckets_runs_random);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,9 @@
  * preemptable() answers, on scenarios worked out by hand.
  */
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +330,168 @@ START_TEST(unknown_account_is_zero_quota_project)
 END_TEST
 
 /*
+ * An account is one project however it is spelled, in any order of
+ * spellings (the registry keeps each exact spelling in front of the
+ * case-folding lookup), across passes, and for accounts no project lists
+ * too, short or long.
+ */
+START_TEST(account_spellings_one_project)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	const char *spell[] = { "team-a", "TEAM-A", "team-b", "Team-A",
+				"Guest", "team-a", "GUEST", "guest", "Team-B",
+				/* too long to be kept by its spelling */
+				"Long-Account-Name-Of-More-Than-24",
+				"long-account-name-of-more-than-24" };
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		gq_view_begin(v, 4, 100);
+		for (i = 0; i < 11; i++)
+			pend(v, 1 + i, spell[i], 1, 10 + i);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_nprojects(v), 4);
+		ck_assert_int_eq(gq_view_job(v, 10)->project,
+				 gq_view_job(v, 11)->project);
+		ck_assert_int_eq(gq_view_job(v, 2)->project,
+				 gq_view_find_project(v, "team-a"));
+		ck_assert_int_eq(gq_view_job(v, 4)->project,
+				 gq_view_find_project(v, "team-a"));
+		ck_assert_int_eq(gq_view_job(v, 9)->project,
+				 gq_view_find_project(v, "team-b"));
+		ck_assert_int_eq(gq_view_job(v, 7)->project,
+				 gq_view_job(v, 5)->project);
+		ck_assert_int_eq(gq_view_job(v, 8)->project,
+				 gq_view_job(v, 5)->project);
+		ck_assert_uint_eq(project(v, "team-a")->pending, 4);
+		ck_assert_uint_eq(project(v, "guest")->pending, 3);
+	}
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Seeded random accounts, short and long (the registry keeps spellings
+ * under 24 bytes by themselves), each asked in several random cases and
+ * orders across passes: every job is in the project the case-folding
+ * lookup gives its account.
+ */
+START_TEST(account_spellings_random)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789._-";
+	int c;
+
+	for (c = 0; c < 10; c++) {
+		unsigned seed = 20261201u + c;
+		gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+		int nnames = 1 + rand_r(&seed) % 300, i, k, round;
+		char (*name)[48] = calloc(nnames, sizeof(*name));
+		char spelled[48];
+
+		for (i = 0; i < nnames; i++) {
+			int len = 1 + rand_r(&seed) % 40;
+
+			for (k = 0; k < len; k++)
+				name[i][k] = chars[rand_r(&seed) %
+						   (sizeof(chars) - 1)];
+			if (i < 2)	/* the configured ones too */
+				snprintf(name[i], sizeof(name[i]), "%s",
+					 i ? "team-b" : "team-a");
+		}
+		for (round = 0; round < 2; round++) {
+			gq_view_begin(v, 4, 100);
+			for (k = 0; k < 4 * nnames; k++) {
+				const gq_job_t *job;
+				int p;
+
+				i = rand_r(&seed) % nnames;
+				for (p = 0; name[i][p]; p++)
+					spelled[p] = rand_r(&seed) % 2 ?
+						     (char)toupper(name[i][p]) :
+						     name[i][p];
+				spelled[p] = '\0';
+				job = pend(v, 1 + k, spelled, 1, k);
+				ck_assert_msg(job->project ==
+					      gq_view_find_project(v, name[i]),
+					      "seed %u: %s", 20261201u + c,
+					      spelled);
+			}
+			ck_assert_int_eq(gq_view_compute(v), 0);
+		}
+		free(name);
+		gq_view_free(v);
+	}
+}
+END_TEST
+
+/* The jobs of a pass: team-a runs 1 and 4, team-b pends 2 and 5. */
+static void _recompute_jobs(gq_view_t *v)
+{
+	run(v, 1, "team-a", 2, 10);
+	pend(v, 2, "team-b", 1, 20);
+	run(v, 4, "team-a", 1, 40);
+	pend(v, 5, "team-b", 2, 50);
+}
+
+/*
+ * A pass computed again without gq_view_begin, after jobs came and went
+ * between (a late running job in another project, a job gone, a job
+ * re-added in another state), answers as a fresh pass over the same
+ * jobs: the pass regroups from the records as they are now, not from
+ * what it noted when the jobs were first added.
+ */
+START_TEST(recompute_after_changes_as_fresh)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_view_t *f = view2("team-a", 2, "team-b", 2, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 6, 100);
+	_recompute_jobs(v);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	run(v, 3, "team-b", 1, 30);	/* late, running */
+	gq_view_job_gone(v, 4);		/* waits now */
+	run(v, 2, "team-b", 1, 60);	/* pending -> running */
+	ck_assert_int_eq(gq_view_compute(v), 0);
+
+	gq_view_begin(f, 6, 100);
+	_recompute_jobs(f);
+	run(f, 3, "team-b", 1, 30);
+	add(f, "team-a", (gq_job_in_t){ .id = 4, .state = GQ_JOB_WAITING,
+					.gpus = 1, .tasks = 1,
+					.requeueable = true,
+					.start_time = 40 });
+	run(f, 2, "team-b", 1, 60);
+	ck_assert_int_eq(gq_view_compute(f), 0);
+
+	ck_assert_uint_eq(project(v, "team-a")->alloc, 2);
+	ck_assert_uint_eq(project(v, "team-b")->alloc, 2);
+	for (id = 1; id <= 5; id++) {
+		const gq_job_t *a = gq_view_job(v, id), *b = gq_view_job(f, id);
+
+		ck_assert_int_eq(a->in.state, b->in.state);
+		ck_assert_int_eq(a->project, b->project);
+		if (a->in.state == GQ_JOB_RUNNING) {
+			ck_assert_uint_eq(a->victim, b->victim);
+			ck_assert_uint_eq(a->preempt_rank, b->preempt_rank);
+			ck_assert_int_eq(a->over_quota, b->over_quota);
+		} else {	/* a running job keeps its old priority */
+			ck_assert_int_eq(a->band, b->band);
+			ck_assert_uint_eq(a->priority, b->priority);
+			ck_assert_int_eq(a->hold, b->hold);
+		}
+	}
+	ck_assert_uint_ne(gq_view_preempt_rank(v, 3), UINT32_MAX);
+	ck_assert_double_eq_tol(project(v, "team-a")->share,
+				project(f, "team-a")->share, 1e-9);
+	ck_assert_double_eq_tol(project(v, "team-b")->share,
+				project(f, "team-b")->share, 1e-9);
+	gq_view_free(v);
+	gq_view_free(f);
+}
+END_TEST
+
+/*
  * A job submitted between passes (priority_p_set on submit): placed at the
  * tail of its project's queue, and can reclaim at once.  Pass with a1, a2,
  * b1 running (f_a=3, f_b=1); b2 arrives late: A = 1 + 1 = 2 <= q_b.
@@ -518,6 +682,27 @@ START_TEST(array_split_at_its_band)
 	ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 3);
 	ck_assert_int_eq(gq_view_job(v, 9)->band, GQ_BAND_IN_QUOTA);
 	ck_assert(gq_view_preemptable(v, 1, 9));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * The same job twice in a pass (Slurm lists a job once; a reader may not):
+ * the last one counts, as one task when it names none.  team-a pends job
+ * 5 of 2 GPUs, added twice with tasks 0: pending 2, not 0 or 4.
+ */
+START_TEST(same_job_twice_counts_once)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_in_t in = pending(5, 2, 5);
+
+	in.tasks = 0;
+	gq_view_begin(v, 4, 100);
+	add(v, "team-a", in);
+	add(v, "team-a", in);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(project(v, "team-a")->pending, 2);
+	ck_assert_uint_eq(gq_view_job(v, 5)->in.tasks, 1);
 	gq_view_free(v);
 }
 END_TEST
@@ -1133,6 +1318,9 @@ Suite *view_suite(void)
 	tcase_add_test(tc, fair_share_reclaim_floor);
 	tcase_add_test(tc, interleaving_by_share);
 	tcase_add_test(tc, unknown_account_is_zero_quota_project);
+	tcase_add_test(tc, account_spellings_one_project);
+	tcase_add_test(tc, account_spellings_random);
+	tcase_add_test(tc, recompute_after_changes_as_fresh);
 	tcase_add_test(tc, late_submit_reclaims);
 	tcase_add_test(tc, limit_holds_jobs_past_it);
 	tcase_add_test(tc, not_requeueable_only_inside_quota);
@@ -1140,6 +1328,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, array_starts_what_fits);
 	tcase_add_test(tc, array_split_at_its_band);
+	tcase_add_test(tc, same_job_twice_counts_once);
 	tcase_add_test(tc, reclaim_wait_ends_with_the_array_band);
 	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);
 	tcase_add_test(tc, requeued_job_keeps_its_place);

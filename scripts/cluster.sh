@@ -5,7 +5,8 @@
 # `make demo` and the integration tests.
 # With --accounting also a private MariaDB and slurmdbd (associations enforced).
 #
-#   cluster.sh up   --dir DIR [--nodes N] [--gpus G] [--cpus C] [--port-base P]
+#   cluster.sh up   --dir DIR [--nodes N] [--gpus G] [--gpu-types T1,T2,...]
+#                   [--cpus C] [--port-base P]
 #                   [--plugindir PATH]... [--conf-extra "Key=Val"]...
 #                   [--gpuquota-json FILE] [--timeout SECS]
 #                   [--accounting [--accounts "a,b,c"]]
@@ -340,7 +341,7 @@ add_associations() { # CLUSTER ACCOUNTS(comma list, may be empty)
 
 cmd_up() {
 	local nodes=2 gpus=2 cpus=4 port_base="" json="" timeout=30
-	local accounting=0 accounts=""
+	local accounting=0 accounts="" gpu_types=""
 	local -a plugindirs=() extras=()
 	DIR=""
 	while (($#)); do
@@ -348,6 +349,7 @@ cmd_up() {
 		--dir) DIR=${2:?}; shift 2 ;;
 		--nodes) nodes=${2:?}; shift 2 ;;
 		--gpus) gpus=${2:?}; shift 2 ;;
+		--gpu-types) gpu_types=${2:?}; shift 2 ;;
 		--cpus) cpus=${2:?}; shift 2 ;;
 		--port-base) port_base=${2:?}; shift 2 ;;
 		--plugindir) plugindirs+=("${2:?}"); shift 2 ;;
@@ -436,6 +438,12 @@ cmd_up() {
 	p=$(wait_pidfile "$DIR/munge/munged.pid" 5) || fail_up "munged wrote no pid file"
 	echo "$p" >"$DIR/pids/munged.pid"
 
+	# --gpu-types a100,h100: node i's GPUs are of the ((i - 1) mod n)-th type
+	local -a types=()
+	[[ -z $gpu_types ]] || IFS=, read -ra types <<<"$gpu_types"
+	node_type() { ((${#types[@]})) && echo "${types[($1 - 1) % ${#types[@]}]}"; return 0; }
+	node_type_kv() { local t; t=$(node_type "$1"); [[ -z $t ]] || echo " Type=$t"; }
+
 	# ---- fake GPUs and gres.conf
 	local i g files
 	{
@@ -445,7 +453,7 @@ cmd_up() {
 			mkdir -p "$DIR/dev/n$i" "$DIR/spool/n$i"
 			for ((g = 0; g < gpus; g++)); do : >"$DIR/dev/n$i/gpu$g"; done
 			if ((gpus == 1)); then files=gpu0; else files="gpu[0-$((gpus - 1))]"; fi
-			((gpus > 0)) && echo "NodeName=n$i Name=gpu File=$DIR/dev/n$i/$files"
+			((gpus > 0)) && echo "NodeName=n$i Name=gpu$(node_type_kv "$i") File=$DIR/dev/n$i/$files"
 		done
 	} >"$DIR/gres.conf"
 
@@ -507,9 +515,10 @@ cmd_up() {
 		for e in "${defaults[@]}"; do
 			[[ -n ${given[$(conf_key "$e")]:-} ]] || echo "$e"
 		done
-		local gres=""
-		((gpus > 0)) && gres=" Gres=gpu:$gpus"
+		local gres="" t
 		for ((i = 1; i <= nodes; i++)); do
+			t=$(node_type "$i")
+			((gpus > 0)) && gres=" Gres=gpu:${t:+$t:}$gpus"
 			echo "NodeName=n$i NodeAddr=127.0.0.1 Port=$((port_base + i)) CPUs=$cpus$gres RealMemory=1000 State=UNKNOWN"
 		done
 		local all="n1"

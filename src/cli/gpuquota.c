@@ -42,6 +42,7 @@
 #endif
 #include "core/metrics_file.h"
 #include "config/config.h"
+#include "core/pools.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
 
@@ -58,9 +59,14 @@
 
 typedef struct {
 	gq_config_t *cfg;
+	gq_pools_t *pools;	/* a view per pool */
+	double *caps;		/* each pool's capacity */
+	int only;		/* --pool: its index; -1: every pool */
+	/* the pool being shown (_use_pool) */
 	gq_view_t *view;
-	gq_api_t api;		/* nodes and jobs, from slurmctld */
 	double capacity;
+	const char *pool;	/* its name; NULL without pools */
+	gq_api_t api;		/* nodes and jobs, from slurmctld */
 	bool dbd;		/* accounting through slurmdbd */
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
@@ -74,8 +80,8 @@ typedef struct {
 static void _usage(FILE *f)
 {
 	fprintf(f,
-		"usage: gpuquota projects [--json]\n"
-		"       gpuquota jobs [-A account] [--json]\n"
+		"usage: gpuquota projects [--pool NAME] [--json]\n"
+		"       gpuquota jobs [-A account] [--pool NAME] [--json]\n"
 		"       gpuquota check [FILE] [--json]\n"
 		"       gpuquota sync [--dry-run] [FILE]\n"
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
@@ -103,6 +109,42 @@ static void _warn(const char *line, void *ctx)
  * With slurmdbd: warn (stderr) about configured accounts it does not have,
  * in the words of slurmctld's log.
  */
+/* What _check_partitions' callbacks share. */
+typedef struct {
+	const partition_info_msg_t *parts;
+	int bad;
+} gq_part_check_t;
+
+static int _partition_nodes(const char *name, void *ctx)
+{
+	const partition_info_msg_t *parts = ((gq_part_check_t *)ctx)->parts;
+	uint32_t i;
+
+	for (i = 0; parts && i < parts->record_count; i++)
+		if (parts->partition_array[i].name &&
+		    !strcmp(parts->partition_array[i].name, name))
+			return (int)parts->partition_array[i].total_nodes;
+	return -1;
+}
+
+static void _bad_partition(const char *line, void *ctx)
+{
+	fprintf(stderr, "gpuquota: %s\n", line);
+	((gq_part_check_t *)ctx)->bad++;
+}
+
+/*
+ * The partitions of the pools (or settings.partitions) that Slurm lacks
+ * or that have no nodes: said; how many.
+ */
+static int _check_partitions(gq_cli_t *c)
+{
+	gq_part_check_t pc = { .parts = c->api.parts };
+
+	gq_missing_partitions(c->cfg, _partition_nodes, _bad_partition, &pc);
+	return pc.bad;
+}
+
 static void _check_accounts(gq_cli_t *c)
 {
 	if (c->dbd)
@@ -110,12 +152,12 @@ static void _check_accounts(gq_cli_t *c)
 }
 
 /* Slurm's account tree, with slurmdbd: the same structure the plugin uses */
-static int _account_tree(gq_cli_t *c)
+static int _account_tree(gq_cli_t *c, gq_view_t *view)
 {
 	int i;
 
 	for (i = 0; c->dbd && i < c->accts.n; i++)
-		if (gq_view_account_parent(c->view, c->accts.a[i].name,
+		if (gq_view_account_parent(view, c->accts.a[i].name,
 					   c->accts.a[i].parent))
 			return -1;
 	return 0;
@@ -123,7 +165,8 @@ static int _account_tree(gq_cli_t *c)
 
 static void _cli_free(gq_cli_t *c)
 {
-	gq_view_free(c->view);
+	gq_pools_free(c->pools);
+	free(c->caps);
 	gq_config_free(c->cfg);
 	gq_sacctmgr_accounts_free(&c->accts);
 	gq_api_free(&c->api);
@@ -257,6 +300,21 @@ static int _mark_mine(gq_cli_t *c)
 	return 0;
 }
 
+/* Show pool k: c->view, c->capacity, c->pool and c->mine are its. */
+static int _use_pool(gq_cli_t *c, int k)
+{
+	c->view = c->pools->view[k];
+	c->capacity = c->caps[k];
+	c->pool = c->pools->name[k];
+	free(c->mine);
+	c->mine = NULL;
+	if (c->private_accounts && _mark_mine(c)) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Read everything and compute one pass, as slurmctld's plugin does.
  * Returns 0, or on failure (said on stderr) the exit status: 2 for a bad
@@ -267,6 +325,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	slurm_conf_t *conf = NULL;
 	char err[GQ_ERR_MAX], *path;
 	time_t now = time(NULL);
+	int k;
 
 	if (slurm_load_ctl_conf(0, &conf)) {
 		slurm_perror("gpuquota: slurm_load_ctl_conf");
@@ -305,19 +364,25 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	slurm_free_ctl_conf(conf);
-	if (!(c->view = gq_view_create(c->cfg)) || _account_tree(c) ||
-	    gq_api_read_pass(&c->api, c->cfg, c->view, now,
-			     gq_sacctmgr_qos_priority, &c->qos) ||
-	    gq_view_compute(c->view)) {
+	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
+	if (_check_partitions(c) && check_only)
+		return 2;
+	if (!(c->pools = gq_pools_new(c->cfg)) ||
+	    !(c->caps = calloc(c->pools->n, sizeof(*c->caps))) ||
+	    gq_api_read_pass(&c->api, c->pools, now,
+			     gq_sacctmgr_qos_priority, &c->qos)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
 		return 1;
 	}
-	c->capacity = gq_api_capacity(&c->api, c->cfg);
-	if (c->private_accounts && _mark_mine(c)) {
-		fprintf(stderr, "gpuquota: out of memory\n");
-		return 1;
+	for (k = 0; k < c->pools->n; k++) {
+		c->caps[k] = gq_api_capacity(&c->api, c->pools->config[k]);
+		if (_account_tree(c, c->pools->view[k]) ||
+		    gq_view_compute(c->pools->view[k])) {
+			fprintf(stderr, "gpuquota: out of memory\n");
+			return 1;
+		}
 	}
-	return 0;
+	return _use_pool(c, 0);
 }
 
 /*
@@ -454,15 +519,14 @@ static bool _dept_shown(const gq_cli_t *c, int d)
 }
 
 /*
- * Departments, each followed by its projects, then the projects outside
- * any department.  JSON: {"capacity", "departments": [...],
- * "projects": [...]}.
+ * The pool being shown (_use_pool): departments, each followed by its
+ * projects, then the projects outside any department; into the JSON
+ * arrays depts and projects, or printed.
  */
-static int _cmd_projects(gq_cli_t *c, bool json)
+static void _projects_of_pool(gq_cli_t *c, bool json, json_object *depts,
+			      json_object *projects)
 {
 	int i, d, n = gq_view_nprojects(c->view), nd = gq_view_ndepts(c->view);
-	json_object *projects = json_object_new_array();
-	json_object *depts = json_object_new_array();
 	char label[GQ_LABEL_MAX];
 
 	if (!json)
@@ -505,7 +569,47 @@ static int _cmd_projects(gq_cli_t *c, bool json)
 			_row_print(&r, label);
 		}
 	}
-	_emit(c, json, "departments", depts, "projects", projects);
+}
+
+/*
+ * JSON: {"capacity", "departments": [...], "projects": [...]}; with
+ * pools {"capacity" (all pools), "pools": [{"name", "capacity",
+ * "departments", "projects"}, ...]}, and a section per pool in text.
+ * --pool NAME shows one.
+ */
+static int _cmd_projects(gq_cli_t *c, bool json)
+{
+	json_object *projects, *depts, *pools, *o;
+	double total = 0;
+	int k;
+
+	if (!c->pool) {		/* one pool: as it always was */
+		projects = json_object_new_array();
+		depts = json_object_new_array();
+		_projects_of_pool(c, json, depts, projects);
+		_emit(c, json, "departments", depts, "projects", projects);
+		return 0;
+	}
+	pools = json_object_new_array();
+	for (k = 0; k < c->pools->n; k++) {
+		if ((c->only >= 0 && k != c->only) || _use_pool(c, k))
+			continue;
+		total += c->capacity;
+		if (!json)
+			printf("%sPOOL %s (%.0f GPUs)\n", k && c->only < 0 ?
+			       "\n" : "", c->pool, c->capacity);
+		o = json_object_new_object();
+		projects = json_object_new_array();
+		depts = json_object_new_array();
+		_projects_of_pool(c, json, depts, projects);
+		json_object_object_add(o, "name", json_object_new_string(c->pool));
+		json_object_object_add(o, "capacity", json_object_new_int64((int64_t)c->capacity));
+		json_object_object_add(o, "departments", depts);
+		json_object_object_add(o, "projects", projects);
+		json_object_array_add(pools, o);
+	}
+	c->capacity = total;
+	_emit(c, json, "pools", pools, NULL, NULL);
 	return 0;
 }
 
@@ -624,21 +728,25 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 	char name[64];
 	uint32_t i;
 
+	bool pools = c->pool != NULL;
+
 	if (!json)
-		printf("%-14s %8s %-11s %-9s %-16s %-10s %4s %s\n", "NAME",
-		       "JOBID", "TYPE", "STATE", "PROJECT", "NODES", "GPUS",
-		       "QUOTA");
+		printf("%-14s %8s %-11s %-9s %-16s %s%-10s %4s %s\n", "NAME",
+		       "JOBID", "TYPE", "STATE", "PROJECT",
+		       pools ? "POOL       " : "", "NODES", "GPUS", "QUOTA");
 	for (i = 0; i < c->api.jobs->record_count; i++) {
 		slurm_job_info_t *j = &c->api.jobs->job_array[i];
-		const gq_job_t *job = gq_view_job(c->view, j->job_id);
+		int k = -1;
+		const gq_job_t *job = gq_pools_job(c->pools, j->job_id, &k);
 		const gq_project_t *p;
 		const char *type = j->batch_flag ? "batch" : "interactive";
 		bool pending = job && job->in.state != GQ_JOB_RUNNING;
 
 		if (!job || (account && (!j->account ||
-					 strcasecmp(account, j->account))))
+					 strcasecmp(account, j->account))) ||
+		    (c->only >= 0 && k != c->only))
 			continue;
-		p = gq_view_project(c->view, job->project);
+		p = gq_view_project(c->pools->view[k], job->project);
 		if (c->private_jobs) {
 			_job_private(j, job, p, json, arr);
 			continue;
@@ -651,6 +759,8 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			json_object_object_add(o, "type", json_object_new_string(type));
 			json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
 			json_object_object_add(o, "project", json_object_new_string(p->name));
+			if (pools)
+				json_object_object_add(o, "pool", json_object_new_string(c->pools->name[k]));
 			json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
 			json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
 			json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
@@ -665,14 +775,53 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			json_object_array_add(arr, o);
 			continue;
 		}
-		printf("%-14.14s %8u %-11s %-9s %-16.16s %-10.10s %4u %s\n",
+		printf("%-14.14s %8u %-11s %-9s %-16.16s ",
 		       _printable(j->name, name, sizeof(name)), j->job_id,
-		       type, _job_state(j),
-		       p->name, j->nodes && *j->nodes ? j->nodes : "-",
-		       job->in.gpus, _quota_use(job));
+		       type, _job_state(j), p->name);
+		if (pools)
+			printf("%-10.10s ", c->pools->name[k]);
+		printf("%-10.10s %4u %s\n",
+		       j->nodes && *j->nodes ? j->nodes : "-", job->in.gpus,
+		       _quota_use(job));
 	}
 	_emit(c, json, "jobs", arr, NULL, NULL);
 	return 0;
+}
+
+/* --pool NAME: show that pool only.  Returns 0, or 2 (no such pool). */
+static int _only(gq_cli_t *c, const char *name)
+{
+	int k;
+
+	if (!name)
+		return 0;
+	for (k = 0; c->pool && k < c->pools->n; k++)
+		if (!strcasecmp(c->pools->name[k], name)) {
+			c->only = k;
+			return _use_pool(c, k);
+		}
+	fprintf(stderr, "gpuquota: --pool %s: no pool of that name in %s\n",
+		name, c->pool ? "the configuration" :
+		"a configuration without pools");
+	return 2;
+}
+
+/* `check`: the first line, with each pool's GPUs. */
+static void _check_line(const gq_cli_t *c)
+{
+	int k;
+
+	if (!c->pool) {
+		printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
+		       c->cfg->nprojects, c->capacity);
+		return;
+	}
+	printf("gpuquota: configuration OK: %d projects, %d pools:",
+	       c->cfg->nprojects, c->pools->n);
+	for (k = 0; k < c->pools->n; k++)
+		printf("%s %s (%.0f GPUs)", k ? "," : "", c->pools->name[k],
+		       c->caps[k]);
+	printf("\n");
 }
 
 /* One scrape: read Slurm and the plugin's file afresh. */
@@ -690,8 +839,9 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 		snprintf(err, errlen, "reading Slurm failed (the reason is on the stderr of gpuquota metrics)");
 	}
 	if (!rc)
-		rc = gq_metrics_render(c.view, c.capacity, c.api.jobs,
-				       c.state_path, out, err, errlen);
+		rc = gq_metrics_render(c.pools->view, c.pools->name, c.caps,
+				       c.pools->n, c.api.jobs, c.state_path,
+				       out, err, errlen);
 	_cli_free(&c);
 	return rc ? -1 : 0;
 }
@@ -723,10 +873,11 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "pool", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd, *account = NULL, *listen = NULL;
-	gq_cli_t c = { 0 };
+	const char *cmd, *account = NULL, *listen = NULL, *pool = NULL;
+	gq_cli_t c = { .only = -1 };
 	bool json = false, dry_run = false;
 	int opt, rc;
 
@@ -743,6 +894,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			listen = optarg;
+			break;
+		case 'p':
+			pool = optarg;
 			break;
 		case 'h':
 			_usage(stdout);
@@ -782,11 +936,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "projects")) {
 		rc = _load(&c, NULL, false);
-		if (!rc)
+		if (!rc && !(rc = _only(&c, pool)))
 			rc = _cmd_projects(&c, json);
 	} else if (!strcmp(cmd, "jobs")) {
 		rc = _load(&c, NULL, false);
-		if (!rc)
+		if (!rc && !(rc = _only(&c, pool)))
 			rc = _cmd_jobs(&c, account, json);
 	} else if (!strcmp(cmd, "check")) {
 		rc = _load(&c, optind < argc ? argv[optind] : NULL, true);
@@ -795,8 +949,7 @@ int main(int argc, char **argv)
 			return rc;
 		}
 		if (!json)
-			printf("gpuquota: configuration OK: %d projects, %.0f GPUs in the pool\n",
-			       c.cfg->nprojects, c.capacity);
+			_check_line(&c);
 		_check_accounts(&c);
 		rc = _cmd_projects(&c, json);
 	} else {

@@ -26,7 +26,7 @@ static const char *const gq_states[] = {
 
 /* One row of numbers, for a project or a department. */
 typedef struct {
-	const char *project, *department;
+	const char *pool, *project, *department;
 	double quota, limit, weight, share, alloc, pending, held;
 } gq_mrow_t;
 
@@ -76,7 +76,8 @@ static void _family(gq_prom_t *p, const char *kind, int f,
 
 		if (!strcmp(gq_families[f].suffix, "state")) {
 			for (s = 0; s < 3; s++) {
-				const char *l[] = { "project", r->project,
+				const char *l[] = { "pool", r->pool,
+						    "project", r->project,
 						    "department", r->department,
 						    "state", gq_states[s], NULL };
 
@@ -88,7 +89,8 @@ static void _family(gq_prom_t *p, const char *kind, int f,
 		if (!strcmp(gq_families[f].suffix, "limit_gpus") && isinf(r->limit))
 			continue;	/* unlimited */
 		{
-			const char *l[] = { "project", r->project, "department",
+			const char *l[] = { "pool", r->pool, "project",
+					    r->project, "department",
 					    r->department, NULL };
 
 			gq_prom_sample(p, name, l, _field(r, f));
@@ -102,52 +104,48 @@ static bool _shown(const gq_project_t *p)
 	return p->configured || p->alloc || p->pending;
 }
 
-static int _slurm_side(gq_prom_t *p, const gq_view_t *v, double capacity,
-		       const job_info_msg_t *jobs)
+/* Pending jobs (tasks) of `jobs` that v holds, by project of v. */
+static double *_held(const gq_view_t *v, const job_info_msg_t *jobs)
 {
-	int np = gq_view_nprojects(v), nd = gq_view_ndepts(v), i, n = 0, f;
-	double *held = calloc(np + 1, sizeof(*held));
-	gq_mrow_t *rows = calloc(np + nd + 1, sizeof(*rows));
+	double *held = calloc(gq_view_nprojects(v) + 1, sizeof(*held));
 	uint32_t k;
 
-	if (!held || !rows) {
-		free(held);
-		free(rows);
-		return -1;
-	}
-	for (k = 0; jobs && k < jobs->record_count; k++) {
+	for (k = 0; held && jobs && k < jobs->record_count; k++) {
 		const gq_job_t *job = gq_view_job(v, jobs->job_array[k].job_id);
 
-		if (job && job->in.state != GQ_JOB_RUNNING && job->hold)
+		if (job && job->in.state != GQ_JOB_RUNNING && job->hold &&
+		    !job->in.elsewhere)
 			held[job->project] += job->in.tasks ? job->in.tasks : 1;
 	}
-	gq_prom_family(p, "gpuquota_capacity_gpus", "gauge",
-		       "GPUs in gpuquota's pool (the nodes of its partitions).");
-	gq_prom_sample(p, "gpuquota_capacity_gpus", NULL, capacity);
+	return held;
+}
 
-	for (i = 0; i < np; i++) {
+/* Pool k's projects (dept < 0) or departments into rows; their count. */
+static int _rows(const gq_view_t *v, const char *pool, const double *held,
+		 bool depts, gq_mrow_t *rows)
+{
+	int np = gq_view_nprojects(v), nd = gq_view_ndepts(v), i, j, n = 0;
+
+	for (i = 0; !depts && i < np; i++) {
 		const gq_project_t *pr = gq_view_project(v, i);
 		const gq_dept_t *d = gq_view_dept(v, pr->department);
 
 		if (!_shown(pr))
 			continue;
 		rows[n++] = (gq_mrow_t){
-			.project = pr->name, .department = d ? d->name : NULL,
+			.pool = pool, .project = pr->name,
+			.department = d ? d->name : NULL,
 			.quota = pr->quota, .limit = pr->limit,
 			.weight = pr->weight, .share = pr->share,
 			.alloc = pr->alloc, .pending = (double)pr->pending,
 			.held = held[i] };
 	}
-	for (f = 0; f < GQ_NFAMILIES; f++)
-		_family(p, "project", f, rows, n);
-
-	n = 0;
-	for (i = 0; i < nd; i++) {
+	for (i = 0; depts && i < nd; i++) {
 		const gq_dept_t *d = gq_view_dept(v, i);
-		gq_mrow_t r = { .department = d->name, .quota = d->quota,
-				.limit = d->limit, .weight = d->weight,
-				.share = d->share, .alloc = d->alloc };
-		int j;
+		gq_mrow_t r = { .pool = pool, .department = d->name,
+				.quota = d->quota, .limit = d->limit,
+				.weight = d->weight, .share = d->share,
+				.alloc = d->alloc };
 
 		for (j = 0; j < np; j++) {
 			if (gq_view_project(v, j)->department != i)
@@ -157,9 +155,54 @@ static int _slurm_side(gq_prom_t *p, const gq_view_t *v, double capacity,
 		}
 		rows[n++] = r;
 	}
+	return n;
+}
+
+/*
+ * The numbers of Slurm's side, pool by pool (label pool where there are
+ * pools).  O(pools x (J + projects x departments)).
+ */
+static int _slurm_side(gq_prom_t *p, gq_view_t *const *views,
+		       char *const *names, const double *caps, int npools,
+		       const job_info_msg_t *jobs)
+{
+	double **held = calloc(npools, sizeof(*held));
+	gq_mrow_t *rows;
+	int k, f, n = 0, max = 1;
+
+	for (k = 0; k < npools; k++)
+		max += gq_view_nprojects(views[k]) + gq_view_ndepts(views[k]);
+	rows = calloc(max, sizeof(*rows));
+	for (k = 0; held && rows && k < npools; k++)
+		if (!(held[k] = _held(views[k], jobs)))
+			break;
+	if (!held || !rows || k < npools) {
+		for (k = 0; held && k < npools; k++)
+			free(held[k]);
+		free(held);
+		free(rows);
+		return -1;
+	}
+	gq_prom_family(p, "gpuquota_capacity_gpus", "gauge",
+		       "GPUs in gpuquota's pool (the nodes of its partitions).");
+	for (k = 0; k < npools; k++) {
+		const char *l[] = { "pool", names ? names[k] : NULL, NULL };
+
+		gq_prom_sample(p, "gpuquota_capacity_gpus", l, caps[k]);
+	}
+	for (k = 0; k < npools; k++)
+		n += _rows(views[k], names ? names[k] : NULL, held[k], false,
+			   rows + n);
+	for (f = 0; f < GQ_NFAMILIES; f++)
+		_family(p, "project", f, rows, n);
+	for (k = n = 0; k < npools; k++)
+		n += _rows(views[k], names ? names[k] : NULL, held[k], true,
+			   rows + n);
 	/* without departments: the families, with no samples */
 	for (f = 0; f < GQ_NFAMILIES; f++)
 		_family(p, "department", f, rows, n);
+	for (k = 0; k < npools; k++)
+		free(held[k]);
 	free(held);
 	free(rows);
 	return 0;
@@ -234,7 +277,8 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		 "Jobs gpuquota held and released.", (double)m->releases_total);
 }
 
-int gq_metrics_render(const gq_view_t *view, double capacity,
+int gq_metrics_render(gq_view_t *const *views, char *const *names,
+		      const double *caps, int npools,
 		      const job_info_msg_t *jobs, const char *state_path,
 		      gq_prom_t *out, char *err, size_t errlen)
 {
@@ -245,7 +289,7 @@ int gq_metrics_render(const gq_view_t *view, double capacity,
 
 	if (rc == -1)
 		return -1;
-	if (_slurm_side(out, view, capacity, jobs)) {
+	if (_slurm_side(out, views, names, caps, npools, jobs)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

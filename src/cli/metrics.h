@@ -20,14 +20,16 @@
 const char *gq_quota_state(double alloc, double quota);
 
 /*
- * The exposition into out: capacity, every project and department of the
- * view (pending jobs of `jobs` it holds counted as held), and the
- * plugin's metrics read from state_path (NULL: none).  A missing file is
- * reported in gpuquota_metrics_file_ok 0 with a warning on stderr.
- * Returns 0, or -1 when the file is not the plugin's or memory ran out,
- * with the reason in err.
+ * The exposition into out: each pool's capacity, every project and
+ * department of each pool's view (pending jobs of `jobs` it holds counted
+ * as held; label pool=names[k] where there are pools, names NULL or its
+ * entries NULL where not), and the plugin's metrics read from state_path
+ * (NULL: none).  A missing file is reported in gpuquota_metrics_file_ok 0
+ * with a warning on stderr.  Returns 0, or -1 when the file is not the
+ * plugin's or memory ran out, with the reason in err.
  */
-int gq_metrics_render(const gq_view_t *view, double capacity,
+int gq_metrics_render(gq_view_t *const *views, char *const *names,
+		      const double *caps, int npools,
 		      const job_info_msg_t *jobs, const char *state_path,
 		      gq_prom_t *out, char *err, size_t errlen);
 

@@ -108,11 +108,12 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 	gq_job_input(&f, now, out);
 }
 
-bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j)
+int gq_api_pool(const gq_pools_t *p, const slurm_job_info_t *j)
 {
 	gq_job_facts_t f = { .job_state = j->job_state };
 
-	return gq_pool_has_job(cfg, j->partition, gq_facts_running(&f));
+	return gq_pool_of_job(p->config, p->n, j->partition,
+			      gq_facts_running(&f));
 }
 
 /* Is the node in the pool's partitions (whatever its state)? */
@@ -186,11 +187,9 @@ static bool _narrow_of(const gq_api_t *a, const slurm_job_info_t *j,
  * its partitions, then the pending jobs' narrowings it allows, as the
  * plugin does (plugins/node_groups.c, core/constraint.h).
  */
-static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
-		       gq_view_t *view, gq_narrows_t *narrows)
+static void _collect_narrows(const gq_api_t *a, gq_narrows_t *narrows)
 {
 	uint32_t i;
-	int k, nparts = a->parts->record_count;
 
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
@@ -200,6 +199,14 @@ static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 		    _narrow_of(a, j, &w))
 			gq_narrows_add(narrows, &w);
 	}
+}
+
+static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
+		       gq_view_t *view, const gq_narrows_t *narrows)
+{
+	uint32_t i;
+	int k, nparts = a->parts->record_count;
+
 	if (gq_view_set_nodes(view, a->nodes->record_count) ||
 	    gq_view_set_groups(view, nparts + narrows->n))
 		return -1;
@@ -294,28 +301,54 @@ static int _count_array_tasks(const gq_api_t *a, gq_hash_t *running)
 	return 0;
 }
 
-int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
-		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
-		     void *qos_ctx)
+/* A pending job into the other pools it lists, as a shadow there. */
+static int _add_shadows(gq_pools_t *p, int home, const slurm_job_info_t *j,
+			const gq_job_in_t *in)
+{
+	gq_job_in_t shadow;
+	int k;
+
+	if (in->state != GQ_JOB_PENDING && !in->begins_later)
+		return 0;
+	for (k = 0; k < p->n; k++) {
+		if (k == home || !j->partition ||
+		    !gq_pool_has(p->config[k], j->partition))
+			continue;
+		shadow = *in;
+		gq_pools_shadow(&shadow);
+		if (!gq_view_add_job(p->view[k], j->account, &shadow))
+			return -1;
+	}
+	return 0;
+}
+
+int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
+		     gq_qos_priority_t qos, void *qos_ctx)
 {
 	gq_narrows_t *narrows = calloc(1, sizeof(*narrows));
 	gq_hash_t running;
 	uint32_t i;
-	int rc = -1;
+	int k, rc = -1;
 
 	gq_hash_init(&running, &gq_hash_ints);
-	gq_view_begin(view, gq_api_capacity(a, cfg), now);
-	if (!narrows || _read_nodes(a, cfg, view, narrows) ||
-	    _count_array_tasks(a, &running))
+	if (!narrows || _count_array_tasks(a, &running))
 		goto out;
-	gq_view_min_runtime_at_least(view, a->preempt_exempt_time);
+	_collect_narrows(a, narrows);
+	for (k = 0; k < p->n; k++) {
+		gq_view_begin(p->view[k], gq_api_capacity(a, p->config[k]),
+			      now);
+		if (_read_nodes(a, p->config[k], p->view[k], narrows))
+			goto out;
+		gq_view_min_runtime_at_least(p->view[k],
+					     a->preempt_exempt_time);
+	}
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };
 		gq_job_in_t in;
 		int n;
 
-		if (!gq_facts_active(&f) || !gq_api_in_pool(cfg, j))
+		if (!gq_facts_active(&f) || (k = gq_api_pool(p, j)) < 0)
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
 		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
@@ -325,16 +358,18 @@ int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
 		 * narrowed by its constraint and GPU type */
 		if (in.state != GQ_JOB_RUNNING) {
 			gq_narrow_t w;
-			int k;
+			int g;
 
 			if (_narrow_of(a, j, &w) &&
-			    (k = gq_narrows_find(narrows, &w)) >= 0)
-				in.node_group = a->parts->record_count + 1 + k;
+			    (g = gq_narrows_find(narrows, &w)) >= 0)
+				in.node_group = a->parts->record_count + 1 + g;
 			else
 				in.node_group = _job_part(a, j);
 		}
-		if (!gq_view_add_job(view, j->account, &in) ||
-		    (in.state == GQ_JOB_RUNNING && _read_placement(view, j)))
+		if (!gq_view_add_job(p->view[k], j->account, &in) ||
+		    (in.state == GQ_JOB_RUNNING &&
+		     _read_placement(p->view[k], j)) ||
+		    (in.state != GQ_JOB_RUNNING && _add_shadows(p, k, j, &in)))
 			goto out;
 	}
 	rc = 0;

@@ -13,6 +13,7 @@
 #include <slurm/slurm.h>
 
 #include "config/config.h"
+#include "core/pools.h"
 #include "core/view.h"
 
 typedef struct {
@@ -39,18 +40,19 @@ void gq_api_free(gq_api_t *a);
 void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 		void *qos_ctx, uint32_t array_running, gq_job_in_t *out);
 
-/* Is this job in gpuquota's pool? */
-bool gq_api_in_pool(const gq_config_t *cfg, const slurm_job_info_t *j);
+/* Which pool is this job in (gq_pool_of_job), or -1. */
+int gq_api_pool(const gq_pools_t *p, const slurm_job_info_t *j);
 
 /*
- * Fill a view for a pass, as the plugin does: the pool's nodes, capacity
- * and idle GPUs, every active job in the pool, running jobs' placement,
- * PreemptExemptTime.  (Slurm's account tree comes from slurmdbd: the
- * caller adds it.)  Returns 0, or -1 when out of memory.
+ * Fill each pool's view for a pass, as the plugin does: the pool's nodes,
+ * capacity and idle GPUs, every active job of the pool (a pending job
+ * listing several pools as a shadow in the others, gq_pools_shadow),
+ * running jobs' placement, PreemptExemptTime.  (Slurm's account tree
+ * comes from slurmdbd: the caller adds it.)  Returns 0, or -1 when out of
+ * memory.  O(pools x (J + N)).
  */
-int gq_api_read_pass(const gq_api_t *a, const gq_config_t *cfg,
-		     gq_view_t *view, time_t now, gq_qos_priority_t qos,
-		     void *qos_ctx);
+int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
+		     gq_qos_priority_t qos, void *qos_ctx);
 
 /* C of the last gq_api_read_pass: GPUs of the pool's nodes. */
 double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg);

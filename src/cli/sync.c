@@ -4,6 +4,7 @@
  * characters it holds, and no shell ever parses it.
  */
 #define _GNU_SOURCE	/* vasprintf, open_memstream */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -151,6 +152,27 @@ static int _account(gq_plan_t *p, const gq_acct_t *accts, int nacct,
 	return 0;
 }
 
+/*
+ * The limit Slurm can enforce for an account: its gpu_limit, or with
+ * pools their sum (GrpTRES counts GPUs of every partition; each pool's own
+ * limit is gpuquota's to enforce), none when some pool has none.
+ */
+static int _slurm_limit(const gq_config_t *cfg, int limit,
+			const gq_pool_numbers_t *by_pool)
+{
+	long sum = 0;
+	int k;
+
+	if (!cfg->npools || !by_pool)
+		return limit;
+	for (k = 0; k < cfg->npools; k++) {
+		if (by_pool[k].gpu_limit == GQ_NO_LIMIT)
+			return GQ_NO_LIMIT;
+		sum += by_pool[k].gpu_limit;
+	}
+	return sum > INT_MAX ? GQ_NO_LIMIT : (int)sum;
+}
+
 int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 		 const char *cluster, gq_plan_t *out)
 {
@@ -159,7 +181,8 @@ int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < cfg->ndepts; i++)
 		if (_account(out, accts, nacct, cluster, cfg->depts[i].name,
-			     NULL, cfg->depts[i].gpu_limit))
+			     NULL, _slurm_limit(cfg, cfg->depts[i].gpu_limit,
+						cfg->depts[i].by_pool)))
 			goto fail;
 	for (i = 0; i < cfg->nprojects; i++) {
 		const gq_project_cfg_t *pc = &cfg->projects[i];
@@ -168,7 +191,9 @@ int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 
 		for (j = 0; j < pc->naccounts; j++)
 			if (_account(out, accts, nacct, cluster,
-				     pc->accounts[j], parent, pc->gpu_limit))
+				     pc->accounts[j], parent,
+				     _slurm_limit(cfg, pc->gpu_limit,
+						  pc->by_pool)))
 				goto fail;
 	}
 	return 0;

@@ -405,7 +405,11 @@ static const char *const settings_keys[] = {
 };
 
 static const char *const top_keys[] = {
-	"projects", "departments", "settings", NULL
+	"projects", "departments", "pools", "settings", NULL
+};
+
+static const char *const pool_keys[] = {
+	"name", "partitions", NULL
 };
 
 /* obj[key], or "missing required key" when required and absent. */
@@ -424,6 +428,129 @@ static bool _field(struct parser *p, struct json_object *obj, const char *kp,
 	return false;
 }
 
+/* ----- numbers by pool ---------------------------------------------------- */
+
+enum number_kind { QUOTA, WEIGHT, LIMIT };
+
+static const char *const number_keys[] = {
+	[QUOTA] = "gpu_quota", [WEIGHT] = "over_quota_weight",
+	[LIMIT] = "gpu_limit",
+};
+
+/* One number of a kind; a limit's lower bound is checked later. */
+static int _get_number(struct parser *p, struct json_object *v,
+		       const char *kp, enum number_kind kind,
+		       gq_pool_numbers_t *n)
+{
+	if (kind == WEIGHT)
+		return _get_weight(p, v, kp, &n->over_quota_weight);
+	return _get_int(p, v, kp, 0, "0",
+			kind == QUOTA ? &n->gpu_quota : &n->gpu_limit);
+}
+
+static int _pool_index(const gq_config_t *cfg, const char *name)
+{
+	int k;
+
+	for (k = 0; k < cfg->npools; k++)
+		if (!strcasecmp(cfg->pools[k].name, name))
+			return k;
+	return -1;
+}
+
+/*
+ * A number by pool (with pools): a plain number is the same in every
+ * pool; an object maps pool names to numbers, and the pools it leaves
+ * out keep their default.
+ */
+static int _get_by_pool(struct parser *p, struct json_object *v,
+			const char *kp, enum number_kind kind,
+			gq_pool_numbers_t *by_pool)
+{
+	char kb[KP_MAX], vb[VAL_BUF];
+	int k;
+
+	if (!json_object_is_type(v, json_type_object)) {
+		for (k = 0; k < p->cfg->npools; k++)
+			if (_get_number(p, v, kp, kind, &by_pool[k]))
+				return -1;
+		return 0;
+	}
+	json_object_object_foreach(v, pool, n) {
+		_kp_key(kb, kp, pool);
+		if ((k = _pool_index(p->cfg, pool)) < 0) {
+			_set_err(p, "%s: no pool named %s", kb,
+				 _jstr(pool, vb));
+			return -1;
+		}
+		if (_get_number(p, n, kb, kind, &by_pool[k]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Each pool's limit at least its quota (key path of the limit's entry). */
+static int _limits_over_quotas(struct parser *p, struct json_object *limit,
+			       const char *kp, const gq_pool_numbers_t *by_pool)
+{
+	char kb[KP_MAX], vb[VAL_BUF], qb[KP_MAX + MINSTR_MAX];
+	struct json_object *v = limit;
+	int k;
+
+	for (k = 0; k < p->cfg->npools; k++) {
+		const gq_pool_numbers_t *n = &by_pool[k];
+		const char *name = p->cfg->pools[k].name;
+
+		if (n->gpu_limit == GQ_NO_LIMIT ||
+		    n->gpu_limit >= n->gpu_quota)
+			continue;
+		snprintf(kb, sizeof(kb), "%s", kp);
+		if (json_object_is_type(limit, json_type_object)) {
+			_kp_key(kb, kp, name);
+			json_object_object_get_ex(limit, name, &v);
+		}
+		snprintf(qb, sizeof(qb), "gpu_quota in pool %s (%d)",
+			 _jstr(name, vb), n->gpu_quota);
+		_set_err(p, "%s: must be an integer >= %s, got %s", kb, qb,
+			 _jval(v, vb));
+		return -1;
+	}
+	return 0;
+}
+
+/* gpu_quota, over_quota_weight and gpu_limit by pool (with pools). */
+static int _parse_by_pool(struct parser *p, struct json_object *obj,
+			  const char *kp, gq_pool_numbers_t **out)
+{
+	gq_pool_numbers_t *by_pool;
+	struct json_object *v, *limit = NULL;
+	char kb[KP_MAX];
+	int k, rc = 0;
+
+	if (!(by_pool = calloc(p->cfg->npools, sizeof(*by_pool))))
+		return _oom(p);
+	*out = by_pool;
+	for (k = 0; k < p->cfg->npools; k++) {
+		by_pool[k].over_quota_weight = 1.0;
+		by_pool[k].gpu_limit = GQ_NO_LIMIT;
+	}
+	for (k = QUOTA; k <= LIMIT; k++) {
+		if (!_field(p, obj, kp, number_keys[k], k == QUOTA, &v, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (k == LIMIT)
+			limit = v;
+		if (_get_by_pool(p, v, _kp_key(kb, kp, number_keys[k]), k,
+				 by_pool))
+			return -1;
+	}
+	return limit ? _limits_over_quotas(p, limit,
+					   _kp_key(kb, kp, "gpu_limit"),
+					   by_pool) : 0;
+}
+
 /*
  * The fields projects and departments share.  names holds the names seen so
  * far (for the duplicate check) and what is "project" or "department".
@@ -431,7 +558,8 @@ static bool _field(struct parser *p, struct json_object *obj, const char *kp,
 static int _parse_common(struct parser *p, struct json_object *obj,
 			 const char *kp, const char *what,
 			 struct lh_table *names, char **name, int *quota,
-			 double *weight, int *limit)
+			 double *weight, int *limit,
+			 gq_pool_numbers_t **by_pool)
 {
 	char kb[KP_MAX], vb[VAL_BUF], qb[MINSTR_MAX];
 	struct json_object *v;
@@ -452,18 +580,29 @@ static int _parse_common(struct parser *p, struct json_object *obj,
 	if (rc)
 		return rc;
 
+	*weight = 1.0;
+	*limit = GQ_NO_LIMIT;
+	if (p->cfg->npools)
+		return _parse_by_pool(p, obj, kp, by_pool);
+	for (int k = QUOTA; k <= LIMIT; k++)
+		if (json_object_object_get_ex(obj, number_keys[k], &v) &&
+		    json_object_is_type(v, json_type_object)) {
+			_set_err(p, "%s: a number by pool needs top-level \"pools\", got %s",
+				 _kp_key(kb, kp, number_keys[k]),
+				 _jval(v, vb));
+			return -1;
+		}
+
 	if (_field(p, obj, kp, "gpu_quota", true, &v, &rc) &&
 	    _get_int(p, v, _kp_key(kb, kp, "gpu_quota"), 0, "0", quota))
 		return -1;
 	if (rc)
 		return rc;
 
-	*weight = 1.0;
 	if (_field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
 	    _get_weight(p, v, _kp_key(kb, kp, "over_quota_weight"), weight))
 		return -1;
 
-	*limit = GQ_NO_LIMIT;
 	snprintf(qb, sizeof(qb), "gpu_quota (%d)", *quota);
 	if (_field(p, obj, kp, "gpu_limit", false, &v, &rc) &&
 	    _get_int(p, v, _kp_key(kb, kp, "gpu_limit"), *quota, qb, limit))
@@ -525,7 +664,7 @@ static int _parse_depts(struct parser *p, struct json_object *arr)
 			rc = _parse_common(p, d, kb, "department", names,
 					   &dc->name, &dc->gpu_quota,
 					   &dc->over_quota_weight,
-					   &dc->gpu_limit);
+					   &dc->gpu_limit, &dc->by_pool);
 	}
 	lh_table_free(names);
 	return rc;
@@ -545,7 +684,7 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 	    _check_keys(p, obj, kp, project_keys) ||
 	    _parse_common(p, obj, kp, "project", names, &pc->name,
 			  &pc->gpu_quota, &pc->over_quota_weight,
-			  &pc->gpu_limit))
+			  &pc->gpu_limit, &pc->by_pool))
 		return -1;
 
 	if (_field(p, obj, kp, "accounts", false, &v, &rc)) {
@@ -675,10 +814,76 @@ static int _parse_projects(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/*
+ * "pools": each a name and its partitions; a partition is in one pool.
+ * O(partitions^2) over all pools, once per load.
+ */
+static int _parse_pools(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	struct lh_table *names = NULL;
+	char kb[KP_MAX], pk[KP_MAX], vb[VAL_BUF], pb[VAL_BUF];
+	int n, i, j, k, m, rc = 0;
+
+	n = _open_array(p, arr, "pools", sizeof(*cfg->pools),
+			(void **)&cfg->pools, &names);
+	if (n <= 0) {
+		if (!n)
+			_set_err(p, "pools: must be a non-empty array of pools (leave the key out for one pool), got []");
+		return -1;
+	}
+	cfg->npools = n;
+	for (i = 0; i < n && !rc; i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i), *v;
+		gq_pool_cfg_t *pc = &cfg->pools[i];
+
+		_kp_idx(kb, "pools", i);
+		if (_need_type(p, o, kb, json_type_object, "an object") ||
+		    _check_keys(p, o, kb, pool_keys)) {
+			rc = -1;
+			break;
+		}
+		if (_field(p, o, kb, "name", true, &v, &rc)) {
+			char nb[KP_MAX];
+
+			_kp_key(nb, kb, "name");
+			if (_get_string(p, v, nb, &pc->name))
+				rc = -1;
+			else if (lh_table_lookup_ex(names, pc->name, NULL))
+				_set_err(p, "%s: duplicate pool %s", nb,
+					 _jstr(pc->name, vb)), rc = -1;
+			else if (lh_table_insert(names, pc->name, NULL))
+				rc = _oom(p);
+		}
+		if (rc || !_field(p, o, kb, "partitions", true, &v, &rc) ||
+		    _get_str_array(p, v, _kp_key(pk, kb, "partitions"),
+				   "partition", false, &pc->partitions,
+				   &pc->npartitions)) {
+			rc = -1;
+			break;
+		}
+		for (j = 0; j < pc->npartitions && !rc; j++)
+			for (k = 0; k < i && !rc; k++)
+				for (m = 0; m < cfg->pools[k].npartitions; m++)
+					if (!strcmp(pc->partitions[j],
+						    cfg->pools[k].partitions[m])) {
+						_set_err(p, "pools[%d].partitions[%d]: partition %s is already in pool %s",
+							 i, j,
+							 _jstr(pc->partitions[j], vb),
+							 _jstr(cfg->pools[k].name, pb));
+						rc = -1;
+						break;
+					}
+	}
+	lh_table_free(names);
+	return rc;
+}
+
 static int _parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
 	struct json_object *v;
+	char vb[VAL_BUF];
 	int rc = 0;
 
 	if (_need_type(p, obj, "settings", json_type_object, "an object") ||
@@ -691,6 +896,12 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
 		     &s->recompute_interval))
 		return -1;
+	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
+	    p->cfg->npools) {
+		_set_err(p, "settings.partitions: not with \"pools\" (each pool lists its partitions), got %s",
+			 _jval(v, vb));
+		return -1;
+	}
 	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
 	    _get_str_array(p, v, "settings.partitions", "partition", false,
 			   &s->partitions, &s->npartitions))
@@ -835,7 +1046,11 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 	}
 	if (_check_keys(&p, root, "", top_keys))
 		goto fail;
-	/* departments first: projects refer to them */
+	/* pools first: numbers refer to them; then departments: projects
+	 * refer to them */
+	if (_field(&p, root, "", "pools", false, &v, &rc) &&
+	    _parse_pools(&p, v))
+		goto fail;
 	if (_field(&p, root, "", "departments", false, &v, &rc) &&
 	    _parse_depts(&p, v))
 		goto fail;
@@ -986,15 +1201,107 @@ void gq_config_free(gq_config_t *cfg)
 		return;
 	for (i = 0; i < cfg->nprojects; i++) {
 		free(cfg->projects[i].name);
+		free(cfg->projects[i].by_pool);
 		_free_strv(cfg->projects[i].accounts,
 			   cfg->projects[i].naccounts);
 	}
 	free(cfg->projects);
-	for (i = 0; i < cfg->ndepts; i++)
+	for (i = 0; i < cfg->ndepts; i++) {
 		free(cfg->depts[i].name);
+		free(cfg->depts[i].by_pool);
+	}
 	free(cfg->depts);
+	for (i = 0; i < cfg->npools; i++) {
+		free(cfg->pools[i].name);
+		_free_strv(cfg->pools[i].partitions,
+			   cfg->pools[i].npartitions);
+	}
+	free(cfg->pools);
 	_free_strv(cfg->settings.partitions, cfg->settings.npartitions);
 	free(cfg);
+}
+
+/* A copy of n strings (n 0: NULL); false when out of memory. */
+static bool _copy_strv(char **from, int n, char ***to)
+{
+	int i;
+
+	*to = NULL;
+	if (!n)
+		return true;
+	if (!(*to = calloc(n, sizeof(**to))))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((*to)[i] = strdup(from[i])))
+			return false;
+	return true;
+}
+
+/* pool k's numbers, or the only ones (by_pool NULL: no pools) */
+static void _set_numbers(const gq_pool_numbers_t *by_pool, int k, int *quota,
+			 double *weight, int *limit)
+{
+	if (!by_pool)
+		return;
+	*quota = by_pool[k].gpu_quota;
+	*weight = by_pool[k].over_quota_weight;
+	*limit = by_pool[k].gpu_limit;
+}
+
+/* O(projects + accounts + departments), once per pool and load. */
+gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
+{
+	const gq_settings_t *from = cfg ? &cfg->settings : NULL;
+	char **parts;
+	gq_config_t *c;
+	int i, nparts;
+
+	if (!cfg || k < 0 || k >= (cfg->npools ? cfg->npools : 1) ||
+	    !(c = gq_config_empty()))
+		return NULL;
+	parts = cfg->npools ? cfg->pools[k].partitions : from->partitions;
+	nparts = cfg->npools ? cfg->pools[k].npartitions : from->npartitions;
+	c->settings = *from;
+	c->settings.npartitions = nparts;
+	if (!_copy_strv(parts, nparts, &c->settings.partitions))
+		goto fail;
+	if (cfg->nprojects &&
+	    !(c->projects = calloc(cfg->nprojects, sizeof(*c->projects))))
+		goto fail;
+	for (i = 0; i < cfg->nprojects; i++, c->nprojects++) {
+		const gq_project_cfg_t *f = &cfg->projects[i];
+		gq_project_cfg_t *t = &c->projects[i];
+
+		t->department = f->department;
+		t->gpu_quota = f->gpu_quota;
+		t->over_quota_weight = f->over_quota_weight;
+		t->gpu_limit = f->gpu_limit;
+		_set_numbers(f->by_pool, k, &t->gpu_quota,
+			     &t->over_quota_weight, &t->gpu_limit);
+		t->naccounts = f->naccounts;
+		if (!(t->name = strdup(f->name)) ||
+		    !_copy_strv(f->accounts, f->naccounts, &t->accounts))
+			goto fail;
+	}
+	if (cfg->ndepts &&
+	    !(c->depts = calloc(cfg->ndepts, sizeof(*c->depts))))
+		goto fail;
+	for (i = 0; i < cfg->ndepts; i++, c->ndepts++) {
+		const gq_dept_cfg_t *f = &cfg->depts[i];
+		gq_dept_cfg_t *t = &c->depts[i];
+
+		t->gpu_quota = f->gpu_quota;
+		t->over_quota_weight = f->over_quota_weight;
+		t->gpu_limit = f->gpu_limit;
+		_set_numbers(f->by_pool, k, &t->gpu_quota,
+			     &t->over_quota_weight, &t->gpu_limit);
+		if (!(t->name = strdup(f->name)))
+			goto fail;
+	}
+	return c;
+fail:
+	gq_config_free(c);
+	return NULL;
 }
 
 char *gq_config_path(const char *slurm_conf_path, const char *priority_params)

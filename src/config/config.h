@@ -18,11 +18,19 @@
 #define GQ_DEFAULT_MIN_RUNTIME 0	/* seconds before a job may be reclaimed */
 #define GQ_DEFAULT_INTERVAL 2		/* seconds between recompute passes */
 
+/* A project's or department's numbers in one pool. */
+typedef struct {
+	int gpu_quota;		/* >= 0, default 0 */
+	double over_quota_weight;	/* >= 0, default 1 */
+	int gpu_limit;		/* >= gpu_quota, or GQ_NO_LIMIT (default) */
+} gq_pool_numbers_t;
+
 typedef struct {
 	char *name;
 	int gpu_quota;		/* >= 0 */
 	double over_quota_weight;	/* >= 0, default 1 */
 	int gpu_limit;		/* >= gpu_quota, or GQ_NO_LIMIT */
+	gq_pool_numbers_t *by_pool;	/* with pools: npools of them */
 } gq_dept_cfg_t;
 
 typedef struct {
@@ -30,10 +38,18 @@ typedef struct {
 	int gpu_quota;
 	double over_quota_weight;
 	int gpu_limit;
+	gq_pool_numbers_t *by_pool;	/* with pools: npools of them */
 	int department;		/* index into gq_config_t.depts, -1 if none */
 	char **accounts;	/* Slurm accounts; defaults to { name } */
 	int naccounts;
 } gq_project_cfg_t;
+
+/* A pool of GPUs: a set of Slurm partitions, its own model. */
+typedef struct {
+	char *name;
+	char **partitions;	/* non-empty; a partition is in one pool */
+	int npartitions;
+} gq_pool_cfg_t;
 
 typedef struct {
 	int min_runtime;	/* seconds */
@@ -42,11 +58,22 @@ typedef struct {
 	int npartitions;
 } gq_settings_t;
 
+/*
+ * Without "pools" (npools 0) the file is one pool (settings.partitions,
+ * or every partition) and the numbers are the gpu_quota, ... fields.
+ * With pools, each project's and department's numbers in pool k are
+ * by_pool[k] (a number in the file: the same in every pool; an object by
+ * pool: a pool it leaves out gets quota 0, weight 1, no limit), and the
+ * gpu_quota, ... fields are not used: gq_config_pool() gives pool k as a
+ * configuration of its own, which is what the core works on.
+ */
 typedef struct {
 	gq_project_cfg_t *projects;
 	int nprojects;
 	gq_dept_cfg_t *depts;
 	int ndepts;
+	gq_pool_cfg_t *pools;
+	int npools;
 	gq_settings_t settings;
 } gq_config_t;
 
@@ -80,6 +107,15 @@ bool gq_config_name_char(unsigned char c);
 gq_config_t *gq_config_empty(void);
 
 void gq_config_free(gq_config_t *cfg);
+
+/*
+ * Pool k of a configuration as a configuration of its own, without
+ * pools: every project and department with its numbers in pool k,
+ * settings.partitions the pool's partitions.  A configuration without
+ * pools is one pool, k 0: a copy of it.  A copy either way (free it with
+ * gq_config_free); NULL when out of memory or k is not a pool.
+ */
+gq_config_t *gq_config_pool(const gq_config_t *cfg, int k);
 
 /*
  * Where the configuration lives: `gpuquota_config=PATH` in Slurm's

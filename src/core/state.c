@@ -29,19 +29,19 @@ void gq_state_unlock(void)
 int gq_state_load(const char *path, char *err, size_t errlen)
 {
 	gq_config_t *cfg = NULL;
-	gq_view_t *next;
+	gq_pools_t *next;
 	char *p;
 
 	if (gq_config_load(path, &cfg, err, errlen))
 		return -1;
-	if (!(next = gq_view_create(cfg)) || !(p = strdup(path))) {
-		gq_view_free(next);
+	if (!(next = gq_pools_new(cfg)) || !(p = strdup(path))) {
+		gq_pools_free(next);
 		gq_config_free(cfg);
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	gq_view_free(_state.next);
+	gq_pools_free(_state.next);
 	gq_config_free(_state.config);
 	free(_state.config_path);
 	_state.config = cfg;
@@ -51,21 +51,21 @@ int gq_state_load(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-gq_view_t *gq_state_next(void)
+gq_pools_t *gq_state_next(void)
 {
 	if (!_state.next && _state.config)
-		_state.next = gq_view_create(_state.config);
+		_state.next = gq_pools_new(_state.config);
 	return _state.next;
 }
 
 void gq_state_publish(void)
 {
-	gq_view_t *old = _state.view;
+	gq_pools_t *old = _state.view;
 
 	_state.view = _state.next;
 	_state.next = old;
 	if (_state.view_stale) {	/* made for an older config */
-		gq_view_free(_state.next);
+		gq_pools_free(_state.next);
 		_state.next = NULL;
 		_state.view_stale = false;
 	}
@@ -92,13 +92,14 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now)
 	return true;
 }
 
-int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now)
+int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
 	uint32_t *active = NULL;
-	int i = 0, n = 0, waiting;
+	int i = 0, k, n, waiting = 0;
 
 	while (i < _state.ninflight) {
-		const gq_job_t *er = gq_view_job(v, _state.inflight[i].preemptor);
+		const gq_job_t *er = gq_pools_job(p, _state.inflight[i].preemptor,
+						  NULL);
 
 		if (!er || er->in.state != GQ_JOB_PENDING)
 			_state.inflight[i] = _state.inflight[--_state.ninflight];
@@ -108,10 +109,14 @@ int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now)
 	if (_state.ninflight &&
 	    !(active = malloc(sizeof(*active) * _state.ninflight)))
 		return 0;	/* no memory: nobody waits */
-	for (i = 0; i < _state.ninflight; i++)
-		if (now - _state.inflight[i].since < GQ_RECLAIM_WAIT)
-			active[n++] = _state.inflight[i].preemptor;
-	waiting = gq_view_wait_for_reclaims(v, active, n);
+	/* each pool's jobs wait only for its own preemptors */
+	for (k = 0; p && k < p->n; k++) {
+		for (i = n = 0; i < _state.ninflight; i++)
+			if (now - _state.inflight[i].since < GQ_RECLAIM_WAIT &&
+			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
+				active[n++] = _state.inflight[i].preemptor;
+		waiting += gq_view_wait_for_reclaims(p->view[k], active, n);
+	}
 	free(active);
 	return waiting;
 }
@@ -119,8 +124,8 @@ int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now)
 void gq_state_clear(void)
 {
 	free(_state.inflight);
-	gq_view_free(_state.view);
-	gq_view_free(_state.next);
+	gq_pools_free(_state.view);
+	gq_pools_free(_state.next);
 	gq_config_free(_state.config);
 	free(_state.config_path);
 	memset(&_state, 0, sizeof(_state));

@@ -24,6 +24,7 @@
 
 #include "config/config.h"
 #include "core/metrics.h"
+#include "core/pools.h"
 #include "core/view.h"
 
 /*
@@ -44,8 +45,9 @@ typedef struct {
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
-	gq_view_t *view;	/* the last good pass; NULL until the first */
-	gq_view_t *next;	/* for the next pass, of `config` */
+	gq_pools_t *view;	/* the last good pass, a view per pool; NULL
+				 * until the first */
+	gq_pools_t *next;	/* for the next pass, of `config` */
 	bool view_stale;	/* `view` was made for an older config */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
@@ -65,11 +67,11 @@ void gq_state_unlock(void);
 int gq_state_load(const char *path, char *err, size_t errlen);
 
 /*
- * The view the next pass fills, made for the current configuration when
- * needed.  NULL when there is no configuration or no memory.  Caller
- * holds the lock.
+ * The views the next pass fills (one per pool), made for the current
+ * configuration when needed.  NULL when there is no configuration or no
+ * memory.  Caller holds the lock.
  */
-gq_view_t *gq_state_next(void);
+gq_pools_t *gq_state_next(void);
 
 /*
  * The pass in gq_state_next() succeeded: answer from it from now on.
@@ -85,13 +87,13 @@ void gq_state_publish(void);
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now);
 
 /*
- * Forget the reclaims whose preemptor is no longer pending in v (started,
- * gone), and make v's jobs wait for those noted less than
- * GQ_RECLAIM_WAIT ago (gq_view_wait_for_reclaims).  Returns how many
- * preemptors they wait for.  Caller holds the lock.  O(J + reclaims in
- * flight).
+ * Forget the reclaims whose preemptor is no longer pending in p (started,
+ * gone), and make the jobs of each pool wait for its preemptors noted
+ * less than GQ_RECLAIM_WAIT ago (gq_view_wait_for_reclaims).  Returns how
+ * many preemptors they wait for.  Caller holds the lock.  O(J + pools x
+ * reclaims in flight).
  */
-int gq_state_wait_for_reclaims(gq_view_t *v, int64_t now);
+int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);

@@ -59,6 +59,11 @@ typedef struct {
 	bool at_risk;		/* running on a node that does not respond
 				 * (not yet DOWN): counted as lost by reclaim
 				 * (docs/MODEL.md "Node failures") */
+	bool elsewhere;		/* pending and demand in another pool, listing
+				 * a partition of this one too: here it is
+				 * only held when it would pass a limit
+				 * (added waiting, begins_later; see
+				 * gq_pools_shadow) */
 } gq_job_in_t;
 
 /*

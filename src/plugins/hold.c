@@ -85,27 +85,30 @@ static const char *_plural(double n)
 }
 
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
-		   const gq_job_t *job)
+		   const gq_job_t *job, const char *pool)
 {
+	char in[GQ_POOL_TEXT_MAX] = "";
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const gq_dept_t *d = gq_view_dept(view, p->department);
 	const gq_project_t *pr;
 	const gq_job_t *er;
 	char *desc = NULL;
 
+	if (pool)
+		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->hold) {
 	case GQ_HOLD_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit (%.0f GPU%s)",
-				      p->name, p->limit, _plural(p->limit));
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit%s (%.0f GPU%s)",
+				      p->name, in, p->limit, _plural(p->limit));
 		break;
 	case GQ_HOLD_DEPT_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit (%.0f GPU%s)",
-				      d ? d->name : "?", d ? d->limit : 0,
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit%s (%.0f GPU%s)",
+				      d ? d->name : "?", in, d ? d->limit : 0,
 				      _plural(d ? d->limit : 0));
 		break;
 	case GQ_HOLD_NOT_REQUEUEABLE:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s (%.0f GPU%s)",
-				      p->name, p->quota, _plural(p->quota));
+		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
+				      p->name, in, p->quota, _plural(p->quota));
 		break;
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);

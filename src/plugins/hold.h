@@ -12,14 +12,18 @@
 #include "core/view.h"
 #include "plugins/slurm_compat.h"
 
+/* Room for " in pool NAME" (names are at most 64 characters). */
+#define GQ_POOL_TEXT_MAX 80
+
 /*
  * Hold a pending job for job->hold, saying why in squeue's reason (a new
- * hold is counted in the state's metrics).  A job already held with the
- * same text is left alone.  Caller holds the job write lock and the state
- * lock.
+ * hold is counted in the state's metrics); `pool` names the pool of
+ * `view` where there are pools (NULL: one pool).  A job already held with
+ * the same text is left alone.  Caller holds the job write lock and the
+ * state lock.
  */
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
-		   const gq_job_t *job);
+		   const gq_job_t *job, const char *pool);
 
 /* A job gpuquota held may start: Slurm's reason is cleared (the caller
  * counts the release). */

@@ -66,9 +66,9 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	bool rc = false;
 
 	gq_state_lock();
-	if (gq_state()->view)
-		rc = gq_view_preemptable(gq_state()->view, preemptee->job_id,
-					 preemptor->job_id);
+	/* inside one pool only: both in the preemptor's pool's view */
+	rc = gq_pools_preemptable(gq_state()->view, preemptee->job_id,
+				  preemptor->job_id);
 	if (rc)
 		last_preemptor = preemptor->job_id;
 	gq_state_unlock();
@@ -82,7 +82,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
  * freed.  O(J), once per preemptor.  Caller holds the job write lock and
  * the state lock.
  */
-static void _hold_for_reclaim(gq_view_t *v, time_t now)
+static void _hold_for_reclaim(gq_pools_t *v, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
@@ -93,10 +93,12 @@ static void _hold_for_reclaim(gq_view_t *v, time_t now)
 	while ((job_ptr = list_next(it))) {
 		const gq_job_t *job;
 
+		int k;
+
 		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
-		    (job = gq_view_job(v, job_ptr->job_id)) &&
+		    (job = gq_pools_job(v, job_ptr->job_id, &k)) &&
 		    job->hold == GQ_HOLD_RECLAIM)
-			gq_write_hold(job_ptr, v, job);
+			gq_write_hold(job_ptr, v->view[k], job, v->name[k]);
 	}
 	list_iterator_destroy(it);
 }
@@ -109,15 +111,17 @@ static void _hold_for_reclaim(gq_view_t *v, time_t now)
  */
 static void _note_reclaim(job_record_t *victim)
 {
+	gq_pools_t *pools;
 	gq_view_t *v;
 	const gq_job_t *ee, *er;
 	const gq_project_t *pe, *pr;
 	time_t now = time(NULL);
+	int k;
 
 	gq_state_lock();
-	v = gq_state()->view;
-	if (!v || !(ee = gq_view_job(v, victim->job_id)) ||
-	    !(er = gq_view_job(v, last_preemptor))) {
+	pools = gq_state()->view;
+	if (!(er = gq_pools_job(pools, last_preemptor, &k)) ||
+	    !(ee = gq_view_job((v = pools->view[k]), victim->job_id))) {
 		gq_state_unlock();
 		return;
 	}
@@ -125,8 +129,9 @@ static void _note_reclaim(job_record_t *victim)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(&gq_state()->metrics, er->in.id, er->band,
 			  ee->in.gpus);
-	info("gpuquota: reclaim: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
-	     er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
+	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
+	     pools->name[k] ? " in pool " : "",
+	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share,
@@ -136,7 +141,7 @@ static void _note_reclaim(job_record_t *victim)
 		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	if (gq_state_note_reclaim(er->in.id, now))
-		_hold_for_reclaim(v, now);
+		_hold_for_reclaim(pools, now);
 	gq_state_unlock();
 }
 
@@ -150,12 +155,14 @@ static uint16_t _mode(job_record_t *job_ptr)
 /* candidates sort ascending: reclaim order */
 static uint32_t _prio(job_record_t *job_ptr)
 {
-	uint32_t rank;
+	uint32_t rank = UINT32_MAX;
+	gq_pools_t *pools;
+	int k;
 
 	gq_state_lock();
-	rank = gq_state()->view ?
-	       gq_view_preempt_rank(gq_state()->view, job_ptr->job_id) :
-	       UINT32_MAX;
+	pools = gq_state()->view;
+	if ((k = gq_pools_find(pools, job_ptr->job_id)) >= 0)
+		rank = gq_view_preempt_rank(pools->view[k], job_ptr->job_id);
 	gq_state_unlock();
 	return rank;
 }
@@ -171,8 +178,7 @@ static uint32_t _grace_time(job_record_t *job_ptr)
 	 * take it below its floor.
 	 */
 	gq_state_lock();
-	if (gq_state()->view)
-		gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
 	gq_state_unlock();
 	return 0;
 }

@@ -37,6 +37,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static pthread_t pass_thread;
 static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
+static bool partitions_checked;	/* the pools' partitions looked up */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
 static bool pass_stop, pass_wanted, in_ctld, pass_started;
@@ -73,7 +74,7 @@ static int _load(bool fatal_on_error)
 	rc = gq_state_load(path, err, sizeof(err));
 	if (!rc) {
 		_log_config(gq_state()->config, path);
-		accounts_checked = false;
+		accounts_checked = partitions_checked = false;
 	}
 	gq_state_unlock();
 	if (rc && fatal_on_error)
@@ -114,6 +115,26 @@ static void _report_missing(const char *line, void *ctx)
 	error("gpuquota: %s", line);
 }
 
+static int _partition_nodes(const char *name, void *ctx)
+{
+	part_record_t *part_ptr = find_part_record((char *)name);
+
+	return part_ptr ? (int)part_ptr->total_nodes : -1;
+}
+
+/*
+ * Say which partitions of the pools do not exist in Slurm or have no
+ * nodes: once per load, at its first pass (partitions are read by then).
+ * Caller holds the partition read lock and the state lock.
+ */
+static void _check_partitions(const gq_config_t *cfg)
+{
+	if (partitions_checked)
+		return;
+	gq_missing_partitions(cfg, _partition_nodes, _report_missing, NULL);
+	partitions_checked = true;
+}
+
 /*
  * With slurmdbd, say which configured accounts do not exist there: Slurm
  * refuses their jobs (AccountingStorageEnforce=associations) or, without
@@ -142,11 +163,11 @@ static void _check_accounts(const gq_config_t *cfg)
  */
 static bool _pass(gq_state_t *st, time_t now, bool *ok)
 {
-	gq_view_t *next = gq_state_next();
-	int rc = next ? gq_read_pass(next, st->config, now) : -1;
+	gq_pools_t *next = gq_state_next();
+	int k, rc = next ? gq_read_pass(next, now) : -1;
 
-	if (!rc)
-		rc = gq_view_compute(next);
+	for (k = 0; !rc && k < next->n; k++)	/* each pool its own model */
+		rc = gq_view_compute(next->view[k]);
 	if (!rc)	/* work outside quotas waits for reclaims in flight */
 		gq_state_wait_for_reclaims(next, now);
 	if (rc) {
@@ -223,6 +244,7 @@ static void _run_pass(void)
 		kick = _pass(st, time(NULL), &ok);
 		clock_gettime(CLOCK_MONOTONIC, &end);
 		_check_accounts(st->config);
+		_check_partitions(st->config);
 	}
 	gq_state_unlock();
 	/*
@@ -380,9 +402,11 @@ extern int fini(void)
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	const gq_job_t *job = NULL;
+	const gq_pools_t *pools;
 	gq_state_t *st;
 	gq_job_in_t in;
 	uint32_t prio = 1;
+	int k = 0;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
@@ -392,19 +416,28 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		in.state = GQ_JOB_PENDING;	/* being given a priority now */
 	gq_state_lock();
 	st = gq_state();
-	if (st->config && !gq_read_in_pool(st->config, job_ptr)) {
-		/* outside the GPU pool: not gpuquota's to order */
+	pools = st->view ? st->view : st->next;
+	if (pools && (k = gq_read_pool(pools, job_ptr)) < 0) {
+		/* outside the GPU pools: not gpuquota's to order */
 		gq_state_unlock();
 		return 1;
 	}
-	if (st->view && (job = gq_view_add_job(st->view, job_ptr->account, &in))) {
+	if (st->view &&
+	    (job = gq_view_add_job(st->view->view[k], job_ptr->account, &in))) {
+		const gq_job_t *shadow;
+
+		/* held by a limit of another pool it lists: that hold */
+		if (!gq_read_shadows(st->view, k, job_ptr, &in) && !job->hold &&
+		    (shadow = gq_pools_held_elsewhere(st->view, in.id, &k)))
+			job = shadow;
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
 			/* from priority 0: a person's hold being released,
 			 * and Slurm clears our reason after (hold.h) */
 			bool releasing = job_ptr->priority == 0;
 
-			gq_write_hold(job_ptr, st->view, job);
+			gq_write_hold(job_ptr, st->view->view[k], job,
+				      st->view->name[k]);
 			if (releasing)
 				gq_hold_note_release(job_ptr->job_id);
 			prio = 0;
@@ -507,8 +540,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!in_ctld)
 		return;
 	gq_state_lock();
-	if (gq_state()->view)
-		gq_view_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
 	gq_state_unlock();
 	_want_pass();
 }

@@ -74,13 +74,37 @@ static uint64_t _node_idle(void *data)
 	       ns->gres_cnt_avail - ns->gres_cnt_alloc : 0;
 }
 
-bool gq_read_in_pool(const gq_config_t *cfg, job_record_t *job_ptr)
+static const char *_partitions(job_record_t *job_ptr)
 {
-	const char *parts = job_ptr->partition;
+	if (!job_ptr->partition && job_ptr->part_ptr)
+		return job_ptr->part_ptr->name;
+	return job_ptr->partition;
+}
 
-	if (!parts && job_ptr->part_ptr)
-		parts = job_ptr->part_ptr->name;
-	return gq_pool_has_job(cfg, parts, !IS_JOB_PENDING(job_ptr));
+int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr)
+{
+	return gq_pool_of_job(p->config, p->n, _partitions(job_ptr),
+			      !IS_JOB_PENDING(job_ptr));
+}
+
+int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
+		    const gq_job_in_t *in)
+{
+	const char *parts = _partitions(job_ptr);
+	gq_job_in_t shadow;
+	int k;
+
+	if (in->state != GQ_JOB_PENDING && !in->begins_later)
+		return 0;
+	for (k = 0; k < p->n; k++) {
+		if (k == home || !parts || !gq_pool_has(p->config[k], parts))
+			continue;
+		shadow = *in;
+		gq_pools_shadow(&shadow);
+		if (!gq_view_add_job(p->view[k], job_ptr->account, &shadow))
+			return -1;
+	}
+	return 0;
 }
 
 /* Is the node in the pool's partitions (whatever its state)? */
@@ -262,39 +286,42 @@ static bool _active(job_record_t *job_ptr)
 	return gq_facts_active(&f);
 }
 
-int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now)
+int gq_read_pass(gq_pools_t *p, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
 	gq_groups_t *groups;
 	double capacity;
-	int rc = 0;
+	int k, rc = 0;
 
 	if (!job_list || !part_list)
 		return -1;
 	groups = gq_groups_collect();
-	gq_view_begin(view, 0, now);
-	if (_read_nodes(cfg, view, groups, &capacity) ||
-	    _read_account_tree(view)) {
-		gq_groups_free(groups);
-		return -1;
+	for (k = 0; k < p->n && !rc; k++) {
+		gq_view_begin(p->view[k], 0, now);
+		if (_read_nodes(p->config[k], p->view[k], groups, &capacity) ||
+		    _read_account_tree(p->view[k]))
+			rc = -1;
+		gq_view_set_capacity(p->view[k], capacity);
+		gq_view_min_runtime_at_least(p->view[k],
+					     slurm_conf.preempt_exempt_time);
 	}
-	gq_view_set_capacity(view, capacity);
-	gq_view_min_runtime_at_least(view, slurm_conf.preempt_exempt_time);
 	it = list_iterator_create(job_list);
 	while (!rc && (job_ptr = list_next(it))) {
 		gq_job_in_t in;
 
-		if (!_active(job_ptr) || !gq_read_in_pool(cfg, job_ptr))
+		if (!_active(job_ptr) || (k = gq_read_pool(p, job_ptr)) < 0)
 			continue;
 		gq_read_job(job_ptr, now, &in);
 		/* room only where it may run (node_groups.h) */
 		if (in.state != GQ_JOB_RUNNING)
 			in.node_group = gq_groups_of_job(groups, job_ptr);
-		if (!gq_view_add_job(view, job_ptr->account, &in))
+		if (!gq_view_add_job(p->view[k], job_ptr->account, &in))
 			rc = -1;
 		else if (in.state == GQ_JOB_RUNNING)
-			rc = _read_placement(view, job_ptr);
+			rc = _read_placement(p->view[k], job_ptr);
+		else
+			rc = gq_read_shadows(p, k, job_ptr, &in);
 	}
 	list_iterator_destroy(it);
 	gq_groups_free(groups);

@@ -10,15 +10,24 @@
 #include <time.h>
 
 #include "config/config.h"
+#include "core/pools.h"
 #include "core/view.h"
 #include "plugins/slurm_compat.h"
 
 /* Once per plugin load. */
 void gq_read_init(void);
 
-/* Is this job in gpuquota's pool (its partition, or any of a pending
- * job's partitions)? */
-bool gq_read_in_pool(const gq_config_t *cfg, job_record_t *job_ptr);
+/* Which pool is this job in (gq_pool_of_job), or -1: not gpuquota's. */
+int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr);
+
+/*
+ * A pending job of pool `home` (its input `in`) into every other pool it
+ * lists a partition of, as a shadow (gq_pools_shadow): held there when it
+ * would pass a limit.  Returns 0, or -1 when a view ran out of memory.
+ * O(pools x listed partitions).
+ */
+int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
+		    const gq_job_in_t *in);
 
 /* Is this job held by gpuquota (not by a user or an admin)? */
 bool gq_read_held(job_record_t *job_ptr);
@@ -27,12 +36,13 @@ bool gq_read_held(job_record_t *job_ptr);
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 
 /*
- * Fill a view for a pass: the pool's nodes and capacity, Slurm's account
- * tree, every active job in the pool and the running jobs' placement.
- * O(J + N + associations).  Caller holds the slurmctld job, node and
- * partition locks (read at least) and the state lock.  Returns 0, or -1
- * when the view ran out of memory.
+ * Fill each pool's view for a pass: the pool's nodes and capacity,
+ * Slurm's account tree, every active job of the pool and the running
+ * jobs' placement.  O(J x pools + N x pools + associations x pools).
+ * Caller holds the slurmctld job, node and partition locks (read at
+ * least) and the state lock.  Returns 0, or -1 when a view ran out of
+ * memory.
  */
-int gq_read_pass(gq_view_t *view, const gq_config_t *cfg, time_t now);
+int gq_read_pass(gq_pools_t *p, time_t now);
 
 #endif

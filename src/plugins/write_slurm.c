@@ -48,11 +48,12 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
  * a scheduling attempt fails; the next pass writes it again.
  */
 static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
-		     const gq_view_t *view, const gq_job_t *job)
+		     const gq_view_t *view, const gq_job_t *job,
+		     const char *pool)
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
-	char *desc = NULL;
+	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "";
 
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&
@@ -60,18 +61,20 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 		return;
 	if (_explained(job_ptr, prev, view, job, why))
 		return;
+	if (pool)
+		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
 	case GQ_BAND_IN_QUOTA:
-		desc = xstrdup_printf("%s, gpuquota: in quota (%s would hold %g of %g)",
-				      why, p->name, job->cum, p->quota);
+		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)",
+				      why, in, p->name, job->cum, p->quota);
 		break;
 	case GQ_BAND_FAIR_SHARE:
-		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share (%s would hold %g, quota %g, fair share %.1f)",
-				      why, p->name, job->cum, p->quota, p->share);
+		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)",
+				      why, in, p->name, job->cum, p->quota, p->share);
 		break;
 	case GQ_BAND_OVER:
-		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only (%s would hold %g, quota %g, fair share %.1f)",
-				      why, p->name, job->cum, p->quota, p->share);
+		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only%s (%s would hold %g, quota %g, fair share %.1f)",
+				      why, in, p->name, job->cum, p->quota, p->share);
 		break;
 	default:
 		return;
@@ -93,7 +96,8 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 	gq_write_unhold(job_ptr);
 }
 
-bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
+bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
+		   time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
@@ -104,14 +108,27 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 	gq_throttle_pass_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		const gq_job_t *job;
+		const gq_view_t *view, *prev;
+		const gq_job_t *job, *shadow;
+		int k;
 
 		if (!IS_JOB_PENDING(job_ptr) ||
-		    !(job = gq_view_job(view, job_ptr->job_id)))
+		    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
 			continue;
+		view = pools->view[k];
+		/* the pass before, when it had this pool (a reload may
+		 * change the pools: then texts are written again) */
+		prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] :
+							 NULL;
+		/* held by a limit of another pool it lists: that hold */
+		if (!job->hold &&
+		    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
+			job = shadow;
+			view = pools->view[k];
+		}
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
-			gq_write_hold(job_ptr, view, job);
+			gq_write_hold(job_ptr, view, job, pools->name[k]);
 			continue;
 		}
 		if (gq_read_held(job_ptr)) {
@@ -125,7 +142,7 @@ bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now)
 		if (job_ptr->priority == 0)
 			continue;
 		if (job->in.state == GQ_JOB_PENDING)
-			_explain(job_ptr, prev, view, job);
+			_explain(job_ptr, prev, view, job, pools->name[k]);
 		if (job_ptr->direct_set_prio)
 			continue;
 		if (job_ptr->priority != job->priority) {

@@ -9,17 +9,19 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "core/pools.h"
 #include "core/view.h"
 #include "plugins/slurm_compat.h"
 
 /*
  * After a pass: hold, release, explain and reprioritize every pending job
- * of the view.  `prev` is the pass before (NULL: none), whose reason texts
- * are not written again when nothing in them changed.  O(J) with O(1)
- * lookups.  Returns true when a scheduling pass should run now (a job was
- * released, or may now make room).  Caller holds the slurmctld job write
- * lock and the state lock.
+ * of the views (one per pool).  `prev` is the pass before (NULL: none),
+ * whose reason texts are not written again when nothing in them changed.
+ * O(J x pools) with O(1) lookups.  Returns true when a scheduling pass
+ * should run now (a job was released, or may now make room).  Caller
+ * holds the slurmctld job write lock and the state lock.
  */
-bool gq_write_pass(const gq_view_t *view, const gq_view_t *prev, time_t now);
+bool gq_write_pass(const gq_pools_t *view, const gq_pools_t *prev,
+		   time_t now);
 
 #endif

@@ -218,6 +218,38 @@ bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
 	return gq_pool_has(cfg, first);
 }
 
+int gq_pool_of_job(gq_config_t *const *pools, int n, const char *partitions,
+		   bool running)
+{
+	const char *p = partitions;
+	char one[GQ_LINE_MAX];
+	int k;
+
+	if (!p || !*p) {	/* no partition named: only an unbounded pool */
+		for (k = 0; k < n; k++)
+			if (gq_pool_has(pools[k], NULL))
+				return k;
+		return -1;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len < sizeof(one)) {
+			memcpy(one, p, len);
+			one[len] = '\0';
+			for (k = 0; k < n; k++)
+				if (gq_pool_has(pools[k], one))
+					return k;
+		}
+		if (running)
+			break;	/* it runs in the first */
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return -1;
+}
+
 bool gq_node_takes_work(uint32_t node_state)
 {
 	uint32_t base = node_state & NODE_STATE_BASE;
@@ -243,6 +275,46 @@ uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
 	if (base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE)
 		return 0;
 	return allocated < total ? allocated : total;
+}
+
+/* one partition of key `kp`: a line when it is missing or empty */
+static void _check_partition(const char *kp, const char *name,
+			     int (*nodes)(const char *partition, void *ctx),
+			     void (*report)(const char *line, void *ctx),
+			     void *ctx)
+{
+	char line[GQ_LINE_MAX];
+	int n = nodes(name, ctx);
+
+	if (n > 0)
+		return;
+	snprintf(line, sizeof(line), n < 0 ?
+		 "%s: no partition named %s in Slurm: no job can run there" :
+		 "%s: partition %s has no nodes: it adds no GPUs",
+		 kp, name);
+	report(line, ctx);
+}
+
+void gq_missing_partitions(const gq_config_t *cfg,
+			   int (*nodes)(const char *partition, void *ctx),
+			   void (*report)(const char *line, void *ctx),
+			   void *ctx)
+{
+	char kp[64];
+	int i, k;
+
+	for (i = 0; i < cfg->settings.npartitions; i++) {
+		snprintf(kp, sizeof(kp), "settings.partitions[%d]", i);
+		_check_partition(kp, cfg->settings.partitions[i], nodes,
+				 report, ctx);
+	}
+	for (k = 0; k < cfg->npools; k++)
+		for (i = 0; i < cfg->pools[k].npartitions; i++) {
+			snprintf(kp, sizeof(kp), "pools[%d].partitions[%d]", k,
+				 i);
+			_check_partition(kp, cfg->pools[k].partitions[i],
+					 nodes, report, ctx);
+		}
 }
 
 void gq_missing_accounts(const gq_config_t *cfg,

@@ -102,6 +102,16 @@ bool gq_pool_has(const gq_config_t *cfg, const char *partitions);
 bool gq_pool_has_job(const gq_config_t *cfg, const char *partitions,
 		     bool running);
 
+/*
+ * Which of n pools (each a configuration of its own, gq_config_pool) a job
+ * is in, or -1: a started job the pool of the partition it runs in (the
+ * first listed); a pending one the pool of the first partition it lists
+ * that is in a pool, so that a job listing partitions of several pools is
+ * demand in one of them only.  O(listed partitions x pools x partitions).
+ */
+int gq_pool_of_job(gq_config_t *const *pools, int n, const char *partitions,
+		   bool running);
+
 /* Can a node in this state take work (not down, drained, failing, not
  * responding or future)?  Its GPUs are then part of C. */
 bool gq_node_takes_work(uint32_t node_state);
@@ -126,6 +136,17 @@ uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
  * account exists, `report` gets one line per missing account (the same
  * words in slurmctld's log and the command's warning).
  */
+/*
+ * Every partition the pools (or settings.partitions) name should exist
+ * and have nodes: `nodes` says how many a partition has, -1 when Slurm
+ * has no such partition.  One line per partition that does not, with
+ * its key.  O(partitions x nodes(...)).
+ */
+void gq_missing_partitions(const gq_config_t *cfg,
+			   int (*nodes)(const char *partition, void *ctx),
+			   void (*report)(const char *line, void *ctx),
+			   void *ctx);
+
 void gq_missing_accounts(const gq_config_t *cfg,
 			 bool (*exists)(const char *account, void *ctx),
 			 void (*report)(const char *line, void *ctx),

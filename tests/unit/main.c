@@ -20,6 +20,7 @@ Suite *property_suite(void);
 Suite *metrics_suite(void);
 Suite *prom_suite(void);
 Suite *cli_metrics_suite(void);
+Suite *pools_suite(void);
 Suite *throttle_file_suite(void);
 Suite *unresponsive_suite(void);
 
@@ -43,6 +44,7 @@ int main(void)
 	srunner_add_suite(sr, metrics_suite());
 	srunner_add_suite(sr, prom_suite());
 	srunner_add_suite(sr, cli_metrics_suite());
+	srunner_add_suite(sr, pools_suite());
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
 	srunner_run_all(sr, CK_NORMAL);

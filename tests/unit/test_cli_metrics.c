@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/metrics.h"
+#include "core/pools.h"
 #include "core/metrics_file.h"
 #include "helpers.h"
 
@@ -60,6 +61,9 @@ static void _lacks(const char *text, const char *start)
 	free(want);
 }
 
+/* the capacity of the one pool of these tests */
+static const double cap8 = 8;
+
 START_TEST(projects_and_departments)
 {
 	slurm_job_info_t ji[3] = { { .job_id = 1 }, { .job_id = 2 },
@@ -70,7 +74,7 @@ START_TEST(projects_and_departments)
 	gq_prom_t p;
 
 	gq_prom_init(&p);
-	ck_assert_int_eq(gq_metrics_render(v, 8, &jobs, NULL, &p, err,
+	ck_assert_int_eq(gq_metrics_render(&v, NULL, &cap8, 1, &jobs, NULL, &p, err,
 					   sizeof(err)), 0);
 	_has(p.buf, "gpuquota_capacity_gpus 8");
 	_has(p.buf, "gpuquota_project_quota_gpus{project=\"ml-a\",department=\"ml\"} 2");
@@ -117,7 +121,7 @@ START_TEST(plugin_file)
 	gq_metrics_release(&m);
 	ck_assert_int_eq(gq_metrics_file_write(&m, path, 1004, err, sizeof(err)), 0);
 	gq_prom_init(&p);
-	ck_assert_int_eq(gq_metrics_render(v, 8, NULL, path, &p, err,
+	ck_assert_int_eq(gq_metrics_render(&v, NULL, &cap8, 1, NULL, path, &p, err,
 					   sizeof(err)), 0);
 	_has(p.buf, "gpuquota_metrics_file_ok 1");
 	_has(p.buf, "# TYPE gpuquota_passes_total counter");
@@ -148,7 +152,7 @@ START_TEST(plugin_file)
 	free(path);
 	path = write_temp("{\"version\": 1, \"written_at\": 5, \"started_at\": 1, \"passes_total\": 1.5}");
 	gq_prom_init(&p);
-	ck_assert_int_eq(gq_metrics_render(v, 8, NULL, path, &p, err,
+	ck_assert_int_eq(gq_metrics_render(&v, NULL, &cap8, 1, NULL, path, &p, err,
 					   sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, path));
 	ck_assert_ptr_nonnull(strstr(err, "\"passes_total\": expected a count (integer >= 0), found 1.5"));
@@ -160,6 +164,43 @@ START_TEST(plugin_file)
 }
 END_TEST
 
+/*
+ * With pools, every per-project sample and the capacity carry their pool:
+ * team-a (q {a100: 2}) runs 1 GPU in a100 (4 GPUs); h100 (2 GPUs) is idle.
+ */
+START_TEST(pools_labelled)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg = NULL;
+	gq_pools_t *pools;
+	double caps[2] = { 4, 2 };
+	gq_prom_t p;
+
+	ck_assert(!gq_config_parse(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 2}}]}",
+		"t.json", &cfg, err, sizeof(err)));
+	pools = gq_pools_new(cfg);
+	gq_view_begin(pools->view[0], 4, 100);
+	run(pools->view[0], 1, "team-a", 1, 1);
+	gq_view_begin(pools->view[1], 2, 100);
+	ck_assert_int_eq(gq_view_compute(pools->view[0]), 0);
+	ck_assert_int_eq(gq_view_compute(pools->view[1]), 0);
+	gq_prom_init(&p);
+	ck_assert_int_eq(gq_metrics_render(pools->view, pools->name, caps, 2,
+					   NULL, NULL, &p, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(p.buf, "gpuquota_capacity_gpus{pool=\"a100\"} 4\n"
+					 "gpuquota_capacity_gpus{pool=\"h100\"} 2\n"));
+	ck_assert_ptr_nonnull(strstr(p.buf, "gpuquota_project_quota_gpus{pool=\"a100\",project=\"team-a\"} 2\n"
+					 "gpuquota_project_quota_gpus{pool=\"h100\",project=\"team-a\"} 0\n"));
+	ck_assert_ptr_nonnull(strstr(p.buf, "gpuquota_project_allocated_gpus{pool=\"a100\",project=\"team-a\"} 1\n"));
+	gq_prom_free(&p);
+	gq_pools_free(pools);
+	gq_config_free(cfg);
+}
+END_TEST
+
 Suite *cli_metrics_suite(void)
 {
 	Suite *s = suite_create("cli_metrics");
@@ -167,6 +208,7 @@ Suite *cli_metrics_suite(void)
 
 	tcase_add_test(tc, projects_and_departments);
 	tcase_add_test(tc, plugin_file);
+	tcase_add_test(tc, pools_labelled);
 	suite_add_tcase(s, tc);
 	return s;
 }

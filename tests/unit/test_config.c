@@ -149,6 +149,74 @@ START_TEST(test_departments)
 }
 END_TEST
 
+/*
+ * Pools (the example of docs/MODEL.md "Pools"): numbers by pool, a plain
+ * number the same in every pool, a pool left out of an object at its
+ * defaults (quota 0, weight 1, no limit), and each pool as a
+ * configuration of its own.
+ */
+START_TEST(test_pools)
+{
+	gq_config_t *cfg = parse_ok(
+		"{\"pools\": ["
+		"  {\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"  {\"name\": \"h100\", \"partitions\": [\"h100\", \"h100-long\"]}"
+		" ],"
+		" \"departments\": [{\"name\": \"ml\", \"gpu_quota\": {\"h100\": 3},"
+		"   \"gpu_limit\": 6}],"
+		" \"projects\": ["
+		"  {\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 4, \"h100\": 2},"
+		"   \"over_quota_weight\": {\"a100\": 1, \"h100\": 2},"
+		"   \"gpu_limit\": {\"h100\": 4}, \"department\": \"ml\"},"
+		"  {\"name\": \"team-b\", \"gpu_quota\": 3, \"over_quota_weight\": 0.5}"
+		" ],"
+		" \"settings\": {\"min_runtime\": 60}}");
+	const gq_pool_numbers_t *a, *b, *d;
+	gq_config_t *h;
+
+	ck_assert_int_eq(cfg->npools, 2);
+	ck_assert_str_eq(cfg->pools[1].name, "h100");
+	ck_assert_int_eq(cfg->pools[1].npartitions, 2);
+	a = cfg->projects[0].by_pool;
+	b = cfg->projects[1].by_pool;
+	d = cfg->depts[0].by_pool;
+	ck_assert_int_eq(a[0].gpu_quota, 4);
+	ck_assert_double_eq(a[0].over_quota_weight, 1);
+	ck_assert_int_eq(a[0].gpu_limit, GQ_NO_LIMIT);
+	ck_assert_int_eq(a[1].gpu_quota, 2);
+	ck_assert_double_eq(a[1].over_quota_weight, 2);
+	ck_assert_int_eq(a[1].gpu_limit, 4);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(b[k].gpu_quota, 3);
+		ck_assert_double_eq(b[k].over_quota_weight, 0.5);
+		ck_assert_int_eq(b[k].gpu_limit, GQ_NO_LIMIT);
+		ck_assert_int_eq(d[k].gpu_limit, 6);
+	}
+	ck_assert_int_eq(d[0].gpu_quota, 0);
+	ck_assert_int_eq(d[1].gpu_quota, 3);
+
+	h = gq_config_pool(cfg, 1);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(h->npools, 0);
+	ck_assert_int_eq(h->settings.npartitions, 2);
+	ck_assert_str_eq(h->settings.partitions[1], "h100-long");
+	ck_assert_int_eq(h->settings.min_runtime, 60);
+	ck_assert_int_eq(h->nprojects, 2);
+	ck_assert_str_eq(h->projects[0].name, "team-a");
+	ck_assert_int_eq(h->projects[0].gpu_quota, 2);
+	ck_assert_double_eq(h->projects[0].over_quota_weight, 2);
+	ck_assert_int_eq(h->projects[0].gpu_limit, 4);
+	ck_assert_int_eq(h->projects[0].department, 0);
+	ck_assert_str_eq(h->projects[0].accounts[0], "team-a");
+	ck_assert_int_eq(h->projects[1].gpu_quota, 3);
+	ck_assert_int_eq(h->depts[0].gpu_quota, 3);
+	ck_assert_int_eq(h->depts[0].gpu_limit, 6);
+	gq_config_free(h);
+	ck_assert_ptr_null(gq_config_pool(cfg, 2));
+	gq_config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_settings)
 {
 	gq_config_t *cfg = parse_ok(
@@ -494,6 +562,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_example);
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_departments);
+	tcase_add_test(tc, test_pools);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_empty_projects_and_bom);
 	tcase_add_test(tc, test_account_owns_other_name_when_explicit);

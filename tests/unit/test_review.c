@@ -238,7 +238,7 @@ START_TEST(reload_window_ignores_limit)
 
 	gq_state_lock();
 	ck_assert_int_eq(gq_state_load(path, err, sizeof(err)), 0);
-	v = gq_state_next();
+	v = gq_state_next()->view[0];
 	gq_view_begin(v, 8, 100);
 	for (id = 1; id <= 2; id++)	/* team-a runs 2 GPUs */
 		run(v, id, "team-a", 1, id);
@@ -246,7 +246,7 @@ START_TEST(reload_window_ignores_limit)
 	gq_state_publish();
 	/* the reload (scontrol reconfigure), no pass yet */
 	ck_assert_int_eq(gq_state_load(path, err, sizeof(err)), 0);
-	j = gq_view_add_job(gq_state()->view, "team-a", &in);
+	j = gq_view_add_job(gq_state()->view->view[0], "team-a", &in);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_int_eq(j->hold, GQ_HOLD_LIMIT);	/* 3 > L = 2 */
 	gq_state_clear();

@@ -31,38 +31,38 @@ START_TEST(reload_keeps_last_good_view)
 	gq_state_lock();
 	ck_assert_int_eq(gq_state_load(a, err, sizeof(err)), 0);
 	ck_assert_ptr_null(st->view);	/* no pass yet: nothing to answer */
-	v = gq_state_next();
+	v = gq_state_next()->view[0];
 	gq_view_begin(v, 8, 100);
 	run(v, 1, "team-a", 1, 10);
 	run(v, 2, "team-a", 1, 10);
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	gq_state_publish();
-	ck_assert_ptr_eq(st->view, v);
+	ck_assert_ptr_eq(st->view->view[0], v);
 
 	/* reload: the last good view still answers */
 	ck_assert_int_eq(gq_state_load(b, err, sizeof(err)), 0);
-	ck_assert_ptr_eq(st->view, v);
-	ck_assert_int_eq(gq_view_add_job(st->view, "team-a", &late)->hold,
+	ck_assert_ptr_eq(st->view->view[0], v);
+	ck_assert_int_eq(gq_view_add_job(st->view->view[0], "team-a", &late)->hold,
 			 GQ_HOLD_LIMIT);
 
 	/* a bad file changes nothing */
 	ck_assert_int_ne(gq_state_load("/nonexistent/gpuquota.json", err,
 				       sizeof(err)), 0);
-	ck_assert_ptr_eq(st->view, v);
+	ck_assert_ptr_eq(st->view->view[0], v);
 
 	/* a pass on the new config: its limit applies */
-	v = gq_state_next();
-	ck_assert_ptr_ne(v, st->view);
+	v = gq_state_next()->view[0];
+	ck_assert_ptr_ne(v, st->view->view[0]);
 	gq_view_begin(v, 8, 200);
 	run(v, 1, "team-a", 1, 10);
 	run(v, 2, "team-a", 1, 10);
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	gq_state_publish();
 	late.id = 10;
-	ck_assert_int_eq(gq_view_add_job(st->view, "team-a", &late)->hold,
+	ck_assert_int_eq(gq_view_add_job(st->view->view[0], "team-a", &late)->hold,
 			 GQ_HOLD_NONE);
 	/* the view of the old config was dropped, not reused */
-	ck_assert_ptr_ne(gq_state_next(), v);
+	ck_assert_ptr_ne(gq_state_next()->view[0], v);
 	gq_state_clear();
 	gq_state_unlock();
 	unlink(a);
@@ -80,7 +80,7 @@ END_TEST
  */
 static gq_view_t *reclaim_pass(bool a1_runs)
 {
-	gq_view_t *v = gq_state_next();
+	gq_view_t *v = gq_state_next()->view[0];
 
 	gq_view_begin(v, 4, 100);
 	for (uint32_t id = 1; id <= (a1_runs ? 2u : 4u); id++)
@@ -119,11 +119,11 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	ck_assert_int_eq(gq_view_job(v, 20)->band, GQ_BAND_IN_QUOTA);
 	ck_assert(gq_view_preemptable(v, 1, 20));
 	/* no reclaim in flight: nobody waits */
-	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 100), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
 
 	gq_state_note_reclaim(20, 100);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 101), 1);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 101), 1);
 	gq_state_publish();
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_RECLAIM);
 	ck_assert_uint_eq(gq_view_job(v, 21)->waits_for, 20);
@@ -136,13 +136,13 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	 * another reclaim for a1 does not renew it */
 	v = reclaim_pass(false);
 	gq_state_note_reclaim(20, 100 + GQ_RECLAIM_WAIT);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 100 + GQ_RECLAIM_WAIT), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100 + GQ_RECLAIM_WAIT), 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
 	gq_state_publish();
 
 	/* a1 runs: its reclaim is over and forgotten */
 	v = reclaim_pass(true);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(v, 102), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 102), 0);
 	ck_assert_int_eq(gq_state()->ninflight, 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
 	gq_state_publish();

@@ -99,6 +99,38 @@ START_TEST(plan_changes)
 END_TEST
 
 /*
+ * With pools, Slurm's GrpTRES counts the GPUs of every partition, so the
+ * limit sync sets is the sum of the pools' limits (gpuquota enforces each
+ * pool's): team-a L {a100: 4, h100: 2} -> 6; team-b limited in a100 only
+ * -> none (it is unlimited in h100).
+ */
+START_TEST(plan_pools_sum_limits)
+{
+	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
+	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
+			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
+	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
+	gq_project_cfg_t p[2] = {
+		{ .name = "team-a", .by_pool = na, .department = -1,
+		  .accounts = acc_a, .naccounts = 1 },
+		{ .name = "team-b", .by_pool = nb, .department = -1,
+		  .accounts = acc_b, .naccounts = 1 },
+	};
+	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
+			    .npools = 2 };
+	gq_acct_t have[2] = { { "team-a", "root", -1 },
+			      { "team-b", "root", 3 } };
+	gq_plan_t plan;
+
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &plan), 0);
+	ck_assert_int_eq(plan.n, 2);
+	ck_cmd(&plan.cmds[0], "modify account where name=team-a cluster=c1 set GrpTRES=gres/gpu=6");
+	ck_cmd(&plan.cmds[1], "modify account where name=team-b cluster=c1 set GrpTRES=gres/gpu=-1");
+	gq_sync_plan_free(&plan);
+}
+END_TEST
+
+/*
  * Names a shell would split or interpret stay one argument each:
  * department research (no limit), project "team a" (limit 2, no
  * department, not in slurmdbd) and o'brien (research, no limit, in
@@ -312,6 +344,7 @@ Suite *sync_suite(void)
 
 	tcase_add_test(tc, grptres_parse);
 	tcase_add_test(tc, plan_changes);
+	tcase_add_test(tc, plan_pools_sum_limits);
 	tcase_add_test(tc, plan_names_one_argument);
 	tcase_add_test(tc, cmd_str_quoting);
 	tcase_add_test(tc, sacctmgr_accounts);

@@ -1,0 +1,112 @@
+/*
+ * pools.c - one view per pool of GPUs (see pools.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pools.h"
+
+gq_pools_t *gq_pools_new(const gq_config_t *cfg)
+{
+	gq_pools_t *p = calloc(1, sizeof(*p));
+	int k, n = cfg->npools ? cfg->npools : 1;
+
+	if (!p)
+		return NULL;
+	p->config = calloc(n, sizeof(*p->config));
+	p->name = calloc(n, sizeof(*p->name));
+	p->view = calloc(n, sizeof(*p->view));
+	if (!p->config || !p->name || !p->view) {
+		gq_pools_free(p);
+		return NULL;
+	}
+	for (k = 0; k < n; k++, p->n++) {
+		if ((cfg->npools &&
+		     !(p->name[k] = strdup(cfg->pools[k].name))) ||
+		    !(p->config[k] = gq_config_pool(cfg, k)) ||
+		    !(p->view[k] = gq_view_create(p->config[k]))) {
+			p->n++;	/* free what was made of it */
+			gq_pools_free(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+void gq_pools_free(gq_pools_t *p)
+{
+	int k;
+
+	if (!p)
+		return;
+	for (k = 0; k < p->n; k++) {
+		gq_view_free(p->view[k]);
+		gq_config_free(p->config[k]);
+		free(p->name[k]);
+	}
+	free(p->view);
+	free(p->name);
+	free(p->config);
+	free(p);
+}
+
+const gq_job_t *gq_pools_job(const gq_pools_t *p, uint32_t id, int *pool)
+{
+	const gq_job_t *job;
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if ((job = gq_view_job(p->view[k], id)) && !job->in.elsewhere) {
+			if (pool)
+				*pool = k;
+			return job;
+		}
+	return NULL;
+}
+
+void gq_pools_shadow(gq_job_in_t *in)
+{
+	in->state = GQ_JOB_WAITING;
+	in->begins_later = true;
+	in->elsewhere = true;
+}
+
+const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
+					int *pool)
+{
+	const gq_job_t *job;
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if ((job = gq_view_job(p->view[k], id)) && job->in.elsewhere &&
+		    job->hold) {
+			if (pool)
+				*pool = k;
+			return job;
+		}
+	return NULL;
+}
+
+int gq_pools_find(const gq_pools_t *p, uint32_t id)
+{
+	int k = -1;
+
+	return gq_pools_job(p, id, &k) ? k : -1;
+}
+
+bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
+			  uint32_t preemptor)
+{
+	int k = gq_pools_find(p, preemptor);
+
+	return k >= 0 && gq_view_job(p->view[k], preemptee) &&
+	       gq_view_preemptable(p->view[k], preemptee, preemptor);
+}
+
+void gq_pools_job_gone(gq_pools_t *p, uint32_t id)
+{
+	int k = gq_pools_find(p, id);
+
+	if (k >= 0)
+		gq_view_job_gone(p->view[k], id);
+}

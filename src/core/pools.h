@@ -1,0 +1,69 @@
+/*
+ * pools.h - one view per pool of GPUs.
+ *
+ * Owns: a configuration split into its pools (gq_config_pool: each pool is
+ * a configuration of its own, so every rule of the core applies inside
+ * each pool unchanged), one view per pool, and which pool a job is in.
+ * A configuration without "pools" is one pool.  Nothing crosses pools: a
+ * job is in one pool's view, and only jobs of one view reclaim from each
+ * other.
+ */
+#ifndef GPUQUOTA_POOLS_H
+#define GPUQUOTA_POOLS_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/view.h"
+
+typedef struct {
+	int n;			/* pools, >= 1 */
+	gq_config_t **config;	/* pool k as a configuration of its own */
+	char **name;		/* pool k's name; NULL without pools */
+	gq_view_t **view;	/* pool k's view */
+} gq_pools_t;
+
+/*
+ * The pools of a configuration, each with a new view.  NULL when out of
+ * memory.  O(pools x (projects + accounts)).
+ */
+gq_pools_t *gq_pools_new(const gq_config_t *cfg);
+void gq_pools_free(gq_pools_t *p);
+
+/* The pool whose view holds job `id`, or -1.  O(pools). */
+int gq_pools_find(const gq_pools_t *p, uint32_t id);
+
+/*
+ * The job `id` in the pool it is demand in or runs in (NULL: none).
+ * O(pools).
+ */
+const gq_job_t *gq_pools_job(const gq_pools_t *p, uint32_t id, int *pool);
+
+/*
+ * A pending job listing partitions of several pools is demand in one (its
+ * home, gq_pool_of_job) and may start in any: in each other pool it is
+ * added as a job waiting for its begin time (`in` turned so here), which
+ * the core holds when it would pass a limit there and never counts as
+ * demand, in A or as a preemptor.  So no limit is escaped by listing
+ * partitions.
+ */
+void gq_pools_shadow(gq_job_in_t *in);
+
+/*
+ * The first pool other than its home that holds job `id` (its hold, for
+ * the job's reason), or NULL.  O(pools).
+ */
+const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
+					int *pool);
+
+/*
+ * May `preemptee` be requeued for `preemptor`?  Only inside one pool: both
+ * in the same pool's view, and that view says so.  O(pools).
+ */
+bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
+			  uint32_t preemptor);
+
+/* The job left (gq_view_job_gone in the pool that has it).  O(pools). */
+void gq_pools_job_gone(gq_pools_t *p, uint32_t id);
+
+#endif

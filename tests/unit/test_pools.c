@@ -1,0 +1,158 @@
+/*
+ * test_pools.c - pools of GPUs: which pool a job is in, each pool its own
+ * model, and a job listing several pools held by any pool's limit.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "core/pools.h"
+#include "shared/job_facts.h"
+#include "helpers.h"
+
+static const char two_pools[] =
+	"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+	"            {\"name\": \"h100\", \"partitions\": [\"h100\", \"h100-long\"]}],"
+	" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 2, \"h100\": 1},"
+	"                 \"gpu_limit\": {\"h100\": 1}},"
+	"                {\"name\": \"team-b\", \"gpu_quota\": {\"h100\": 2}}]}";
+
+static gq_pools_t *pools_of(const char *json)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg = NULL;
+	gq_pools_t *p;
+
+	ck_assert_msg(!gq_config_parse(json, "t.json", &cfg, err, sizeof(err)),
+		      "%s", err);
+	p = gq_pools_new(cfg);
+	ck_assert_ptr_nonnull(p);
+	gq_config_free(cfg);	/* the pools keep copies */
+	return p;
+}
+
+/*
+ * A started job is in the pool of the partition it runs in (the first
+ * listed); a pending one in the pool of the first partition it lists that
+ * is in a pool; a job of no pool's partition in none.  Without pools,
+ * everything is in the one pool (or what settings.partitions names).
+ */
+START_TEST(pool_of_job)
+{
+	gq_pools_t *p = pools_of(two_pools);
+
+	ck_assert_int_eq(p->n, 2);
+	ck_assert_str_eq(p->name[1], "h100");
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, "h100-long", true), 1);
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, "cpu,h100,a100", false), 1);
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, "a100,h100", false), 0);
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, "cpu,a100", true), -1);
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, "cpu", false), -1);
+	ck_assert_int_eq(gq_pool_of_job(p->config, p->n, NULL, false), -1);
+	gq_pools_free(p);
+
+	p = pools_of("{\"projects\": []}");
+	ck_assert_int_eq(p->n, 1);
+	ck_assert_ptr_null(p->name[0]);
+	ck_assert_int_eq(gq_pool_of_job(p->config, 1, "anything", true), 0);
+	ck_assert_int_eq(gq_pool_of_job(p->config, 1, NULL, false), 0);
+	gq_pools_free(p);
+}
+END_TEST
+
+/*
+ * Each pool its own model, numbers by hand.  a100: 4 GPUs, h100: 2.
+ * team-b runs 2 in a100 (quota 0 there: over) and 2 in h100 (its quota).
+ * team-a pends a1 (1 GPU) in a100: in quota there (A = 1 <= 2) and it
+ * reclaims team-b's a100 jobs, never its h100 ones (team-b is at quota in
+ * h100, and another pool anyway).  team-a's a2, listing a100,h100, is
+ * demand in a100 (A = 2 <= 2, in quota) and a shadow in h100, where
+ * team-a already runs 1 = its limit there: held by h100's limit.
+ */
+START_TEST(pools_apart)
+{
+	gq_pools_t *p = pools_of(two_pools);
+	gq_view_t *a = p->view[0], *h = p->view[1];
+	gq_job_in_t a2 = pending(21, 1, 21);
+	const gq_job_t *j;
+	int k = -1;
+
+	gq_view_begin(a, 4, 100);
+	gq_view_begin(h, 3, 100);
+	run(a, 1, "team-b", 1, 1);
+	run(a, 2, "team-b", 1, 2);
+	run(h, 3, "team-b", 1, 3);
+	run(h, 4, "team-b", 1, 4);
+	run(h, 5, "team-a", 1, 5);
+	pend(a, 20, "team-a", 1, 20);
+	add(a, "team-a", a2);
+	gq_pools_shadow(&a2);
+	add(h, "team-a", a2);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+
+	j = gq_pools_job(p, 20, &k);
+	ck_assert_int_eq(k, 0);
+	ck_assert_int_eq(j->band, GQ_BAND_IN_QUOTA);
+	ck_assert(gq_pools_preemptable(p, 1, 20));
+	ck_assert(!gq_pools_preemptable(p, 3, 20));	/* other pool */
+	ck_assert(!gq_pools_preemptable(p, 5, 20));
+
+	j = gq_pools_job(p, 21, &k);	/* home: a100 */
+	ck_assert_int_eq(k, 0);
+	ck_assert_int_eq(j->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(j->hold, GQ_HOLD_NONE);
+	j = gq_pools_held_elsewhere(p, 21, &k);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(j->hold, GQ_HOLD_LIMIT);
+	/* not demand in h100: team-a's h100 demand is what it runs */
+	ck_assert_uint_eq(gq_view_project(h, gq_view_find_project(h, "team-a"))->pending, 0);
+	ck_assert_ptr_null(gq_pools_held_elsewhere(p, 20, NULL));
+	gq_pools_free(p);
+}
+END_TEST
+
+/* a100 has 2 nodes, h100 none, h100-long does not exist */
+static int _nodes(const char *partition, void *ctx)
+{
+	(void)ctx;
+	if (!strcmp(partition, "a100"))
+		return 2;
+	return strcmp(partition, "h100") ? -1 : 0;
+}
+
+static void _collect(const char *line, void *ctx)
+{
+	char *buf = ctx;
+
+	strncat(buf, line, 1023 - strlen(buf));
+	strncat(buf, "|", 1023 - strlen(buf));
+}
+
+START_TEST(pool_partitions_checked)
+{
+	char err[GQ_ERR_MAX], lines[1024] = "";
+	gq_config_t *cfg = NULL;
+
+	ck_assert(!gq_config_parse(two_pools, "t.json", &cfg, err, sizeof(err)));
+	gq_missing_partitions(cfg, _nodes, _collect, lines);
+	ck_assert_str_eq(lines,
+			 "pools[1].partitions[0]: partition h100 has no nodes: it adds no GPUs|"
+			 "pools[1].partitions[1]: no partition named h100-long in Slurm: no job can run there|");
+	gq_config_free(cfg);
+}
+END_TEST
+
+Suite *pools_suite(void)
+{
+	Suite *s = suite_create("pools");
+	TCase *tc = tcase_create("pools");
+
+	tcase_add_test(tc, pool_of_job);
+	tcase_add_test(tc, pools_apart);
+	tcase_add_test(tc, pool_partitions_checked);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -118,6 +118,54 @@ restart_slurmd() {
 	cp "$DIR/run/slurmd-$n.pid" "$DIR/pids/slurmd-$n.pid" 2>/dev/null || true
 }
 
+# up_research_dbd: the quick start (2 nodes x 2 GPUs, team-a and team-b at
+# quota 2) with team-b in department research (quota 2, limit 2), with
+# slurmdbd (accounts research and moved made too); $cluster: ClusterName.
+up_research_dbd() {
+	GQ_ACCOUNTING=1 GQ_EXTRA_ACCOUNTS=research,moved \
+		up_cluster '{"departments": [{"name": "research", "gpu_quota": 2, "gpu_limit": 2}],
+			     "projects": [{"name": "team-a", "gpu_quota": 2},
+					  {"name": "team-b", "gpu_quota": 2, "department": "research"}]}'
+	cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
+}
+
+# daemon_running NAME: is the daemon of DIR/pids/NAME.pid running (a zombie
+# is gone)?
+daemon_running() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$(cat "$DIR/pids/$1.pid" 2>/dev/null)/stat" 2>/dev/null) || return 1
+	[[ -n $st && $st != Z ]]
+}
+
+# reason_has JOB TEXT: "yes" when the job's squeue reason holds TEXT
+reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
+
+# crash_node NODE JOB...: SIGKILL the node's slurmd and the slurmstepd of
+# each JOB (its processes first), as a machine that dies.  Killing slurmd
+# alone would leave the jobs' slurmstepd running: when the node registers
+# again Slurm kills those and revokes the job's credential on that node, and
+# a requeued job it starts there in the same second fails ("Job credential
+# revoked"), Slurm's behaviour, seen in a first version of test_node_failure.
+crash_node() {
+	local node=$1 pid j p cmd cdir
+	local -a marked kids
+	shift
+	cdir=$(cd "$DIR" && pwd -P)	# the marker's value (cluster.sh)
+	pid=$(cat "$DIR/run/slurmd-$node.pid")
+	kill -KILL "$pid"
+	mapfile -t marked < <(grep -lzFx "GPUQUOTA_CLUSTER_OWNER=$cdir" /proc/[0-9]*/environ 2>/dev/null |
+		cut -d/ -f3)
+	for j in "$@"; do
+		for p in "${marked[@]}"; do
+			cmd=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | head -n 1) || continue
+			[[ $cmd == "slurmstepd: [$j."* ]] || continue
+			# its job's processes, then the slurmstepd itself
+			mapfile -t kids < <(ps -o pid= --ppid "$p")
+			kill -KILL "${kids[@]}" "$p" 2>/dev/null || true
+		done
+	done
+}
+
 # submit NAME ACCOUNT GPUS [sbatch options...] -> prints the job id
 submit() {
 	local name=$1 acct=$2 gpus=$3

@@ -25,7 +25,6 @@ PACE=${GQ_STORM_PACE:-0.1}
 
 # the line of the last gpuquota load in slurmctld's log
 last_loaded() { grep 'gpuquota: loaded' "$DIR/log/slurmctld.log" | tail -n 1; }
-reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
 # every job id of this cluster once, sorted (%F: an array's job id)
 all_ids() { sl squeue -h -o %F | sort -nu | tr '\n' ' '; }
 no_requeue() { # JOB... : none of them was requeued (again)

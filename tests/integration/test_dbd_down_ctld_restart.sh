@@ -15,21 +15,10 @@
 #  2. the same with SIGKILL (nothing saved on the way out).
 #  3. slurmdbd back: account moved made a child of research in sacctmgr is
 #     research's within a few passes.
-export GQ_ACCOUNTING=1
-export GQ_EXTRA_ACCOUNTS=research,moved
 . "$(dirname "$0")/lib.sh"
 
-up_cluster '{"departments": [{"name": "research", "gpu_quota": 2, "gpu_limit": 2}],
-             "projects": [{"name": "team-a", "gpu_quota": 2},
-                          {"name": "team-b", "gpu_quota": 2, "department": "research"}]}'
-cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
+up_research_dbd
 
-running() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$(cat "$DIR/pids/$1.pid" 2>/dev/null)/stat" 2>/dev/null) || return 1
-	[[ -n $st && $st != Z ]]
-}
-reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
 limit_reason='department research would pass its gpu_limit (2 GPUs)'
 
 # an account only Slurm's tree puts in research
@@ -51,7 +40,7 @@ wait_stable 30
 
 # 1. and 2.: slurmdbd down, slurmctld restarted with TERM, then with KILL
 "$CLUSTER" dbd-stop --dir "$DIR" >/dev/null 2>&1 || fail "cannot stop slurmdbd"
-running slurmdbd && fail "slurmdbd still runs"
+daemon_running slurmdbd && fail "slurmdbd still runs"
 round=0
 for sig in TERM KILL; do
 	round=$((round + 1))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# slurmdbd, then MariaDB, stopped under a running slurmctld (accounting
+# slurmdbd, then MariaDB, stopped under a daemon_running slurmctld (accounting
 # mode; the test starts its cluster with slurmdbd itself): slurmctld keeps
 # scheduling with gpuquota's decisions unchanged, and gpuquota picks up
 # Slurm's account tree again when they are back.
@@ -14,24 +14,11 @@
 #     b3 reclaims it again; MariaDB back: an account moved under research
 #     in sacctmgr is research's within a few passes.
 # slurmctld is the same process throughout; no sanitizer report (lib.sh).
-export GQ_ACCOUNTING=1
-export GQ_EXTRA_ACCOUNTS=research,moved
 . "$(dirname "$0")/lib.sh"
 
-up_cluster '{"departments": [{"name": "research", "gpu_quota": 2, "gpu_limit": 2}],
-             "projects": [{"name": "team-a", "gpu_quota": 2},
-                          {"name": "team-b", "gpu_quota": 2, "department": "research"}]}'
-cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
+up_research_dbd
 ctld=$(cat "$DIR/pids/slurmctld.pid")
 
-# Is the daemon of DIR/pids/NAME.pid running (a zombie is gone)?
-running() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$(cat "$DIR/pids/$1.pid" 2>/dev/null)/stat" 2>/dev/null) || return 1
-	[[ -n $st && $st != Z ]]
-}
-# Until job J's squeue reason contains TEXT (gpuquota writes it each pass)
-reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
 limit_reason='department research would pass its gpu_limit (2 GPUs)'
 
 a1=$(submit a1 team-a 1); wait_state "$a1" RUNNING
@@ -42,7 +29,7 @@ before=$(jobs_snapshot)
 
 # 1. slurmdbd down
 "$CLUSTER" dbd-stop --dir "$DIR" >/dev/null 2>&1 || fail "cannot stop slurmdbd"
-running slurmdbd && fail "slurmdbd still runs"
+daemon_running slurmdbd && fail "slurmdbd still runs"
 settle 6
 [[ $(jobs_snapshot) == "$before" ]] \
 	|| fail "priorities changed with slurmdbd down: '$before' -> '$(jobs_snapshot)'"
@@ -84,7 +71,7 @@ sl scancel "$n1"
 
 # 3. MariaDB down (slurmdbd stays up)
 "$CLUSTER" db-stop --dir "$DIR" >/dev/null 2>&1 || fail "cannot stop MariaDB"
-running mariadbd && fail "MariaDB still runs"
+daemon_running mariadbd && fail "MariaDB still runs"
 sl scancel "$b2"
 wait_state "$a1" RUNNING 60	# a1 after Slurm's requeue delay, on the idle GPU
 wait_held team-a 3 30
@@ -114,7 +101,7 @@ m1=$(submit m1 moved 1)
 _wait_eq 30 yes reason_has "$m1" "$limit_reason" \
 	|| fail "moved's job: reason '$(sl squeue -h -j "$m1" -o %r)', want research's limit: the move was not seen"
 
-if [[ $(cat "$DIR/pids/slurmctld.pid") != "$ctld" ]] || ! running slurmctld; then
+if [[ $(cat "$DIR/pids/slurmctld.pid") != "$ctld" ]] || ! daemon_running slurmctld; then
 	fail "slurmctld $ctld did not survive the outages"
 fi
 if grep -E 'fatal|error: gpuquota' "$DIR/log/slurmctld.log" >&2; then

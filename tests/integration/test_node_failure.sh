@@ -29,7 +29,6 @@ up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 4},
              "settings": {"recompute_interval": 1}}' \
 	--nodes 3 --gpus 4 --cpus 8 \
 	--conf-extra SlurmdTimeout=20 --conf-extra ReturnToService=1
-CDIR=$(cd "$DIR" && pwd -P)	# the cluster's marker value (cluster.sh)
 
 node_of() { sl squeue -h -j "$1" -o %N; }
 # scontrol's State= (sinfo's %T still showed mixed* for n3 after slurmctld
@@ -77,31 +76,6 @@ expect_held team-a 8
 [[ $(job_field "$b1" quota) == in-quota ]] || fail "b1 is $(job_field "$b1" quota), want in-quota"
 [[ $(job_field "$a1" quota) == in-quota ]] || fail "a1 is $(job_field "$a1" quota), want in-quota"
 for j in "$a1" "$a2" "$a3" "$b1" "$c1"; do expect_restarts "$j" 0; done
-
-# crash_node NODE JOB...: SIGKILL the node's slurmd and the slurmstepd of
-# each JOB (its processes first), as a machine that dies.  Killing slurmd
-# alone would leave the jobs' slurmstepd running: when the node registers
-# again Slurm kills those and revokes the job's credential on that node, and
-# a requeued job it starts there in the same second fails ("Job credential
-# revoked"), Slurm's behaviour, seen in a first version of this test.
-crash_node() {
-	local node=$1 pid j p cmd
-	local -a marked kids
-	shift
-	pid=$(cat "$DIR/run/slurmd-$node.pid")
-	kill -KILL "$pid"
-	mapfile -t marked < <(grep -lzFx "GPUQUOTA_CLUSTER_OWNER=$CDIR" /proc/[0-9]*/environ 2>/dev/null |
-		cut -d/ -f3)
-	for j in "$@"; do
-		for p in "${marked[@]}"; do
-			cmd=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | head -n 1) || continue
-			[[ $cmd == "slurmstepd: [$j."* ]] || continue
-			# its job's processes, then the slurmstepd itself
-			mapfile -t kids < <(ps -o pid= --ppid "$p")
-			kill -KILL "${kids[@]}" "$p" 2>/dev/null || true
-		done
-	done
-}
 
 # ---- n3 fails, with a3 and b1 on it
 crash_node n3 "$a3" "$b1"

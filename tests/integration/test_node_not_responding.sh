@@ -30,7 +30,6 @@ up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 4},
              "settings": {"recompute_interval": 1, "min_runtime": 150}}' \
 	--nodes 3 --gpus 4 --cpus 8 \
 	--conf-extra SlurmdTimeout=60 --conf-extra ReturnToService=1
-CDIR=$(cd "$DIR" && pwd -P)	# the cluster's marker value (cluster.sh)
 
 node_of() { sl squeue -h -j "$1" -o %N; }
 node_state() { sl scontrol -o show node "$1" | grep -oE ' State=[^ ]+' | cut -d= -f2; }
@@ -62,27 +61,6 @@ c1_start=$SECONDS
 settle 2
 [[ $(held_gpus team-a) == 6 && $(held_gpus team-b) == 2 && $(held_gpus team-c) == 4 ]] \
 	|| fail "held: team-a $(held_gpus team-a), team-b $(held_gpus team-b), team-c $(held_gpus team-c)"
-
-# crash_node NODE JOB...: SIGKILL the node's slurmd and the slurmstepd of
-# each JOB (its processes first), as a machine that dies (see
-# test_node_failure).
-crash_node() {
-	local node=$1 pid j p cmd
-	local -a marked kids
-	shift
-	pid=$(cat "$DIR/run/slurmd-$node.pid")
-	kill -KILL "$pid"
-	mapfile -t marked < <(grep -lzFx "GPUQUOTA_CLUSTER_OWNER=$CDIR" /proc/[0-9]*/environ 2>/dev/null |
-		cut -d/ -f3)
-	for j in "$@"; do
-		for p in "${marked[@]}"; do
-			cmd=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | head -n 1) || continue
-			[[ $cmd == "slurmstepd: [$j."* ]] || continue
-			mapfile -t kids < <(ps -o pid= --ppid "$p")
-			kill -KILL "${kids[@]}" "$p" 2>/dev/null || true
-		done
-	done
-}
 
 crash_node n3 "$a3" "$c2"
 _wait_eq 90 yes node_silent n3 || fail "n3 not marked not responding: $(node_state n3)"

@@ -129,6 +129,20 @@ up_research_dbd() {
 	cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
 }
 
+# move_account ACCOUNT PARENT: make ACCOUNT a child of PARENT in sacctmgr,
+# retrying for up to 60 s while slurmdbd comes back; false when it never
+# took (uses $cluster, see up_research_dbd)
+move_account() {
+	local i
+	for ((i = 0; i < 60; i++)); do
+		sl sacctmgr -i modify account where name="$1" cluster="$cluster" set Parent="$2" \
+			>/dev/null 2>&1 && [[ $(sl sacctmgr -n -P show assoc cluster="$cluster" account="$1" \
+				format=User,ParentName | awk -F'|' '$1 == "" { print $2 }') == "$2" ]] && return 0
+		sleep 1
+	done
+	return 1
+}
+
 # daemon_running NAME: is the daemon of DIR/pids/NAME.pid running (a zombie
 # is gone)?
 daemon_running() {

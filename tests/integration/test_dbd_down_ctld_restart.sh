@@ -81,13 +81,7 @@ done
 
 # 3. slurmdbd back; an account moved under research
 "$CLUSTER" dbd-start --dir "$DIR" >/dev/null 2>&1 || fail "slurmdbd did not start again"
-for ((i = 0; i < 60; i++)); do
-	sl sacctmgr -i modify account where name=moved cluster="$cluster" set Parent=research \
-		>/dev/null 2>&1 && [[ $(sl sacctmgr -n -P show assoc cluster="$cluster" account=moved \
-			format=User,ParentName | awk -F'|' '$1 == "" { print $2 }') == research ]] && break
-	sleep 1
-done
-((i < 60)) || fail "sacctmgr could not move account moved after slurmdbd came back"
+move_account moved research || fail "sacctmgr could not move account moved after slurmdbd came back"
 b2=$(submit b2-back team-b 1); wait_state "$b2" RUNNING 60
 m1=$(submit m1 moved 1)
 _wait_eq 60 yes reason_has "$m1" "$limit_reason" \

@@ -90,13 +90,7 @@ check_invariant 15
 
 # MariaDB back; an account moved under research
 "$CLUSTER" db-start --dir "$DIR" >/dev/null 2>&1 || fail "MariaDB did not start again"
-for ((i = 0; i < 60; i++)); do
-	sl sacctmgr -i modify account where name=moved cluster="$cluster" set Parent=research \
-		>/dev/null 2>&1 && [[ $(sl sacctmgr -n -P show assoc cluster="$cluster" account=moved \
-			format=User,ParentName | awk -F'|' '$1 == "" { print $2 }') == research ]] && break
-	sleep 1
-done
-((i < 60)) || fail "sacctmgr could not move account moved after MariaDB came back"
+move_account moved research || fail "sacctmgr could not move account moved after MariaDB came back"
 m1=$(submit m1 moved 1)
 _wait_eq 30 yes reason_has "$m1" "$limit_reason" \
 	|| fail "moved's job: reason '$(sl squeue -h -j "$m1" -o %r)', want research's limit: the move was not seen"

@@ -217,6 +217,21 @@ START_TEST(test_pools)
 }
 END_TEST
 
+/* examples/gpuquota-pools.json loads, with the numbers MODEL.md gives */
+START_TEST(test_pools_example)
+{
+	char err[GQ_ERR_MAX] = "";
+	gq_config_t *cfg = NULL;
+
+	ck_assert_msg(!gq_config_load("../../examples/gpuquota-pools.json", &cfg,
+				      err, sizeof(err)), "%s", err);
+	ck_assert_int_eq(cfg->npools, 2);
+	ck_assert_int_eq(cfg->projects[0].by_pool[1].gpu_limit, 4);
+	ck_assert_int_eq(cfg->projects[1].by_pool[1].gpu_quota, 0);
+	gq_config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_settings)
 {
 	gq_config_t *cfg = parse_ok(
@@ -563,6 +578,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_departments);
 	tcase_add_test(tc, test_pools);
+	tcase_add_test(tc, test_pools_example);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_empty_projects_and_bom);
 	tcase_add_test(tc, test_account_owns_other_name_when_explicit);

@@ -154,6 +154,15 @@ daemon_running() {
 # reason_has JOB TEXT: "yes" when the job's squeue reason holds TEXT
 reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
 
+# _descendants PID: every process below PID (children first)
+_descendants() {
+	local k
+	for k in $(ps -o pid= --ppid "$1"); do
+		echo "$k"
+		_descendants "$k"
+	done
+}
+
 # crash_node NODE JOB...: SIGKILL the node's slurmd and the slurmstepd of
 # each JOB (its processes first), as a machine that dies.  Killing slurmd
 # alone would leave the jobs' slurmstepd running: when the node registers
@@ -173,8 +182,9 @@ crash_node() {
 		for p in "${marked[@]}"; do
 			cmd=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | head -n 1) || continue
 			[[ $cmd == "slurmstepd: [$j."* ]] || continue
-			# its job's processes, then the slurmstepd itself
-			mapfile -t kids < <(ps -o pid= --ppid "$p")
+			# its job's processes (the script and what it started),
+			# then the slurmstepd itself
+			mapfile -t kids < <(_descendants "$p")
 			kill -KILL "${kids[@]}" "$p" 2>/dev/null || true
 		done
 	done

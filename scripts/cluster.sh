@@ -75,11 +75,21 @@ free_port_base() { # SPAN
 
 # ---------------------------------------------------------------- processes
 marked_pids() { # DIR -> pids of processes whose environment carries the marker
-	local f
+	local f p cwd
 	grep -lzFx "$MARKER=$1" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
 		f=${f#/proc/}
 		echo "${f%/environ}"
-	done
+	done || true	# none (grep's status 1 under pipefail)
+	# slurmstepd writes its process title over its environment: 22.05
+	# keeps the last variable (the marker, see up), 24.11 none.  A
+	# slurmstepd working in DIR (its cwd is slurmd's, DIR/log) is ours.
+	grep -lx slurmstepd /proc/[0-9]*/comm 2>/dev/null | while read -r f; do
+		p=${f#/proc/}
+		p=${p%/comm}
+		cwd=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
+		[[ $cwd == "$1" || $cwd == "$1"/* ]] || continue
+		grep -qzFx "$MARKER=$1" "/proc/$p/environ" 2>/dev/null || echo "$p"
+	done || true
 }
 
 descendants() { # PID... -> all descendants (not the PIDs themselves)

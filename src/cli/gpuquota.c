@@ -645,7 +645,7 @@ static uint32_t _priority(const slurm_job_info_t *j, const gq_job_t *job)
 	if (job->hold)
 		return 0;
 	if (j->priority == 0 &&
-	    !gq_facts_held_by_us(j->priority, j->state_reason, j->state_desc))
+	    !gq_facts_held_by_us(j->state_reason, j->state_desc))
 		return 0;
 	return job->priority;
 }
@@ -690,8 +690,7 @@ static void _job_private(const slurm_job_info_t *j, const gq_job_t *job,
 	bool pending = (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
 	const char *band = pending ? _slurm_band(j) : NULL;
 	const char *type = j->batch_flag ? "batch" : "interactive";
-	bool held = gq_facts_held_by_us(j->priority, j->state_reason,
-					j->state_desc);
+	bool held = gq_facts_held_by_us(j->state_reason, j->state_desc);
 	char name[64];
 	json_object *o;
 

@@ -52,6 +52,12 @@ typedef struct {
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
+	/*
+	 * Ask for a pass at once, without the gap between passes: set by the
+	 * plugin that runs passes while it does, else NULL.  Must not block
+	 * nor take the state lock; called with it held or not.
+	 */
+	void (*pass_now)(void);
 } gq_state_t;
 
 gq_state_t *gq_state(void);

@@ -120,17 +120,26 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 	default:
 		return;
 	}
-	if (job_ptr->priority == 0 && !xstrcmp(job_ptr->state_desc, desc)) {
+	if (job_ptr->state_reason == WAIT_HELD &&
+	    !xstrcmp(job_ptr->state_desc, desc)) {
+		/* the same hold; a priority Slurm's main cycle put back
+		 * (gq_facts_held_by_us) goes back to 0 */
 		_forget(job_ptr->job_id);
 		xfree(desc);
+		if (job_ptr->priority) {
+			debug("gpuquota: hold %pJ again (Slurm's scheduling cycle had put its priority back)",
+			      job_ptr);
+			job_ptr->priority = 0;
+			if (&last_job_update)
+				last_job_update = time(NULL);
+		}
 		return;
 	}
 	info("gpuquota: hold %pJ: %s", job_ptr, desc);
 	/* a new hold, not a new reason for a held job, is counted */
 	if (gq_hold_lost(job_ptr))
 		_forget(job_ptr->job_id);
-	else if (!gq_facts_held_by_us(job_ptr->priority,
-				      job_ptr->state_reason,
+	else if (!gq_facts_held_by_us(job_ptr->state_reason,
 				      job_ptr->state_desc))
 		gq_metrics_hold(&gq_state()->metrics, job->hold);
 	job_ptr->priority = 0;

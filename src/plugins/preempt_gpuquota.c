@@ -82,13 +82,14 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
  * freed.  O(J), once per preemptor.  Caller holds the job write lock and
  * the state lock.
  */
-static void _hold_for_reclaim(gq_pools_t *v, time_t now)
+static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
+	int held = 0;
 
 	if (!job_list || !gq_state_wait_for_reclaims(v, now))
-		return;
+		return 0;
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		const gq_job_t *job;
@@ -97,10 +98,13 @@ static void _hold_for_reclaim(gq_pools_t *v, time_t now)
 
 		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
 		    (job = gq_pools_job(v, job_ptr->job_id, &k)) &&
-		    job->hold == GQ_HOLD_RECLAIM)
+		    job->hold == GQ_HOLD_RECLAIM) {
 			gq_write_hold(job_ptr, v->view[k], job, v->name[k]);
+			held++;
+		}
 	}
 	list_iterator_destroy(it);
+	return held;
 }
 
 /*
@@ -140,8 +144,11 @@ static void _note_reclaim(job_record_t *victim)
 	victim->system_comment = xstrdup_printf(
 		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
-	if (gq_state_note_reclaim(er->in.id, now))
-		_hold_for_reclaim(pools, now);
+	/* holds written inside Slurm's main cycle: written again by a pass
+	 * right after it (priority_gpuquota.c, _want_pass_now) */
+	if (gq_state_note_reclaim(er->in.id, now) &&
+	    _hold_for_reclaim(pools, now) && gq_state()->pass_now)
+		gq_state()->pass_now();
 	gq_state_unlock();
 }
 

@@ -40,7 +40,7 @@ static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
 static bool partitions_checked;	/* the pools' partitions looked up */
 static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
-static bool pass_stop, pass_wanted, in_ctld, pass_started;
+static bool pass_stop, pass_wanted, pass_urgent, in_ctld, pass_started;
 static bool pass_failing;	/* the last pass failed (logged once) */
 static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
 static bool metrics_failing;	/* the last write failed (logged once) */
@@ -302,11 +302,11 @@ static void *_pass_loop(void *arg)
 			;
 		/* an asked-for pass waits out the gap; more asks coalesce */
 		clock_gettime(CLOCK_REALTIME, &now);
-		while (!pass_stop && _before(&now, &earliest) &&
+		while (!pass_stop && !pass_urgent && _before(&now, &earliest) &&
 		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
 					      &earliest) != ETIMEDOUT)
 			clock_gettime(CLOCK_REALTIME, &now);
-		pass_wanted = false;
+		pass_wanted = pass_urgent = false;
 		if (pass_stop) {
 			slurm_mutex_unlock(&pass_mutex);
 			break;
@@ -328,6 +328,21 @@ static void _want_pass(void)
 	slurm_mutex_unlock(&pass_mutex);
 }
 
+/*
+ * A pass at once (gq_state_t.pass_now): preempt/gpuquota held work for a
+ * reclaim inside Slurm's main scheduling cycle, which puts the priority
+ * of the jobs still in its queue back; the pass writes their holds again
+ * as soon as the cycle lets go of the job lock, before a second
+ * scheduling test could start them (docs/DEVELOPING.md).
+ */
+static void _want_pass_now(void)
+{
+	slurm_mutex_lock(&pass_mutex);
+	pass_wanted = pass_urgent = true;
+	slurm_cond_signal(&pass_cond);
+	slurm_mutex_unlock(&pass_mutex);
+}
+
 /* The pass thread: from init, or where Slurm has it, thread_start. */
 static void _start_passes(void)
 {
@@ -336,6 +351,9 @@ static void _start_passes(void)
 	pass_stop = false;
 	slurm_thread_create(&pass_thread, _pass_loop, NULL);
 	pass_started = true;
+	gq_state_lock();
+	gq_state()->pass_now = _want_pass_now;
+	gq_state_unlock();
 }
 
 GQ_PRIORITY_THREAD_ENTRIES(_start_passes)
@@ -373,6 +391,9 @@ extern int fini(void)
 	if (!in_ctld)
 		return SLURM_SUCCESS;
 	if (pass_started) {
+		gq_state_lock();
+		gq_state()->pass_now = NULL;
+		gq_state_unlock();
 		slurm_mutex_lock(&pass_mutex);
 		pass_stop = true;
 		slurm_cond_signal(&pass_cond);

@@ -184,7 +184,7 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 
 bool gq_read_held(job_record_t *job_ptr)
 {
-	return gq_facts_held_by_us(job_ptr->priority, job_ptr->state_reason,
+	return gq_facts_held_by_us(job_ptr->state_reason,
 				   job_ptr->state_desc) ||
 	       gq_hold_lost(job_ptr);
 }

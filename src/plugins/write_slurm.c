@@ -88,11 +88,13 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 	last_job_update = time(NULL);
 }
 
+/* an admin's own priority (scontrol update priority=N) is kept */
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
 	info("gpuquota: release %pJ", job_ptr);
 	gq_metrics_release(&gq_state()->metrics);
-	job_ptr->priority = prio;
+	if (!job_ptr->direct_set_prio || !job_ptr->priority)
+		job_ptr->priority = prio;
 	gq_write_unhold(job_ptr);
 }
 

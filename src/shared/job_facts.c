@@ -27,10 +27,16 @@ bool gq_facts_active(const gq_job_facts_t *f)
 	       !(f->job_state & JOB_REVOKED);
 }
 
-bool gq_facts_held_by_us(uint32_t priority, uint32_t reason,
-			 const char *state_desc)
+/*
+ * Whatever the priority: a hold written during Slurm's main scheduling
+ * cycle (a reclaim's first victim) gets its priority back from that
+ * cycle's queue (job_scheduler.c: `job_ptr->priority =
+ * job_queue_rec->priority`) while reason and text stay ours, and Slurm
+ * still will not start it (job_independent() refuses WAIT_HELD).
+ */
+bool gq_facts_held_by_us(uint32_t reason, const char *state_desc)
 {
-	return priority == 0 && reason == WAIT_HELD && state_desc &&
+	return reason == WAIT_HELD && state_desc &&
 	       !strncmp(state_desc, GQ_HOLD_PREFIX, strlen(GQ_HOLD_PREFIX));
 }
 
@@ -62,7 +68,7 @@ bool gq_reason_slurm_limited(uint32_t reason)
 /* Held by a user or an admin (priority 0 or a hold reason, not ours). */
 static bool _held_by_person(const gq_job_facts_t *f)
 {
-	if (gq_facts_held_by_us(f->priority, f->reason, f->state_desc))
+	if (gq_facts_held_by_us(f->reason, f->state_desc))
 		return false;
 	return f->priority == 0 || f->reason == WAIT_HELD ||
 	       f->reason == WAIT_HELD_USER;

@@ -54,9 +54,12 @@ bool gq_facts_running(const gq_job_facts_t *f);
 /* Running, suspended or pending: the pass counts it (if in the pool). */
 bool gq_facts_active(const gq_job_facts_t *f);
 
-/* Held by gpuquota (priority 0, WAIT_HELD, our text), not by a person. */
-bool gq_facts_held_by_us(uint32_t priority, uint32_t reason,
-			 const char *state_desc);
+/*
+ * Held by gpuquota (WAIT_HELD and our text; its priority is 0, or back
+ * from Slurm's queue when the hold was written inside a scheduling
+ * cycle), not by a person.
+ */
+bool gq_facts_held_by_us(uint32_t reason, const char *state_desc);
 
 /*
  * Held back by Slurm's own association, QOS or other policy limits

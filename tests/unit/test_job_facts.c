@@ -43,6 +43,17 @@ START_TEST(facts_demand)
 	ck_assert(!gq_facts_not_demand(&f, 100));
 	f.state_desc = "held by an admin";
 	ck_assert(gq_facts_not_demand(&f, 100));
+	/* gpuquota's hold whose priority Slurm's main cycle put back (the
+	 * hold was written inside the cycle): still gpuquota's, so demand,
+	 * and the next pass writes it again; a user's hold never is */
+	f = waiting(WAIT_HELD, 4000);
+	f.state_desc = GQ_HOLD_PREFIX " GPUs are being reclaimed for job 7 of a";
+	ck_assert(gq_facts_held_by_us(f.reason, f.state_desc));
+	ck_assert(!gq_facts_not_demand(&f, 100));
+	f.reason = WAIT_HELD_USER;
+	ck_assert(!gq_facts_held_by_us(f.reason, f.state_desc));
+	ck_assert(gq_facts_not_demand(&f, 100));
+	ck_assert(!gq_facts_held_by_us(WAIT_HELD, NULL));
 	/* a dependency, begin time */
 	f = waiting(WAIT_DEPENDENCY, 5);
 	f.depends = true;

@@ -224,6 +224,25 @@ static bool _controller_answers(void)
 }
 
 /*
+ * `check`: the settings as they take effect (defaults included), and each
+ * project's own grace time where it has one.
+ */
+static void _settings_line(const gq_config_t *cfg)
+{
+	int i, n = 0;
+
+	printf("gpuquota: settings: min_runtime %d s, grace_time %d s",
+	       cfg->settings.min_runtime, cfg->settings.grace_time);
+	for (i = 0; i < cfg->nprojects; i++)
+		if (cfg->projects[i].grace_time != GQ_UNSET)
+			printf("%s%s %d s", n++ ? ", " : " (",
+			       cfg->projects[i].name,
+			       cfg->projects[i].grace_time);
+	printf("%s, recompute_interval %d s\n", n ? ")" : "",
+	       cfg->settings.recompute_interval);
+}
+
+/*
  * `gpuquota check FILE` judges the file alone, never waiting on Slurm (a
  * config repository's CI, an admin's laptop, a controller that is down):
  * the same verdict and messages as slurmctld's.  Returns the exit status
@@ -248,12 +267,14 @@ static int _check_offline(const char *file, bool json)
 	} else {
 		why = "no controller answered";
 	}
-	if (json)
+	if (json) {
 		printf("{\"ok\": true, \"projects\": %d, \"departments\": %d}\n",
 		       cfg->nprojects, cfg->ndepts);
-	else
+	} else {
 		printf("gpuquota: configuration OK: %d projects, %d departments (%s: fair shares not computed)\n",
 		       cfg->nprojects, cfg->ndepts, why);
+		_settings_line(cfg);
+	}
 	gq_config_free(cfg);
 	return 0;
 }
@@ -947,8 +968,10 @@ int main(int argc, char **argv)
 			_cli_free(&c);
 			return rc;
 		}
-		if (!json)
+		if (!json) {
 			_check_line(&c);
+			_settings_line(c.cfg);
+		}
 		_check_accounts(&c);
 		rc = _cmd_projects(&c, json);
 	} else {

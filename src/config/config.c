@@ -397,11 +397,11 @@ static const char *const dept_keys[] = {
 
 static const char *const project_keys[] = {
 	"name", "gpu_quota", "over_quota_weight", "gpu_limit", "accounts",
-	"department", NULL
+	"department", "grace_time", NULL
 };
 
 static const char *const settings_keys[] = {
-	"min_runtime", "recompute_interval", "partitions", NULL
+	"min_runtime", "recompute_interval", "partitions", "grace_time", NULL
 };
 
 static const char *const top_keys[] = {
@@ -670,6 +670,22 @@ static int _parse_depts(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/* A grace time: an integer of seconds, 0..GQ_GRACE_TIME_MAX. */
+static int _get_grace(struct parser *p, struct json_object *v,
+		      const char *kp, int *out)
+{
+	char vb[VAL_BUF];
+
+	if (_get_int(p, v, kp, 0, "0", out))
+		return -1;
+	if (*out > GQ_GRACE_TIME_MAX) {
+		_set_err(p, "%s: must be an integer <= %d (seconds a preemptor waits), got %s",
+			 kp, GQ_GRACE_TIME_MAX, _jval(v, vb));
+		return -1;
+	}
+	return 0;
+}
+
 static int _parse_project(struct parser *p, struct json_object *obj,
 			  const char *kp, struct lh_table *names,
 			  gq_project_cfg_t *pc)
@@ -680,6 +696,7 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 	int rc = 0;
 
 	pc->department = -1;
+	pc->grace_time = GQ_UNSET;
 	if (_need_type(p, obj, kp, json_type_object, "an object") ||
 	    _check_keys(p, obj, kp, project_keys) ||
 	    _parse_common(p, obj, kp, "project", names, &pc->name,
@@ -720,6 +737,9 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 		free(dname);
 		pc->department = d;
 	}
+	if (_field(p, obj, kp, "grace_time", false, &v, &rc) &&
+	    _get_grace(p, v, _kp_key(kb, kp, "grace_time"), &pc->grace_time))
+		return -1;
 	return 0;
 }
 
@@ -892,6 +912,9 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	if (_field(p, obj, "settings", "min_runtime", false, &v, &rc) &&
 	    _get_int(p, v, "settings.min_runtime", 0, "0", &s->min_runtime))
 		return -1;
+	if (_field(p, obj, "settings", "grace_time", false, &v, &rc) &&
+	    _get_grace(p, v, "settings.grace_time", &s->grace_time))
+		return -1;
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
 		     &s->recompute_interval))
@@ -951,7 +974,22 @@ gq_config_t *gq_config_empty(void)
 		return NULL;
 	cfg->settings.min_runtime = GQ_DEFAULT_MIN_RUNTIME;
 	cfg->settings.recompute_interval = GQ_DEFAULT_INTERVAL;
+	cfg->settings.grace_time = GQ_DEFAULT_GRACE_TIME;
 	return cfg;
+}
+
+int gq_config_grace_time(const gq_config_t *cfg, const char *project)
+{
+	int i;
+
+	if (!cfg)
+		return GQ_DEFAULT_GRACE_TIME;
+	for (i = 0; project && i < cfg->nprojects; i++)
+		if (!strcmp(cfg->projects[i].name, project))
+			return cfg->projects[i].grace_time != GQ_UNSET ?
+				       cfg->projects[i].grace_time :
+				       cfg->settings.grace_time;
+	return cfg->settings.grace_time;
 }
 
 /*
@@ -1273,6 +1311,7 @@ gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
 		gq_project_cfg_t *t = &c->projects[i];
 
 		t->department = f->department;
+		t->grace_time = f->grace_time;
 		t->gpu_quota = f->gpu_quota;
 		t->over_quota_weight = f->over_quota_weight;
 		t->gpu_limit = f->gpu_limit;

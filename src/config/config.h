@@ -17,6 +17,9 @@
 /* Defaults of the "settings" object (documented in README.md). */
 #define GQ_DEFAULT_MIN_RUNTIME 0	/* seconds before a job may be reclaimed */
 #define GQ_DEFAULT_INTERVAL 2		/* seconds between recompute passes */
+#define GQ_DEFAULT_GRACE_TIME 0		/* seconds a victim is warned before requeue */
+#define GQ_GRACE_TIME_MAX 3600		/* longer keeps a preemptor waiting too long */
+#define GQ_UNSET (-1)			/* a per-project setting not given */
 
 /* A project's or department's numbers in one pool. */
 typedef struct {
@@ -42,6 +45,7 @@ typedef struct {
 	int department;		/* index into gq_config_t.depts, -1 if none */
 	char **accounts;	/* Slurm accounts; defaults to { name } */
 	int naccounts;
+	int grace_time;		/* seconds, or GQ_UNSET: settings.grace_time */
 } gq_project_cfg_t;
 
 /* A pool of GPUs: a set of Slurm partitions, its own model. */
@@ -53,6 +57,7 @@ typedef struct {
 
 typedef struct {
 	int min_runtime;	/* seconds */
+	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
 	int recompute_interval;	/* seconds, >= 1 */
 	char **partitions;	/* NULL/0: every partition forms the pool */
 	int npartitions;
@@ -102,6 +107,13 @@ void gq_config_require_owner(long uid);
 
 /* May c stand in a name of the file (letters, digits, '.', '_', '-')? */
 bool gq_config_name_char(unsigned char c);
+
+/*
+ * The grace time of the jobs of the project named `project` (a project's
+ * own, else settings.grace_time; an account no project lists gets the
+ * settings').  O(projects), once per victim.
+ */
+int gq_config_grace_time(const gq_config_t *cfg, const char *project);
 
 /* An empty configuration (no projects): every account is a 0-quota project. */
 gq_config_t *gq_config_empty(void);

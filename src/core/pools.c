@@ -103,6 +103,20 @@ bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 	       gq_view_preemptable(p->view[k], preemptee, preemptor);
 }
 
+bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
+			       uint32_t preemptor)
+{
+	const gq_job_t *ee, *er;
+	int k = gq_pools_find(p, preemptor), ke = -1;
+
+	if (k < 0 || !gq_view_may_reclaim(p->view[k], preemptor))
+		return false;
+	if (!(ee = gq_pools_job(p, preemptee, &ke)))
+		return true;
+	er = gq_view_job(p->view[k], preemptor);
+	return ke == k && ee->project != er->project;
+}
+
 void gq_pools_job_gone(gq_pools_t *p, uint32_t id)
 {
 	int k = gq_pools_find(p, id);

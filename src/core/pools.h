@@ -63,6 +63,16 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 			  uint32_t preemptor);
 
+/*
+ * `preemptee` was reclaimed already and is in its grace time (warned,
+ * leaving): may `preemptor` count on its GPUs?  When the preemptor may
+ * reclaim in its pool and the preemptee is of that pool or of none any
+ * more (gone from the views since), not of the preemptor's project.  It
+ * costs no budget: its GPUs count as lost already.  O(pools).
+ */
+bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
+			       uint32_t preemptor);
+
 /* The job left (gq_view_job_gone in the pool that has it).  O(pools). */
 void gq_pools_job_gone(gq_pools_t *p, uint32_t id);
 

@@ -71,13 +71,16 @@ void gq_state_publish(void)
 	}
 }
 
-bool gq_state_note_reclaim(uint32_t preemptor, int64_t now)
+bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
 {
 	int i;
 
 	for (i = 0; i < _state.ninflight; i++)
-		if (_state.inflight[i].preemptor == preemptor)
+		if (_state.inflight[i].preemptor == preemptor) {
+			if (grace > _state.inflight[i].grace)
+				_state.inflight[i].grace = grace;
 			return false;
+		}
 	if (_state.ninflight == _state.inflight_cap) {
 		int cap = _state.inflight_cap ? _state.inflight_cap * 2 : 8;
 		gq_inflight_t *n = realloc(_state.inflight, sizeof(*n) * cap);
@@ -88,8 +91,31 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now)
 		_state.inflight_cap = cap;
 	}
 	_state.inflight[_state.ninflight].preemptor = preemptor;
+	_state.inflight[_state.ninflight].grace = grace > 0 ? grace : 0;
 	_state.inflight[_state.ninflight++].since = now;
 	return true;
+}
+
+bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		if (_state.inflight[i].preemptor == preemptor)
+			return _state.inflight[i].grace > 0 &&
+			       now - _state.inflight[i].since <
+				       _state.inflight[i].grace + settle;
+	return false;
+}
+
+int gq_state_reclaim_wait(uint32_t preemptor)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		if (_state.inflight[i].preemptor == preemptor)
+			return GQ_RECLAIM_WAIT + _state.inflight[i].grace;
+	return GQ_RECLAIM_WAIT;
 }
 
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
@@ -112,7 +138,8 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 	/* each pool's jobs wait only for its own preemptors */
 	for (k = 0; p && k < p->n; k++) {
 		for (i = n = 0; i < _state.ninflight; i++)
-			if (now - _state.inflight[i].since < GQ_RECLAIM_WAIT &&
+			if (now - _state.inflight[i].since <
+				    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
 				active[n++] = _state.inflight[i].preemptor;
 		waiting += gq_view_wait_for_reclaims(p->view[k], active, n);

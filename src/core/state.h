@@ -40,6 +40,7 @@
 typedef struct {
 	uint32_t preemptor;
 	int64_t since;		/* its first victims */
+	int grace;		/* the longest grace time of its victims */
 } gq_inflight_t;
 
 typedef struct {
@@ -86,16 +87,32 @@ gq_pools_t *gq_state_next(void);
 void gq_state_publish(void);
 
 /*
- * Slurm requeues victims for `preemptor` now.  The first time counts: a
- * later reclaim for the same job does not renew its wait.  Returns true
- * the first time.  Caller holds the lock.  O(reclaims in flight).
+ * Slurm requeues victims for `preemptor` now, each after its grace time
+ * (seconds: warned first, settings.grace_time).  The first time counts: a
+ * later reclaim for the same job does not renew its wait, which lasts
+ * GQ_RECLAIM_WAIT plus the longest grace time of its victims.  Returns
+ * true the first time.  Caller holds the lock.  O(reclaims in flight).
  */
-bool gq_state_note_reclaim(uint32_t preemptor, int64_t now);
+bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
+
+/* How long work outside quotas waits for `preemptor` (seconds). */
+int gq_state_reclaim_wait(uint32_t preemptor);
+
+/*
+ * Are `preemptor`'s victims still on their way out: warned (a grace time)
+ * and less than grace + `settle` seconds since its first reclaim?  Slurm
+ * itself takes no more victims for a preemptor for `settle` seconds after
+ * it took some (its KillWait + MessageTimeout); a grace time lengthens
+ * that, so gpuquota offers it nothing new meanwhile (it would take a
+ * second victim for GPUs already on their way).  Caller holds the lock.
+ * O(reclaims in flight).
+ */
+bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle);
 
 /*
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
- * less than GQ_RECLAIM_WAIT ago (gq_view_wait_for_reclaims).  Returns how
+ * less than their wait ago (gq_view_wait_for_reclaims).  Returns how
  * many preemptors they wait for.  Caller holds the lock.  O(J + pools x
  * reclaims in flight).
  */

@@ -786,6 +786,14 @@ void gq_view_job_gone(gq_view_t *v, uint32_t id)
 		_shrink_candidates(v, job->project);
 }
 
+bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor)
+{
+	const gq_job_t *er = gq_view_job(v, preemptor);
+
+	return er && er->in.state == GQ_JOB_PENDING && !er->hold &&
+	       (er->band == GQ_BAND_IN_QUOTA || er->band == GQ_BAND_FAIR_SHARE);
+}
+
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 			 uint32_t preemptor)
 {
@@ -793,8 +801,7 @@ bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 	const gq_job_t *ee;
 
 	/* most preemptors Slurm asks about cannot reclaim: answer at once */
-	if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
-	    (er->band != GQ_BAND_IN_QUOTA && er->band != GQ_BAND_FAIR_SHARE))
+	if (!gq_view_may_reclaim(v, preemptor))
 		return false;
 	ee = gq_view_job(v, preemptee);
 	if (!ee || ee->in.state != GQ_JOB_RUNNING || ee->project == er->project)

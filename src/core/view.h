@@ -233,6 +233,10 @@ void gq_view_job_gone(gq_view_t *v, uint32_t id);
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
 			 uint32_t preemptor);
 
+/* May `preemptor` reclaim at all (pending, not held, in-quota or
+ * fair-share band)?  O(1). */
+bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor);
+
 /* Order of reclaim among candidates: lower first; UINT32_MAX otherwise. */
 uint32_t gq_view_preempt_rank(const gq_view_t *v, uint32_t id);
 

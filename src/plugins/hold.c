@@ -115,7 +115,7 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		pr = er ? gq_view_project(view, er->project) : NULL;
 		desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
-				      GQ_RECLAIM_WAIT);
+				      gq_state_reclaim_wait(job->waits_for));
 		break;
 	default:
 		return;

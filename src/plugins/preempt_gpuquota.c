@@ -60,6 +60,18 @@ extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
  */
 static uint32_t last_preemptor;
 
+/*
+ * Reclaimed already and warned, in its grace time (Slurm's preempt_time):
+ * its GPUs are taken.  Offered again to any job that may reclaim, first,
+ * so that Slurm counts them as coming free and waits for them, instead of
+ * taking more victims; Slurm does not requeue it twice (preempt.c's grace
+ * check), and the budgets already count its GPUs as lost (read_slurm.c).
+ */
+static bool _in_grace(job_record_t *job_ptr)
+{
+	return job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr);
+}
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
@@ -67,8 +79,17 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 
 	gq_state_lock();
 	/* inside one pool only: both in the preemptor's pool's view */
-	rc = gq_pools_preemptable(gq_state()->view, preemptee->job_id,
-				  preemptor->job_id);
+	if (_in_grace(preemptee))
+		rc = gq_pools_may_take_leaving(gq_state()->view,
+					       preemptee->job_id,
+					       preemptor->job_id);
+	else if (gq_state_reclaim_settling(preemptor->job_id, time(NULL),
+					   slurm_conf.kill_wait +
+						   slurm_conf.msg_timeout))
+		rc = false;
+	else
+		rc = gq_pools_preemptable(gq_state()->view, preemptee->job_id,
+					  preemptor->job_id);
 	if (rc)
 		last_preemptor = preemptor->job_id;
 	gq_state_unlock();
@@ -113,7 +134,7 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
  * behind it, and a system comment on the victim (squeue -O
  * system_comment, scontrol show job) saying for which job it was reclaimed.
  */
-static void _note_reclaim(job_record_t *victim)
+static void _note_reclaim(job_record_t *victim, int grace)
 {
 	gq_pools_t *pools;
 	gq_view_t *v;
@@ -133,20 +154,21 @@ static void _note_reclaim(job_record_t *victim)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(&gq_state()->metrics, er->in.id, er->band,
 			  ee->in.gpus);
-	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)",
+	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)%s",
 	     pools->name[k] ? " in pool " : "",
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share,
-				 er->band == GQ_BAND_FAIR_SHARE));
+				 er->band == GQ_BAND_FAIR_SHARE),
+	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);
 	victim->system_comment = xstrdup_printf(
 		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	/* holds written inside Slurm's main cycle: written again by a pass
 	 * right after it (priority_gpuquota.c, _want_pass_now) */
-	if (gq_state_note_reclaim(er->in.id, now) &&
+	if (gq_state_note_reclaim(er->in.id, now, grace) &&
 	    _hold_for_reclaim(pools, now) && gq_state()->pass_now)
 		gq_state()->pass_now();
 	gq_state_unlock();
@@ -159,13 +181,15 @@ static uint16_t _mode(job_record_t *job_ptr)
 	       ~(PREEMPT_MODE_GANG | PREEMPT_MODE_WITHIN);
 }
 
-/* candidates sort ascending: reclaim order */
+/* candidates sort ascending: reclaim order; jobs in their grace first */
 static uint32_t _prio(job_record_t *job_ptr)
 {
 	uint32_t rank = UINT32_MAX;
 	gq_pools_t *pools;
 	int k;
 
+	if (_in_grace(job_ptr))
+		return 0;
 	gq_state_lock();
 	pools = gq_state()->view;
 	if ((k = gq_pools_find(pools, job_ptr->job_id)) >= 0)
@@ -174,10 +198,59 @@ static uint32_t _prio(job_record_t *job_ptr)
 	return rank;
 }
 
+/*
+ * The victim's grace time (settings.grace_time, or its project's): Slurm
+ * then sends it SIGCONT and SIGTERM (its own --signal instead with
+ * SlurmctldParameters=preempt_send_user_signal) and requeues it when the
+ * time is up; a victim that exits first is requeued by the next pass
+ * (write_slurm.c).  0: requeued at once.
+ */
+static int _grace_of(job_record_t *job_ptr)
+{
+	const gq_pools_t *pools = gq_state()->view;
+	const gq_job_t *job;
+	int k;
+
+	if (!(job = gq_pools_job(pools, job_ptr->job_id, &k)))
+		return gq_config_grace_time(gq_state()->config, NULL);
+	return gq_config_grace_time(
+		gq_state()->config,
+		gq_view_project(pools->view[k], job->project)->name);
+}
+
+/*
+ * The warning to the batch script.  Slurm's own signals for a grace time
+ * reach only the job's steps (SIGTERM), or with
+ * SlurmctldParameters=preempt_send_user_signal the job's own --signal
+ * where it asked for it (B: for the batch script); a script that runs its
+ * work without srun (python train.py) would not hear of it.  So the batch
+ * script (with everything it started) gets SIGTERM too, unless the job's
+ * own signal goes instead.
+ */
+static void _warn_batch_script(job_record_t *job_ptr)
+{
+	if (!job_ptr->batch_flag ||
+	    (job_ptr->warn_signal &&
+	     xstrcasestr(slurm_conf.slurmctld_params,
+			 "preempt_send_user_signal")))
+		return;
+	if (job_signal(job_ptr, SIGTERM, KILL_JOB_BATCH, 0, false) !=
+	    SLURM_SUCCESS)
+		debug("gpuquota: no SIGTERM to the batch script of %pJ",
+		      job_ptr);
+}
+
 /* asked once per victim, right before it is preempted */
 static uint32_t _grace_time(job_record_t *job_ptr)
 {
-	_note_reclaim(job_ptr);
+	int grace;
+
+	gq_state_lock();
+	grace = _grace_of(job_ptr);
+	gq_state_unlock();
+	_note_reclaim(job_ptr, grace);
+	if (grace)
+		_warn_batch_script(job_ptr);
 	/*
 	 * Its GPUs leave its project now, not at the next pass: the
 	 * candidates left shrink to what the project still holds, so the
@@ -187,7 +260,7 @@ static uint32_t _grace_time(job_record_t *job_ptr)
 	gq_state_lock();
 	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
 	gq_state_unlock();
-	return 0;
+	return grace;
 }
 
 GQ_PREEMPT_DATA_ENTRIES(_mode, _prio, _grace_time)

@@ -23,6 +23,7 @@
 #include "core/metrics_file.h"
 #include "core/state.h"
 #include "plugins/array_throttle.h"
+#include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
@@ -258,6 +259,7 @@ static void _run_pass(void)
 	clock_gettime(CLOCK_MONOTONIC, &released);
 	if (ran)
 		_record_pass(_us(&start, &end), _us(&granted, &released), ok);
+	gq_grace_requeue();
 	gq_throttle_save();
 }
 

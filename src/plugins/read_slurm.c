@@ -235,7 +235,9 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		f.gpus = _sum_gpus(job_ptr->gres_list_alloc ?
 				   job_ptr->gres_list_alloc :
 				   job_ptr->gres_list_req, _job_total);
-		at_risk = _on_node_not_responding(job_ptr);
+		/* reclaimed, in its grace time: its GPUs are leaving too */
+		at_risk = _on_node_not_responding(job_ptr) ||
+			  job_ptr->preempt_time;
 	} else {
 		f.gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
 		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,

@@ -9,6 +9,7 @@
 #include "core/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
@@ -114,6 +115,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		const gq_job_t *job, *shadow;
 		int k;
 
+		gq_grace_note(job_ptr, now);
 		if (!IS_JOB_PENDING(job_ptr) ||
 		    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
 			continue;

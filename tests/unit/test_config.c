@@ -253,6 +253,20 @@ START_TEST(test_settings)
 	ck_assert_int_eq(cfg->settings.min_runtime, GQ_DEFAULT_MIN_RUNTIME);
 	ck_assert_int_eq(cfg->settings.recompute_interval, GQ_DEFAULT_INTERVAL);
 	ck_assert_int_eq(cfg->settings.npartitions, 0);
+	ck_assert_int_eq(cfg->settings.grace_time, GQ_DEFAULT_GRACE_TIME);
+	gq_config_free(cfg);
+
+	/* grace time: settings', a project's own, an unlisted account's */
+	cfg = parse_ok("{\"settings\": {\"grace_time\": 30},"
+		       " \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1, \"grace_time\": 0},"
+		       "  {\"name\": \"b\", \"gpu_quota\": 1, \"grace_time\": 120},"
+		       "  {\"name\": \"c\", \"gpu_quota\": 1}]}");
+	ck_assert_int_eq(gq_config_grace_time(cfg, "a"), 0);
+	ck_assert_int_eq(gq_config_grace_time(cfg, "b"), 120);
+	ck_assert_int_eq(gq_config_grace_time(cfg, "c"), 30);
+	ck_assert_int_eq(gq_config_grace_time(cfg, "nobody"), 30);
+	ck_assert_int_eq(gq_config_grace_time(cfg, NULL), 30);
+	ck_assert_int_eq(gq_config_grace_time(NULL, "a"), GQ_DEFAULT_GRACE_TIME);
 	gq_config_free(cfg);
 }
 END_TEST

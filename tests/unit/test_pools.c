@@ -110,6 +110,20 @@ START_TEST(pools_apart)
 	/* not demand in h100: team-a's h100 demand is what it runs */
 	ck_assert_uint_eq(gq_view_project(h, gq_view_find_project(h, "team-a"))->pending, 0);
 	ck_assert_ptr_null(gq_pools_held_elsewhere(p, 20, NULL));
+
+	/*
+	 * Reclaimed jobs in their grace time (leaving): a job that may
+	 * reclaim counts on their GPUs in its own pool, whether the job is
+	 * still in the view or gone from it since; not on another pool's;
+	 * a job that may not reclaim, on none.
+	 */
+	ck_assert(gq_pools_may_take_leaving(p, 1, 20));
+	gq_pools_job_gone(p, 2);
+	ck_assert(gq_pools_may_take_leaving(p, 2, 20));
+	ck_assert(gq_pools_may_take_leaving(p, 99, 20));
+	ck_assert(!gq_pools_may_take_leaving(p, 3, 20));	/* h100 */
+	ck_assert(!gq_pools_may_take_leaving(p, 1, 3));	/* running */
+	ck_assert(!gq_pools_may_take_leaving(p, 1, 98));	/* unknown */
 	gq_pools_free(p);
 }
 END_TEST

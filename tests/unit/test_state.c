@@ -122,7 +122,7 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
 
-	gq_state_note_reclaim(20, 100);
+	gq_state_note_reclaim(20, 100, 0);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 101), 1);
 	gq_state_publish();
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_RECLAIM);
@@ -135,7 +135,7 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	/* still pending GQ_RECLAIM_WAIT later: nobody waits any more, and
 	 * another reclaim for a1 does not renew it */
 	v = reclaim_pass(false);
-	gq_state_note_reclaim(20, 100 + GQ_RECLAIM_WAIT);
+	gq_state_note_reclaim(20, 100 + GQ_RECLAIM_WAIT, 0);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100 + GQ_RECLAIM_WAIT), 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
 	gq_state_publish();
@@ -145,6 +145,25 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 102), 0);
 	ck_assert_int_eq(gq_state()->ninflight, 0);
 	ck_assert_int_eq(gq_view_job(v, 21)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+
+	/* a1 pending again, its victims warned 20 s first (grace_time): the
+	 * wait is 30 + 20 = 50 s; a later victim's longer grace (25 s)
+	 * lengthens it to 55 s, still from the first reclaim at 200 */
+	v = reclaim_pass(false);
+	ck_assert(gq_state_note_reclaim(20, 200, 20));
+	ck_assert_int_eq(gq_state_reclaim_wait(20), 50);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 249), 1);
+	ck_assert(!gq_state_note_reclaim(20, 240, 25));
+	ck_assert_int_eq(gq_state_reclaim_wait(20), 55);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 254), 1);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 255), 0);
+	ck_assert_int_eq(gq_state_reclaim_wait(99), GQ_RECLAIM_WAIT);
+	/* no new victims for a1 while the warned ones leave: 25 s of grace
+	 * plus Slurm's own 40 s (KillWait 30 + MessageTimeout 10) */
+	ck_assert(gq_state_reclaim_settling(20, 264, 40));
+	ck_assert(!gq_state_reclaim_settling(20, 265, 40));
+	ck_assert(!gq_state_reclaim_settling(99, 210, 40));
 	gq_state_publish();
 	gq_state_clear();
 	gq_state_unlock();

@@ -1,0 +1,26 @@
+/*
+ * grace.h - victims in their grace time (settings.grace_time): Slurm warns
+ * a victim (SIGTERM, or its own --signal) and marks it (preempt_time);
+ * gpuquota requeues it when it exits, which Slurm would leave COMPLETED or
+ * FAILED, or as soon as its time is up, which Slurm checks only every 30 s
+ * (PERIODIC_TIMEOUT) or at the preemptor's next attempt.
+ */
+#ifndef GPUQUOTA_GRACE_H
+#define GPUQUOTA_GRACE_H
+
+#include "plugins/slurm_compat.h"
+
+/*
+ * During a pass (job write lock held): note `job_ptr` if it is a victim
+ * whose grace ended (it exited, or its time is up).  O(1).
+ */
+void gq_grace_note(job_record_t *job_ptr, time_t now);
+
+/*
+ * After the pass, with no slurmctld lock held: requeue the noted victims
+ * (under the job and node write locks a requeue needs, only when there
+ * are any).  O(noted).
+ */
+void gq_grace_requeue(void);
+
+#endif

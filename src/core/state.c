@@ -108,6 +108,19 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 	return false;
 }
 
+bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		if (now - _state.inflight[i].since <
+			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
+		    (!p || k >= p->n ||
+		     gq_view_job(p->view[k], _state.inflight[i].preemptor)))
+			return true;
+	return false;
+}
+
 int gq_state_reclaim_wait(uint32_t preemptor)
 {
 	int i;

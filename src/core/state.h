@@ -95,6 +95,15 @@ void gq_state_publish(void);
  */
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
 
+/*
+ * Will work outside quotas in pool k of `p` wait for a reclaim in flight
+ * noted less than its wait before `now` (its preemptor in that pool's
+ * view of `p`, the last pass; any pool when p is NULL)?  Read before a
+ * pass (gq_view_expect_reclaim_wait).  Caller holds the lock.
+ * O(reclaims in flight).
+ */
+bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now);
+
 /* How long work outside quotas waits for `preemptor` (seconds). */
 int gq_state_reclaim_wait(uint32_t preemptor);
 

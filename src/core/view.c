@@ -98,6 +98,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
 	v->waits_for = 0;
+	v->expect_wait = false;
 	v->failed = false;
 	v->nnodes = 0;
 	v->npl = 0;
@@ -119,6 +120,11 @@ int gq_view_account_parent(gq_view_t *v, const char *account,
 		return -1;
 	}
 	return 0;
+}
+
+void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
+{
+	v->expect_wait = waiting;
 }
 
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
@@ -705,6 +711,8 @@ int gq_view_compute(gq_view_t *v)
 	if (_start_jobs(v))
 		goto out;
 	_set_idle(v);
+	if (v->expect_wait)	/* not open to the arrays' outside part */
+		r->idle = 0;
 	STEP(GQ_STEP_START);
 	gq_queue_demand(r, v->jobs, queued);
 	STEP(GQ_STEP_DEMAND);

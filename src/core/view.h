@@ -181,6 +181,15 @@ bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node);
 int gq_view_account_parent(gq_view_t *v, const char *account,
 			   const char *parent);
 
+/*
+ * This pass, work outside quotas will wait for a reclaim in flight
+ * (gq_view_wait_for_reclaims): the idle GPUs are not open to it, so an
+ * array is split at its band even where the idle GPUs would cover it (its
+ * in-quota tasks start; held whole, they would wait too).  Set before
+ * gq_view_compute; gq_view_begin clears it.
+ */
+void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting);
+
 /* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
  * longer than the configured one. */
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);

@@ -35,6 +35,7 @@ struct gq_view {
 	int min_runtime_pass;	/* max(config, Slurm's), this pass */
 	bool computed;		/* gq_view_compute ran: adds are late */
 	uint32_t waits_for;	/* a reclaim in flight: its preemptor (0: none) */
+	bool expect_wait;	/* work outside quotas will wait for one */
 	bool failed;		/* memory ran out during this pass */
 
 	/* placement, for making room (optional) */

@@ -167,8 +167,11 @@ static bool _pass(gq_state_t *st, time_t now, bool *ok)
 	gq_pools_t *next = gq_state_next();
 	int k, rc = next ? gq_read_pass(next, now) : -1;
 
-	for (k = 0; !rc && k < next->n; k++)	/* each pool its own model */
+	for (k = 0; !rc && k < next->n; k++) {	/* each pool its own model */
+		gq_view_expect_reclaim_wait(next->view[k],
+			gq_state_reclaim_waiting(st->view, k, now));
 		rc = gq_view_compute(next->view[k]);
+	}
 	if (!rc)	/* work outside quotas waits for reclaims in flight */
 		gq_state_wait_for_reclaims(next, now);
 	if (rc) {

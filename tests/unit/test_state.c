@@ -158,6 +158,9 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	ck_assert_int_eq(gq_state_reclaim_wait(20), 55);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 254), 1);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 255), 0);
+	/* what the next pass expects (gq_view_expect_reclaim_wait) */
+	ck_assert(gq_state_reclaim_waiting(NULL, 0, 254));
+	ck_assert(!gq_state_reclaim_waiting(NULL, 0, 255));
 	ck_assert_int_eq(gq_state_reclaim_wait(99), GQ_RECLAIM_WAIT);
 	/* no new victims for a1 while the warned ones leave: 25 s of grace
 	 * plus Slurm's own 40 s (KillWait 30 + MessageTimeout 10) */

@@ -626,6 +626,50 @@ END_TEST
  *      8; array of 6: idle 0: the first task fits both quotas, room
  *      min(4 - 0, 3 - 0) = 3: tasks_now 3, in quota.
  */
+/*
+ * While work outside quotas waits for a reclaim in flight, the idle GPUs
+ * are not open to it: an array is split at its band even where they would
+ * cover it.  Case A of array_split_at_its_band (team-a q 2, 8 idle, an
+ * array of 8 x 1): whole, fair share (A = 8), it would be held for team-c's
+ * reclaim; split, its 2 in-quota tasks (A = 2) are not held.
+ */
+START_TEST(array_split_while_a_reclaim_waits)
+{
+	gq_project_cfg_t p[3] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 0, 1, GQ_NO_LIMIT),
+				  proj("team-c", 2, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 3, NULL, 0);
+	const gq_job_t *j;
+	uint32_t c1 = 20;
+
+	for (int waiting = 0; waiting <= 1; waiting++) {
+		gq_view_begin(v, 8, 100);
+		gq_view_expect_reclaim_wait(v, waiting);
+		add(v, "team-a", with_tasks(pending(9, 1, 50), 8));
+		pend(v, c1, "team-c", 1, 60);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		gq_view_wait_for_reclaims(v, &c1, 1);
+		j = gq_view_job(v, 9);
+		if (!waiting) {
+			ck_assert_uint_eq(j->tasks_now, 8);
+			ck_assert_int_ne(j->band, GQ_BAND_IN_QUOTA);
+			ck_assert_int_eq(j->hold, GQ_HOLD_RECLAIM);
+		} else {
+			ck_assert_uint_eq(j->tasks_now, 2);
+			ck_assert_int_eq(j->band, GQ_BAND_IN_QUOTA);
+			ck_assert_double_eq_tol(j->cum, 2, 1e-9);
+			ck_assert_int_eq(j->hold, GQ_HOLD_NONE);
+		}
+	}
+	/* a new pass forgets it */
+	gq_view_begin(v, 8, 100);
+	add(v, "team-a", with_tasks(pending(9, 1, 50), 8));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_uint_eq(gq_view_job(v, 9)->tasks_now, 8);
+	gq_view_free(v);
+}
+END_TEST
+
 START_TEST(array_split_at_its_band)
 {
 	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
@@ -1328,6 +1372,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, array_band_counts_tasks_at_once);
 	tcase_add_test(tc, array_starts_what_fits);
 	tcase_add_test(tc, array_split_at_its_band);
+	tcase_add_test(tc, array_split_while_a_reclaim_waits);
 	tcase_add_test(tc, same_job_twice_counts_once);
 	tcase_add_test(tc, reclaim_wait_ends_with_the_array_band);
 	tcase_add_test(tc, large_head_job_keeps_smaller_in_quota);

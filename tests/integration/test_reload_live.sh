@@ -2,7 +2,8 @@
 # Config edits under running work (issue 12): a quota lowered below what the
 # project holds, then the project removed from gpuquota.json, each applied
 # with `scontrol reconfigure` (docs/MODEL.md, "Quotas edited while jobs
-# run").  2 nodes x 4 GPUs (C = 8), settings.min_runtime 25 s.
+# run").  2 nodes x 4 GPUs (C = 8), settings.min_runtime 25 s, grace_time
+# 3 s (each victim is warned, SIGTERM, and requeued when it exits).
 #
 # (a) team-a q 4, team-b q 4, team-c q 0.  a1, a2, b1 (2 GPUs each) run:
 #     team-a at its quota 4.  Edit: team-a q 2, team-b q 6.  team-a now
@@ -30,7 +31,7 @@ MIN_RUNTIME=25
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 4},
                           {"name": "team-b", "gpu_quota": 4},
                           {"name": "team-c", "gpu_quota": 0}],
-             "settings": {"min_runtime": '"$MIN_RUNTIME"', "recompute_interval": 1}}' \
+             "settings": {"min_runtime": '"$MIN_RUNTIME"', "grace_time": 3, "recompute_interval": 1}}' \
 	--nodes 2 --gpus 4 --cpus 8
 
 # reload JSON: write gpuquota.json as the plugin trusts it (root's, 0644,
@@ -75,7 +76,7 @@ expect_field team-a state at-quota
 reload '{"projects": [{"name": "team-a", "gpu_quota": 2},
                       {"name": "team-b", "gpu_quota": 6},
                       {"name": "team-c", "gpu_quota": 0}],
-         "settings": {"min_runtime": '"$MIN_RUNTIME"', "recompute_interval": 1}}'
+         "settings": {"min_runtime": '"$MIN_RUNTIME"', "grace_time": 3, "recompute_interval": 1}}'
 grep -q 'loaded .*team-a(quota=2,weight=1) team-b(quota=6,weight=1)' \
 	"$DIR/log/slurmctld.log" || fail "the lowered quota is not in the load line"
 settle 5
@@ -123,7 +124,7 @@ check_invariant 15
 # ---- (b) team-a removed from gpuquota.json while a3 runs
 reload '{"projects": [{"name": "team-b", "gpu_quota": 6},
                       {"name": "team-c", "gpu_quota": 2}],
-         "settings": {"min_runtime": '"$MIN_RUNTIME"', "recompute_interval": 1}}'
+         "settings": {"min_runtime": '"$MIN_RUNTIME"', "grace_time": 3, "recompute_interval": 1}}'
 settle 5
 wait_stable 30
 expect_state "$a3" RUNNING

@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "core/atomic_file.h"
 #include "core/metrics_file.h"
 #include "core/prom.h"
 
@@ -96,42 +97,24 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	fprintf(f, "]}\n");
 }
 
+typedef struct {
+	const gq_metrics_t *m;
+	double now;
+} gq_snapshot_t;
+
+static void _write_snapshot(FILE *f, const void *ctx)
+{
+	const gq_snapshot_t *s = ctx;
+
+	_write(f, s->m, s->now);
+}
+
 int gq_metrics_file_write(const gq_metrics_t *m, const char *path,
 			  double now, char *err, size_t errlen)
 {
-	size_t n = strlen(path) + 5;
-	char *tmp = malloc(n);
-	FILE *f = NULL;
-	int fd, rc = -1;
+	gq_snapshot_t s = { .m = m, .now = now };
 
-	if (!tmp) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	snprintf(tmp, n, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	_write(f, m, now);
-	if (ferror(f) | fclose(f)) {	/* both: fclose closes either way */
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		snprintf(err, errlen, "%s: rename to %s: %s", tmp, path,
-			 strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(tmp);
-	return rc;
+	return gq_atomic_write(path, _write_snapshot, &s, err, errlen);
 }
 
 /* ---- reading --------------------------------------------------------- */

@@ -1,0 +1,20 @@
+/*
+ * atomic_file.h - replace a small state file whole: written to a temporary
+ * file beside it, then renamed over it, so a reader (or slurmctld after a
+ * crash) sees the previous file or the new one, never a part.
+ */
+#ifndef GPUQUOTA_ATOMIC_FILE_H
+#define GPUQUOTA_ATOMIC_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Write `path` with write(f, ctx) (which reports a failure through
+ * ferror).  Returns 0, or -1 with the reason, naming the file, in err.
+ * Does its own I/O: call it holding no lock.
+ */
+int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),
+		    const void *ctx, char *err, size_t errlen);
+
+#endif

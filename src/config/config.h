@@ -17,6 +17,8 @@
 /* Defaults of the "settings" object (documented in README.md). */
 #define GQ_DEFAULT_MIN_RUNTIME 0	/* seconds before a job may be reclaimed */
 #define GQ_DEFAULT_INTERVAL 2		/* seconds between recompute passes */
+#define GQ_DEFAULT_ROOM_WAIT 30		/* seconds freed GPUs are kept for an
+					 * in-quota job without room */
 
 /* A project's or department's numbers in one pool. */
 typedef struct {
@@ -54,6 +56,8 @@ typedef struct {
 typedef struct {
 	int min_runtime;	/* seconds */
 	int recompute_interval;	/* seconds, >= 1 */
+	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
+				 * "Holds", room wait) */
 	char **partitions;	/* NULL/0: every partition forms the pool */
 	int npartitions;
 } gq_settings_t;

@@ -92,6 +92,12 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now)
 	return true;
 }
 
+int gq_state_room_wait(void)
+{
+	return _state.config ? _state.config->settings.room_wait :
+			       GQ_DEFAULT_ROOM_WAIT;
+}
+
 /* Forget the entries whose job is no longer pending in p. */
 static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
 {
@@ -137,9 +143,9 @@ static gq_inflight_t *_room_wait(uint32_t id, int64_t now)
 static int _keep_room(gq_view_t *v, int64_t now)
 {
 	const uint32_t *ids;
-	int i, n = gq_view_room_waiters(v, &ids);
+	int i, n = gq_view_room_waiters(v, &ids), wait = gq_state_room_wait();
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; wait > 0 && i < n; i++) {	/* 0: never kept */
 		const gq_job_t *er = gq_view_job(v, ids[i]);
 		gq_inflight_t *w;
 
@@ -149,7 +155,7 @@ static int _keep_room(gq_view_t *v, int64_t now)
 			continue;
 		if (!(w = _room_wait(ids[i], now)))
 			break;	/* no memory: nobody waits */
-		if (now - w->since < GQ_ROOM_WAIT)
+		if (now - w->since < wait)
 			return gq_view_keep_room(v, ids[i]);
 	}
 	gq_view_keep_room(v, 0);

@@ -38,15 +38,6 @@
  */
 #define GQ_RECLAIM_WAIT 30
 
-/*
- * How long, at most, work outside quotas waits while freed GPUs are kept
- * for one in-quota job that can get room on no node (seconds), from when
- * they are first kept for it; never renewed for the same job.  As long as
- * a reclaim's wait: the cost to outside work of one room wait is the cost
- * of one reclaim.
- */
-#define GQ_ROOM_WAIT GQ_RECLAIM_WAIT
-
 typedef struct {
 	uint32_t preemptor;	/* or the job GPUs are kept for */
 	int64_t since;		/* its first victims, or first kept for */
@@ -99,12 +90,21 @@ void gq_state_publish(void);
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now);
 
 /*
+ * How long, at most, work outside quotas waits while freed GPUs are kept
+ * for one in-quota job that can get room on no node (seconds), from when
+ * they are first kept for it; never renewed for the same job; 0: never
+ * kept.  settings.room_wait of the current configuration (default
+ * GQ_DEFAULT_ROOM_WAIT, a reclaim's wait).  Caller holds the lock.
+ */
+int gq_state_room_wait(void);
+
+/*
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
  * less than GQ_RECLAIM_WAIT ago (gq_view_wait_for_reclaims).
  * A pool with no reclaim in flight keeps its freed GPUs for its first room
  * waiter (gq_view_room_waiters, highest priority first) whose room wait
- * began less than GQ_ROOM_WAIT ago or begins now; a waiter whose wait is
+ * began less than gq_state_room_wait() ago or begins now; a waiter whose wait is
  * over is passed over while it pends (never renewed), and forgotten
  * when it is no longer pending.  One waiter per pool at a time.
  * Returns how many preemptors and room waiters the pools' jobs wait for.

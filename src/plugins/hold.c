@@ -101,7 +101,7 @@ static char *_room_text(const gq_view_t *view, uint32_t id)
 		shape = xstrdup_printf("%u GPU%s on one node", gpn,
 				       _plural(gpn));
 	desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, which needs %s; work outside quotas waits at most %d s",
-			      id, pr ? pr->name : "?", shape, GQ_ROOM_WAIT);
+			      id, pr ? pr->name : "?", shape, gq_state_room_wait());
 	xfree(shape);
 	return desc;
 }

@@ -73,7 +73,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); no node can free %u GPUs for it within the other projects' floors yet, so GPUs that come free are kept for it (at most %d s)",
 					      why, in, p->name, job->cum,
 					      p->quota, job->in.gpus_per_node,
-					      GQ_ROOM_WAIT);
+					      gq_state_room_wait());
 			break;
 		}
 		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)",

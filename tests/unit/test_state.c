@@ -191,17 +191,27 @@ static gq_view_t *room_pass(int64_t now, bool a1_ended, uint32_t gpn)
 	return v;
 }
 
+/* settings: "" or a "settings" member with its comma */
+static char *room_config_with(const char *settings)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "{%s\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
+		 " {\"name\": \"team-b\", \"gpu_quota\": 8},"
+		 " {\"name\": \"team-c\", \"gpu_quota\": 0}]}", settings);
+	return write_temp(text);
+}
+
 static char *room_config(void)
 {
-	return write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
-			  " {\"name\": \"team-b\", \"gpu_quota\": 8},"
-			  " {\"name\": \"team-c\", \"gpu_quota\": 0}]}");
+	return room_config_with("");
 }
 
 /*
  * Freed GPUs are kept for an in-quota job that can get room on no node:
  * c7 (outside quotas) waits for b1, a3 (in quota) does not, a team-c job
- * submitted meanwhile waits too.  The wait lasts GQ_ROOM_WAIT from its
+ * submitted meanwhile waits too.  The wait lasts GQ_DEFAULT_ROOM_WAIT from its
  * first pass and is not renewed.  When a1 ends, node 0 has 2 idle + 2 of
  * team-c = 4: room is made there (team-c's jobs 3 and 4, not 5 and 6), and
  * the reclaim's own wait takes over.
@@ -237,15 +247,15 @@ START_TEST(freed_gpus_kept_for_room)
 			 GQ_HOLD_ROOM);
 
 	/* one second before the end of the wait: still kept */
-	v = room_pass(100 + GQ_ROOM_WAIT - 1, false, 4);
+	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT - 1, false, 4);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
-						    100 + GQ_ROOM_WAIT - 1), 1);
+						    100 + GQ_DEFAULT_ROOM_WAIT - 1), 1);
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
 	gq_state_publish();
 	/* over, and not renewed for b1 later */
-	v = room_pass(100 + GQ_ROOM_WAIT, false, 4);
+	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT, false, 4);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
-						    100 + GQ_ROOM_WAIT), 0);
+						    100 + GQ_DEFAULT_ROOM_WAIT), 0);
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
 	ck_assert_uint_eq(gq_view_kept_for(v), 0);
 	gq_state_publish();
@@ -333,6 +343,49 @@ START_TEST(room_wait_not_for_what_never_fits)
 }
 END_TEST
 
+/*
+ * settings.room_wait: 5 s keeps the GPUs for b1 from 100 to 104, not at
+ * 105; 0 never keeps them.
+ */
+START_TEST(room_wait_setting)
+{
+	char *f = room_config_with("\"settings\": {\"room_wait\": 5}, ");
+	char *off = room_config_with("\"settings\": {\"room_wait\": 0}, ");
+	char err[GQ_ERR_MAX];
+	gq_view_t *v;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_room_wait(), 5);
+	room_pass(100, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	v = room_pass(104, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 104), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	gq_state_publish();
+	v = room_pass(105, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 105), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+	gq_state_clear();
+
+	ck_assert_int_eq(gq_state_load(off, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_room_wait(), 0);
+	v = room_pass(100, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_state()->nroomwait, 0);
+	gq_state_publish();
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	unlink(off);
+	free(f);
+	free(off);
+}
+END_TEST
+
 Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -342,6 +395,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_not_for_what_never_fits);
+	tcase_add_test(tc, room_wait_setting);
 	suite_add_tcase(s, tc);
 	return s;
 }

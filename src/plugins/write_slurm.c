@@ -70,9 +70,13 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 	switch (job->band) {
 	case GQ_BAND_IN_QUOTA:
 		if (gq_view_kept_for(view) == job->in.id) {
-			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); no node can free %u GPUs for it within the other projects' floors yet, so GPUs that come free are kept for it (at most %d s)",
+			/* the room wait (docs/MODEL.md "Holds") */
+			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); %s can free %u GPUs for it within the other projects' floors yet, so GPUs that come free are kept for it (at most %d s)",
 					      why, in, p->name, job->cum,
-					      p->quota, job->in.gpus_per_node,
+					      p->quota,
+					      job->in.nodes > 1 ?
+					      "not enough nodes" : "no node",
+					      job->in.gpus_per_node,
 					      gq_state_room_wait());
 			break;
 		}

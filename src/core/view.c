@@ -455,14 +455,14 @@ static void _shrink_candidates(gq_view_t *v, int project)
 
 /*
  * Does a pending job wait while GPUs are reclaimed, or kept, for another?
- * A reclaim in flight replaces a room wait's hold.
+ * A room wait's hold gives way to the current wait (a reclaim in flight,
+ * or another job GPUs are kept for); a reclaim's hold stays.
  */
 static bool _waits_for_reclaim(const gq_view_t *v, const gq_job_t *job)
 {
 	return v->waits_for && job->in.state == GQ_JOB_PENDING &&
 	       job->in.gpus &&
-	       (!job->hold || (job->hold == GQ_HOLD_ROOM &&
-			       v->waits_hold == GQ_HOLD_RECLAIM)) &&
+	       (!job->hold || job->hold == GQ_HOLD_ROOM) &&
 	       job->band != GQ_BAND_IN_QUOTA && job->in.id != v->waits_for;
 }
 

@@ -233,9 +233,10 @@ int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids);
  * Keep the GPUs that come free for `id` (one of gq_view_room_waiters):
  * every pending job with GPUs outside the in-quota band waits (hold
  * GQ_HOLD_ROOM, waits_for: id), so that freed GPUs are not lent out while
- * id waits for a node to have room.  Not when a reclaim is in flight in
- * the view (that hold stays).  0: nobody.  Jobs added later get the same
- * hold.  Returns whether id is still one to keep GPUs for.  O(J).
+ * id waits for a node to have room.  For a view where no reclaim is in
+ * flight (gq_view_wait_for_reclaims found none).  0: nobody.  Jobs added
+ * later get the same hold.  Returns whether id is still one to keep GPUs
+ * for.  O(J).
  */
 bool gq_view_keep_room(gq_view_t *v, uint32_t id);
 

@@ -322,14 +322,18 @@ static bool _fits_emptied(const gq_view_t *v, const gq_job_t *er,
 
 /*
  * er, in quota, can get room on no node: list it for the room wait when
- * it would fit on its nodes emptied (a job that can never fit, more GPUs
- * per node than its nodes have or its nodes down, keeps nothing).
- * Listed in the order Slurm tries them.  Returns 0 or -1 (memory).
+ * it needs more than one GPU and would fit on its nodes emptied (a job
+ * that can never fit, more GPUs per node than its nodes have or its nodes
+ * down, keeps nothing).  A job of one GPU is not listed: any GPU that
+ * comes free on its nodes fits it, and Slurm tries it before all work
+ * outside quotas, so nothing would be lent before it.  Listed in the
+ * order Slurm tries them.  Returns 0 or -1 (memory).
  */
 static int _roomless(gq_view_t *v, const gq_job_t *er, gq_shape_t *s,
 		     uint64_t **gpus)
 {
-	if (er->band != GQ_BAND_IN_QUOTA)
+	if (er->band != GQ_BAND_IN_QUOTA ||
+	    (er->in.gpus_per_node < 2 && er->in.nodes < 2))
 		return 0;
 	if (s->fits < 0) {
 		if (!*gpus && !(*gpus = _node_gpus(v)))

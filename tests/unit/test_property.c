@@ -453,7 +453,8 @@ static void check_no_ping_pong(world_t *w, gq_view_t *v)
 
 /*
  * The room wait (docs/MODEL.md "Holds"): a job freed GPUs may be kept for
- * is pending, in quota, not held, without a room set; it would fit on the
+ * is pending, in quota, not held, without a room set, and needs more than
+ * one GPU; it would fit on the
  * nodes that are up were they empty (a job that can never fit keeps
  * nothing), and fewer than the nodes it needs have room for it from their
  * idle GPUs and the jobs there it may take.  Keeping GPUs for the first
@@ -478,7 +479,8 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 		ck_assert_ptr_nonnull(er);
 		ck_assert_msg(er->in.state == GQ_JOB_PENDING && !er->hold &&
 			      er->band == GQ_BAND_IN_QUOTA && !er->room &&
-			      er->in.gpus_per_node,
+			      er->in.gpus_per_node &&
+			      (er->in.gpus_per_node > 1 || er->in.nodes > 1),
 			      "seed %llu: job %u waits for room: state %d hold %d band %d room %d",
 			      (unsigned long long)w->seed, er->in.id,
 			      er->in.state, er->hold, er->band, er->room);

@@ -292,10 +292,12 @@ START_TEST(freed_gpus_kept_for_room)
 END_TEST
 
 /*
- * A job that can never fit keeps nothing: b1 asks 8 GPUs on one node of
- * 4 (in quota: A = 8 <= 8); b1 asking 4 whose partition is a node that is down (no GPUs, no jobs) neither.
+ * GPUs are kept only where keeping them helps.  A job that can never fit
+ * keeps nothing: b1 asks 8 GPUs on one node of 4 (in quota: A = 8 <= 8);
+ * b1 asking 4 whose partition is node 2, down (no GPUs, no jobs),
+ * neither.  Nor a job of one GPU (below).
  */
-START_TEST(room_wait_not_for_what_never_fits)
+START_TEST(room_wait_only_when_it_helps)
 {
 	char *f = room_config();
 	char err[GQ_ERR_MAX];
@@ -335,7 +337,33 @@ START_TEST(room_wait_not_for_what_never_fits)
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 110), 0);
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
 	gq_state_publish();
-	ck_assert_int_eq(gq_state()->nroomwait, 0);
+
+	/*
+	 * Nothing to reclaim: team-a (2 + 2, q 5) and team-b (2 + 2, q 8)
+	 * fill both nodes in quota.  b1 of 1 GPU (A = 5 <= 8) has no room,
+	 * but any GPU that comes free fits it: nothing is kept.  b1 of 1
+	 * GPU on each of 2 nodes (A = 6) is kept for.
+	 */
+	for (int shape = 1; shape <= 2; shape++) {
+		v = gq_state_next()->view[0];
+		gq_view_begin(v, 8, 120 + shape);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		for (id = 1; id <= 4; id++) {
+			run(v, id, id <= 2 ? "team-a" : "team-b", 2, 10);
+			ck_assert_int_eq(gq_view_place(v, id, id % 2, 2), 0);
+		}
+		add(v, "team-b", shaped(pending(10, shape, 50), 1, shape));
+		pend(v, 11, "team-c", 1, 51);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_room_waiters(v, &ids), shape - 1);
+		ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
+							    120 + shape),
+				 shape - 1);
+		ck_assert_int_eq(gq_view_job(v, 11)->hold,
+				 shape == 1 ? GQ_HOLD_NONE : GQ_HOLD_ROOM);
+		gq_state_publish();
+	}
 	gq_state_clear();
 	gq_state_unlock();
 	unlink(f);
@@ -394,7 +422,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
-	tcase_add_test(tc, room_wait_not_for_what_never_fits);
+	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
 	suite_add_tcase(s, tc);
 	return s;

@@ -401,7 +401,8 @@ static const char *const project_keys[] = {
 };
 
 static const char *const settings_keys[] = {
-	"min_runtime", "recompute_interval", "partitions", "grace_time", NULL
+	"min_runtime", "recompute_interval", "room_wait", "partitions",
+	"grace_time", NULL
 };
 
 static const char *const top_keys[] = {
@@ -919,6 +920,9 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
 		     &s->recompute_interval))
 		return -1;
+	if (_field(p, obj, "settings", "room_wait", false, &v, &rc) &&
+	    _get_int(p, v, "settings.room_wait", 0, "0", &s->room_wait))
+		return -1;
 	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
 	    p->cfg->npools) {
 		_set_err(p, "settings.partitions: not with \"pools\" (each pool lists its partitions), got %s",
@@ -975,6 +979,7 @@ gq_config_t *gq_config_empty(void)
 	cfg->settings.min_runtime = GQ_DEFAULT_MIN_RUNTIME;
 	cfg->settings.recompute_interval = GQ_DEFAULT_INTERVAL;
 	cfg->settings.grace_time = GQ_DEFAULT_GRACE_TIME;
+	cfg->settings.room_wait = GQ_DEFAULT_ROOM_WAIT;
 	return cfg;
 }
 

@@ -20,6 +20,8 @@
 #define GQ_DEFAULT_GRACE_TIME 0		/* seconds a victim is warned before requeue */
 #define GQ_GRACE_TIME_MAX 3600		/* longer keeps a preemptor waiting too long */
 #define GQ_UNSET (-1)			/* a per-project setting not given */
+#define GQ_DEFAULT_ROOM_WAIT 30		/* seconds freed GPUs are kept for an
+					 * in-quota job without room */
 
 /* A project's or department's numbers in one pool. */
 typedef struct {
@@ -59,6 +61,8 @@ typedef struct {
 	int min_runtime;	/* seconds */
 	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
 	int recompute_interval;	/* seconds, >= 1 */
+	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
+				 * "Holds", room wait) */
 	char **partitions;	/* NULL/0: every partition forms the pool */
 	int npartitions;
 } gq_settings_t;

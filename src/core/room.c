@@ -14,12 +14,18 @@
  * usual sets with what is left, so that their union never takes a
  * project or department below its floor.
  *
+ * An in-quota job for which no room can be made, but which would fit on
+ * its nodes emptied, is listed for the room wait (gq_view_room_waiters):
+ * freed GPUs may be kept for it (state.c, gq_view_keep_room).
+ *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
  * placement entries (E) by node and order nodes, and lay them out as the
  * scans read them (gq_ent_t); then O(P + N + E) once per shape of
  * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
- * then O(victims chosen) per preemptor.
+ * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
+ * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
+ * of such a job.
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
@@ -226,6 +232,7 @@ static int _cmp_prio(const void *a, const void *b, void *ctx)
 typedef struct {
 	int8_t usual_fits;	/* -1 not known yet */
 	int8_t room;		/* -1 not tried, 0 none, 1 chosen */
+	int8_t fits;		/* -1 not known; fits on its nodes emptied */
 	int first, n;		/* chosen victims: victims[first .. first+n) */
 } gq_shape_t;
 
@@ -262,6 +269,7 @@ static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *er, int cap)
 		return NULL;
 	sh->shapes[sh->nshapes].usual_fits = -1;
 	sh->shapes[sh->nshapes].room = -1;
+	sh->shapes[sh->nshapes].fits = -1;
 	return &sh->shapes[sh->nshapes++];
 }
 
@@ -279,9 +287,78 @@ static int _reuse(gq_view_t *v, gq_job_t *er, const gq_shapes_t *sh,
 	return 0;
 }
 
+/*
+ * Each node's GPUs: idle plus every running job's there (victim or not).
+ * Nodes that take no work have no idle GPUs counted (read_slurm.c); a
+ * DOWN node has no jobs either, so it counts 0.  O(N + E).
+ */
+static uint64_t *_node_gpus(const gq_view_t *v)
+{
+	uint64_t *g = malloc(sizeof(*g) * (v->nnodes + 1));
+	int i;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < v->nnodes; i++)
+		g[i] = v->node_free[i];
+	for (i = 0; i < v->npl; i++)
+		if (v->pl_node[i] >= 0 && v->pl_node[i] < v->nnodes)
+			g[v->pl_node[i]] += v->pl_gpus[i];
+	return g;
+}
+
+/* Would er fit on the nodes it may use, were they empty?  O(N). */
+static bool _fits_emptied(const gq_view_t *v, const gq_job_t *er,
+			  const uint64_t *gpus)
+{
+	int n, ok = 0;
+
+	for (n = 0; n < v->nnodes && ok < (int)er->in.nodes; n++)
+		if (gq_view_node_allowed(v, er->in.node_group, n) &&
+		    gpus[n] >= er->in.gpus_per_node)
+			ok++;
+	return ok >= (int)er->in.nodes;
+}
+
+/*
+ * er, in quota, can get room on no node: list it for the room wait when
+ * it needs more than one GPU and would fit on its nodes emptied (a job
+ * that can never fit, more GPUs per node than its nodes have or its nodes
+ * down, keeps nothing).  A job of one GPU is not listed: any GPU that
+ * comes free on its nodes fits it, and Slurm tries it before all work
+ * outside quotas, so nothing would be lent before it.  Listed in the
+ * order Slurm tries them.  Returns 0 or -1 (memory).
+ */
+static int _roomless(gq_view_t *v, const gq_job_t *er, gq_shape_t *s,
+		     uint64_t **gpus)
+{
+	if (er->band != GQ_BAND_IN_QUOTA ||
+	    (er->in.gpus_per_node < 2 && er->in.nodes < 2))
+		return 0;
+	if (s->fits < 0) {
+		if (!*gpus && !(*gpus = _node_gpus(v)))
+			return -1;
+		s->fits = _fits_emptied(v, er, *gpus);
+	}
+	if (!s->fits)
+		return 0;
+	if (v->nroomless == v->roomless_cap) {
+		int cap = v->roomless_cap ? v->roomless_cap * 2 : 16;
+		uint32_t *n = realloc(v->roomless, sizeof(*n) * cap);
+
+		if (!n)
+			return -1;
+		v->roomless = n;
+		v->roomless_cap = cap;
+	}
+	v->roomless[v->nroomless++] = er->in.id;
+	return 0;
+}
+
 int gq_room_make(gq_view_t *v, const int *order, int norder,
 		 gq_budget_t **budget)
 {
+	uint64_t *gpus = NULL;	/* each node's GPUs, when first needed */
 	int *nodes = malloc(sizeof(int) * (v->nnodes + 1));
 	int *chosen = malloc(sizeof(int) * (norder + 1));
 	int *need = malloc(sizeof(int) * (v->njobs + 1));
@@ -353,8 +430,11 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		gq_shape_t *s = _shape(&sh, er, v->njobs);
 		int n;
 
-		if (s->room == 0)
-			continue;	/* none can be made: not for this one */
+		if (s->room == 0) {	/* none can be made: not for this one */
+			if (_roomless(v, er, s, &gpus))
+				goto out;
+			continue;
+		}
 		if (s->room == 1) {
 			if (_reuse(v, er, &sh, s))
 				goto out;
@@ -364,6 +444,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 				 taken, kinds, ents)) < 0)
 			goto out;
 		s->room = n > 0;
+		if (!n && _roomless(v, er, s, &gpus))
+			goto out;
 		s->first = sh.nvictims;
 		s->n = n;
 		for (i = 0; i < n && sh.nvictims < norder; i++)
@@ -373,6 +455,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	rc = 0;
 out:
 	gq_hash_free(&sh.index);
+	free(gpus);
 	free(sh.shapes);
 	free(sh.victims);
 	free(nodes);

@@ -131,20 +131,84 @@ int gq_state_reclaim_wait(uint32_t preemptor)
 	return GQ_RECLAIM_WAIT;
 }
 
-int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
+int gq_state_room_wait(void)
 {
-	uint32_t *active = NULL;
-	int i = 0, k, n, waiting = 0;
+	return _state.config ? _state.config->settings.room_wait :
+			       GQ_DEFAULT_ROOM_WAIT;
+}
 
-	while (i < _state.ninflight) {
-		const gq_job_t *er = gq_pools_job(p, _state.inflight[i].preemptor,
-						  NULL);
+/* Forget the entries whose job is no longer pending in p. */
+static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
+{
+	int i = 0;
+
+	while (i < *n) {
+		const gq_job_t *er = gq_pools_job(p, e[i].preemptor, NULL);
 
 		if (!er || er->in.state != GQ_JOB_PENDING)
-			_state.inflight[i] = _state.inflight[--_state.ninflight];
+			e[i] = e[--*n];
 		else
 			i++;
 	}
+}
+
+/* The room wait of job id: its entry, made (since now) when new; NULL
+ * when out of memory. */
+static gq_inflight_t *_room_wait(uint32_t id, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < _state.nroomwait; i++)
+		if (_state.roomwait[i].preemptor == id)
+			return &_state.roomwait[i];
+	if (_state.nroomwait == _state.roomwait_cap) {
+		int cap = _state.roomwait_cap ? _state.roomwait_cap * 2 : 8;
+		gq_inflight_t *n = realloc(_state.roomwait, sizeof(*n) * cap);
+
+		if (!n)
+			return NULL;
+		_state.roomwait = n;
+		_state.roomwait_cap = cap;
+	}
+	_state.roomwait[_state.nroomwait].preemptor = id;
+	_state.roomwait[_state.nroomwait].since = now;
+	_state.roomwait[_state.nroomwait].grace = 0;
+	return &_state.roomwait[_state.nroomwait++];
+}
+
+/*
+ * Keep one pool's freed GPUs for its first room waiter whose wait is not
+ * over.  Returns 1 when GPUs are kept, else 0.
+ */
+static int _keep_room(gq_view_t *v, int64_t now)
+{
+	const uint32_t *ids;
+	int i, n = gq_view_room_waiters(v, &ids), wait = gq_state_room_wait();
+
+	for (i = 0; wait > 0 && i < n; i++) {	/* 0: never kept */
+		const gq_job_t *er = gq_view_job(v, ids[i]);
+		gq_inflight_t *w;
+
+		/* started or changed since the pass (a call between passes) */
+		if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
+		    er->band != GQ_BAND_IN_QUOTA)
+			continue;
+		if (!(w = _room_wait(ids[i], now)))
+			break;	/* no memory: nobody waits */
+		if (now - w->since < wait)
+			return gq_view_keep_room(v, ids[i]);
+	}
+	gq_view_keep_room(v, 0);
+	return 0;
+}
+
+int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
+{
+	uint32_t *active = NULL;
+	int i, k, n, waiting = 0, w;
+
+	_forget_gone(p, _state.inflight, &_state.ninflight);
+	_forget_gone(p, _state.roomwait, &_state.nroomwait);
 	if (_state.ninflight &&
 	    !(active = malloc(sizeof(*active) * _state.ninflight)))
 		return 0;	/* no memory: nobody waits */
@@ -155,7 +219,9 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 				    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
 				active[n++] = _state.inflight[i].preemptor;
-		waiting += gq_view_wait_for_reclaims(p->view[k], active, n);
+		w = gq_view_wait_for_reclaims(p->view[k], active, n);
+		/* no reclaim in flight: freed GPUs may be kept for room */
+		waiting += w ? w : _keep_room(p->view[k], now);
 	}
 	free(active);
 	return waiting;
@@ -164,6 +230,7 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 void gq_state_clear(void)
 {
 	free(_state.inflight);
+	free(_state.roomwait);
 	gq_pools_free(_state.view);
 	gq_pools_free(_state.next);
 	gq_config_free(_state.config);

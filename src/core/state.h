@@ -9,7 +9,8 @@
  * loads once for both.  Callers hold gq_state_lock() around any use.
  *
  * Also the reclaims in flight (victims requeued for a preemptor that has
- * not started yet), which outlive passes.
+ * not started yet) and the room waits (in-quota jobs freed GPUs are kept
+ * for), which outlive passes and reloads (not a restart of slurmctld).
  *
  * Two views, so that nothing is ever answered from a half-made pass: a
  * pass fills `next`; only when it succeeds does it become `view`.  A
@@ -38,8 +39,8 @@
 #define GQ_RECLAIM_WAIT 30
 
 typedef struct {
-	uint32_t preemptor;
-	int64_t since;		/* its first victims */
+	uint32_t preemptor;	/* or the job GPUs are kept for */
+	int64_t since;		/* its first victims, or first kept for */
 	int grace;		/* the longest grace time of its victims */
 } gq_inflight_t;
 
@@ -52,6 +53,8 @@ typedef struct {
 	bool view_stale;	/* `view` was made for an older config */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
+	gq_inflight_t *roomwait;	/* room waits, begun or over */
+	int nroomwait, roomwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
 	/*
 	 * Ask for a pass at once, without the gap between passes: set by the
@@ -119,11 +122,26 @@ int gq_state_reclaim_wait(uint32_t preemptor);
 bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle);
 
 /*
+ * How long, at most, work outside quotas waits while freed GPUs are kept
+ * for one in-quota job that can get room on no node (seconds), from when
+ * they are first kept for it; never renewed for the same job; 0: never
+ * kept.  settings.room_wait of the current configuration (default
+ * GQ_DEFAULT_ROOM_WAIT, a reclaim's wait).  Caller holds the lock.
+ */
+int gq_state_room_wait(void);
+
+/*
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
- * less than their wait ago (gq_view_wait_for_reclaims).  Returns how
- * many preemptors they wait for.  Caller holds the lock.  O(J + pools x
- * reclaims in flight).
+ * less than their wait ago (gq_view_wait_for_reclaims).
+ * A pool with no reclaim in flight keeps its freed GPUs for its first room
+ * waiter (gq_view_room_waiters, highest priority first) whose room wait
+ * began less than gq_state_room_wait() ago or begins now; a waiter whose wait is
+ * over is passed over while it pends (never renewed), and forgotten
+ * when it is no longer pending.  One waiter per pool at a time.
+ * Returns how many preemptors and room waiters the pools' jobs wait for.
+ * Caller holds the lock.  O(J + pools x (reclaims in flight + room
+ * waiters of the pass x room waits)).
  */
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now);
 

@@ -79,6 +79,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->pl_gpus);
 	free(v->pl_job);
 	gq_hash_free(&v->room);
+	free(v->roomless);
 	free(v->order);
 	free(v->run_first);
 	free(v->run_len);
@@ -104,6 +105,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->npl = 0;
 	v->ngroups = 0;
 	gq_hash_clear(&v->room);
+	v->nroomless = 0;
 }
 
 void gq_view_set_capacity(gq_view_t *v, double capacity)
@@ -457,19 +459,24 @@ static void _shrink_candidates(gq_view_t *v, int project)
 	free(mine);
 }
 
-/* Does a pending job wait while GPUs are reclaimed for another? */
+/*
+ * Does a pending job wait while GPUs are reclaimed, or kept, for another?
+ * A room wait's hold gives way to the current wait (a reclaim in flight,
+ * or another job GPUs are kept for); a reclaim's hold stays.
+ */
 static bool _waits_for_reclaim(const gq_view_t *v, const gq_job_t *job)
 {
 	return v->waits_for && job->in.state == GQ_JOB_PENDING &&
-	       job->in.gpus && !job->hold && job->band != GQ_BAND_IN_QUOTA &&
-	       job->in.id != v->waits_for;
+	       job->in.gpus &&
+	       (!job->hold || job->hold == GQ_HOLD_ROOM) &&
+	       job->band != GQ_BAND_IN_QUOTA && job->in.id != v->waits_for;
 }
 
 static void _hold_for_reclaim(gq_view_t *v, gq_job_t *job)
 {
 	if (!_waits_for_reclaim(v, job))
 		return;
-	job->hold = GQ_HOLD_RECLAIM;
+	job->hold = v->waits_hold;
 	job->waits_for = v->waits_for;
 }
 
@@ -479,6 +486,7 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 	int i, k, waiting = 0;
 
 	v->waits_for = 0;
+	v->waits_hold = GQ_HOLD_RECLAIM;
 	for (i = 0; i < n; i++) {
 		const gq_job_t *er = gq_view_job(v, preemptors[i]);
 
@@ -493,6 +501,34 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 	for (k = 0; waiting && k < v->njobs; k++)
 		_hold_for_reclaim(v, &v->jobs[k]);
 	return waiting;
+}
+
+int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids)
+{
+	*ids = v->roomless;
+	return v->nroomless;
+}
+
+bool gq_view_keep_room(gq_view_t *v, uint32_t id)
+{
+	const gq_job_t *er = id ? gq_view_job(v, id) : NULL;
+	int k;
+
+	v->waits_for = 0;
+	/* it started, or no longer is in quota, or is held */
+	if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
+	    er->band != GQ_BAND_IN_QUOTA)
+		return false;
+	v->waits_for = id;
+	v->waits_hold = GQ_HOLD_ROOM;
+	for (k = 0; k < v->njobs; k++)
+		_hold_for_reclaim(v, &v->jobs[k]);
+	return true;
+}
+
+uint32_t gq_view_kept_for(const gq_view_t *v)
+{
+	return v->waits_hold == GQ_HOLD_ROOM ? v->waits_for : 0;
 }
 
 /* A job added after the pass: the same rules, at the tail of its queue. */

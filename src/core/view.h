@@ -86,6 +86,9 @@ typedef enum {
 					 * reclaim it */
 	GQ_HOLD_RECLAIM,	/* not in quota, while GPUs are being
 				 * reclaimed for another job (waits_for) */
+	GQ_HOLD_ROOM,		/* not in quota, while freed GPUs are kept
+				 * for an in-quota job that can get room on
+				 * no node yet (waits_for) */
 } gq_hold_t;
 
 /*
@@ -104,7 +107,8 @@ typedef struct {
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
 	gq_hold_t hold;		/* must not start yet */
-	uint32_t waits_for;	/* GQ_HOLD_RECLAIM: the preemptor */
+	uint32_t waits_for;	/* GQ_HOLD_RECLAIM: the preemptor;
+				 * GQ_HOLD_ROOM: the job GPUs are kept for */
 	uint32_t tasks_now;	/* tasks it may start before the next pass:
 				 * 1, or of an array record as many as fit
 				 * its limits (the plugin throttles the
@@ -224,6 +228,29 @@ int gq_view_min_runtime(const gq_view_t *v);
  */
 int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 			      int n);
+
+/*
+ * Room wait (docs/MODEL.md "Holds"): the in-quota jobs of the pass that
+ * ask GPUs per node and can get room on no node they may use (no node
+ * has idle GPUs plus candidates within the floors enough), but would fit
+ * on those nodes emptied; highest priority first (the order Slurm tries
+ * them).  Set by the pass (room.c), placement only.  O(1).
+ */
+int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids);
+
+/*
+ * Keep the GPUs that come free for `id` (one of gq_view_room_waiters):
+ * every pending job with GPUs outside the in-quota band waits (hold
+ * GQ_HOLD_ROOM, waits_for: id), so that freed GPUs are not lent out while
+ * id waits for a node to have room.  For a view where no reclaim is in
+ * flight (gq_view_wait_for_reclaims found none).  0: nobody.  Jobs added
+ * later get the same hold.  Returns whether id is still one to keep GPUs
+ * for.  O(J).
+ */
+bool gq_view_keep_room(gq_view_t *v, uint32_t id);
+
+/* The job freed GPUs are kept for (gq_view_keep_room), or 0. */
+uint32_t gq_view_kept_for(const gq_view_t *v);
 
 /*
  * A job is gone between passes: a victim Slurm is about to requeue, a job

@@ -34,7 +34,9 @@ struct gq_view {
 	int min_runtime;	/* from the config */
 	int min_runtime_pass;	/* max(config, Slurm's), this pass */
 	bool computed;		/* gq_view_compute ran: adds are late */
-	uint32_t waits_for;	/* a reclaim in flight: its preemptor (0: none) */
+	uint32_t waits_for;	/* a reclaim in flight: its preemptor, or the
+				 * job freed GPUs are kept for (0: none) */
+	gq_hold_t waits_hold;	/* GQ_HOLD_RECLAIM or GQ_HOLD_ROOM */
 	bool expect_wait;	/* work outside quotas will wait for one */
 	bool failed;		/* memory ran out during this pass */
 
@@ -47,6 +49,11 @@ struct gq_view {
 	int *pl_job;		/* the job (index in jobs) of each entry */
 	int npl, pl_cap;
 	gq_hash_t room;		/* (preemptor, victim) pairs that make room */
+	uint32_t *roomless;	/* in-quota jobs that can get room on no
+				 * node now but would fit on their nodes
+				 * emptied, by priority (room.c): who freed
+				 * GPUs may be kept for (gq_view_keep_room) */
+	int nroomless, roomless_cap;
 	uint8_t *groups;	/* ngroups x nnodes: node in group */
 	int ngroups, groups_cap;
 

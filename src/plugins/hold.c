@@ -84,6 +84,28 @@ static const char *_plural(double n)
 	return n == 1 ? "" : "s";
 }
 
+/* GQ_HOLD_ROOM: for whom freed GPUs are kept, and what it needs. */
+static char *_room_text(const gq_view_t *view, uint32_t id)
+{
+	const gq_job_t *er = gq_view_job(view, id);
+	const gq_project_t *pr = er ? gq_view_project(view, er->project) :
+				      NULL;
+	uint32_t gpn = er ? er->in.gpus_per_node : 0;
+	uint32_t nodes = er ? er->in.nodes : 0;
+	char *shape, *desc;
+
+	if (nodes > 1)
+		shape = xstrdup_printf("%u GPU%s on each of %u nodes", gpn,
+				       _plural(gpn), nodes);
+	else
+		shape = xstrdup_printf("%u GPU%s on one node", gpn,
+				       _plural(gpn));
+	desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, which needs %s; work outside quotas waits at most %d s",
+			      id, pr ? pr->name : "?", shape, gq_state_room_wait());
+	xfree(shape);
+	return desc;
+}
+
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool)
 {
@@ -116,6 +138,9 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));
+		break;
+	case GQ_HOLD_ROOM:
+		desc = _room_text(view, job->waits_for);
 		break;
 	default:
 		return;

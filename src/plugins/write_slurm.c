@@ -32,6 +32,10 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 	const gq_job_t *was = prev ? gq_view_job(prev, job->in.id) : NULL;
 	const gq_project_t *p, *pw;
 
+	/* the job freed GPUs are kept for, or were: one per pool */
+	if (gq_view_kept_for(view) == job->in.id ||
+	    (prev && gq_view_kept_for(prev) == job->in.id))
+		return false;
 	if (!was || was->band != job->band || was->cum != job->cum ||
 	    !job_ptr->state_desc ||
 	    strncmp(job_ptr->state_desc, why, strlen(why)) ||
@@ -66,6 +70,17 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
 	case GQ_BAND_IN_QUOTA:
+		if (gq_view_kept_for(view) == job->in.id) {
+			/* the room wait (docs/MODEL.md "Holds") */
+			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); %s can free %u GPUs for it within the other projects' floors yet, so GPUs that come free are kept for it (at most %d s)",
+					      why, in, p->name, job->cum,
+					      p->quota,
+					      job->in.nodes > 1 ?
+					      "not enough nodes" : "no node",
+					      job->in.gpus_per_node,
+					      gq_state_room_wait());
+			break;
+		}
 		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)",
 				      why, in, p->name, job->cum, p->quota);
 		break;

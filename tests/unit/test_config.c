@@ -236,12 +236,13 @@ START_TEST(test_settings)
 {
 	gq_config_t *cfg = parse_ok(
 		"{\"settings\": {\"min_runtime\": 300, \"recompute_interval\": 5,"
-		"  \"partitions\": [\"gpu\", \"a100\"]},"
+		"  \"room_wait\": 120, \"partitions\": [\"gpu\", \"a100\"]},"
 		" \"projects\": []}");
 
 	ck_assert_int_eq(cfg->nprojects, 0);
 	ck_assert_int_eq(cfg->settings.min_runtime, 300);
 	ck_assert_int_eq(cfg->settings.recompute_interval, 5);
+	ck_assert_int_eq(cfg->settings.room_wait, 120);
 	ck_assert_int_eq(cfg->settings.npartitions, 2);
 	ck_assert_str_eq(cfg->settings.partitions[0], "gpu");
 	ck_assert_str_eq(cfg->settings.partitions[1], "a100");
@@ -252,6 +253,7 @@ START_TEST(test_settings)
 	ck_assert_int_eq(cfg->ndepts, 0);
 	ck_assert_int_eq(cfg->settings.min_runtime, GQ_DEFAULT_MIN_RUNTIME);
 	ck_assert_int_eq(cfg->settings.recompute_interval, GQ_DEFAULT_INTERVAL);
+	ck_assert_int_eq(cfg->settings.room_wait, GQ_DEFAULT_ROOM_WAIT);
 	ck_assert_int_eq(cfg->settings.npartitions, 0);
 	ck_assert_int_eq(cfg->settings.grace_time, GQ_DEFAULT_GRACE_TIME);
 	gq_config_free(cfg);

@@ -9,7 +9,9 @@
  *   - no job that cannot be requeued may start outside quota;
  *   - fair shares respect their caps and add up to what can be given;
  *   - no job reclaims from its own project, and a victim requeued for a
- *     preemptor cannot reclaim back (no ping-pong).
+ *     preemptor cannot reclaim back (no ping-pong);
+ *   - GPUs are kept only for an in-quota job that has no room but would
+ *     fit, and only work outside quotas waits for it (room wait).
  * A reload (a quota changed) comes between the events and the next pass.
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
@@ -449,6 +451,78 @@ static void check_no_ping_pong(world_t *w, gq_view_t *v)
 	gq_view_free(v);
 }
 
+/*
+ * The room wait (docs/MODEL.md "Holds"): a job freed GPUs may be kept for
+ * is pending, in quota, not held, without a room set, and needs more than
+ * one GPU; it would fit on the
+ * nodes that are up were they empty (a job that can never fit keeps
+ * nothing), and fewer than the nodes it needs have room for it from their
+ * idle GPUs and the jobs there it may take.  Keeping GPUs for the first
+ * holds only pending work outside quotas, and no floor moves.
+ */
+static void check_room_wait(gq_view_t *v, const world_t *w)
+{
+	const uint32_t *ids;
+	int n = gq_view_room_waiters(v, &ids), i, a, node, up = 0, rooms;
+	uint32_t idle[MAXN];
+
+	for (node = 0; node < w->nnodes; node++) {
+		idle[node] = w->down[node] ? 0 : w->gpn;
+		up += !w->down[node];
+	}
+	for (a = 0; a < w->njobs; a++)
+		if (w->jobs[a].live && w->jobs[a].in.state == GQ_JOB_RUNNING)
+			idle[w->jobs[a].node] -= w->jobs[a].in.gpus;
+	for (i = 0; i < n; i++) {
+		const gq_job_t *er = gq_view_job(v, ids[i]);
+
+		ck_assert_ptr_nonnull(er);
+		ck_assert_msg(er->in.state == GQ_JOB_PENDING && !er->hold &&
+			      er->band == GQ_BAND_IN_QUOTA && !er->room &&
+			      er->in.gpus_per_node &&
+			      (er->in.gpus_per_node > 1 || er->in.nodes > 1),
+			      "seed %llu: job %u waits for room: state %d hold %d band %d room %d",
+			      (unsigned long long)w->seed, er->in.id,
+			      er->in.state, er->hold, er->band, er->room);
+		ck_assert_msg(er->in.gpus_per_node <= (uint32_t)w->gpn &&
+			      er->in.nodes <= (uint32_t)up,
+			      "seed %llu: job %u waits for room it can never get (%u GPUs on %u nodes, %d up nodes of %d)",
+			      (unsigned long long)w->seed, er->in.id,
+			      er->in.gpus_per_node, er->in.nodes, up, w->gpn);
+		for (node = rooms = 0; node < w->nnodes; node++) {
+			uint32_t r = idle[node];
+
+			for (a = 0; a < w->njobs; a++)
+				if (w->jobs[a].live && w->jobs[a].node == node &&
+				    w->jobs[a].in.state == GQ_JOB_RUNNING &&
+				    gq_view_preemptable(v, w->jobs[a].in.id,
+							er->in.id))
+					r += w->jobs[a].in.gpus;
+			rooms += !w->down[node] && r >= er->in.gpus_per_node;
+		}
+		ck_assert_msg(rooms < (int)er->in.nodes,
+			      "seed %llu: job %u waits for room, but %d nodes have it",
+			      (unsigned long long)w->seed, er->in.id, rooms);
+	}
+	if (!n)
+		return;
+	gq_view_keep_room(v, ids[0]);
+	ck_assert_uint_eq(gq_view_kept_for(v), ids[0]);
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *j = gq_view_job(v, w->jobs[a].in.id);
+
+		if (!w->jobs[a].live || !j || j->hold != GQ_HOLD_ROOM)
+			continue;
+		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
+			      j->band != GQ_BAND_IN_QUOTA &&
+			      j->waits_for == ids[0],
+			      "seed %llu: job %u held for room: band %d waits for %u",
+			      (unsigned long long)w->seed, j->in.id, j->band,
+			      j->waits_for);
+	}
+	check_floors(v, w);
+}
+
 static void check_all(gq_view_t *v, world_t *w)
 {
 	int a, b;
@@ -460,6 +534,7 @@ static void check_all(gq_view_t *v, world_t *w)
 			if (w->jobs[a].proj == w->jobs[b].proj)
 				ck_assert(!gq_view_preemptable(v, w->jobs[a].in.id,
 							       w->jobs[b].in.id));
+	check_room_wait(v, w);
 }
 
 /*

@@ -175,6 +175,267 @@ START_TEST(freed_gpus_kept_for_preemptor)
 }
 END_TEST
 
+/*
+ * The room wait's cluster: 2 nodes x 4 GPUs (C = 8).  team-a (q 5) runs
+ * a1 (job 1, 2 GPUs, node 0) and a2 (2, 2 GPUs, node 1): 4 <= 5, in
+ * quota, nothing of it reclaimable.  team-c (q 0) borrows 2 + 2: jobs 3, 4
+ * on node 0, 5, 6 on node 1, all reclaimable (floor 0).  team-b (q 8)
+ * pends b1 (job 10): 4 GPUs on one node, in quota (A = 4 <= 8).  Each node can
+ * free 0 idle + 2 of team-c = 2 < 4: no room on any node, though b1
+ * fits on either node emptied (4 GPUs).  team-c pends c7 (11, 1 GPU,
+ * outside quotas); team-a pends a3 (12, 1 GPU, in quota: A = 5 <= 5).
+ * a1_ended: node 0 has 2 idle GPUs instead of a1.  b1 asks
+ * `gpn` GPUs per node (8: more than any node has).
+ */
+static gq_view_t *room_pass(int64_t now, bool a1_ended, uint32_t gpn)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+	uint32_t id;
+
+	gq_view_begin(v, 8, now);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, a1_ended ? 2 : 0);
+	gq_view_node_free(v, 1, 0);
+	if (!a1_ended) {
+		run(v, 1, "team-a", 2, 10);
+		ck_assert_int_eq(gq_view_place(v, 1, 0, 2), 0);
+	}
+	run(v, 2, "team-a", 2, 10);
+	ck_assert_int_eq(gq_view_place(v, 2, 1, 2), 0);
+	for (id = 3; id <= 6; id++) {
+		run(v, id, "team-c", 1, 17 + id);
+		ck_assert_int_eq(gq_view_place(v, id, id <= 4 ? 0 : 1, 1), 0);
+	}
+	add(v, "team-b", shaped(pending(10, gpn, 50), gpn, 1));
+	pend(v, 11, "team-c", 1, 51);
+	pend(v, 12, "team-a", 1, 52);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+/* settings: "" or a "settings" member with its comma */
+static char *room_config_with(const char *settings)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "{%s\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
+		 " {\"name\": \"team-b\", \"gpu_quota\": 8},"
+		 " {\"name\": \"team-c\", \"gpu_quota\": 0}]}", settings);
+	return write_temp(text);
+}
+
+static char *room_config(void)
+{
+	return room_config_with("");
+}
+
+/*
+ * Freed GPUs are kept for an in-quota job that can get room on no node:
+ * c7 (outside quotas) waits for b1, a3 (in quota) does not, a team-c job
+ * submitted meanwhile waits too.  The wait lasts GQ_DEFAULT_ROOM_WAIT from its
+ * first pass and is not renewed.  When a1 ends, node 0 has 2 idle + 2 of
+ * team-c = 4: room is made there (team-c's jobs 3 and 4, not 5 and 6), and
+ * the reclaim's own wait takes over.
+ */
+START_TEST(freed_gpus_kept_for_room)
+{
+	char *f = room_config();
+	char err[GQ_ERR_MAX];
+	gq_job_in_t late = { .id = 13, .state = GQ_JOB_PENDING, .gpus = 1,
+			     .tasks = 1, .requeueable = true };
+	const uint32_t *ids;
+	gq_view_t *v;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = room_pass(100, false, 4);
+	ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_view_job(v, 12)->band, GQ_BAND_IN_QUOTA);
+	ck_assert(!gq_view_job(v, 10)->room);	/* no room within floors */
+	ck_assert(!gq_view_preemptable(v, 1, 10));
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 1);
+	ck_assert_uint_eq(ids[0], 10);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	ck_assert_uint_eq(gq_view_kept_for(v), 10);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	ck_assert_uint_eq(gq_view_job(v, 11)->waits_for, 10);
+	ck_assert_int_eq(gq_view_job(v, 12)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 10)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_ROOM);
+
+	/* one second before the end of the wait: still kept */
+	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT - 1, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
+						    100 + GQ_DEFAULT_ROOM_WAIT - 1), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	gq_state_publish();
+	/* over, and not renewed for b1 later */
+	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
+						    100 + GQ_DEFAULT_ROOM_WAIT), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	ck_assert_uint_eq(gq_view_kept_for(v), 0);
+	gq_state_publish();
+	v = room_pass(200, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 200), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+
+	/* a1 ends: node 0 has room (team-c's usual set, all 4 of its jobs,
+	 * gives 2 + 2 there), so b1 reclaims and keeps no room wait */
+	v = room_pass(201, true, 4);
+	ck_assert(gq_view_preemptable(v, 3, 10));
+	ck_assert(gq_view_preemptable(v, 4, 10));
+	ck_assert(!gq_view_preemptable(v, 2, 10));
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 0);
+	gq_state_note_reclaim(10, 201, 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 202), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	gq_state_publish();
+
+	/* b1 gone (it ran): its room wait is forgotten */
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 8, 300);
+	pend(v, 11, "team-c", 1, 51);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 300), 0);
+	ck_assert_int_eq(gq_state()->nroomwait, 0);
+	gq_state_publish();
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * GPUs are kept only where keeping them helps.  A job that can never fit
+ * keeps nothing: b1 asks 8 GPUs on one node of 4 (in quota: A = 8 <= 8);
+ * b1 asking 4 whose partition is node 2, down (no GPUs, no jobs),
+ * neither.  Nor a job of one GPU (below).
+ */
+START_TEST(room_wait_only_when_it_helps)
+{
+	char *f = room_config();
+	char err[GQ_ERR_MAX];
+	gq_job_in_t b1 = shaped(pending(10, 4, 50), 4, 1);
+	const uint32_t *ids;
+	gq_view_t *v;
+	uint32_t id;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = room_pass(100, false, 8);
+	ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+
+	/* node 2, b1's only node, is down: 0 GPUs, no jobs */
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 8, 110);
+	ck_assert_int_eq(gq_view_set_nodes(v, 3), 0);
+	ck_assert_int_eq(gq_view_set_groups(v, 1), 0);
+	ck_assert_int_eq(gq_view_node_group(v, 2, 1), 0);
+	run(v, 1, "team-a", 2, 10);
+	ck_assert_int_eq(gq_view_place(v, 1, 0, 2), 0);
+	run(v, 2, "team-a", 2, 10);
+	ck_assert_int_eq(gq_view_place(v, 2, 1, 2), 0);
+	for (id = 3; id <= 6; id++) {
+		run(v, id, "team-c", 1, 17 + id);
+		ck_assert_int_eq(gq_view_place(v, id, id <= 4 ? 0 : 1, 1), 0);
+	}
+	b1.node_group = 1;
+	add(v, "team-b", b1);
+	pend(v, 11, "team-c", 1, 51);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 110), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+
+	/*
+	 * Nothing to reclaim: team-a (2 + 2, q 5) and team-b (2 + 2, q 8)
+	 * fill both nodes in quota.  b1 of 1 GPU (A = 5 <= 8) has no room,
+	 * but any GPU that comes free fits it: nothing is kept.  b1 of 1
+	 * GPU on each of 2 nodes (A = 6) is kept for.
+	 */
+	for (int shape = 1; shape <= 2; shape++) {
+		v = gq_state_next()->view[0];
+		gq_view_begin(v, 8, 120 + shape);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		for (id = 1; id <= 4; id++) {
+			run(v, id, id <= 2 ? "team-a" : "team-b", 2, 10);
+			ck_assert_int_eq(gq_view_place(v, id, id % 2, 2), 0);
+		}
+		add(v, "team-b", shaped(pending(10, shape, 50), 1, shape));
+		pend(v, 11, "team-c", 1, 51);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_room_waiters(v, &ids), shape - 1);
+		ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
+							    120 + shape),
+				 shape - 1);
+		ck_assert_int_eq(gq_view_job(v, 11)->hold,
+				 shape == 1 ? GQ_HOLD_NONE : GQ_HOLD_ROOM);
+		gq_state_publish();
+	}
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * settings.room_wait: 5 s keeps the GPUs for b1 from 100 to 104, not at
+ * 105; 0 never keeps them.
+ */
+START_TEST(room_wait_setting)
+{
+	char *f = room_config_with("\"settings\": {\"room_wait\": 5}, ");
+	char *off = room_config_with("\"settings\": {\"room_wait\": 0}, ");
+	char err[GQ_ERR_MAX];
+	gq_view_t *v;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_room_wait(), 5);
+	room_pass(100, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	v = room_pass(104, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 104), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	gq_state_publish();
+	v = room_pass(105, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 105), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+	gq_state_clear();
+
+	ck_assert_int_eq(gq_state_load(off, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_room_wait(), 0);
+	v = room_pass(100, false, 4);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_state()->nroomwait, 0);
+	gq_state_publish();
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	unlink(off);
+	free(f);
+	free(off);
+}
+END_TEST
+
 Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -182,6 +443,9 @@ Suite *state_suite(void)
 
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
+	tcase_add_test(tc, freed_gpus_kept_for_room);
+	tcase_add_test(tc, room_wait_only_when_it_helps);
+	tcase_add_test(tc, room_wait_setting);
 	suite_add_tcase(s, tc);
 	return s;
 }

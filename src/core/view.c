@@ -52,7 +52,7 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 
 	if (!v)
 		return NULL;
-	gq_hash_init(&v->ids, &gq_hash_job_ids);
+	gq_idmap_init(&v->ids);
 	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
 	v->min_runtime_pass = v->min_runtime;
@@ -72,7 +72,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->group);
 	free(v->spare);
 	free(v->moved);
-	gq_hash_free(&v->ids);
+	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
 	free(v->pl_node);
@@ -92,7 +92,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
 	v->njobs = 0;
 	v->group_stale = false;
-	gq_hash_clear(&v->ids);
+	gq_idmap_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
 	v->min_runtime_pass = v->min_runtime;
@@ -209,7 +209,7 @@ static int _grow_places(gq_view_t *v)
 
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(job_id));
+	int idx = gq_idmap_get(&v->ids, job_id);
 	gq_job_t *job;
 
 	if (idx < 0 || node < 0 || node >= v->nnodes)
@@ -317,7 +317,7 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 		v->group = ng;
 		v->jobs_cap = ncap;
 	}
-	idx = gq_hash_get_or_put(&v->ids, gq_key_int(in->id), v->njobs);
+	idx = gq_idmap_get_or_put(&v->ids, in->id, v->njobs);
 	*old = idx >= 0 && idx != v->njobs;
 	if (idx < 0)
 		return NULL;
@@ -493,7 +493,7 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
+	int idx = gq_idmap_get(&v->ids, in->id);
 	int old_project = -1;
 	bool was_running = false, known;
 	gq_job_t *job;
@@ -616,7 +616,7 @@ static int _group_by_project(gq_view_t *v)
 	k = v->jobs_cap;
 	v->jobs_cap = v->spare_cap;
 	v->spare_cap = k;
-	gq_hash_renumber(&v->ids, v->moved);
+	gq_idmap_renumber(&v->ids, v->moved);
 	for (k = 0; k < v->npl; k++)
 		v->pl_job[k] = v->moved[v->pl_job[k]];
 	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
@@ -735,7 +735,7 @@ out:
 
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	int idx = gq_idmap_get(&v->ids, id);
 
 	return idx < 0 ? NULL : &v->jobs[idx];
 }
@@ -772,7 +772,7 @@ int gq_view_min_runtime(const gq_view_t *v)
 
 void gq_view_job_gone(gq_view_t *v, uint32_t id)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	int idx = gq_idmap_get(&v->ids, id);
 	bool was_running;
 	gq_job_t *job;
 

@@ -341,13 +341,13 @@ static uint64_t _pending_gpus(const gq_job_in_t *in)
 	return (uint64_t)in->gpus * in->tasks;
 }
 
-/* a_p and a_d of a running job's project and department */
-static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
+/* a_p and a_d of a running job's project and department (idle GPUs: the
+ * caller's) */
+static void _add_alloc_only(gq_view_t *v, const gq_job_t *job, int sign)
 {
 	gq_project_t *p = &v->reg.proj[job->project];
 
 	p->alloc += sign * (int64_t)job->in.gpus;
-	v->reg.idle -= sign * (double)job->in.gpus;
 	if (job->in.at_risk)
 		p->at_risk += sign * (int64_t)job->in.gpus;
 	if (p->department >= 0) {
@@ -356,6 +356,13 @@ static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 			v->reg.dept[p->department].at_risk +=
 				sign * (int64_t)job->in.gpus;
 	}
+}
+
+/* ... and the pool's idle GPUs (between passes) */
+static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
+{
+	_add_alloc_only(v, job, sign);
+	v->reg.idle -= sign * (double)job->in.gpus;
 }
 
 /*
@@ -549,7 +556,8 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 	return job;
 }
 
-/* A job as a pass starts it: nothing decided, its GPUs in a_p. */
+/* A job as a pass starts it: nothing decided, its GPUs in a_p (the idle
+ * GPUs are counted after all: _set_idle). */
 static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
@@ -557,7 +565,7 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)
-		_add_alloc(v, job, 1);
+		_add_alloc_only(v, job, 1);
 }
 
 /*

@@ -206,6 +206,15 @@ uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
 	return 0;
 }
 
+void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
+		      uint8_t *kind)
+{
+	gq_job_t ee = { .project = 0 };
+
+	for (ee.project = 0; ee.project < r->nproj; ee.project++)
+		kind[ee.project] = gq_reclaim_kind(r, &ee, er);
+}
+
 /* The chain bits a job needs to be offered under `kind`: every kind up
  * to it in its project's chain. */
 static uint8_t _chain_upto(const gq_budget_t *b, int project, uint8_t kind)
@@ -292,6 +301,21 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 	_charge(b, r, e, undo, -1);
 	e->chain &= ~undo->chain;
 	e->victim &= ~undo->victim;
+}
+
+bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind)
+{
+	int i;
+
+	for (i = 0; i < K_N; i++) {
+		int k = b->chain[project][i];
+
+		if (1 > b->left[project][k] + GQ_EPS)
+			return true;
+		if (KIND_BIT(k) == kind)
+			break;
+	}
+	return false;
 }
 
 /*

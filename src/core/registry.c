@@ -306,11 +306,3 @@ void gq_registry_reset(gq_registry_t *r)
 	}
 	r->idle = 0;
 }
-
-bool gq_registry_outsider(const gq_registry_t *r, int victim_project,
-			  int preemptor_project)
-{
-	int d = r->proj[victim_project].department;
-
-	return d >= 0 && d != r->proj[preemptor_project].department;
-}

@@ -318,6 +318,16 @@ bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind)
 	return false;
 }
 
+bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r)
+{
+	int p;
+
+	for (p = 0; p < r->nproj; p++)
+		if (!(1 > b->left[p][b->chain[p][0]] + GQ_EPS))
+			return true;
+	return false;
+}
+
 /*
  * Offer one job under as many kinds as the budgets allow: up its
  * project's chain from the lowest floor, stopping at the first kind

@@ -105,6 +105,13 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind);
 
 /*
+ * Has any project one GPU or more left under its lowest floor (the first
+ * kind of its chain)?  When none has, gq_budget_spent is true for every
+ * project and kind.  O(P).
+ */
+bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r);
+
+/*
  * The usual candidate sets: each job of `order` (reclaim order) is offered
  * under as many kinds as the budgets still allow, from the lowest floor
  * up; jobs already offered (room sets) keep what they have.  O(n).

@@ -65,9 +65,10 @@ static const gq_ent_t *_ents_of(const gq_ent_t *ents,
 
 /*
  * Would the usual candidates give room on enough nodes?  `offered`: per
- * project, the usual sets any of its entries is in; when no project
- * offers er's kind, the nodes' idle GPUs alone answer (O(P + N), not
- * O(P + N + E)).
+ * project, the usual sets any of its entries is in (offered[nproj]: of
+ * any project); when no project offers er's kind, the nodes' idle GPUs
+ * alone answer (O(P + N), not O(P + N + E); O(N) when no entry is in any
+ * usual set).
  */
 static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 			const gq_buckets_t *bynode, const int *nodes,
@@ -77,9 +78,11 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 	int ok = 0, k, s, p;
 	bool any = false;
 
-	_kinds(v, er, kind);
-	for (p = 0; p < v->reg.nproj && !any; p++)
-		any = offered[p] & kind[p];
+	if (offered[v->reg.nproj]) {
+		_kinds(v, er, kind);
+		for (p = 0; p < v->reg.nproj && !any; p++)
+			any = offered[p] & kind[p];
+	}
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
@@ -139,6 +142,7 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
 typedef struct {
 	int *chained;		/* per project */
 	int *stale;		/* per project: its jobs left marked taken */
+	int nchained, nstale;	/* of all projects */
 	uint8_t *skip;		/* per project, for the preemptor at hand */
 	int live;		/* projects not skipped */
 } gq_givers_t;
@@ -171,6 +175,7 @@ static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
 	if (!had == !e->chain)
 		return;
 	g->chained[e->project] += e->chain ? 1 : -1;
+	g->nchained += e->chain ? 1 : -1;
 	_giver_update(g, b, e->project, kinds[e->project]);
 }
 
@@ -180,7 +185,8 @@ static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
  * record them if enough nodes have room, else give everything back.
  * Returns how many were chosen (0: no room can be made), or -1 (memory).
  * O(P + N + E), the entries of projects that cannot give passed over
- * (gq_givers_t); O(P + N) when no project can give.
+ * (gq_givers_t); O(P + N) when no project can give, and then the nodes
+ * only until the first without room enough idle.
  */
 static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
@@ -189,8 +195,12 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
-	_kinds(v, er, kinds);
-	_givers_for(g, v, b, kinds);
+	if (!g->nchained && !g->nstale && !gq_budget_any_left(b, &v->reg)) {
+		g->live = 0;	/* every project skipped: O(P), no kinds */
+	} else {
+		_kinds(v, er, kinds);
+		_givers_for(g, v, b, kinds);
+	}
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
@@ -255,6 +265,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 			gq_budget_give_back(b, &v->reg, e, &undo[i]);
 			_giver_chained(g, b, e, had, kinds);
 			g->stale[e->project]++;	/* still marked taken */
+			g->nstale++;
 		}
 		nchosen = 0;
 	}
@@ -370,7 +381,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	char *taken = calloc(v->njobs + 1, 1);
 	uint8_t *kinds = malloc(v->reg.nproj + 1);
 	gq_ent_t *ents = malloc(sizeof(*ents) * (v->npl + 1));
-	uint8_t *offered = calloc(v->reg.nproj + 1, 1);
+	uint8_t *offered = calloc(v->reg.nproj + 1, 1);	/* [nproj]: any */
 	gq_givers_t g = {
 		.chained = calloc(v->reg.nproj + 1, sizeof(int)),
 		.stale = calloc(v->reg.nproj + 1, sizeof(int)),
@@ -405,6 +416,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		ents[i].gpus = v->pl_gpus[e];
 		ents[i].victim = v->jobs[j].victim;
 		offered[ents[i].project] |= ents[i].victim;
+		offered[v->reg.nproj] |= ents[i].victim;
 	}
 
 	/* who needs room, judged by the usual sets already marked */

@@ -1,11 +1,12 @@
 /*
- * hash.h - the one hash table of the core: key -> int, O(1) expected.
+ * hash.h - the core's general hash table: key -> int, O(1) expected.
  *
  * Used for account name -> project, department name -> department,
- * account -> department from Slurm's tree, job id -> job, and the set of
- * (preemptor, victim) pairs of room-making.  What a key is and how it is
- * hashed, compared, copied and freed comes from a small type struct
- * (gq_hash_type_t), as in Redis' dict.
+ * account -> department from Slurm's tree, and the set of (preemptor,
+ * victim) pairs of room-making (a view's job ids have their own, smaller
+ * table: idmap.h).  What a key is and how it is hashed, compared, copied
+ * and freed comes from a small type struct (gq_hash_type_t), as in Redis'
+ * dict.
  *
  * Open addressing with linear probing, kept at most half full; growing
  * rehashes every key (amortized O(1) per insert).  Nothing is ever

@@ -206,6 +206,15 @@ uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
 	return 0;
 }
 
+void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
+		      uint8_t *kind)
+{
+	gq_job_t ee = { .project = 0 };
+
+	for (ee.project = 0; ee.project < r->nproj; ee.project++)
+		kind[ee.project] = gq_reclaim_kind(r, &ee, er);
+}
+
 /* The chain bits a job needs to be offered under `kind`: every kind up
  * to it in its project's chain. */
 static uint8_t _chain_upto(const gq_budget_t *b, int project, uint8_t kind)
@@ -294,27 +303,55 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 	e->victim &= ~undo->victim;
 }
 
+bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind)
+{
+	int i;
+
+	for (i = 0; i < K_N; i++) {
+		int k = b->chain[project][i];
+
+		if (1 > b->left[project][k] + GQ_EPS)
+			return true;
+		if (KIND_BIT(k) == kind)
+			break;
+	}
+	return false;
+}
+
+bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r)
+{
+	int p;
+
+	for (p = 0; p < r->nproj; p++)
+		if (!(1 > b->left[p][b->chain[p][0]] + GQ_EPS))
+			return true;
+	return false;
+}
+
 /*
  * Offer one job under as many kinds as the budgets allow: up its
  * project's chain from the lowest floor, stopping at the first kind
  * whose budget has no room; then to outsiders as far as its department's
- * budgets allow (quota, then fair share).  O(1).
+ * budgets allow (quota, then fair share).  `left` is its project's
+ * budgets (b->left's row, or the caller's copy of it in registers: a
+ * project's jobs are offered one after another).  O(1).
  */
-static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
+static inline void _mark_row(gq_budget_t *b, const gq_registry_t *r,
+			     gq_job_t *e, double *left, const uint8_t *chain)
 {
 	int d = r->proj[e->project].department, i;
 	gq_charge_t c = { 0 };
 	uint8_t add;
 
 	for (i = 0; i < K_N; i++) {
-		int k = b->chain[e->project][i];
+		int k = chain[i];
 
 		if (e->chain & KIND_BIT(k))
 			continue;
-		if (e->in.gpus > b->left[e->project][k] + GQ_EPS)
+		if (e->in.gpus > left[k] + GQ_EPS)
 			break;
 		c.chain |= KIND_BIT(k);
-		b->left[e->project][k] -= e->in.gpus;
+		left[k] -= e->in.gpus;
 	}
 	e->chain |= c.chain;
 	/* insiders: offered what the chain holds */
@@ -329,11 +366,18 @@ static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
 		    _dept_has_room(b, d, e, GQ_VICTIM_FAIR_OUT))
 			add |= GQ_VICTIM_FAIR_OUT;
 	}
-	/* charge the department for what is newly offered to outsiders */
+	/* charge the department for what is newly offered to outsiders
+	 * (the project's budgets were charged above: no chain bits) */
 	c.chain = 0;
 	c.victim = add & ~e->victim;
-	_charge(b, r, e, &c, 1);
+	if (d >= 0 && (c.victim & OUT_BITS))
+		_charge(b, r, e, &c, 1);
 	e->victim |= add;
+}
+
+static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
+{
+	_mark_row(b, r, e, b->left[e->project], b->chain[e->project]);
 }
 
 void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
@@ -382,7 +426,11 @@ int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		int *run = gq_bucket(running, p);
 		int len = gq_bucket_len(running, p);
 
+		double left[K_N];
+
 		gq_reclaim_sort(jobs, run, len, &r->proj[p]);
+		/* its budgets in registers while its jobs are offered */
+		memcpy(left, b->left[p], sizeof(left));
 		for (k = 0; k < len; k++) {
 			gq_job_t *job = &jobs[run[k]];
 
@@ -390,8 +438,9 @@ int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 				continue;
 			job->preempt_rank = n + 1;
 			order[n++] = run[k];
-			_mark_one(b, r, job);
+			_mark_row(b, r, job, left, b->chain[p]);
 		}
+		memcpy(b->left[p], left, sizeof(left));
 		run_len[p] = n - first;
 		run_first[p] = n > first ? first : 0;
 	}

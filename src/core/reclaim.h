@@ -80,6 +80,11 @@ typedef struct {
 uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
 			const gq_job_t *er);
 
+/* gq_reclaim_kind for a victim of each project: kind[p], for every
+ * project p (it depends on the victim only through its project).  O(P). */
+void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
+		      uint8_t *kind);
+
 /*
  * Offer job e under `kind` (and the kinds below it), drawing on the
  * budgets.  Returns false, changing nothing, when a budget has no room
@@ -89,6 +94,22 @@ bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
 		    uint8_t kind, gq_charge_t *undo);
 void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 			 gq_job_t *e, const gq_charge_t *undo);
+
+/*
+ * Would gq_budget_take refuse under `kind` every job of `project` that is
+ * in none of its sets yet (chain 0)?  True when a budget of a kind up to
+ * `kind` in the project's chain has less than one GPU left: every
+ * candidate holds one GPU at least.  Lets room-making pass over such a
+ * project's placement entries without reading their jobs.  O(1).
+ */
+bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind);
+
+/*
+ * Has any project one GPU or more left under its lowest floor (the first
+ * kind of its chain)?  When none has, gq_budget_spent is true for every
+ * project and kind.  O(P).
+ */
+bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r);
 
 /*
  * The usual candidate sets: each job of `order` (reclaim order) is offered

@@ -142,63 +142,80 @@ static int _project_of(gq_registry_t *r, const char *account)
 }
 
 /*
- * The exact spellings seen, open addressing kept at most half full: the
- * name inline (names of GQ_SPELLED_MAX bytes or more are not kept: they
- * take the case-folding table every time) and its hash, compared first.
+ * The exact spellings seen, open addressing kept at most a quarter full
+ * (a probe that misses costs a mispredicted branch): the name inline,
+ * zero-padded to three words (names of GQ_SPELLED_MAX bytes or more are
+ * not kept: they take the case-folding table every time), and its hash,
+ * compared first.  A name has no NUL inside, so two zero-padded names are
+ * the same name exactly when their words are equal: no byte loop, no
+ * memcmp.
  */
 #define GQ_SPELLED_MAX 24
+#define GQ_SPELLED_WORDS (GQ_SPELLED_MAX / 8)
 #define GQ_SPELLED_MIN_CAP 64
 
 struct gq_spelled {
+	uint64_t w[GQ_SPELLED_WORDS];	/* the name, zero-padded */
 	uint32_t hash;
 	int project;		/* -1: a free slot */
-	char name[GQ_SPELLED_MAX];
 };
 
-/* FNV-1a of the bytes as they are, and their length */
-static uint32_t _spelled_hash(const char *s, size_t *len)
-{
-	const char *p = s;
-	uint64_t h = 14695981039346656037ULL;
+/* A name as three zero-padded words, when it is short enough to keep */
+typedef struct {
+	uint64_t w[GQ_SPELLED_WORDS];
+	uint32_t hash;
+	bool kept;		/* shorter than GQ_SPELLED_MAX */
+} gq_spelling_t;
 
-	while (*p) {
-		h ^= (unsigned char)*p++;
-		h *= 1099511628211ULL;
+/* The words and hash of a name; never reads past its NUL.  O(length) */
+static void _spelling(const char *s, gq_spelling_t *sp)
+{
+	size_t n = strlen(s);
+	uint64_t h;
+
+	memset(sp->w, 0, sizeof(sp->w));
+	sp->kept = n < GQ_SPELLED_MAX;
+	if (!sp->kept) {
+		sp->hash = 0;
+		return;
 	}
-	*len = p - s;
-	return (uint32_t)(h ^ (h >> 32));
+	memcpy(sp->w, s, n);
+	/* independent multiplies, not a chain: one per word */
+	h = (sp->w[0] * 0x9E3779B97F4A7C15ULL) ^
+	    (sp->w[1] * 0xC2B2AE3D27D4EB4FULL) ^
+	    (sp->w[2] * 0x165667B19E3779F9ULL);
+	h ^= h >> 31;
+	h *= 0xFF51AFD7ED558CCDULL;
+	sp->hash = (uint32_t)(h ^ (h >> 32));
 }
 
-static bool _same(const char *a, const char *b)
+static bool _spelled_same(const struct gq_spelled *slot,
+			  const gq_spelling_t *sp)
 {
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
+	return slot->hash == sp->hash && slot->w[0] == sp->w[0] &&
+	       slot->w[1] == sp->w[1] && slot->w[2] == sp->w[2];
 }
 
 /* The slot of a name, or the free slot where it would go. */
 static struct gq_spelled *_spelled_slot(const gq_registry_t *r,
-					const char *s, uint32_t h)
+					const gq_spelling_t *sp)
 {
-	uint32_t mask = r->spelled_cap - 1, i = h & mask;
+	uint32_t mask = r->spelled_cap - 1, i = sp->hash & mask;
 
-	while (r->spelled[i].project >= 0 &&
-	       (r->spelled[i].hash != h || !_same(r->spelled[i].name, s)))
+	while (r->spelled[i].project >= 0 && !_spelled_same(&r->spelled[i], sp))
 		i = (i + 1) & mask;
 	return &r->spelled[i];
 }
 
 /* Keep a spelling; without memory it is simply not kept. */
-static void _spelled_put(gq_registry_t *r, const char *s, uint32_t h,
-			 size_t len, int project)
+static void _spelled_put(gq_registry_t *r, const gq_spelling_t *sp,
+			 int project)
 {
 	struct gq_spelled *slot;
 
-	if (len >= GQ_SPELLED_MAX)
+	if (!sp->kept)
 		return;
-	if ((r->spelled_count + 1) * 2 > r->spelled_cap) {
+	if ((r->spelled_count + 1) * 4 > r->spelled_cap) {
 		uint32_t ncap = r->spelled_cap ? 2 * r->spelled_cap :
 						 GQ_SPELLED_MIN_CAP, i;
 		struct gq_spelled *old = r->spelled, *n;
@@ -211,37 +228,39 @@ static void _spelled_put(gq_registry_t *r, const char *s, uint32_t h,
 		i = r->spelled_cap;
 		r->spelled_cap = ncap;
 		while (i-- > 0)
-			if (old[i].project >= 0)
-				*_spelled_slot(r, old[i].name, old[i].hash) =
-					old[i];
+			if (old[i].project >= 0) {
+				gq_spelling_t o = { .hash = old[i].hash };
+
+				memcpy(o.w, old[i].w, sizeof(o.w));
+				*_spelled_slot(r, &o) = old[i];
+			}
 		free(old);
 	}
-	slot = _spelled_slot(r, s, h);
+	slot = _spelled_slot(r, sp);
 	if (slot->project < 0)
 		r->spelled_count++;
-	slot->hash = h;
+	memcpy(slot->w, sp->w, sizeof(slot->w));
+	slot->hash = sp->hash;
 	slot->project = project;
-	memcpy(slot->name, s, len + 1);
 }
 
 /* O(1): its exact spelling (one probe), else _project_of */
 int gq_registry_project_of(gq_registry_t *r, const char *account)
 {
-	size_t len;
-	uint32_t h;
+	gq_spelling_t sp;
 	int idx;
 
 	if (!account)
 		account = "";
-	h = _spelled_hash(account, &len);
-	if (r->spelled_cap) {
-		const struct gq_spelled *slot = _spelled_slot(r, account, h);
+	_spelling(account, &sp);
+	if (r->spelled_cap && sp.kept) {
+		const struct gq_spelled *slot = _spelled_slot(r, &sp);
 
 		if (slot->project >= 0)
 			return slot->project;
 	}
 	if ((idx = _project_of(r, account)) >= 0)
-		_spelled_put(r, account, h, len, idx);
+		_spelled_put(r, &sp, idx);
 	return idx;
 }
 
@@ -286,12 +305,4 @@ void gq_registry_reset(gq_registry_t *r)
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}
 	r->idle = 0;
-}
-
-bool gq_registry_outsider(const gq_registry_t *r, int victim_project,
-			  int preemptor_project)
-{
-	int d = r->proj[victim_project].department;
-
-	return d >= 0 && d != r->proj[preemptor_project].department;
 }

@@ -112,9 +112,16 @@ void gq_registry_reset(gq_registry_t *r);
 
 /*
  * Is the victim's project in a department the preemptor's project is not
- * in?  Then the department's floor bounds the reclaim too.
+ * in?  Then the department's floor bounds the reclaim too.  (Inline: room
+ * asks it for every project, once per shape of preemptor.)
  */
-bool gq_registry_outsider(const gq_registry_t *r, int victim_project,
-			  int preemptor_project);
+static inline bool gq_registry_outsider(const gq_registry_t *r,
+					int victim_project,
+					int preemptor_project)
+{
+	int d = r->proj[victim_project].department;
+
+	return d >= 0 && d != r->proj[preemptor_project].department;
+}
 
 #endif

@@ -39,15 +39,12 @@
 
 /*
  * The kind of reclaim by which er would take a job of each project
- * (gq_reclaim_kind depends on the victim only through its project): the
- * scans below look it up instead of asking per victim.  O(P).
+ * (gq_reclaim_kinds): the scans below look it up instead of asking per
+ * victim.  O(P).
  */
 static void _kinds(gq_view_t *v, const gq_job_t *er, uint8_t *kind)
 {
-	gq_job_t ee = { .project = 0 };
-
-	for (ee.project = 0; ee.project < v->reg.nproj; ee.project++)
-		kind[ee.project] = gq_reclaim_kind(&v->reg, &ee, er);
+	gq_reclaim_kinds(&v->reg, er, kind);
 }
 
 /*
@@ -72,23 +69,39 @@ static const gq_ent_t *_ents_of(const gq_ent_t *ents,
 	return ents + bynode->start[n];
 }
 
-/* Would the usual candidates give room on enough nodes? */
+/*
+ * Would the usual candidates give room on enough nodes?  `offered`: per
+ * project, the usual sets any of its entries is in (offered[nproj]: of
+ * any project); when no project offers er's kind, the nodes' idle GPUs
+ * alone answer (O(P + N), not O(P + N + E); O(N) when no entry is in any
+ * usual set).
+ */
 static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 			const gq_buckets_t *bynode, const int *nodes,
-			uint8_t *kind, const gq_ent_t *ents)
+			uint8_t *kind, const gq_ent_t *ents,
+			const uint8_t *offered)
 {
-	int ok = 0, k, s;
+	int ok = 0, k, s, p;
+	bool any = false;
 
-	_kinds(v, er, kind);
+	if (offered[v->reg.nproj]) {
+		_kinds(v, er, kind);
+		for (p = 0; p < v->reg.nproj && !any; p++)
+			any = offered[p] & kind[p];
+	}
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
 		uint64_t room = v->node_free[n];
 
+		/* nodes come with the most idle GPUs first: without
+		 * victims, no later node has room */
+		if (!any && room < er->in.gpus_per_node)
+			break;
 		if (!gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
-		for (s = 0; s < gq_bucket_len(bynode, n) &&
+		for (s = 0; any && s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++)
 			if (ent[s].victim & kind[ent[s].project])
 				room += ent[s].gpus;
@@ -120,41 +133,111 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
 }
 
 /*
+ * Which projects' entries a preemptor may pass over without reading their
+ * jobs (room.c's scans touch a record only for a project that may give):
+ * per project, the number of its jobs in some set of this room-making
+ * (chain not 0), and skip[p], true when er takes nothing from p (kind 0)
+ * or p's budgets refuse every job of it in no set yet
+ * (gq_budget_spent) and it has none in a set.  Exact: a skipped entry is
+ * one gq_budget_take would refuse, of a job not marked taken.  A job
+ * stays marked taken after a preemptor for which room could not be made
+ * took it on a node (_choose gives its budget back but leaves the mark):
+ * later preemptors count its GPUs as freed, so a project with such a job
+ * (stale) is never skipped.
+ */
+typedef struct {
+	int *chained;		/* per project */
+	int *stale;		/* per project: its jobs left marked taken */
+	int nchained, nstale;	/* of all projects */
+	uint8_t *skip;		/* per project, for the preemptor at hand */
+	int live;		/* projects not skipped */
+} gq_givers_t;
+
+static void _giver_update(gq_givers_t *g, const gq_budget_t *b, int p,
+			  uint8_t kind)
+{
+	bool skip = !g->stale[p] &&
+		    (!kind || (!g->chained[p] && gq_budget_spent(b, p, kind)));
+
+	g->live += (int)g->skip[p] - (int)skip;
+	g->skip[p] = skip;
+}
+
+static void _givers_for(gq_givers_t *g, const gq_view_t *v,
+			const gq_budget_t *b, const uint8_t *kinds)
+{
+	int p;
+
+	g->live = v->reg.nproj;
+	memset(g->skip, 0, v->reg.nproj);
+	for (p = 0; p < v->reg.nproj; p++)
+		_giver_update(g, b, p, kinds[p]);
+}
+
+/* a job's chain became set (+1) or empty (-1) */
+static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
+			   const gq_job_t *e, uint8_t had, const uint8_t *kinds)
+{
+	if (!had == !e->chain)
+		return;
+	g->chained[e->project] += e->chain ? 1 : -1;
+	g->nchained += e->chain ? 1 : -1;
+	_giver_update(g, b, e->project, kinds[e->project]);
+}
+
+/*
  * Choose victims node by node for one preemptor, drawing on the pass'
  * budget (a victim another room set already took costs nothing more);
  * record them if enough nodes have room, else give everything back.
  * Returns how many were chosen (0: no room can be made), or -1 (memory).
- * O(N + E).
+ * O(P + N + E), the entries of projects that cannot give passed over
+ * (gq_givers_t); O(P + N) when no project can give, and then the nodes
+ * only until the first without room enough idle.
  */
 static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
 		   gq_charge_t *undo, char *taken, uint8_t *kinds,
-		   const gq_ent_t *ents)
+		   const gq_ent_t *ents, gq_givers_t *g)
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
-	_kinds(v, er, kinds);
+	if (!g->nchained && !g->nstale && !gq_budget_any_left(b, &v->reg)) {
+		g->live = 0;	/* every project skipped: O(P), no kinds */
+	} else {
+		_kinds(v, er, kinds);
+		_givers_for(g, v, b, kinds);
+	}
 
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
 		uint64_t room = v->node_free[n];
 
+		/* no project can give (nothing taken, so none will): as
+		 * above, no later node has room */
+		if (!g->live && room < er->in.gpus_per_node)
+			break;
 		if (!gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
-		for (s = 0; s < gq_bucket_len(bynode, n) &&
+		/* a taken job's project is chained or stale: never
+		 * skipped */
+		for (s = 0; g->live && s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++) {
 			int j = ent[s].job;
-			uint8_t kind = kinds[ent[s].project];
+			uint8_t kind = kinds[ent[s].project], had;
 
+			if (g->skip[ent[s].project])
+				continue;
 			if (taken[j]) {	/* freed for another node */
 				room += ent[s].gpus;
 				continue;
 			}
+			had = v->jobs[j].chain;
 			if (!kind ||
 			    !gq_budget_take(b, &v->reg, &v->jobs[j], kind,
 					    &undo[nchosen]))
 				continue;
+			_giver_chained(g, b, &v->jobs[j], had, kinds);
 			taken[j] = 1;
 			chosen[nchosen++] = j;
 			room += ent[s].gpus;
@@ -165,8 +248,11 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		}
 		/* this node cannot make it: undo its choices */
 		for (i = nchosen - 1; i >= mark; i--) {
-			gq_budget_give_back(b, &v->reg, &v->jobs[chosen[i]],
-					    &undo[i]);
+			gq_job_t *e = &v->jobs[chosen[i]];
+			uint8_t had = e->chain;
+
+			gq_budget_give_back(b, &v->reg, e, &undo[i]);
+			_giver_chained(g, b, e, had, kinds);
 			taken[chosen[i]] = 0;
 		}
 		nchosen = mark;
@@ -178,9 +264,15 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 						     v->jobs[chosen[i]].in.id), 1);
 		er->room = true;
 	} else {
-		for (i = nchosen - 1; i >= 0; i--)
-			gq_budget_give_back(b, &v->reg, &v->jobs[chosen[i]],
-					    &undo[i]);
+		for (i = nchosen - 1; i >= 0; i--) {
+			gq_job_t *e = &v->jobs[chosen[i]];
+			uint8_t had = e->chain;
+
+			gq_budget_give_back(b, &v->reg, e, &undo[i]);
+			_giver_chained(g, b, e, had, kinds);
+			g->stale[e->project]++;	/* still marked taken */
+			g->nstale++;
+		}
 		nchosen = 0;
 	}
 	for (i = 0; i < nchosen; i++)
@@ -366,6 +458,12 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	char *taken = calloc(v->njobs + 1, 1);
 	uint8_t *kinds = malloc(v->reg.nproj + 1);
 	gq_ent_t *ents = malloc(sizeof(*ents) * (v->npl + 1));
+	uint8_t *offered = calloc(v->reg.nproj + 1, 1);	/* [nproj]: any */
+	gq_givers_t g = {
+		.chained = calloc(v->reg.nproj + 1, sizeof(int)),
+		.stale = calloc(v->reg.nproj + 1, sizeof(int)),
+		.skip = malloc(v->reg.nproj + 1),
+	};
 	gq_buckets_t *bynode = &v->bynode;
 	gq_shapes_t sh = { 0 };
 	int k, i, nneed = 0, rc = -1;
@@ -374,7 +472,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
 	sh.victims = malloc(sizeof(int) * (norder + 1));
 	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
-	    !sh.shapes ||
+	    !offered || !g.chained || !g.stale || !g.skip || !sh.shapes ||
 	    !sh.victims ||
 	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
@@ -394,6 +492,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		ents[i].project = v->jobs[j].project;
 		ents[i].gpus = v->pl_gpus[e];
 		ents[i].victim = v->jobs[j].victim;
+		offered[ents[i].project] |= ents[i].victim;
+		offered[v->reg.nproj] |= ents[i].victim;
 	}
 
 	/* who needs room, judged by the usual sets already marked */
@@ -406,7 +506,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			goto out;
 		if (s->usual_fits < 0)
 			s->usual_fits = _usual_fits(v, &v->jobs[k], bynode,
-						    nodes, kinds, ents);
+						    nodes, kinds, ents,
+						    offered);
 		if (!s->usual_fits)
 			need[nneed++] = k;
 	}
@@ -441,7 +542,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			continue;
 		}
 		if ((n = _choose(v, *budget, er, bynode, nodes, chosen, undo,
-				 taken, kinds, ents)) < 0)
+				 taken, kinds, ents, &g)) < 0)
 			goto out;
 		s->room = n > 0;
 		if (!n && _roomless(v, er, s, &gpus))
@@ -465,5 +566,9 @@ out:
 	free(taken);
 	free(kinds);
 	free(ents);
+	free(offered);
+	free(g.chained);
+	free(g.stale);
+	free(g.skip);
 	return rc;
 }

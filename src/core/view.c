@@ -52,7 +52,7 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 
 	if (!v)
 		return NULL;
-	gq_hash_init(&v->ids, &gq_hash_job_ids);
+	gq_idmap_init(&v->ids);
 	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
 	v->min_runtime_pass = v->min_runtime;
@@ -72,7 +72,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->group);
 	free(v->spare);
 	free(v->moved);
-	gq_hash_free(&v->ids);
+	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
 	free(v->pl_node);
@@ -93,7 +93,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
 	v->njobs = 0;
 	v->group_stale = false;
-	gq_hash_clear(&v->ids);
+	gq_idmap_clear(&v->ids);
 	v->capacity = capacity;
 	v->now = now;
 	v->min_runtime_pass = v->min_runtime;
@@ -217,7 +217,7 @@ static int _grow_places(gq_view_t *v)
 
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(job_id));
+	int idx = gq_idmap_get(&v->ids, job_id);
 	gq_job_t *job;
 
 	if (idx < 0 || node < 0 || node >= v->nnodes)
@@ -325,7 +325,7 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 		v->group = ng;
 		v->jobs_cap = ncap;
 	}
-	idx = gq_hash_get_or_put(&v->ids, gq_key_int(in->id), v->njobs);
+	idx = gq_idmap_get_or_put(&v->ids, in->id, v->njobs);
 	*old = idx >= 0 && idx != v->njobs;
 	if (idx < 0)
 		return NULL;
@@ -349,13 +349,13 @@ static uint64_t _pending_gpus(const gq_job_in_t *in)
 	return (uint64_t)in->gpus * in->tasks;
 }
 
-/* a_p and a_d of a running job's project and department */
-static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
+/* a_p and a_d of a running job's project and department (idle GPUs: the
+ * caller's) */
+static void _add_alloc_only(gq_view_t *v, const gq_job_t *job, int sign)
 {
 	gq_project_t *p = &v->reg.proj[job->project];
 
 	p->alloc += sign * (int64_t)job->in.gpus;
-	v->reg.idle -= sign * (double)job->in.gpus;
 	if (job->in.at_risk)
 		p->at_risk += sign * (int64_t)job->in.gpus;
 	if (p->department >= 0) {
@@ -364,6 +364,13 @@ static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 			v->reg.dept[p->department].at_risk +=
 				sign * (int64_t)job->in.gpus;
 	}
+}
+
+/* ... and the pool's idle GPUs (between passes) */
+static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
+{
+	_add_alloc_only(v, job, sign);
+	v->reg.idle -= sign * (double)job->in.gpus;
 }
 
 /*
@@ -535,7 +542,7 @@ uint32_t gq_view_kept_for(const gq_view_t *v)
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(in->id));
+	int idx = gq_idmap_get(&v->ids, in->id);
 	int old_project = -1;
 	bool was_running = false, known;
 	gq_job_t *job;
@@ -591,7 +598,8 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 	return job;
 }
 
-/* A job as a pass starts it: nothing decided, its GPUs in a_p. */
+/* A job as a pass starts it: nothing decided, its GPUs in a_p (the idle
+ * GPUs are counted after all: _set_idle). */
 static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
@@ -599,7 +607,7 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)
-		_add_alloc(v, job, 1);
+		_add_alloc_only(v, job, 1);
 }
 
 /*
@@ -658,7 +666,7 @@ static int _group_by_project(gq_view_t *v)
 	k = v->jobs_cap;
 	v->jobs_cap = v->spare_cap;
 	v->spare_cap = k;
-	gq_hash_renumber(&v->ids, v->moved);
+	gq_idmap_renumber(&v->ids, v->moved);
 	for (k = 0; k < v->npl; k++)
 		v->pl_job[k] = v->moved[v->pl_job[k]];
 	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
@@ -779,7 +787,7 @@ out:
 
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	int idx = gq_idmap_get(&v->ids, id);
 
 	return idx < 0 ? NULL : &v->jobs[idx];
 }
@@ -816,7 +824,7 @@ int gq_view_min_runtime(const gq_view_t *v)
 
 void gq_view_job_gone(gq_view_t *v, uint32_t id)
 {
-	int idx = gq_hash_get(&v->ids, gq_key_int(id));
+	int idx = gq_idmap_get(&v->ids, id);
 	bool was_running;
 	gq_job_t *job;
 

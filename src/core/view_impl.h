@@ -7,6 +7,7 @@
 
 #include "core/bucket.h"
 #include "core/hash.h"
+#include "core/idmap.h"
 #include "core/registry.h"
 #include "core/view.h"
 
@@ -15,7 +16,7 @@ struct gq_view {
 
 	gq_job_t *jobs;
 	int njobs, jobs_cap;
-	gq_hash_t ids;		/* job id -> index in jobs */
+	gq_idmap_t ids;		/* job id -> index in jobs */
 	/*
 	 * Per job, its group as it was added (view.c, _group_of), jobs_cap
 	 * of them: the pass counts its groups from 4 bytes a job instead of

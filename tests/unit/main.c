@@ -8,6 +8,7 @@ Suite *config_suite(void);
 Suite *fairshare_suite(void);
 Suite *band_suite(void);
 Suite *hash_suite(void);
+Suite *idmap_suite(void);
 Suite *view_suite(void);
 Suite *gres_text_suite(void);
 Suite *constraint_suite(void);
@@ -31,6 +32,7 @@ int main(void)
 
 	srunner_add_suite(sr, band_suite());
 	srunner_add_suite(sr, hash_suite());
+	srunner_add_suite(sr, idmap_suite());
 	srunner_add_suite(sr, view_suite());
 	srunner_add_suite(sr, config_suite());
 	srunner_add_suite(sr, gres_text_suite());

@@ -139,16 +139,12 @@ static int _cmp_node_free(const void *a, const void *b, void *ctx)
  * (chain not 0), and skip[p], true when er takes nothing from p (kind 0)
  * or p's budgets refuse every job of it in no set yet
  * (gq_budget_spent) and it has none in a set.  Exact: a skipped entry is
- * one gq_budget_take would refuse, of a job not marked taken.  A job
- * stays marked taken after a preemptor for which room could not be made
- * took it on a node (_choose gives its budget back but leaves the mark):
- * later preemptors count its GPUs as freed, so a project with such a job
- * (stale) is never skipped.
+ * one gq_budget_take would refuse, of a job not marked taken (marks
+ * last one preemptor's _choose).
  */
 typedef struct {
 	int *chained;		/* per project */
-	int *stale;		/* per project: its jobs left marked taken */
-	int nchained, nstale;	/* of all projects */
+	int nchained;		/* of all projects */
 	uint8_t *skip;		/* per project, for the preemptor at hand */
 	int live;		/* projects not skipped */
 } gq_givers_t;
@@ -156,8 +152,8 @@ typedef struct {
 static void _giver_update(gq_givers_t *g, const gq_budget_t *b, int p,
 			  uint8_t kind)
 {
-	bool skip = !g->stale[p] &&
-		    (!kind || (!g->chained[p] && gq_budget_spent(b, p, kind)));
+	bool skip = !kind ||
+		    (!g->chained[p] && gq_budget_spent(b, p, kind));
 
 	g->live += (int)g->skip[p] - (int)skip;
 	g->skip[p] = skip;
@@ -201,7 +197,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
-	if (!g->nchained && !g->nstale && !gq_budget_any_left(b, &v->reg)) {
+	if (!g->nchained && !gq_budget_any_left(b, &v->reg)) {
 		g->live = 0;	/* every project skipped: O(P), no kinds */
 	} else {
 		_kinds(v, er, kinds);
@@ -219,8 +215,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 			break;
 		if (!gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
-		/* a taken job's project is chained or stale: never
-		 * skipped */
+		/* a taken job's project is chained: never skipped */
 		for (s = 0; g->live && s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++) {
 			int j = ent[s].job;
@@ -270,8 +265,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 
 			gq_budget_give_back(b, &v->reg, e, &undo[i]);
 			_giver_chained(g, b, e, had, kinds);
-			g->stale[e->project]++;	/* still marked taken */
-			g->nstale++;
+			taken[chosen[i]] = 0;
 		}
 		nchosen = 0;
 	}
@@ -461,7 +455,6 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	uint8_t *offered = calloc(v->reg.nproj + 1, 1);	/* [nproj]: any */
 	gq_givers_t g = {
 		.chained = calloc(v->reg.nproj + 1, sizeof(int)),
-		.stale = calloc(v->reg.nproj + 1, sizeof(int)),
 		.skip = malloc(v->reg.nproj + 1),
 	};
 	gq_buckets_t *bynode = &v->bynode;
@@ -472,7 +465,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
 	sh.victims = malloc(sizeof(int) * (norder + 1));
 	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
-	    !offered || !g.chained || !g.stale || !g.skip || !sh.shapes ||
+	    !offered || !g.chained || !g.skip || !sh.shapes ||
 	    !sh.victims ||
 	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
 		goto out;
@@ -568,7 +561,6 @@ out:
 	free(ents);
 	free(offered);
 	free(g.chained);
-	free(g.stale);
 	free(g.skip);
 	return rc;
 }

@@ -1187,6 +1187,52 @@ START_TEST(room_made_on_one_node)
 END_TEST
 
 /*
+ * A preemptor for which no room can be made leaves nothing behind.  2
+ * nodes x 2 GPUs: n0 runs x1, x2 of team-c (q 1: it may lose 2), n1 x3
+ * of team-c and y1 of team-d (q 1, at its quota).  team-a (q 8) asks 2
+ * GPUs on each of 2 nodes (A = 4, key 0.5: tried first): n0 can give x1
+ * + x2, which spends team-c's 2, so n1 cannot give x3 (and y1 is team-d's
+ * floor): no room for it, and its choices go back.
+ * team-b (q 2) asks 2 on one node (key 1): its usual set, youngest first
+ * {x3, x2}, spans both nodes, so room is made: {x1, x2} on n0.  Before,
+ * team-a's failed attempt left x1 and x2 marked as taken; team-b's room
+ * on n0 then counted their GPUs as freed without taking them, and its
+ * room set was empty: it could reclaim nothing.
+ */
+START_TEST(room_failed_attempt_leaves_nothing)
+{
+	gq_project_cfg_t p[4] = { proj("team-a", 8, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT),
+				  proj("team-c", 1, 1, GQ_NO_LIMIT),
+				  proj("team-d", 1, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 4, NULL, 0);
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	run(v, 1, "team-c", 1, 1);
+	run(v, 2, "team-c", 1, 2);
+	run(v, 3, "team-c", 1, 3);
+	run(v, 4, "team-d", 1, 4);
+	ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 2, 0, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 3, 1, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 4, 1, 1), 0);
+	add(v, "team-a", shaped(pending(10, 4, 50), 2, 2));
+	add(v, "team-b", shaped(pending(20, 2, 50), 2, 1));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_view_job(v, 20)->band, GQ_BAND_IN_QUOTA);
+	ck_assert(!gq_view_job(v, 10)->room);
+	ck_assert(gq_view_job(v, 20)->room);
+	ck_assert(gq_view_preemptable(v, 1, 20));
+	ck_assert(gq_view_preemptable(v, 2, 20));
+	ck_assert(!gq_view_preemptable(v, 3, 20));
+	ck_assert(!gq_view_preemptable(v, 4, 20));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * Room only where the preemptor may run: the same cluster as above, but
  * node 0 is in partition A (group 1) and node 1 in partition B (group 2);
  * b1 may only use B.  Node 1 holds x2 and x4 (team-a may lose 2): b1 gets
@@ -1383,6 +1429,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);
 	tcase_add_test(tc, department_limit_holds);
 	tcase_add_test(tc, room_made_on_one_node);
+	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
 	tcase_add_test(tc, room_only_in_its_partition);
 	tcase_add_test(tc, room_not_made_below_floor);
 	tcase_add_test(tc, room_usual_set_kept);

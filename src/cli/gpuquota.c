@@ -238,8 +238,8 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, recompute_interval %d s\n", n ? ")" : "",
-	       cfg->settings.recompute_interval);
+	printf("%s, room_wait %d s, recompute_interval %d s\n", n ? ")" : "",
+	       cfg->settings.room_wait, cfg->settings.recompute_interval);
 }
 
 /*

@@ -58,9 +58,16 @@ void gq_grace_requeue(void)
 			info("gpuquota: reclaimed %pJ %s: requeued", job_ptr,
 			     exited ? "exited in its grace time" :
 				      "reached the end of its grace time");
-		else
+		else if (exited) {
+			/* e.g. past MaxBatchRequeue: said once, not at every
+			 * pass until Slurm purges the record */
+			error("gpuquota: requeue of reclaimed %pJ after its grace time: %s; it stays ended",
+			      job_ptr, slurm_strerror(rc));
+			job_ptr->preempt_time = 0;
+		} else {
 			error("gpuquota: requeue of reclaimed %pJ after its grace time: %s",
 			      job_ptr, slurm_strerror(rc));
+		}
 	}
 	unlock_slurmctld(locks);
 	ndue = 0;

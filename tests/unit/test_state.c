@@ -187,16 +187,13 @@ END_TEST
  * a1_ended: node 0 has 2 idle GPUs instead of a1.  b1 asks
  * `gpn` GPUs per node (8: more than any node has).
  */
-static gq_view_t *room_pass(int64_t now, bool a1_ended, uint32_t gpn)
+/* The running jobs of room_pass: a1 (when a1 runs) and a2, team-a's 2
+ * GPUs on nodes 0 and 1; team-c's 3, 4 on node 0, 5, 6 on node 1. */
+static void room_running(gq_view_t *v, bool a1)
 {
-	gq_view_t *v = gq_state_next()->view[0];
 	uint32_t id;
 
-	gq_view_begin(v, 8, now);
-	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
-	gq_view_node_free(v, 0, a1_ended ? 2 : 0);
-	gq_view_node_free(v, 1, 0);
-	if (!a1_ended) {
+	if (a1) {
 		run(v, 1, "team-a", 2, 10);
 		ck_assert_int_eq(gq_view_place(v, 1, 0, 2), 0);
 	}
@@ -206,10 +203,36 @@ static gq_view_t *room_pass(int64_t now, bool a1_ended, uint32_t gpn)
 		run(v, id, "team-c", 1, 17 + id);
 		ck_assert_int_eq(gq_view_place(v, id, id <= 4 ? 0 : 1, 1), 0);
 	}
+}
+
+static gq_view_t *room_pass(int64_t now, bool a1_ended, uint32_t gpn)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+
+	gq_view_begin(v, 8, now);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, a1_ended ? 2 : 0);
+	gq_view_node_free(v, 1, 0);
+	room_running(v, !a1_ended);
 	add(v, "team-b", shaped(pending(10, gpn, 50), gpn, 1));
 	pend(v, 11, "team-c", 1, 51);
 	pend(v, 12, "team-a", 1, 52);
 	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+/*
+ * One pass of room_pass at `now` (a1 running), work waiting for `waits`
+ * jobs, c1 (11) held so: the view, published.
+ */
+static gq_view_t *room_step(int64_t now, int waits, gq_hold_t c1)
+{
+	gq_view_t *v = room_pass(now, false, 4);
+
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), now),
+			 waits);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, c1);
+	gq_state_publish();
 	return v;
 }
 
@@ -269,22 +292,11 @@ START_TEST(freed_gpus_kept_for_room)
 			 GQ_HOLD_ROOM);
 
 	/* one second before the end of the wait: still kept */
-	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT - 1, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
-						    100 + GQ_DEFAULT_ROOM_WAIT - 1), 1);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
-	gq_state_publish();
+	room_step(100 + GQ_DEFAULT_ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
 	/* over, and not renewed for b1 later */
-	v = room_pass(100 + GQ_DEFAULT_ROOM_WAIT, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
-						    100 + GQ_DEFAULT_ROOM_WAIT), 0);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	v = room_step(100 + GQ_DEFAULT_ROOM_WAIT, 0, GQ_HOLD_NONE);
 	ck_assert_uint_eq(gq_view_kept_for(v), 0);
-	gq_state_publish();
-	v = room_pass(200, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 200), 0);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
-	gq_state_publish();
+	room_step(200, 0, GQ_HOLD_NONE);
 
 	/* a1 ends: node 0 has room (team-c's usual set, all 4 of its jobs,
 	 * gives 2 + 2 there), so b1 reclaims and keeps no room wait */
@@ -343,14 +355,7 @@ START_TEST(room_wait_only_when_it_helps)
 	ck_assert_int_eq(gq_view_set_nodes(v, 3), 0);
 	ck_assert_int_eq(gq_view_set_groups(v, 1), 0);
 	ck_assert_int_eq(gq_view_node_group(v, 2, 1), 0);
-	run(v, 1, "team-a", 2, 10);
-	ck_assert_int_eq(gq_view_place(v, 1, 0, 2), 0);
-	run(v, 2, "team-a", 2, 10);
-	ck_assert_int_eq(gq_view_place(v, 2, 1, 2), 0);
-	for (id = 3; id <= 6; id++) {
-		run(v, id, "team-c", 1, 17 + id);
-		ck_assert_int_eq(gq_view_place(v, id, id <= 4 ? 0 : 1, 1), 0);
-	}
+	room_running(v, true);
 	b1.node_group = 1;
 	add(v, "team-b", b1);
 	pend(v, 11, "team-c", 1, 51);
@@ -402,31 +407,19 @@ START_TEST(room_wait_setting)
 	char *f = room_config_with("\"settings\": {\"room_wait\": 5}, ");
 	char *off = room_config_with("\"settings\": {\"room_wait\": 0}, ");
 	char err[GQ_ERR_MAX];
-	gq_view_t *v;
 
 	gq_state_lock();
 	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
 	ck_assert_int_eq(gq_state_room_wait(), 5);
-	room_pass(100, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
-	gq_state_publish();
-	v = room_pass(104, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 104), 1);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
-	gq_state_publish();
-	v = room_pass(105, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 105), 0);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
-	gq_state_publish();
+	room_step(100, 1, GQ_HOLD_ROOM);
+	room_step(104, 1, GQ_HOLD_ROOM);
+	room_step(105, 0, GQ_HOLD_NONE);
 	gq_state_clear();
 
 	ck_assert_int_eq(gq_state_load(off, err, sizeof(err)), 0);
 	ck_assert_int_eq(gq_state_room_wait(), 0);
-	v = room_pass(100, false, 4);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 0);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	room_step(100, 0, GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_state()->nroomwait, 0);
-	gq_state_publish();
 	gq_state_clear();
 	gq_state_unlock();
 	unlink(f);

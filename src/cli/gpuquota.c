@@ -238,8 +238,10 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, room_wait %d s, recompute_interval %d s\n", n ? ")" : "",
-	       cfg->settings.room_wait, cfg->settings.recompute_interval);
+	printf("%s, room_wait %d s, reclaim_patience %d s, recompute_interval %d s\n",
+	       n ? ")" : "", cfg->settings.room_wait,
+	       cfg->settings.reclaim_patience,
+	       cfg->settings.recompute_interval);
 }
 
 /*

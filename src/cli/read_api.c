@@ -91,6 +91,8 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 		.begin_time = j->eligible_time,	/* the earliest begin time */
 		.submit_time = j->submit_time,
 		.start_time = j->start_time,
+		.end_time = (j->time_limit == INFINITE ||
+			     j->time_limit == NO_VAL) ? 0 : j->end_time,
 	};
 
 	if (gq_facts_running(&f)) {

@@ -402,7 +402,7 @@ static const char *const project_keys[] = {
 
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
-	"grace_time", NULL
+	"grace_time", "reclaim_patience", NULL
 };
 
 static const char *const top_keys[] = {
@@ -916,6 +916,15 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	if (_field(p, obj, "settings", "grace_time", false, &v, &rc) &&
 	    _get_grace(p, v, "settings.grace_time", &s->grace_time))
 		return -1;
+	if (_field(p, obj, "settings", "reclaim_patience", false, &v, &rc) &&
+	    _get_int(p, v, "settings.reclaim_patience", 0, "0",
+		     &s->reclaim_patience))
+		return -1;
+	if (s->reclaim_patience > GQ_PATIENCE_MAX) {
+		_set_err(p, "settings.reclaim_patience: must be an integer <= %d (seconds, a day), got %d",
+			 GQ_PATIENCE_MAX, s->reclaim_patience);
+		return -1;
+	}
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
 		     &s->recompute_interval))

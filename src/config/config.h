@@ -20,6 +20,7 @@
 #define GQ_DEFAULT_GRACE_TIME 0		/* seconds a victim is warned before requeue */
 #define GQ_GRACE_TIME_MAX 3600		/* longer keeps a preemptor waiting too long */
 #define GQ_UNSET (-1)			/* a per-project setting not given */
+#define GQ_PATIENCE_MAX 86400		/* reclaim_patience: at most a day */
 #define GQ_DEFAULT_ROOM_WAIT 30		/* seconds freed GPUs are kept for an
 					 * in-quota job without room */
 
@@ -60,6 +61,7 @@ typedef struct {
 typedef struct {
 	int min_runtime;	/* seconds */
 	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
+	int reclaim_patience;	/* seconds, 0..GQ_PATIENCE_MAX; 0: off */
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */

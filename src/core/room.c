@@ -287,7 +287,7 @@ static int _node_of(int e, const void *ctx)
 /* A pending job that may reclaim and asks for GPUs on each of its nodes. */
 static bool _wants_room(const gq_job_t *er)
 {
-	return er->in.state == GQ_JOB_PENDING && !er->hold &&
+	return er->in.state == GQ_JOB_PENDING && !er->hold && !er->patient &&
 	       er->in.gpus_per_node && er->in.nodes &&
 	       (er->band == GQ_BAND_IN_QUOTA ||
 		er->band == GQ_BAND_FAIR_SHARE);

@@ -14,6 +14,7 @@
 #include "core/fairshare.h"
 #include "core/queue.h"
 #include "core/reclaim.h"
+#include "core/patience.h"
 #include "core/room.h"
 #include "core/view.h"
 #include "core/view_impl.h"
@@ -55,6 +56,7 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 	gq_idmap_init(&v->ids);
 	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
+	v->patience = cfg->settings.reclaim_patience;
 	v->min_runtime_pass = v->min_runtime;
 	if (gq_registry_init(&v->reg, cfg)) {
 		gq_view_free(v);
@@ -603,7 +605,7 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
-	job->room = false;
+	job->room = job->patient = false;
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)
@@ -774,6 +776,8 @@ int gq_view_compute(gq_view_t *v)
 		goto out;
 	v->nruns = r->nproj;
 	STEP(GQ_STEP_RECLAIM);
+	if (gq_patience_apply(v, v->patience))
+		goto out;
 	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
 		goto out;
 	STEP(GQ_STEP_ROOM);
@@ -843,6 +847,7 @@ bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor)
 	const gq_job_t *er = gq_view_job(v, preemptor);
 
 	return er && er->in.state == GQ_JOB_PENDING && !er->hold &&
+	       !er->patient &&
 	       (er->band == GQ_BAND_IN_QUOTA || er->band == GQ_BAND_FAIR_SHARE);
 }
 

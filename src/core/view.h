@@ -45,7 +45,11 @@ typedef struct {
 	bool requeueable;	/* batch job that may be requeued */
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */
-	int64_t submit_time;
+	union {
+		int64_t submit_time;	/* pending */
+		int64_t ends_by;	/* running: when its time limit ends
+					 * it; 0: no limit (patience.h) */
+	};
 	int64_t start_time;
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;
@@ -115,6 +119,9 @@ typedef struct {
 				 * array to it); 0 when held */
 	bool demand;		/* counted in its project's pending demand */
 	bool room;		/* reclaims from its own set (room.c) */
+	bool patient;		/* waits for loans that end soon, reclaims
+				 * nothing (patience.h; waits_for: the loan
+				 * that ends last of those) */
 	/* running jobs (reclaim.c) */
 	uint8_t victim;		/* GQ_VICTIM_* bits: offered under */
 	uint8_t chain;		/* kinds its project's budget counts it in */

@@ -33,6 +33,7 @@ struct gq_view {
 	double capacity;
 	int64_t now;
 	int min_runtime;	/* from the config */
+	int patience;		/* settings.reclaim_patience */
 	int min_runtime_pass;	/* max(config, Slurm's), this pass */
 	bool computed;		/* gq_view_compute ran: adds are late */
 	uint32_t waits_for;	/* a reclaim in flight: its preemptor, or the

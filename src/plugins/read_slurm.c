@@ -223,6 +223,9 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.begin_time = d ? d->begin_time : 0,
 		.submit_time = d ? d->submit_time : 0,
 		.start_time = job_ptr->start_time,
+		.end_time = (job_ptr->time_limit == INFINITE ||
+			     job_ptr->time_limit == NO_VAL) ? 0 :
+			    job_ptr->end_time,
 	};
 
 	/* gpuquota's hold whose reason Slurm's release cleared (hold.h) */

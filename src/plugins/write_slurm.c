@@ -32,9 +32,11 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 	const gq_job_t *was = prev ? gq_view_job(prev, job->in.id) : NULL;
 	const gq_project_t *p, *pw;
 
-	/* the job freed GPUs are kept for, or were: one per pool */
+	/* the job freed GPUs are kept for, or were: one per pool; a job
+	 * waiting for a loan (its text counts down) */
 	if (gq_view_kept_for(view) == job->in.id ||
-	    (prev && gq_view_kept_for(prev) == job->in.id))
+	    (prev && gq_view_kept_for(prev) == job->in.id) || job->patient ||
+	    (was && was->patient))
 		return false;
 	if (!was || was->band != job->band || was->cum != job->cum ||
 	    !job_ptr->state_desc ||
@@ -48,6 +50,26 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 }
 
 /*
+ * A job waiting for a loan that ends soon (patience.h): "; waiting up to
+ * N s for team-a's job 17 to end instead of requeueing it"; "" otherwise.
+ */
+static const char *_patience(const gq_view_t *view, const gq_job_t *job,
+			     char *buf, size_t n)
+{
+	const gq_job_t *loan = job->patient ?
+			       gq_view_job(view, job->waits_for) : NULL;
+	const gq_project_t *lp;
+	long left;
+
+	if (!loan || !(lp = gq_view_project(view, loan->project)))
+		return "";
+	left = (long)(loan->in.ends_by - time(NULL));
+	snprintf(buf, n, "; waiting up to %ld s for %s's job %u to end instead of requeueing it",
+		 left > 0 ? left : 0, lp->name, loan->in.id);
+	return buf;
+}
+
+/*
  * Why a job in gpuquota's order waits, appended to Slurm's own reason
  * (Priority or Resources) in squeue's reason column.  Slurm clears it when
  * a scheduling attempt fails; the next pass writes it again.
@@ -58,7 +80,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
-	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "";
+	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "", loan[160];
 
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&
@@ -81,12 +103,14 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 					      gq_state_room_wait());
 			break;
 		}
-		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)",
-				      why, in, p->name, job->cum, p->quota);
+		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)%s",
+				      why, in, p->name, job->cum, p->quota,
+				      _patience(view, job, loan, sizeof(loan)));
 		break;
 	case GQ_BAND_FAIR_SHARE:
-		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)",
-				      why, in, p->name, job->cum, p->quota, p->share);
+		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)%s",
+				      why, in, p->name, job->cum, p->quota, p->share,
+				      _patience(view, job, loan, sizeof(loan)));
 		break;
 	case GQ_BAND_OVER:
 		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only%s (%s would hold %g, quota %g, fair share %.1f)",

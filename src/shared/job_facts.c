@@ -181,7 +181,10 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 	/* --no-requeue and interactive (srun/salloc) work is not requeueable */
 	out->requeueable = f->batch && f->requeue;
 	out->order = gq_job_order(f->qos_priority, f->nice);
-	out->submit_time = f->submit_time;
+	if (out->state == GQ_JOB_RUNNING)
+		out->ends_by = f->end_time;
+	else
+		out->submit_time = f->submit_time;
 	out->start_time = f->start_time;
 }
 

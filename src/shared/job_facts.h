@@ -46,6 +46,8 @@ typedef struct {
 	int64_t begin_time;	/* 0 or when it may start */
 	int64_t submit_time;
 	int64_t start_time;
+	int64_t end_time;	/* running: when its time limit ends it; 0:
+				 * no limit */
 } gq_job_facts_t;
 
 /* Running or suspended: it holds GPUs. */

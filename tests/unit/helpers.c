@@ -49,7 +49,7 @@ gq_job_in_t running(uint32_t id, uint32_t gpus, int64_t start)
 {
 	gq_job_in_t in = { .id = id, .state = GQ_JOB_RUNNING, .gpus = gpus,
 			   .tasks = 1, .requeueable = true,
-			   .submit_time = start, .start_time = start };
+			   .start_time = start };	/* no time limit */
 
 	return in;
 }

@@ -1187,6 +1187,64 @@ START_TEST(room_made_on_one_node)
 END_TEST
 
 /*
+ * Patience for loans that end soon (settings.reclaim_patience 60 s, now
+ * 100).  2 nodes x 2 GPUs: team-a (q 2) runs a1 (n0) and a2 (n1), then
+ * a3 on n0 whose time limit ends it at 130 and a4 on n1 with no limit:
+ * 2 over its quota, both candidates.  team-b (q 2) submits b1 and b2, 1
+ * GPU each, in quota.  b1 (first) waits for a3, which ends within 60 s,
+ * and reclaims nothing; b2 finds no loan left (a4 has no end) and
+ * reclaims a4.  With a3 ending at 170 (past the patience), or patience 0,
+ * both reclaim.
+ */
+START_TEST(patience_for_loans_that_end_soon)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	int64_t ends[3] = { 130, 170, 130 };
+	int patience[3] = { 60, 60, 0 };
+
+	for (int c = 0; c < 3; c++) {
+		gq_config_t cfg = { .projects = p, .nprojects = 2 };
+		gq_job_in_t a3 = running(3, 1, 30);
+		gq_view_t *v;
+		const gq_job_t *b1;
+
+		cfg.settings.reclaim_patience = patience[c];
+		ck_assert_ptr_nonnull(v = gq_view_create(&cfg));
+		gq_view_begin(v, 4, 100);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		run(v, 1, "team-a", 1, 10);
+		run(v, 2, "team-a", 1, 11);
+		a3.ends_by = ends[c];
+		add(v, "team-a", a3);
+		run(v, 4, "team-a", 1, 31);
+		for (uint32_t id = 1; id <= 4; id++)
+			ck_assert_int_eq(gq_view_place(v, id, (id + 1) % 2, 1),
+					 0);
+		pend(v, 20, "team-b", 1, 50);
+		pend(v, 21, "team-b", 1, 51);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		b1 = gq_view_job(v, 20);
+		ck_assert_int_eq(b1->band, GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_job(v, 21)->band, GQ_BAND_IN_QUOTA);
+		if (c == 0) {
+			ck_assert(b1->patient);
+			ck_assert_uint_eq(b1->waits_for, 3);
+			ck_assert(!gq_view_preemptable(v, 3, 20));
+			ck_assert(!gq_view_preemptable(v, 4, 20));
+			ck_assert(!gq_view_job(v, 21)->patient);
+			ck_assert(gq_view_preemptable(v, 4, 21));
+		} else {
+			ck_assert(!b1->patient);
+			ck_assert(gq_view_preemptable(v, 4, 20));
+			ck_assert(gq_view_preemptable(v, 4, 21));
+		}
+		gq_view_free(v);
+	}
+}
+END_TEST
+
+/*
  * A preemptor for which no room can be made leaves nothing behind.  2
  * nodes x 2 GPUs: n0 runs x1, x2 of team-c (q 1: it may lose 2), n1 x3
  * of team-c and y1 of team-d (q 1, at its quota).  team-a (q 8) asks 2
@@ -1428,6 +1486,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, department_limit_holds);
 	tcase_add_test(tc, room_made_on_one_node);
 	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
+	tcase_add_test(tc, patience_for_loans_that_end_soon);
 	tcase_add_test(tc, room_only_in_its_partition);
 	tcase_add_test(tc, room_not_made_below_floor);
 	tcase_add_test(tc, room_usual_set_kept);

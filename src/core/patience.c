@@ -1,0 +1,160 @@
+/*
+ * patience.c - waiting for loans that end soon (see patience.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/patience.h"
+#include "core/sort.h"
+#include "core/view_impl.h"
+
+/* A loan's GPUs on one node. */
+typedef struct {
+	int node;
+	uint32_t gpus;
+	int64_t ends;
+	int job;		/* index in v->jobs */
+} gq_loan_t;
+
+static int _cmp_loan(const void *a, const void *b)
+{
+	const gq_loan_t *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->ends != y->ends)
+		return x->ends < y->ends ? -1 : 1;
+	return x->job - y->job;
+}
+
+/* Higher priority first, then the job id (Slurm's order). */
+static int _cmp_waiter(const void *a, const void *b, void *ctx)
+{
+	const gq_job_t *jobs = ctx;
+	const gq_job_t *x = &jobs[*(const int *)a], *y = &jobs[*(const int *)b];
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return x->in.id < y->in.id ? -1 : (x->in.id > y->in.id);
+}
+
+static bool _may_wait(const gq_job_t *job)
+{
+	return job->in.state == GQ_JOB_PENDING && !job->hold &&
+	       job->in.gpus && job->in.nodes <= 1 && job->tasks_now <= 1 &&
+	       (job->band == GQ_BAND_IN_QUOTA ||
+		job->band == GQ_BAND_FAIR_SHARE);
+}
+
+/* GPUs it needs on one node. */
+static uint32_t _per_node(const gq_job_t *job)
+{
+	return job->in.gpus_per_node ? job->in.gpus_per_node : job->in.gpus;
+}
+
+/*
+ * Can `job` wait on some node: none has room idle, one has with its
+ * loans?  Takes what it counts on (idle[], used[]).  true: patient.
+ */
+static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
+			    const gq_loan_t *loans, const int *first,
+			    char *used)
+{
+	uint32_t need = _per_node(job);
+	int n, best = -1, best_last = -1;
+	int64_t best_ends = 0;
+
+	for (n = 0; n < v->nnodes; n++) {
+		uint32_t have;
+		int i, last = -1;
+
+		if (!gq_view_node_allowed(v, job->in.node_group, n))
+			continue;
+		if (idle[n] >= need)
+			return false;	/* it starts on idle GPUs */
+		have = idle[n];
+		for (i = first[n]; i < first[n + 1] && have < need; i++)
+			if (!used[i]) {
+				have += loans[i].gpus;
+				last = i;
+			}
+		if (have >= need &&
+		    (best < 0 || loans[last].ends < best_ends)) {
+			best = n;
+			best_last = last;
+			best_ends = loans[last].ends;
+		}
+	}
+	if (best < 0)
+		return false;
+	{
+		uint32_t have = idle[best];
+		int i;
+
+		for (i = first[best]; i <= best_last; i++)
+			if (!used[i]) {
+				have += loans[i].gpus;
+				used[i] = 1;
+			}
+		idle[best] = have - need;
+	}
+	job->patient = true;
+	job->waits_for = v->jobs[loans[best_last].job].in.id;
+	return true;
+}
+
+int gq_patience_apply(gq_view_t *v, int patience)
+{
+	gq_loan_t *loans = NULL;
+	int *first = NULL, *waiters = NULL;
+	uint32_t *free_gpus = NULL;
+	char *used = NULL;
+	int nloans = 0, nwait = 0, e, k, n, rc = -1;
+
+	if (patience <= 0 || !v->nnodes || !v->npl)
+		return 0;
+	if (!(loans = malloc(sizeof(*loans) * v->npl)))
+		return -1;
+	for (e = 0; e < v->npl; e++) {
+		const gq_job_t *j = &v->jobs[v->pl_job[e]];
+
+		if (j->in.state == GQ_JOB_RUNNING &&
+		    j->preempt_rank != UINT32_MAX && j->in.ends_by &&
+		    j->in.ends_by - v->now <= patience)
+			loans[nloans++] = (gq_loan_t){ v->pl_node[e],
+						      v->pl_gpus[e],
+						      j->in.ends_by,
+						      v->pl_job[e] };
+	}
+	if (!nloans) {
+		rc = 0;
+		goto out;
+	}
+	qsort(loans, nloans, sizeof(*loans), _cmp_loan);
+	if (!(first = calloc(v->nnodes + 1, sizeof(*first))) ||
+	    !(free_gpus = malloc(sizeof(*free_gpus) * v->nnodes)) ||
+	    !(used = calloc(nloans, 1)) ||
+	    !(waiters = malloc(sizeof(*waiters) * (v->njobs ? v->njobs : 1))))
+		goto out;
+	for (e = 0, n = 0; n <= v->nnodes; n++) {
+		while (e < nloans && loans[e].node < n)
+			e++;
+		first[n] = e;
+	}
+	memcpy(free_gpus, v->node_free, sizeof(*free_gpus) * v->nnodes);
+	for (k = 0; k < v->njobs; k++)
+		if (_may_wait(&v->jobs[k]))
+			waiters[nwait++] = k;
+	gq_sort_ints(waiters, nwait, _cmp_waiter, v->jobs);
+	for (k = 0; k < nwait; k++)
+		_wait_for_loans(v, &v->jobs[waiters[k]], free_gpus, loans,
+				first, used);
+	rc = 0;
+out:
+	free(loans);
+	free(first);
+	free(free_gpus);
+	free(used);
+	free(waiters);
+	return rc;
+}

@@ -43,6 +43,7 @@
 #include "core/metrics_file.h"
 #include "config/config.h"
 #include "core/pools.h"
+#include "core/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
 
@@ -71,6 +72,7 @@ typedef struct {
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 	char *state_path;	/* the plugin's metrics file */
+	gq_usage_t usage;	/* the plugin's usage file, when readable */
 	/* Slurm's PrivateData hides other users' jobs (accounts) from the
 	 * caller: see _privacy */
 	bool private_jobs, private_accounts;
@@ -172,6 +174,7 @@ static void _cli_free(gq_cli_t *c)
 	gq_api_free(&c->api);
 	gq_sacctmgr_qos_free(&c->qos);
 	free(c->state_path);
+	gq_usage_free(&c->usage);
 	free(c->mine);
 	memset(c, 0, sizeof(*c));
 }
@@ -238,10 +241,10 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, room_wait %d s, reclaim_patience %d s, recompute_interval %d s\n",
+	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s\n",
 	       n ? ")" : "", cfg->settings.room_wait,
-	       cfg->settings.reclaim_patience,
-	       cfg->settings.recompute_interval);
+	       cfg->settings.reclaim_patience, cfg->settings.usage_half_life,
+	       cfg->settings.usage_weight, cfg->settings.recompute_interval);
 }
 
 /*
@@ -360,8 +363,17 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	/* the file slurmctld reads: the same trust as the plugin's */
 	if (!file)
 		gq_config_require_owner((long)conf->slurm_user_id);
-	if (conf->state_save_location)
+	if (conf->state_save_location) {
+		char *up = gq_usage_file_path(conf->state_save_location);
+
 		c->state_path = gq_metrics_file_path(conf->state_save_location);
+		/* usage as slurmctld last wrote it (at most 30 s old); a
+		 * login node without StateSaveLocation: none */
+		if (up && gq_usage_file_read(up, &c->usage, err, sizeof(err)) == -1)
+			fprintf(stderr, "gpuquota: warning: %s: fair shares without usage\n",
+				err);
+		free(up);
+	}
 	if (!path || (conf->state_save_location && !c->state_path)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
 		free(path);
@@ -397,6 +409,8 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		fprintf(stderr, "gpuquota: out of memory\n");
 		return 1;
 	}
+	gq_usage_apply(&c->usage, c->pools, c->cfg->settings.usage_weight,
+		       c->cfg->settings.usage_half_life);
 	for (k = 0; k < c->pools->n; k++) {
 		c->caps[k] = gq_api_capacity(&c->api, c->pools->config[k]);
 		if (_account_tree(c, c->pools->view[k]) ||
@@ -437,6 +451,8 @@ typedef struct {
 	double quota, limit, weight, share;
 	uint32_t alloc;
 	uint64_t pending;
+	double usage;		/* projects: GPU-seconds above quota, decayed;
+				 * NAN: not shown (no usage_half_life) */
 } gq_row_t;
 
 static const char *_state(const gq_row_t *r)
@@ -483,6 +499,9 @@ static json_object *_row_json(const gq_row_t *r, bool project)
 	json_object_object_add(o, "fair_share", json_object_new_double(r->share));
 	json_object_object_add(o, "pending", json_object_new_int64(r->pending));
 	json_object_object_add(o, "state", json_object_new_string(_state(r)));
+	if (project && !isnan(r->usage))
+		json_object_object_add(o, "usage_gpu_seconds",
+				       json_object_new_double(r->usage));
 	return o;
 }
 
@@ -499,9 +518,13 @@ static void _row_print(const gq_row_t *r, const char *label)
 		       r->quota, lim, w, "-", "-", "-", "-", "-");
 		return;
 	}
-	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7llu %s\n", label,
+	printf("%-18s %5.0f %5s %6s %9u %10.0f %10s %7llu", label,
 	       r->quota, lim, w, r->alloc, over, fs,
-	       (unsigned long long)r->pending, _state(r));
+	       (unsigned long long)r->pending);
+	if (isnan(r->usage))
+		printf(" %s\n", _state(r));
+	else	/* GPU-hours: what a reader compares */
+		printf(" %-10s %12.2f\n", _state(r), r->usage / 3600);
 }
 
 static gq_row_t _project_row(const gq_view_t *v, int i)
@@ -512,7 +535,7 @@ static gq_row_t _project_row(const gq_view_t *v, int i)
 		       .configured = p->configured, .quota = p->quota,
 		       .limit = p->limit, .weight = p->weight,
 		       .share = p->share, .alloc = p->alloc,
-		       .pending = p->pending };
+		       .pending = p->pending, .usage = p->usage };
 
 	return r;
 }
@@ -552,10 +575,13 @@ static void _projects_of_pool(gq_cli_t *c, bool json, json_object *depts,
 	int i, d, n = gq_view_nprojects(c->view), nd = gq_view_ndepts(c->view);
 	char label[GQ_LABEL_MAX];
 
+	bool usage = c->cfg->settings.usage_half_life > 0;
+
 	if (!json)
 		printf("%-18s %5s %5s %6s %9s %10s %10s %7s %s\n", "PROJECT",
 		       "QUOTA", "LIMIT", "WEIGHT", "ALLOCATED", "OVER_QUOTA",
-		       "FAIR_SHARE", "PENDING", "STATE");
+		       "FAIR_SHARE", "PENDING",
+		       usage ? "STATE      USAGE(GPU-h)" : "STATE");
 	for (d = -1; d < nd; d++) {
 		if (d >= 0 && _dept_shown(c, d)) {
 			const gq_dept_t *dp = gq_view_dept(c->view, d);
@@ -563,7 +589,7 @@ static void _projects_of_pool(gq_cli_t *c, bool json, json_object *depts,
 				       .hidden = c->private_jobs,
 				       .quota = dp->quota, .limit = dp->limit,
 				       .weight = dp->weight, .share = dp->share,
-				       .alloc = dp->alloc };
+				       .alloc = dp->alloc, .usage = NAN };
 
 			for (i = 0; i < n; i++)
 				if (gq_view_project(c->view, i)->department == d)
@@ -583,6 +609,8 @@ static void _projects_of_pool(gq_cli_t *c, bool json, json_object *depts,
 				continue;
 			r = _project_row(c->view, i);
 			r.hidden = c->private_jobs;
+			if (!usage)
+				r.usage = NAN;
 			if (json) {
 				json_object_array_add(projects, _row_json(&r, true));
 				continue;

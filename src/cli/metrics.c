@@ -27,7 +27,7 @@ static const char *const gq_states[] = {
 /* One row of numbers, for a project or a department. */
 typedef struct {
 	const char *pool, *project, *department;
-	double quota, limit, weight, share, alloc, pending, held;
+	double quota, limit, weight, share, alloc, pending, held, usage;
 } gq_mrow_t;
 
 /* The per-project and per-department families, in order. */
@@ -43,6 +43,7 @@ static const gq_family_t gq_families[] = {
 	{ "allocated_gpus", "GPUs its running jobs hold." },
 	{ "pending_gpus", "GPUs its eligible pending jobs ask for (array tasks counted)." },
 	{ "held_jobs", "Pending jobs (array tasks counted) gpuquota holds (gpu_limit, not requeueable)." },
+	{ "usage_gpu_seconds", "GPU-seconds held above quota, decayed with settings.usage_half_life (0 when off); a department: its projects'." },
 	{ "state", "1 for its quota state (under-quota, at-quota, over-quota), 0 for the others." },
 };
 #define GQ_NFAMILIES ((int)(sizeof(gq_families) / sizeof(gq_families[0])))
@@ -56,7 +57,8 @@ static double _field(const gq_mrow_t *r, int f)
 	case 3: return r->share;
 	case 4: return r->alloc;
 	case 5: return r->pending;
-	default: return r->held;
+	case 6: return r->held;
+	default: return r->usage;
 	}
 }
 
@@ -138,7 +140,7 @@ static int _rows(const gq_view_t *v, const char *pool, const double *held,
 			.quota = pr->quota, .limit = pr->limit,
 			.weight = pr->weight, .share = pr->share,
 			.alloc = pr->alloc, .pending = (double)pr->pending,
-			.held = held[i] };
+			.held = held[i], .usage = pr->usage };
 	}
 	for (i = 0; depts && i < nd; i++) {
 		const gq_dept_t *d = gq_view_dept(v, i);
@@ -152,6 +154,7 @@ static int _rows(const gq_view_t *v, const char *pool, const double *held,
 				continue;
 			r.pending += (double)gq_view_project(v, j)->pending;
 			r.held += held[j];
+			r.usage += gq_view_project(v, j)->usage;
 		}
 		rows[n++] = r;
 	}

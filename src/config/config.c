@@ -402,7 +402,8 @@ static const char *const project_keys[] = {
 
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
-	"grace_time", "reclaim_patience", NULL
+	"grace_time", "reclaim_patience", "usage_half_life", "usage_weight",
+	NULL
 };
 
 static const char *const top_keys[] = {
@@ -925,6 +926,18 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 			 GQ_PATIENCE_MAX, s->reclaim_patience);
 		return -1;
 	}
+	if (_field(p, obj, "settings", "usage_half_life", false, &v, &rc) &&
+	    _get_int(p, v, "settings.usage_half_life", 0, "0",
+		     &s->usage_half_life))
+		return -1;
+	if (s->usage_half_life > GQ_HALF_LIFE_MAX) {
+		_set_err(p, "settings.usage_half_life: must be an integer <= %d (seconds, a year), got %d",
+			 GQ_HALF_LIFE_MAX, s->usage_half_life);
+		return -1;
+	}
+	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
+	    _get_weight(p, v, "settings.usage_weight", &s->usage_weight))
+		return -1;
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
 		     &s->recompute_interval))
@@ -989,6 +1002,7 @@ gq_config_t *gq_config_empty(void)
 	cfg->settings.recompute_interval = GQ_DEFAULT_INTERVAL;
 	cfg->settings.grace_time = GQ_DEFAULT_GRACE_TIME;
 	cfg->settings.room_wait = GQ_DEFAULT_ROOM_WAIT;
+	cfg->settings.usage_weight = GQ_DEFAULT_USAGE_WEIGHT;
 	return cfg;
 }
 

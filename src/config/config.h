@@ -21,6 +21,8 @@
 #define GQ_GRACE_TIME_MAX 3600		/* longer keeps a preemptor waiting too long */
 #define GQ_UNSET (-1)			/* a per-project setting not given */
 #define GQ_PATIENCE_MAX 86400		/* reclaim_patience: at most a day */
+#define GQ_HALF_LIFE_MAX (366 * 86400)	/* usage_half_life: at most a year */
+#define GQ_DEFAULT_USAGE_WEIGHT 1.0
 #define GQ_DEFAULT_ROOM_WAIT 30		/* seconds freed GPUs are kept for an
 					 * in-quota job without room */
 
@@ -62,6 +64,8 @@ typedef struct {
 	int min_runtime;	/* seconds */
 	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
 	int reclaim_patience;	/* seconds, 0..GQ_PATIENCE_MAX; 0: off */
+	int usage_half_life;	/* seconds, 0..GQ_HALF_LIFE_MAX; 0: off */
+	double usage_weight;	/* >= 0, how much usage tilts the surplus */
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */

@@ -115,7 +115,7 @@ int gq_fair_share(gq_claim_t *c, int n, double capacity)
 
 static gq_claim_t _project_claim(const gq_project_t *p)
 {
-	gq_claim_t c = { .quota = p->quota, .weight = p->weight,
+	gq_claim_t c = { .quota = p->quota, .weight = p->weight * p->tilt,
 			 .limit = p->limit,
 			 .demand = p->alloc + (double)p->pending };
 

@@ -60,6 +60,7 @@ static int _add_project(gq_registry_t *r, const char *name, double quota,
 		return -1;
 	p->quota = quota;
 	p->weight = weight;
+	p->tilt = 1;
 	p->limit = limit;
 	p->department = dept;
 	p->configured = configured;

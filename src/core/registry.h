@@ -39,6 +39,8 @@ typedef struct {
 	int department;		/* -1 when none */
 	bool configured;	/* false: an account no project lists */
 	bool dept_from_tree;	/* department taken from Slurm's accounts */
+	double usage;		/* GPU-seconds above quota, decayed (usage.h) */
+	double tilt;		/* its weight's factor from usage; 1: none */
 	/* per pass */
 	uint32_t alloc;		/* a_p */
 	uint32_t at_risk;	/* of a_p, on nodes that do not respond */

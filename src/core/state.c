@@ -235,5 +235,6 @@ void gq_state_clear(void)
 	gq_pools_free(_state.next);
 	gq_config_free(_state.config);
 	free(_state.config_path);
+	gq_usage_free(&_state.usage);
 	memset(&_state, 0, sizeof(_state));
 }

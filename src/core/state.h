@@ -26,6 +26,7 @@
 #include "config/config.h"
 #include "core/metrics.h"
 #include "core/pools.h"
+#include "core/usage.h"
 #include "core/view.h"
 
 /*
@@ -56,6 +57,7 @@ typedef struct {
 	gq_inflight_t *roomwait;	/* room waits, begun or over */
 	int nroomwait, roomwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
+	gq_usage_t usage;	/* fair share that remembers (usage.h) */
 	/*
 	 * Ask for a pass at once, without the gap between passes: set by the
 	 * plugin that runs passes while it does, else NULL.  Must not block

@@ -126,6 +126,14 @@ int gq_view_account_parent(gq_view_t *v, const char *account,
 	return 0;
 }
 
+void gq_view_set_usage(gq_view_t *v, int project, double usage, double tilt)
+{
+	if (project < 0 || project >= v->reg.nproj)
+		return;
+	v->reg.proj[project].usage = usage;
+	v->reg.proj[project].tilt = tilt;
+}
+
 void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
 {
 	v->expect_wait = waiting;

@@ -201,6 +201,13 @@ int gq_view_account_parent(gq_view_t *v, const char *account,
  */
 void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting);
 
+/*
+ * Project `project`'s usage (GPU-seconds above its quota, decayed) and
+ * the factor it puts on its weight for the surplus (usage.h): kept from
+ * pass to pass until set again.  O(1).
+ */
+void gq_view_set_usage(gq_view_t *v, int project, double usage, double tilt);
+
 /* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
  * longer than the configured one. */
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);

@@ -45,6 +45,9 @@ static bool pass_stop, pass_wanted, pass_urgent, in_ctld, pass_started;
 static bool pass_failing;	/* the last pass failed (logged once) */
 static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
 static bool metrics_failing;	/* the last write failed (logged once) */
+static char *usage_path;	/* <StateSaveLocation>/gpuquota-usage.json */
+static time_t usage_saved;	/* when it was last written */
+#define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
 static gq_metrics_t metrics_snap;	/* written by the pass thread only */
 
 static void _log_config(const gq_config_t *cfg, const char *path)
@@ -167,6 +170,10 @@ static bool _pass(gq_state_t *st, time_t now, bool *ok)
 	gq_pools_t *next = gq_state_next();
 	int k, rc = next ? gq_read_pass(next, now) : -1;
 
+	if (!rc)	/* the surplus tilted by each project's usage */
+		gq_usage_apply(&st->usage, next,
+			       st->config->settings.usage_weight,
+			       st->config->settings.usage_half_life);
 	for (k = 0; !rc && k < next->n; k++) {	/* each pool its own model */
 		gq_view_expect_reclaim_wait(next->view[k],
 			gq_state_reclaim_waiting(st->view, k, now));
@@ -186,6 +193,9 @@ static bool _pass(gq_state_t *st, time_t now, bool *ok)
 		info("gpuquota: passes succeed again");
 	pass_failing = false;
 	gq_state_publish();
+	if (gq_usage_advance(&st->usage, st->view,
+			     st->config->settings.usage_half_life, now))
+		error("gpuquota: usage not counted this pass (out of memory)");
 	/* after publishing, `next` is the pass before (or NULL) */
 	return gq_write_pass(st->view, st->next, now);
 }
@@ -196,6 +206,65 @@ static uint64_t _us(const struct timespec *from, const struct timespec *to)
 		     (to->tv_nsec - from->tv_nsec);
 
 	return ns > 0 ? (uint64_t)ns / 1000 : 0;
+}
+
+/*
+ * Usage survives restarts: read at init (a missing file starts from zero;
+ * a bad one too, said in the log, never fatal), written every
+ * GQ_USAGE_SAVE_EVERY seconds and at fini, from a copy taken under the
+ * state lock (the file is written with no lock held).
+ */
+static void _usage_load(void)
+{
+	char err[GQ_ERR_MAX];
+	gq_usage_t u = { 0 };
+	int rc;
+
+	if (!usage_path)
+		return;
+	rc = gq_usage_file_read(usage_path, &u, err, sizeof(err));
+	if (rc == -1)
+		error("gpuquota: usage file: %s; usage starts from zero", err);
+	gq_state_lock();
+	if (!rc) {
+		gq_usage_free(&gq_state()->usage);
+		gq_state()->usage = u;
+		info("gpuquota: usage of %d projects read from %s", u.n,
+		     usage_path);
+	}
+	gq_state_unlock();
+}
+
+static void _usage_save(bool now)
+{
+	char err[GQ_ERR_MAX];
+	gq_usage_t copy = { 0 };
+	const gq_usage_t *u;
+	int i, rc = 0;
+
+	if (!usage_path || (!now && time(NULL) - usage_saved < GQ_USAGE_SAVE_EVERY))
+		return;
+	usage_saved = time(NULL);
+	gq_state_lock();
+	u = &gq_state()->usage;
+	if (!u->n || !gq_state()->config ||
+	    !gq_state()->config->settings.usage_half_life) {
+		gq_state_unlock();
+		return;
+	}
+	copy.at = u->at;
+	if (!(copy.e = calloc(u->n, sizeof(*copy.e))))
+		rc = -1;
+	for (i = 0; !rc && i < u->n; i++, copy.n++) {
+		copy.e[i].gpu_seconds = u->e[i].gpu_seconds;
+		if (!(copy.e[i].pool = strdup(u->e[i].pool)) ||
+		    !(copy.e[i].project = strdup(u->e[i].project)))
+			rc = -1;
+	}
+	gq_state_unlock();
+	if (rc || gq_usage_file_write(&copy, usage_path, err, sizeof(err)))
+		error("gpuquota: usage file: %s", rc ? "out of memory" : err);
+	gq_usage_free(&copy);
 }
 
 /*
@@ -263,6 +332,7 @@ static void _run_pass(void)
 	if (ran)
 		_record_pass(_us(&start, &end), _us(&granted, &released), ok);
 	gq_grace_requeue();
+	_usage_save(false);
 	gq_throttle_save();
 }
 
@@ -381,9 +451,12 @@ extern int init(void)
 	had_config = gq_state()->config != NULL;
 	gq_state_unlock();
 	if (slurm_conf.state_save_location &&
-	    !(metrics_path = gq_metrics_file_path(
-		      slurm_conf.state_save_location)))
+	    (!(metrics_path = gq_metrics_file_path(
+		       slurm_conf.state_save_location)) ||
+	     !(usage_path = gq_usage_file_path(
+		       slurm_conf.state_save_location))))
 		fatal("gpuquota: out of memory");
+	_usage_load();
 	_load(!had_config);
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
@@ -414,8 +487,11 @@ extern int fini(void)
 	 * The array throttles are read again from their file at init.
 	 */
 	gq_throttle_clear();
+	_usage_save(true);
 	free(metrics_path);
 	metrics_path = NULL;
+	free(usage_path);
+	usage_path = NULL;
 	in_ctld = false;
 	return SLURM_SUCCESS;
 }

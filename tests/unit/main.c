@@ -16,6 +16,7 @@ Suite *sort_suite(void);
 Suite *job_facts_suite(void);
 Suite *sync_suite(void);
 Suite *state_suite(void);
+Suite *usage_suite(void);
 Suite *review_suite(void);
 Suite *property_suite(void);
 Suite *metrics_suite(void);
@@ -31,6 +32,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, band_suite());
+	srunner_add_suite(sr, usage_suite());
 	srunner_add_suite(sr, hash_suite());
 	srunner_add_suite(sr, idmap_suite());
 	srunner_add_suite(sr, view_suite());

@@ -1,0 +1,266 @@
+/*
+ * usage.c - fair share that remembers: usage, its decay and its file (see
+ * usage.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "core/atomic_file.h"
+#include "core/usage.h"
+#include "core/view_impl.h"
+
+void gq_usage_free(gq_usage_t *u)
+{
+	int i;
+
+	for (i = 0; i < u->n; i++) {
+		free(u->e[i].pool);
+		free(u->e[i].project);
+	}
+	free(u->e);
+	memset(u, 0, sizeof(*u));
+}
+
+static int _cmp(const char *pool, const char *project,
+		const gq_usage_entry_t *e)
+{
+	int c = strcmp(pool, e->pool);
+
+	return c ? c : strcmp(project, e->project);
+}
+
+/* The entry's index, or -(where it would go) - 1.  O(log entries). */
+static int _find(const gq_usage_t *u, const char *pool, const char *project)
+{
+	int lo = 0, hi = u->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, c = _cmp(pool, project, &u->e[mid]);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -lo - 1;
+}
+
+double gq_usage_of(const gq_usage_t *u, const char *pool, const char *project)
+{
+	int i = _find(u, pool ? pool : "", project);
+
+	return i >= 0 ? u->e[i].gpu_seconds : 0;
+}
+
+/* (pool, project)'s entry, made at 0 when new; NULL: memory.  O(entries). */
+static gq_usage_entry_t *_entry(gq_usage_t *u, const char *pool,
+				const char *project)
+{
+	int i = _find(u, pool, project), at;
+
+	if (i >= 0)
+		return &u->e[i];
+	at = -i - 1;
+	if (u->n == u->cap) {
+		int cap = u->cap ? u->cap * 2 : 16;
+		gq_usage_entry_t *n = realloc(u->e, sizeof(*n) * cap);
+
+		if (!n)
+			return NULL;
+		u->e = n;
+		u->cap = cap;
+	}
+	memmove(&u->e[at + 1], &u->e[at], sizeof(*u->e) * (u->n - at));
+	u->e[at].pool = strdup(pool);
+	u->e[at].project = strdup(project);
+	u->e[at].gpu_seconds = 0;
+	if (!u->e[at].pool || !u->e[at].project) {
+		free(u->e[at].pool);
+		free(u->e[at].project);
+		memmove(&u->e[at], &u->e[at + 1], sizeof(*u->e) * (u->n - at));
+		return NULL;
+	}
+	u->n++;
+	return &u->e[at];
+}
+
+int gq_usage_advance(gq_usage_t *u, const gq_pools_t *p, double half_life,
+		     double now)
+{
+	double dt = u->at ? now - u->at : 0, decay, gain;
+	bool first = !u->at || u->decay_only;
+	int i, k;
+
+	if (half_life <= 0 || dt < 0)
+		return 0;
+	decay = exp(-M_LN2 * dt / half_life);
+	gain = (1 - decay) * half_life / M_LN2;	/* GPU-s per GPU above */
+	for (i = 0; i < u->n; i++)
+		u->e[i].gpu_seconds *= decay;
+	u->at = now;
+	u->decay_only = false;
+	if (first)
+		return 0;
+	for (k = 0; p && k < p->n; k++) {
+		const gq_registry_t *r = &p->view[k]->reg;
+		const char *pool = p->name[k] ? p->name[k] : "";
+
+		for (i = 0; i < r->nproj; i++) {
+			double above = (double)r->proj[i].alloc -
+				       r->proj[i].quota;
+			gq_usage_entry_t *e;
+
+			if (above <= 0)
+				continue;
+			if (!(e = _entry(u, pool, r->proj[i].name)))
+				return -1;
+			e->gpu_seconds += above * gain;
+		}
+	}
+	return 0;
+}
+
+double gq_usage_weight(double w, double usage, double usage_weight,
+		       double capacity, double half_life)
+{
+	if (half_life <= 0 || capacity <= 0 || usage <= 0)
+		return w;
+	return w / (1 + usage_weight * usage / (capacity * half_life));
+}
+
+void gq_usage_apply(const gq_usage_t *u, gq_pools_t *p, double usage_weight,
+		    double half_life)
+{
+	int i, k;
+
+	for (k = 0; p && k < p->n; k++) {
+		gq_view_t *v = p->view[k];
+		const char *pool = p->name[k] ? p->name[k] : "";
+
+		for (i = 0; i < v->reg.nproj; i++) {
+			double use = half_life > 0 ?
+				     gq_usage_of(u, pool, v->reg.proj[i].name) :
+				     0;
+
+			gq_view_set_usage(v, i, use,
+					  gq_usage_weight(1, use, usage_weight,
+							  v->capacity,
+							  half_life));
+		}
+	}
+}
+
+char *gq_usage_file_path(const char *dir)
+{
+	size_t n = strlen(dir) + sizeof(GQ_USAGE_FILE) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, GQ_USAGE_FILE);
+	return p;
+}
+
+static void _write(FILE *f, const void *ctx)
+{
+	const gq_usage_t *u = ctx;
+	int i;
+
+	fprintf(f, "{\"version\": %d, \"written_at\": %.6f, \"usage\": [",
+		GQ_USAGE_VERSION, u->at);
+	for (i = 0; i < u->n; i++) {
+		json_object *pool = json_object_new_string(u->e[i].pool);
+		json_object *proj = json_object_new_string(u->e[i].project);
+
+		fprintf(f, "%s\n {\"pool\": %s, \"project\": %s, \"gpu_seconds\": %.17g}",
+			i ? "," : "", json_object_to_json_string(pool),
+			json_object_to_json_string(proj),
+			u->e[i].gpu_seconds);
+		json_object_put(pool);
+		json_object_put(proj);
+	}
+	fprintf(f, "\n]}\n");
+}
+
+int gq_usage_file_write(const gq_usage_t *u, const char *path, char *err,
+			size_t errlen)
+{
+	return gq_atomic_write(path, _write, u, err, errlen);
+}
+
+int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
+		       size_t errlen)
+{
+	json_object *root, *o, *arr;
+	size_t i, n;
+
+	gq_usage_free(u);
+	if (access(path, F_OK) && errno == ENOENT) {
+		snprintf(err, errlen, "%s: no such file", path);
+		return -2;
+	}
+	if (!(root = json_object_from_file(path))) {
+		snprintf(err, errlen, "%s: not a JSON file: %s", path,
+			 json_util_get_last_err());
+		return -1;
+	}
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "version", &o) ||
+	    json_object_get_int(o) != GQ_USAGE_VERSION) {
+		snprintf(err, errlen, "%s: version: not %d", path,
+			 GQ_USAGE_VERSION);
+		goto bad;
+	}
+	if (!json_object_object_get_ex(root, "written_at", &o) ||
+	    !(json_object_is_type(o, json_type_double) ||
+	      json_object_is_type(o, json_type_int)) ||
+	    !isfinite(u->at = json_object_get_double(o)) || u->at < 0) {
+		snprintf(err, errlen, "%s: written_at: not a time", path);
+		goto bad;
+	}
+	if (!json_object_object_get_ex(root, "usage", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		snprintf(err, errlen, "%s: usage: not an array", path);
+		goto bad;
+	}
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i), *pool,
+			    *proj, *gs;
+		gq_usage_entry_t *x;
+		double v;
+
+		if (!json_object_is_type(e, json_type_object) ||
+		    !json_object_object_get_ex(e, "pool", &pool) ||
+		    !json_object_is_type(pool, json_type_string) ||
+		    !json_object_object_get_ex(e, "project", &proj) ||
+		    !json_object_is_type(proj, json_type_string) ||
+		    !json_object_object_get_ex(e, "gpu_seconds", &gs) ||
+		    !(json_object_is_type(gs, json_type_double) ||
+		      json_object_is_type(gs, json_type_int)) ||
+		    !isfinite(v = json_object_get_double(gs)) || v < 0) {
+			snprintf(err, errlen, "%s: usage[%zu]: not {\"pool\", \"project\", \"gpu_seconds\" >= 0}",
+				 path, i);
+			goto bad;
+		}
+		if (!(x = _entry(u, json_object_get_string(pool),
+				 json_object_get_string(proj)))) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			goto bad;
+		}
+		x->gpu_seconds = v;
+	}
+	u->decay_only = true;
+	json_object_put(root);
+	return 0;
+bad:
+	json_object_put(root);
+	gq_usage_free(u);
+	return -1;
+}

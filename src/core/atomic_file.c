@@ -9,6 +9,16 @@
 
 #include "core/atomic_file.h"
 
+char *gq_state_file_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
 int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),
 		    const void *ctx, char *err, size_t errlen)
 {

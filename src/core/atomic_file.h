@@ -14,6 +14,9 @@
  * ferror).  Returns 0, or -1 with the reason, naming the file, in err.
  * Does its own I/O: call it holding no lock.
  */
+/* <dir>/<name>, malloc'ed (NULL: memory). */
+char *gq_state_file_path(const char *dir, const char *name);
+
 int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),
 		    const void *ctx, char *err, size_t errlen);
 

@@ -19,12 +19,7 @@
 
 char *gq_metrics_file_path(const char *dir)
 {
-	size_t n = strlen(dir) + sizeof(GQ_METRICS_FILE) + 1;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s/%s", dir, GQ_METRICS_FILE);
-	return p;
+	return gq_state_file_path(dir, GQ_METRICS_FILE);
 }
 
 static void _by_reason(FILE *f, const char *key, const uint64_t *v, int n,

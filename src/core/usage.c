@@ -159,12 +159,7 @@ void gq_usage_apply(const gq_usage_t *u, gq_pools_t *p, double usage_weight,
 
 char *gq_usage_file_path(const char *dir)
 {
-	size_t n = strlen(dir) + sizeof(GQ_USAGE_FILE) + 1;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s/%s", dir, GQ_USAGE_FILE);
-	return p;
+	return gq_state_file_path(dir, GQ_USAGE_FILE);
 }
 
 static void _write(FILE *f, const void *ctx)

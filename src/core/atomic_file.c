@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "core/atomic_file.h"
 
 char *gq_state_file_path(const char *dir, const char *name)
@@ -17,6 +19,21 @@ char *gq_state_file_path(const char *dir, const char *name)
 	if (p)
 		snprintf(p, n, "%s/%s", dir, name);
 	return p;
+}
+
+int gq_state_file_json(const char *path, struct json_object **root,
+		       char *err, size_t errlen)
+{
+	if (access(path, F_OK) && errno == ENOENT) {
+		snprintf(err, errlen, "%s: no such file", path);
+		return -2;
+	}
+	if (!(*root = json_object_from_file(path))) {
+		snprintf(err, errlen, "%s: not a JSON file: %s", path,
+			 json_util_get_last_err());
+		return -1;
+	}
+	return 0;
 }
 
 int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),

@@ -17,6 +17,15 @@
 /* <dir>/<name>, malloc'ed (NULL: memory). */
 char *gq_state_file_path(const char *dir, const char *name);
 
+/*
+ * Read a state file as JSON into *root: 0; -2 when it does not exist; -1
+ * when it is not JSON; err says which, naming the file.  The caller
+ * json_object_put()s *root.
+ */
+struct json_object;
+int gq_state_file_json(const char *path, struct json_object **root,
+		       char *err, size_t errlen);
+
 int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),
 		    const void *ctx, char *err, size_t errlen);
 

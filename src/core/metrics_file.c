@@ -289,15 +289,10 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	double version;
 	int rc = -1;
 
-	if (access(path, F_OK) && errno == ENOENT) {
-		snprintf(err, errlen, "%s: no such file", path);
-		return -2;
-	}
-	if (!(root = json_object_from_file(path))) {
-		snprintf(err, errlen, "%s: not a JSON file: %s", path,
-			 json_util_get_last_err());
-		return -1;
-	}
+	int found = gq_state_file_json(path, &root, err, errlen);
+
+	if (found)
+		return found;
 	gq_metrics_init(m, 0);
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s: expected a JSON object", path);

@@ -194,17 +194,11 @@ int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
 {
 	json_object *root, *o, *arr;
 	size_t i, n;
+	int rc;
 
 	gq_usage_free(u);
-	if (access(path, F_OK) && errno == ENOENT) {
-		snprintf(err, errlen, "%s: no such file", path);
-		return -2;
-	}
-	if (!(root = json_object_from_file(path))) {
-		snprintf(err, errlen, "%s: not a JSON file: %s", path,
-			 json_util_get_last_err());
-		return -1;
-	}
+	if ((rc = gq_state_file_json(path, &root, err, errlen)))
+		return rc;
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "version", &o) ||
 	    json_object_get_int(o) != GQ_USAGE_VERSION) {

@@ -287,12 +287,11 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	gq_rd_t rd = { path, err, errlen };
 	json_object *root;
 	double version;
-	int rc = -1;
+	int rc = gq_state_file_json(path, &root, err, errlen);
 
-	int found = gq_state_file_json(path, &root, err, errlen);
-
-	if (found)
-		return found;
+	if (rc)
+		return rc;
+	rc = -1;
 	gq_metrics_init(m, 0);
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s: expected a JSON object", path);

@@ -111,6 +111,7 @@ def main():
 	nxt = [0]
 	lock = threading.Lock()
 	results = []
+	time_limits = os.environ.get("GQ_BENCH_TIME_LIMITS", "0") == "1"
 
 	def worker():
 		while True:
@@ -128,6 +129,8 @@ def main():
 			       "--gres=gpu:%d" % g, "-o", "/dev/null", "--wrap", "sleep %d" % rt]
 			if k > 1:
 				cmd.insert(1, "--array=0-%d" % (k - 1))
+			if time_limits:	# its run time + 30 s, in minutes
+				cmd.insert(1, "--time=%d" % ((rt + 30 + 59) // 60))
 			if qos:
 				cmd.insert(1, "--qos=" + qos)
 			tc = time.time()

@@ -17,6 +17,9 @@
 #   GQ_BENCH_TAIL 60 [30]   seconds after the last submit
 #   GQ_BENCH_ROUNDS 3 [1]   rounds; each runs both systems (order alternates)
 #   GQ_BENCH_SEED 1         workload seed
+#   GQ_BENCH_TIME_LIMITS 0  1: every job gets --time, its run time plus
+#                           30 s rounded up to minutes (both systems)
+#   GQ_BENCH_PATIENCE 0     gpuquota's settings.reclaim_patience (seconds)
 #   GQ_BENCH_DIR            work dir (default: a new /tmp/gq-bench.XXXXXX)
 #   GQ_BENCH_OUT            where the table, data and PNG go (default DIR/report)
 set -euo pipefail
@@ -72,8 +75,12 @@ WL=$WORK/workload
 "$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
 	--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" --out "$WL"
 ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
-jq -R -s 'split("\n") | map(select(length > 0) | split("\t"))
-	| {projects: map({name: .[0], gpu_quota: (.[1] | tonumber)})}' \
+PATIENCE=${GQ_BENCH_PATIENCE:-0}
+[[ $PATIENCE =~ ^[0-9]+$ ]] || die "GQ_BENCH_PATIENCE must be a number, got '$PATIENCE'"
+export GQ_BENCH_TIME_LIMITS=${GQ_BENCH_TIME_LIMITS:-0}
+jq -R -s --argjson patience "$PATIENCE" 'split("\n") | map(select(length > 0) | split("\t"))
+	| {projects: map({name: .[0], gpu_quota: (.[1] | tonumber)})}
+	| if $patience > 0 then .settings = {reclaim_patience: $patience} else . end' \
 	"$WL/projects.tsv" >"$WL/gpuquota.json"
 say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), seed $SEED"
 

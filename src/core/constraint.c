@@ -88,24 +88,54 @@ bool gq_narrow_allows(const gq_narrow_t *w, bool in_part,
 	return !w->type[0] || gq_gres_text_gpus_of_type(node_gres, w->type) > 0;
 }
 
+static bool _narrow_same(const gq_narrow_t *a, const gq_narrow_t *b)
+{
+	return a->part == b->part && !strcmp(a->features, b->features) &&
+	       !strcmp(a->type, b->type);
+}
+
+/* FNV-1a over the part and the two texts (up to their NULs) */
+static uint32_t _narrow_hash(const gq_narrow_t *w)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)w->part;
+	const char *p;
+
+	h *= 16777619u;
+	for (p = w->features; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	h = (h ^ 0xff) * 16777619u;	/* "ab"+"c" is not "a"+"bc" */
+	for (p = w->type; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+#define GQ_NARROW_SLOTS (2 * GQ_NARROW_MAX)
+_Static_assert(!(GQ_NARROW_SLOTS & (GQ_NARROW_SLOTS - 1)),
+	       "GQ_NARROW_MAX is a power of two");
+
+/* w's slot: the one with its number, or the free one where it goes
+ * (the table is at most half full, so there is always one) */
+static uint16_t *_narrow_slot(const gq_narrows_t *s, const gq_narrow_t *w)
+{
+	uint32_t i = _narrow_hash(w) & (GQ_NARROW_SLOTS - 1);
+
+	while (s->slot[i] && !_narrow_same(&s->w[s->slot[i] - 1], w))
+		i = (i + 1) & (GQ_NARROW_SLOTS - 1);
+	return (uint16_t *)&s->slot[i];
+}
+
 int gq_narrows_find(const gq_narrows_t *s, const gq_narrow_t *w)
 {
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->w[i].part == w->part &&
-		    !strcmp(s->w[i].features, w->features) &&
-		    !strcmp(s->w[i].type, w->type))
-			return i;
-	return -1;
+	return *_narrow_slot(s, w) - 1;
 }
 
 int gq_narrows_add(gq_narrows_t *s, const gq_narrow_t *w)
 {
-	int i = gq_narrows_find(s, w);
+	uint16_t *slot = _narrow_slot(s, w);
 
-	if (i >= 0 || s->n == GQ_NARROW_MAX)
-		return i;
+	if (*slot || s->n == GQ_NARROW_MAX)
+		return *slot - 1;
 	s->w[s->n] = *w;
-	return s->n++;
+	*slot = (uint16_t)++s->n;
+	return s->n - 1;
 }

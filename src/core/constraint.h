@@ -18,6 +18,7 @@
 #define GPUQUOTA_CONSTRAINT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define GQ_FEATURES_MAX 256
 #define GQ_GPU_TYPE_MAX 64
@@ -58,16 +59,21 @@ bool gq_narrow_of(int part, const char *features, const char *tres_per_node,
 bool gq_narrow_allows(const gq_narrow_t *w, bool in_part,
 		      const char *node_features, const char *node_gres);
 
-/* The distinct narrowings of a pass, numbered from 0. */
+/*
+ * The distinct narrowings of a pass, numbered from 0; zeroed is empty.
+ * Found by hash: every pending job looks its narrowing up each pass.
+ */
 typedef struct {
 	gq_narrow_t w[GQ_NARROW_MAX];
 	int n;
+	uint16_t slot[2 * GQ_NARROW_MAX];	/* number + 1; 0: free */
 } gq_narrows_t;
 
-/* w's number, or -1: not there.  O(n). */
+/* w's number, or -1: not there.  O(1) expected (O(length of w)). */
 int gq_narrows_find(const gq_narrows_t *s, const gq_narrow_t *w);
 
-/* w's number, added when new (-1: GQ_NARROW_MAX already).  O(n). */
+/* w's number, added when new (-1: GQ_NARROW_MAX already).  O(1)
+ * expected. */
 int gq_narrows_add(gq_narrows_t *s, const gq_narrow_t *w);
 
 #endif

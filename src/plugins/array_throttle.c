@@ -176,10 +176,12 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	job_array_struct_t *a = job_ptr->array_recs;
 	gq_throttle_t *t;
 	uint32_t user, want;
-	int64_t submit = _submit(job_ptr);
+	int64_t submit;
 	bool last;
 
-	if (!a || !submit)
+	/* every pending job, every pass: most are no array (O(1), and its
+	 * details are not read) */
+	if (!a || !(submit = _submit(job_ptr)))
 		return;
 	/* the last pending task (Slurm gives it its task id, and its
 	 * throttle still binds it): the user's, like a record not bound */

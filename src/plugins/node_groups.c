@@ -6,7 +6,6 @@
 
 #include "core/constraint.h"
 
-#pragma weak job_list
 #pragma weak part_list
 
 struct gq_groups {
@@ -47,25 +46,27 @@ static bool _narrow_of(const gq_groups_t *g, job_record_t *job_ptr,
 			    job_ptr->tres_per_node, job_ptr->tres_per_job, w);
 }
 
-gq_groups_t *gq_groups_collect(void)
+gq_groups_t *gq_groups_begin(void)
 {
 	gq_groups_t *g = xcalloc(1, sizeof(*g));
-	list_itr_t *it;
-	job_record_t *job_ptr;
 
-	if (!part_list || !job_list)
+	if (!part_list)
 		return g;
 	g->part = xcalloc(list_count(part_list) + 1, sizeof(*g->part));
 	list_for_each(part_list, _collect_part, g);
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		gq_narrow_t w;
-
-		if (IS_JOB_PENDING(job_ptr) && _narrow_of(g, job_ptr, &w))
-			gq_narrows_add(&g->narrows, &w);
-	}
-	list_iterator_destroy(it);
 	return g;
+}
+
+/* O(W) for W narrowings so far (at most GQ_NARROW_MAX) */
+uint32_t gq_groups_note_pending(gq_groups_t *g, job_record_t *job_ptr)
+{
+	gq_narrow_t w;
+	int k;
+
+	if (_narrow_of(g, job_ptr, &w) &&
+	    (k = gq_narrows_add(&g->narrows, &w)) >= 0)
+		return g->nparts + 1 + k;
+	return _job_part(g, job_ptr);
 }
 
 static bool _in_part(node_record_t *node_ptr, int group, const gq_groups_t *g)

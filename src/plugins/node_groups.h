@@ -16,11 +16,19 @@
 typedef struct gq_groups gq_groups_t;
 
 /*
- * The partitions and the pending jobs' distinct narrowings, from
- * part_list and job_list.  O(P + J x W) for W narrowings (at most
- * GQ_NARROW_MAX).  Caller holds the job and partition read locks.
+ * The partitions, from part_list; the narrowings come from
+ * gq_groups_note_pending.  O(P).  Caller holds the partition read lock.
  */
-gq_groups_t *gq_groups_collect(void);
+gq_groups_t *gq_groups_begin(void);
+
+/*
+ * Note a pending job's narrowing (in job_list's order: the first
+ * GQ_NARROW_MAX distinct ones get a group) and return its node group (0:
+ * any node), final as soon as it is returned: groups are only added.
+ * O(P + W) for the W narrowings noted so far.  Caller holds the job read
+ * lock.
+ */
+uint32_t gq_groups_note_pending(gq_groups_t *g, job_record_t *job_ptr);
 
 /*
  * Give the view its node groups (after gq_view_set_nodes): each node in
@@ -29,7 +37,10 @@ gq_groups_t *gq_groups_collect(void);
  */
 int gq_groups_fill(const gq_groups_t *g, gq_view_t *view);
 
-/* A pending job's node group (0: any node).  O(P + W). */
+/*
+ * The node group of a job that is not pending and not running (0: any
+ * node), once every pending job has been noted.  O(P + W).
+ */
 uint32_t gq_groups_of_job(const gq_groups_t *g, job_record_t *job_ptr);
 
 void gq_groups_free(gq_groups_t *g);

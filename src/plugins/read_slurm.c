@@ -24,27 +24,53 @@ void gq_read_init(void)
 	gpu_id = gres_build_id("gpu");
 }
 
+/* what _sum_gpus adds up, and how */
+typedef struct {
+	uint64_t (*get)(void *data);
+	uint64_t (*get2)(void *data);	/* a second sum, or NULL */
+	uint64_t n, n2;
+} gq_gpu_sum_t;
+
+static uint64_t _counted(uint64_t v)
+{
+	return v < NO_CONSUME_VAL64 ? v : 0;
+}
+
+static int _add_gpus(void *x, void *arg)
+{
+	gres_state_t *gs = x;
+	gq_gpu_sum_t *sum = arg;
+
+	if (gs->plugin_id != gpu_id || !gs->gres_data)
+		return 0;
+	sum->n += _counted(sum->get(gs->gres_data));
+	if (sum->get2)
+		sum->n2 += _counted(sum->get2(gs->gres_data));
+	return 0;
+}
+
 /*
- * Sum a number over the gpu entries of a gres list (a job's or a node's):
- * `get` reads it from the entry's gres_data.  Slurm's markers (NO_VAL64,
- * NO_CONSUME_VAL64 for a gres that is not consumed, INFINITE64) are not
- * counts and are left out.  O(entries).
+ * Sum a number (or two: get2) over the gpu entries of a gres list (a
+ * job's or a node's): `get` reads it from the entry's gres_data.  Slurm's
+ * markers (NO_VAL64, NO_CONSUME_VAL64 for a gres that is not consumed,
+ * INFINITE64) are not counts and are left out.  O(entries), one walk with
+ * no iterator allocated (the pass does this for every job).
  */
+static uint64_t _sum_gpus2(list_t *gres_list, uint64_t (*get)(void *data),
+			   uint64_t (*get2)(void *data), uint64_t *n2)
+{
+	gq_gpu_sum_t sum = { .get = get, .get2 = get2 };
+
+	if (gres_list)
+		list_for_each(gres_list, _add_gpus, &sum);
+	if (n2)
+		*n2 = sum.n2;
+	return sum.n;
+}
+
 static uint64_t _sum_gpus(list_t *gres_list, uint64_t (*get)(void *data))
 {
-	list_itr_t *it;
-	gres_state_t *gs;
-	uint64_t n = 0, v;
-
-	if (!gres_list)
-		return 0;
-	it = list_iterator_create(gres_list);
-	while ((gs = list_next(it)))
-		if (gs->plugin_id == gpu_id && gs->gres_data &&
-		    (v = get(gs->gres_data)) < NO_CONSUME_VAL64)
-			n += v;
-	list_iterator_destroy(it);
-	return n;
+	return _sum_gpus2(gres_list, get, NULL, NULL);
 }
 
 /* a job's GPUs, all nodes (requested or allocated) */
@@ -138,8 +164,8 @@ static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
 
 		if (!_node_in_pool(cfg, node_ptr))
 			continue;
-		total = _sum_gpus(node_ptr->gres_list, _node_avail);
-		idle = _sum_gpus(node_ptr->gres_list, _node_idle);
+		total = _sum_gpus2(node_ptr->gres_list, _node_avail,
+				   _node_idle, &idle);
 		*c += gq_node_capacity(node_ptr->node_state, total,
 				       total - idle);
 		if (gq_node_takes_work(node_ptr->node_state))
@@ -148,7 +174,28 @@ static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
 	return 0;
 }
 
-/* The GPUs a running job holds on each of its nodes. */
+/* the GPUs a job holds on its i-th node, over its gpu entries */
+typedef struct {
+	int i;
+	uint64_t gpus;
+} gq_node_alloc_t;
+
+static int _add_node_alloc(void *x, void *arg)
+{
+	gres_state_t *gs = x;
+	gres_job_state_t *js = gs->gres_data;
+	gq_node_alloc_t *a = arg;
+
+	if (gs->plugin_id == gpu_id && js && js->gres_cnt_node_alloc &&
+	    a->i < (int)js->node_cnt)
+		a->gpus += js->gres_cnt_node_alloc[a->i];
+	return 0;
+}
+
+/*
+ * The GPUs a running job holds on each of its nodes.  O(its nodes x its
+ * gres entries).
+ */
 static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 {
 	bitstr_t *bm = job_ptr->job_resrcs && job_ptr->job_resrcs->node_bitmap ?
@@ -159,23 +206,13 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 		return 0;
 	last = bit_fls(bm);
 	for (n = first; n <= last; n++) {
-		list_itr_t *it;
-		gres_state_t *gs;
-		uint64_t gpus = 0;
+		gq_node_alloc_t a = { .i = i };
 
 		if (!bit_test(bm, n))
 			continue;
-		it = list_iterator_create(job_ptr->gres_list_alloc);
-		while ((gs = list_next(it))) {
-			gres_job_state_t *js = gs->gres_data;
-
-			if (gs->plugin_id == gpu_id && js &&
-			    js->gres_cnt_node_alloc && i < (int)js->node_cnt)
-				gpus += js->gres_cnt_node_alloc[i];
-		}
-		list_iterator_destroy(it);
-		if (gpus && gq_view_place(view, job_ptr->job_id, n,
-					  (uint32_t)gpus))
+		list_for_each(job_ptr->gres_list_alloc, _add_node_alloc, &a);
+		if (a.gpus && gq_view_place(view, job_ptr->job_id, n,
+					    (uint32_t)a.gpus))
 			return -1;
 		i++;
 	}
@@ -242,9 +279,8 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		at_risk = _on_node_not_responding(job_ptr) ||
 			  job_ptr->preempt_time;
 	} else {
-		f.gpus = _sum_gpus(job_ptr->gres_list_req, _job_total);
-		f.gpus_per_node = _sum_gpus(job_ptr->gres_list_req,
-					    _job_per_node);
+		f.gpus = _sum_gpus2(job_ptr->gres_list_req, _job_total,
+				    _job_per_node, &f.gpus_per_node);
 		f.nodes = d ? d->min_nodes : 0;
 		if (job_ptr->array_recs) {
 			f.array_tasks = job_ptr->array_recs->task_cnt;
@@ -291,17 +327,55 @@ static bool _active(job_record_t *job_ptr)
 	return gq_facts_active(&f);
 }
 
+/* an active job of a pool, as read in the pass' one walk of job_list */
+typedef struct {
+	job_record_t *job_ptr;
+	int pool;
+	bool later;		/* its node group once all are noted */
+	gq_job_in_t in;
+} gq_read_t;
+
+/*
+ * One walk of job_list reads every active job of the pools and notes the
+ * pending jobs' narrowings (node_groups.h); then the nodes, in the node
+ * groups those make; then the jobs go into their pools' views.  O(J) job
+ * records read once each (O(J x W) narrowing lookups for W distinct
+ * narrowings, at most GQ_NARROW_MAX), plus O(nodes x (W + partitions))
+ * per pool.
+ */
 int gq_read_pass(gq_pools_t *p, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
 	gq_groups_t *groups;
+	gq_read_t *jobs, *r;
 	double capacity;
-	int k, rc = 0;
+	int k, i, n = 0, rc = 0;
 
 	if (!job_list || !part_list)
 		return -1;
-	groups = gq_groups_collect();
+	groups = gq_groups_begin();
+	jobs = xmalloc_nz((list_count(job_list) + 1) * sizeof(*jobs));
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		uint32_t group = 0;
+
+		/* every pending job's, in job_list's order, as room needs */
+		if (IS_JOB_PENDING(job_ptr))
+			group = gq_groups_note_pending(groups, job_ptr);
+		if (!_active(job_ptr) || (k = gq_read_pool(p, job_ptr)) < 0)
+			continue;
+		r = &jobs[n++];
+		r->job_ptr = job_ptr;
+		r->pool = k;
+		gq_read_job(job_ptr, now, &r->in);
+		/* room only where it may run (node_groups.h) */
+		r->later = r->in.state != GQ_JOB_RUNNING &&
+			   !IS_JOB_PENDING(job_ptr);
+		if (r->in.state != GQ_JOB_RUNNING)
+			r->in.node_group = group;
+	}
+	list_iterator_destroy(it);
 	for (k = 0; k < p->n && !rc; k++) {
 		gq_view_begin(p->view[k], 0, now);
 		if (_read_nodes(p->config[k], p->view[k], groups, &capacity) ||
@@ -311,24 +385,20 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 		gq_view_min_runtime_at_least(p->view[k],
 					     slurm_conf.preempt_exempt_time);
 	}
-	it = list_iterator_create(job_list);
-	while (!rc && (job_ptr = list_next(it))) {
-		gq_job_in_t in;
-
-		if (!_active(job_ptr) || (k = gq_read_pool(p, job_ptr)) < 0)
-			continue;
-		gq_read_job(job_ptr, now, &in);
-		/* room only where it may run (node_groups.h) */
-		if (in.state != GQ_JOB_RUNNING)
-			in.node_group = gq_groups_of_job(groups, job_ptr);
-		if (!gq_view_add_job(p->view[k], job_ptr->account, &in))
+	for (i = 0; i < n && !rc; i++) {
+		r = &jobs[i];
+		job_ptr = r->job_ptr;
+		k = r->pool;
+		if (r->later)
+			r->in.node_group = gq_groups_of_job(groups, job_ptr);
+		if (!gq_view_add_job(p->view[k], job_ptr->account, &r->in))
 			rc = -1;
-		else if (in.state == GQ_JOB_RUNNING)
+		else if (r->in.state == GQ_JOB_RUNNING)
 			rc = _read_placement(p->view[k], job_ptr);
 		else
-			rc = gq_read_shadows(p, k, job_ptr, &in);
+			rc = gq_read_shadows(p, k, job_ptr, &r->in);
 	}
-	list_iterator_destroy(it);
+	xfree(jobs);
 	gq_groups_free(groups);
 	return rc;
 }

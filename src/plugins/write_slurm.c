@@ -19,6 +19,9 @@
 #pragma weak job_list
 #pragma weak last_job_update
 
+/* what follows Slurm's reason in the texts _explain writes */
+#define GQ_EXPLAIN_MARK ", gpuquota: "
+
 /*
  * Is the text this job's reason already has the one it would get: the
  * last pass wrote it for the same band and numbers, under the same reason?
@@ -31,6 +34,7 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 {
 	const gq_job_t *was = prev ? gq_view_job(prev, job->in.id) : NULL;
 	const gq_project_t *p, *pw;
+	size_t n;
 
 	/* the job freed GPUs are kept for, or were: one per pool; a job
 	 * waiting for a loan (its text counts down) */
@@ -39,14 +43,19 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 	    (was && was->patient))
 		return false;
 	if (!was || was->band != job->band || was->cum != job->cum ||
-	    !job_ptr->state_desc ||
-	    strncmp(job_ptr->state_desc, why, strlen(why)) ||
-	    !strstr(job_ptr->state_desc, "gpuquota: "))
+	    !job_ptr->state_desc)
+		return false;
+	/* every text _explain writes starts "<why>, gpuquota: " (a text
+	 * that does not is formatted and compared: the same outcome) */
+	n = strlen(why);
+	if (strncmp(job_ptr->state_desc, why, n) ||
+	    strncmp(job_ptr->state_desc + n, GQ_EXPLAIN_MARK,
+		    sizeof(GQ_EXPLAIN_MARK) - 1))
 		return false;
 	p = gq_view_project(view, job->project);
 	pw = gq_view_project(prev, was->project);
-	return pw && !strcmp(p->name, pw->name) && p->quota == pw->quota &&
-	       p->share == pw->share;
+	return pw && (p->name == pw->name || !strcmp(p->name, pw->name)) &&
+	       p->quota == pw->quota && p->share == pw->share;
 }
 
 /*
@@ -163,8 +172,9 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		 * change the pools: then texts are written again) */
 		prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] :
 							 NULL;
-		/* held by a limit of another pool it lists: that hold */
-		if (!job->hold &&
+		/* held by a limit of another pool it lists: that hold (one
+		 * pool: there is no other) */
+		if (!job->hold && pools->n > 1 &&
 		    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
 			job = shadow;
 			view = pools->view[k];

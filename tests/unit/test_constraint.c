@@ -2,7 +2,9 @@
  * test_constraint.c - plain feature expressions against node features.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/constraint.h"
 
@@ -80,6 +82,39 @@ START_TEST(narrowing)
 }
 END_TEST
 
+/* found by hash: each of a full set by its own number, texts that only
+ * split differently are different, one more is not there */
+START_TEST(narrowings_by_hash)
+{
+	gq_narrows_t *set = calloc(1, sizeof(*set));
+	gq_narrow_t w;
+	int i;
+
+	for (i = 0; i < GQ_NARROW_MAX; i++) {
+		memset(&w, 0, sizeof(w));
+		w.part = i % 3;
+		snprintf(w.features, sizeof(w.features), "f%d", i / 2);
+		snprintf(w.type, sizeof(w.type), "%s", i % 2 ? "a100" : "");
+		ck_assert_int_eq(gq_narrows_add(set, &w), i);
+	}
+	for (i = GQ_NARROW_MAX - 1; i >= 0; i--) {
+		memset(&w, 0, sizeof(w));
+		w.part = i % 3;
+		snprintf(w.features, sizeof(w.features), "f%d", i / 2);
+		snprintf(w.type, sizeof(w.type), "%s", i % 2 ? "a100" : "");
+		ck_assert_int_eq(gq_narrows_find(set, &w), i);
+		ck_assert_int_eq(gq_narrows_add(set, &w), i);
+	}
+	memset(&w, 0, sizeof(w));
+	snprintf(w.features, sizeof(w.features), "f1a");	/* "f1" + "a100"? */
+	snprintf(w.type, sizeof(w.type), "100");
+	ck_assert_int_eq(gq_narrows_find(set, &w), -1);
+	ck_assert_int_eq(gq_narrows_add(set, &w), -1);
+	ck_assert_int_eq(set->n, GQ_NARROW_MAX);
+	free(set);
+}
+END_TEST
+
 Suite *constraint_suite(void)
 {
 	Suite *s = suite_create("constraint");
@@ -87,6 +122,7 @@ Suite *constraint_suite(void)
 
 	tcase_add_test(tc, constraint_forms);
 	tcase_add_test(tc, narrowing);
+	tcase_add_test(tc, narrowings_by_hash);
 	suite_add_tcase(s, tc);
 	return s;
 }

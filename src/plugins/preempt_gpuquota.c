@@ -234,7 +234,10 @@ static void _warn_batch_script(job_record_t *job_ptr)
 	     xstrcasestr(slurm_conf.slurmctld_params,
 			 "preempt_send_user_signal")))
 		return;
-	if (job_signal(job_ptr, SIGTERM, KILL_JOB_BATCH, 0, false) !=
+	/* the script's whole process group (KILL_FULL_JOB: killpg in
+	 * slurmstepd), not the shell alone (KILL_JOB_BATCH), whose children
+	 * then outlived it */
+	if (job_signal(job_ptr, SIGTERM, KILL_FULL_JOB, 0, false) !=
 	    SLURM_SUCCESS)
 		debug("gpuquota: no SIGTERM to the batch script of %pJ",
 		      job_ptr);

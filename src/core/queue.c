@@ -61,7 +61,9 @@ static void _set_band(const gq_project_t *p, gq_job_t *job,
 		    GQ_BAND_NONE;
 	job->cum = job->band == GQ_BAND_IN_QUOTA ? inq :
 		   job->band == GQ_BAND_FAIR_SHARE ? fair : s->all + size;
-	job->key = gq_band_key(job->band, job->cum, p->quota, p->weight);
+	/* the weight the surplus was split by: usage tilts it (fairshare.c) */
+	job->key = gq_band_key(job->band, job->cum, p->quota,
+			       p->weight * p->tilt);
 	job->priority = gq_band_priority(job->band, job->key);
 }
 

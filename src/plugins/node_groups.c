@@ -57,7 +57,7 @@ gq_groups_t *gq_groups_begin(void)
 	return g;
 }
 
-/* O(W) for W narrowings so far (at most GQ_NARROW_MAX) */
+/* O(1) expected: narrowings are found by hash (gq_narrows_add) */
 uint32_t gq_groups_note_pending(gq_groups_t *g, job_record_t *job_ptr)
 {
 	gq_narrow_t w;

@@ -108,6 +108,50 @@ START_TEST(usage_tilts_the_surplus)
 }
 END_TEST
 
+/*
+ * The same tilt orders the jobs inside a band: the key above quota is
+ * (A_k - q) / w' (docs/MODEL.md "Bands and priority").  As above (f_a =
+ * 3.470, f_b = 4.530), each project's next job asks 1 GPU, then 7
+ * (demand 10 each, as before): a3 with A = 3 <= 3.470 and b4 with A = 3
+ * <= 4.530 are both fair-share; keys (3 - 2) / 0.581 = 1.721 and
+ * (3 - 2) / 1 = 1: b4 goes first.  Without usage both keys are 1 and the
+ * priorities equal (Slurm then starts the older, a3).
+ */
+START_TEST(usage_orders_inside_the_band)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	double U = 4 * 3600 / M_LN2, w = gq_usage_weight(1, U, 1, 8, 3600);
+	gq_view_t *v = view_of(p, 2, NULL, 0);
+
+	for (int tilted = 0; tilted <= 1; tilted++) {
+		const gq_job_t *a3, *b4;
+
+		gq_view_begin(v, 8, 100);
+		run(v, 1, "team-a", 2, 1);
+		run(v, 2, "team-b", 2, 2);
+		pend(v, 3, "team-a", 1, 3);
+		pend(v, 4, "team-b", 1, 4);
+		pend(v, 5, "team-a", 7, 5);
+		pend(v, 6, "team-b", 7, 6);
+		gq_view_set_usage(v, gq_view_find_project(v, "team-a"),
+				  tilted ? U : 0, tilted ? w : 1);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		a3 = gq_view_job(v, 3);
+		b4 = gq_view_job(v, 4);
+		ck_assert_int_eq(a3->band, GQ_BAND_FAIR_SHARE);
+		ck_assert_int_eq(b4->band, GQ_BAND_FAIR_SHARE);
+		ck_assert_double_eq_tol(a3->key, tilted ? 1.721 : 1, 1e-3);
+		ck_assert_double_eq_tol(b4->key, 1, 1e-9);
+		if (tilted)
+			ck_assert_uint_gt(b4->priority, a3->priority);
+		else
+			ck_assert_uint_eq(b4->priority, a3->priority);
+	}
+	gq_view_free(v);
+}
+END_TEST
+
 /* Written whole, read back; a bad file is refused (usage starts from
  * zero), a missing one says so; after a read the next advance decays. */
 START_TEST(usage_file)
@@ -162,6 +206,7 @@ Suite *usage_suite(void)
 
 	tcase_add_test(tc, usage_decays_with_its_half_life);
 	tcase_add_test(tc, usage_tilts_the_surplus);
+	tcase_add_test(tc, usage_orders_inside_the_band);
 	tcase_add_test(tc, usage_file);
 	suite_add_tcase(s, tc);
 	return s;

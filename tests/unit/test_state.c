@@ -326,6 +326,95 @@ START_TEST(freed_gpus_kept_for_room)
 END_TEST
 
 /*
+ * A grace time and the room wait, one after the other.  As above, a1 has
+ * ended: b1 takes team-c's 3 and 4 on node 0 with a grace time of 60 s.
+ * While they are warned (at risk, still running) b1 has no room again,
+ * but work outside quotas waits for b1's reclaim, 30 + 60 s, not for a
+ * room wait (none begins while a reclaim is in flight).  Should 3 and 4
+ * outlast that (a slow exit past G + KillWait), b1's room wait takes
+ * over for 30 s more; then nothing is kept.
+ */
+static gq_view_t *grace_pass(int64_t now)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+	uint32_t id;
+
+	gq_view_begin(v, 8, now);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, 0);
+	gq_view_node_free(v, 1, 0);
+	run(v, 2, "team-a", 2, 10);
+	ck_assert_int_eq(gq_view_place(v, 2, 1, 2), 0);
+	for (id = 3; id <= 6; id++) {
+		gq_job_in_t in = running(id, 1, 17 + id);
+
+		in.at_risk = id <= 4;	/* warned, leaving */
+		add(v, "team-c", in);
+		ck_assert_int_eq(gq_view_place(v, id, id <= 4 ? 0 : 1, 1), 0);
+	}
+	add(v, "team-b", shaped(pending(10, 4, 50), 4, 1));
+	pend(v, 11, "team-c", 1, 51);
+	pend(v, 12, "team-a", 1, 52);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+START_TEST(room_wait_after_a_grace_time)
+{
+	char *f = room_config();
+	char err[GQ_ERR_MAX];
+	const uint32_t *ids;
+	gq_view_t *v;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = room_pass(201, true, 4);
+	ck_assert(gq_view_preemptable(v, 3, 10));
+	ck_assert(gq_view_preemptable(v, 4, 10));
+	ck_assert(gq_state_note_reclaim(10, 201, 60));
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 201), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	gq_state_publish();
+
+	/* 39 s on, 3 and 4 in their grace time: b1 has no room, and waits
+	 * for its reclaim, not as a room waiter */
+	v = grace_pass(240);
+	ck_assert(!gq_view_job(v, 10)->room);
+	/* node 1's team-c jobs stay candidates of the view, but nothing new
+	 * is offered to b1 while its victims leave (KillWait +
+	 * MessageTimeout 40 s after the grace time) */
+	ck_assert(gq_state_reclaim_settling(10, 240, 40));
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 1);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 240), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_kept_for(v), 0);
+	gq_state_publish();
+	/* the last second of 30 + 60 */
+	v = grace_pass(290);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 290), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	gq_state_publish();
+
+	/* 3 and 4 outlast it: the room wait takes over, 30 s, once */
+	v = grace_pass(291);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 291), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	ck_assert_uint_eq(gq_view_kept_for(v), 10);
+	gq_state_publish();
+	v = grace_pass(291 + GQ_DEFAULT_ROOM_WAIT);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
+						    291 + GQ_DEFAULT_ROOM_WAIT),
+			 0);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
+	gq_state_publish();
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
  * GPUs are kept only where keeping them helps.  A job that can never fit
  * keeps nothing: b1 asks 8 GPUs on one node of 4 (in quota: A = 8 <= 8);
  * b1 asking 4 whose partition is node 2, down (no GPUs, no jobs),
@@ -437,6 +526,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
+	tcase_add_test(tc, room_wait_after_a_grace_time);
 	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
 	suite_add_tcase(s, tc);

@@ -415,6 +415,74 @@ START_TEST(room_wait_after_a_grace_time)
 END_TEST
 
 /*
+ * A quota lowered below what the project holds (docs/MODEL.md "Quotas
+ * edited while jobs run"), with min_runtime 25 s and reclaim_patience
+ * 60 s.  2 nodes x 2 GPUs, now 100: team-a (q 4) runs a1 (n1, since 10),
+ * a2 (n0, 11), a3 (n1, 30, its time limit ends it at 130), a4 (n0, 90).
+ * Edit: team-a q 2, team-b q 2.  The first pass after it: team-a over
+ * its quota, nobody waits, nothing is requeued.  Then team-b pends b1, b2 (1 GPU each, in quota):
+ * team-a may lose 4 - 2 = 2; a4 is younger than min_runtime; b1 waits
+ * for a3 (ends within 60 s) instead of requeueing it; b2 finds no loan
+ * left and may take a2 (youngest past min_runtime but a3, counted on by
+ * b1), never a4, never a1 (team-a's floor).
+ */
+START_TEST(lowered_quota_keeps_min_runtime_and_patience)
+{
+	char *a = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 4},"
+			     " {\"name\": \"team-b\", \"gpu_quota\": 0}],"
+			     " \"settings\": {\"min_runtime\": 25, \"reclaim_patience\": 60}}");
+	char *b = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
+			     " {\"name\": \"team-b\", \"gpu_quota\": 2}],"
+			     " \"settings\": {\"min_runtime\": 25, \"reclaim_patience\": 60}}");
+	char err[GQ_ERR_MAX];
+	gq_view_t *v;
+
+	gq_state_lock();
+	for (int step = 0; step < 3; step++) {
+		gq_job_in_t a3 = running(3, 1, 30);
+		uint32_t id;
+
+		ck_assert_int_eq(gq_state_load(step ? b : a, err, sizeof(err)), 0);
+		v = gq_state_next()->view[0];
+		gq_view_begin(v, 4, 100);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		run(v, 1, "team-a", 1, 10);
+		run(v, 2, "team-a", 1, 11);
+		a3.ends_by = 130;
+		add(v, "team-a", a3);
+		run(v, 4, "team-a", 1, 90);
+		for (id = 1; id <= 4; id++)
+			ck_assert_int_eq(gq_view_place(v, id, id % 2, 1), 0);
+		if (step == 2) {
+			pend(v, 20, "team-b", 1, 95);
+			pend(v, 21, "team-b", 1, 96);
+		}
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		gq_state_publish();
+		/* after the edit team-a is over its quota; its jobs are
+		 * candidates, but for nobody: nothing pends */
+		if (step == 1)
+			ck_assert_uint_eq(project(v, "team-a")->alloc, 4);
+	}
+	ck_assert_int_eq(project(v, "team-a")->quota, 2);
+	ck_assert(gq_view_job(v, 20)->patient);
+	ck_assert_uint_eq(gq_view_job(v, 20)->waits_for, 3);
+	for (uint32_t id = 1; id <= 4; id++)
+		ck_assert(!gq_view_preemptable(v, id, 20));
+	ck_assert(!gq_view_job(v, 21)->patient);
+	ck_assert(gq_view_preemptable(v, 2, 21));
+	ck_assert(!gq_view_preemptable(v, 4, 21));
+	ck_assert(!gq_view_preemptable(v, 1, 21));
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/*
  * GPUs are kept only where keeping them helps.  A job that can never fit
  * keeps nothing: b1 asks 8 GPUs on one node of 4 (in quota: A = 8 <= 8);
  * b1 asking 4 whose partition is node 2, down (no GPUs, no jobs),
@@ -527,6 +595,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_after_a_grace_time);
+	tcase_add_test(tc, lowered_quota_keeps_min_runtime_and_patience);
 	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
 	suite_add_tcase(s, tc);

@@ -18,25 +18,23 @@ void gq_metrics_init(gq_metrics_t *m, double now)
 		     gq_hist_pass_nbounds);
 }
 
-void gq_metrics_pass(gq_metrics_t *m, double at, uint64_t pass_us,
-		     uint64_t lock_hold_us, bool ok)
+void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r)
 {
-	gq_pass_rec_t *r;
+	gq_pass_rec_t *slot;
 
 	m->passes_total++;
-	if (!ok)
+	if (!r->ok)
 		m->pass_failures_total++;
-	gq_hist_observe(&m->pass_seconds, pass_us / 1e6);
-	gq_hist_observe(&m->lock_hold_seconds, lock_hold_us / 1e6);
+	gq_hist_observe(&m->pass_seconds, r->pass_us / 1e6);
+	gq_hist_observe(&m->lock_hold_seconds, r->lock_hold_us / 1e6);
 	if (m->recent_n < GQ_RECENT_PASSES) {
-		r = &m->recent[(m->recent_first + m->recent_n++) %
-			       GQ_RECENT_PASSES];
+		slot = &m->recent[(m->recent_first + m->recent_n++) %
+				  GQ_RECENT_PASSES];
 	} else {	/* full: the oldest makes room */
-		r = &m->recent[m->recent_first];
+		slot = &m->recent[m->recent_first];
 		m->recent_first = (m->recent_first + 1) % GQ_RECENT_PASSES;
 	}
-	*r = (gq_pass_rec_t){ .at = at, .pass_us = pass_us,
-			      .lock_hold_us = lock_hold_us, .ok = ok };
+	*slot = *r;
 }
 
 const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i)

@@ -36,6 +36,9 @@ typedef struct {
 	double at;		/* end of the pass, unix seconds */
 	uint64_t pass_us;	/* read + compute + write */
 	uint64_t lock_hold_us;	/* job write lock granted to released */
+	uint64_t lock_cpu_us;	/* CPU time the pass' thread used meanwhile:
+				 * the hold less the time it waited for a
+				 * core (a busy controller host) */
 	bool ok;		/* false: the pass failed, nothing changed */
 } gq_pass_rec_t;
 
@@ -56,9 +59,9 @@ typedef struct {
 /* All counters at 0, started at `now` (unix seconds). */
 void gq_metrics_init(gq_metrics_t *m, double now);
 
-/* A pass ended at `at` (unix seconds); failed passes count too. */
-void gq_metrics_pass(gq_metrics_t *m, double at, uint64_t pass_us,
-		     uint64_t lock_hold_us, bool ok);
+/* A pass ended at `at` (unix seconds); failed passes count too.
+ * r->lock_cpu_us is kept in the recent passes only. */
+void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r);
 
 /* The i-th most recent pass kept, oldest first (0 <= i < recent_n). */
 const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i);

@@ -84,9 +84,10 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	for (i = 0; i < m->recent_n; i++) {
 		const gq_pass_rec_t *r = gq_metrics_recent(m, i);
 
-		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"ok\": %s}",
+		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"ok\": %s}",
 			i ? "," : "", r->at, (unsigned long long)r->pass_us,
 			(unsigned long long)r->lock_hold_us,
+			(unsigned long long)r->lock_cpu_us,
 			r->ok ? "true" : "false");
 	}
 	fprintf(f, "]}\n");
@@ -273,6 +274,10 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		if (_number(rd, e, "at", &r.at) ||
 		    _count(rd, e, "pass_us", &r.pass_us) ||
 		    _count(rd, e, "lock_hold_us", &r.lock_hold_us))
+			return -1;
+		/* absent in files written before 2026-12-01 */
+		if (json_object_object_get_ex(e, "lock_cpu_us", NULL) &&
+		    _count(rd, e, "lock_cpu_us", &r.lock_cpu_us))
 			return -1;
 		if (json_object_object_get_ex(e, "ok", &ok))
 			r.ok = json_object_get_boolean(ok);

@@ -272,7 +272,7 @@ static void _usage_save(bool now)
  * snapshot is taken under the state lock, the file written after it, with
  * no lock held.
  */
-static void _record_pass(uint64_t pass_us, uint64_t lock_hold_us, bool ok)
+static void _record_pass(gq_pass_rec_t *r)
 {
 	char err[GQ_ERR_MAX];
 	struct timespec ts;
@@ -280,8 +280,9 @@ static void _record_pass(uint64_t pass_us, uint64_t lock_hold_us, bool ok)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	now = ts.tv_sec + ts.tv_nsec / 1e9;
+	r->at = now;
 	gq_state_lock();
-	gq_metrics_pass(&gq_state()->metrics, now, pass_us, lock_hold_us, ok);
+	gq_metrics_pass(&gq_state()->metrics, r);
 	metrics_snap = gq_state()->metrics;
 	gq_state_unlock();
 	if (!metrics_path)
@@ -303,12 +304,15 @@ static void _run_pass(void)
 	/* as multifactor's decay thread: write jobs, read nodes and parts */
 	slurmctld_lock_t locks = { NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK,
 				   NO_LOCK };
-	struct timespec granted, start, end, released;
+	struct timespec granted, start, end, released, cpu0, cpu1;
 	gq_state_t *st;
 	bool kick = false, ran = false, ok = false;
 
 	lock_slurmctld(locks);
 	clock_gettime(CLOCK_MONOTONIC, &granted);
+	/* this thread's CPU while it holds the lock: the hold less the time
+	 * it waited for a core */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
 	gq_state_lock();
 	st = gq_state();
 	if (st->config) {
@@ -327,10 +331,14 @@ static void _run_pass(void)
 	 */
 	if (kick)
 		queue_job_scheduler();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
 	unlock_slurmctld(locks);
 	clock_gettime(CLOCK_MONOTONIC, &released);
 	if (ran)
-		_record_pass(_us(&start, &end), _us(&granted, &released), ok);
+		_record_pass(&(gq_pass_rec_t){
+			.pass_us = _us(&start, &end),
+			.lock_hold_us = _us(&granted, &released),
+			.lock_cpu_us = _us(&cpu0, &cpu1), .ok = ok });
 	gq_grace_requeue();
 	_usage_save(false);
 	gq_throttle_save();

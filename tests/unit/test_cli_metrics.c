@@ -113,8 +113,10 @@ START_TEST(plugin_file)
 	gq_prom_t p;
 
 	gq_metrics_init(&m, 1000);
-	gq_metrics_pass(&m, 1001, 250, 500, true);
-	gq_metrics_pass(&m, 1003, 250, 500, true);
+	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1001, .pass_us = 250,
+					       .lock_hold_us = 500, .ok = true });
+	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1003, .pass_us = 250,
+					       .lock_hold_us = 500, .ok = true });
 	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 1);
 	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 2);
 	gq_metrics_hold(&m, GQ_HOLD_LIMIT);

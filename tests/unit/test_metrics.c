@@ -70,7 +70,9 @@ START_TEST(passes_ring_and_counts)
 	gq_metrics_init(&m, 5);
 	ck_assert_double_eq(m.started_at, 5);
 	for (i = 0; i < 1030; i++)
-		gq_metrics_pass(&m, i, i, 2 * i, i % 10 != 0);
+		gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = i, .pass_us = i,
+						       .lock_hold_us = 2 * i,
+						       .ok = i % 10 != 0 });
 	ck_assert_uint_eq(m.passes_total, 1030);
 	ck_assert_uint_eq(m.pass_failures_total, 103);
 	ck_assert_int_eq(m.recent_n, GQ_RECENT_PASSES);
@@ -157,8 +159,12 @@ START_TEST(file_round_trip)
 
 	gq_metrics_init(&m, 1000.5);
 	for (i = 0; i < 3; i++)
-		gq_metrics_pass(&m, 1001 + i, 100 * (i + 1), 300 * (i + 1),
-				i != 1);
+		gq_metrics_pass(&m, &(gq_pass_rec_t){
+					    .at = 1001 + i,
+					    .pass_us = 100 * (i + 1),
+					    .lock_hold_us = 300 * (i + 1),
+					    .lock_cpu_us = 200 * (i + 1),
+					    .ok = i != 1 });
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
 	gq_metrics_hold(&m, GQ_HOLD_DEPT_LIMIT);
@@ -181,6 +187,8 @@ START_TEST(file_round_trip)
 	ck_assert_int_eq(json_object_array_length(_get(root, "recent_passes")), 3);
 	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
 		_get(root, "recent_passes"), 2), "lock_hold_us")), 900);
+	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
+		_get(root, "recent_passes"), 2), "lock_cpu_us")), 600);
 	/* 100, 200, 300 us: 1 <= 100 us, 2 <= 250 us, all <= 500 us */
 	h = _get(_get(root, "pass_seconds"), "buckets");
 	ck_assert_int_eq(json_object_get_int(_get(h, "0.0001")), 1);
@@ -202,6 +210,7 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.victim_gpus_total[GQ_RECLAIM_QUOTA], 3);
 	ck_assert_uint_eq(back.holds_total[GQ_HOLD_DEPT_LIMIT], 1);
 	ck_assert_uint_eq(back.releases_total, 1);
+	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);
 	ck_assert_int_eq(back.recent_n, 3);
 	ck_assert(!back.recent[1].ok);
 	ck_assert_int_eq(back.pass_seconds.n, gq_hist_pass_nbounds);

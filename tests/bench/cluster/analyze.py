@@ -231,6 +231,9 @@ def main():
 		"metrics_file": pj["file_seen"],
 		"pass_us": stats([p["pass_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
 		"lock_us": stats([p["lock_hold_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
+		# the pass thread's CPU while it held the lock (plugins of 2026-12-01 on)
+		"lock_cpu_us": stats([p["lock_cpu_us"] for p in pj["passes"]
+				      if p.get("lock_cpu_us") is not None]) if pj["file_seen"] else None,
 		"submits": len(subs), "submit_failed": len(subs) - len(ok),
 		"sbatch_s": stats([s["ret"] - s["call"] for s in ok]),
 		"submit_lag_s": stats([max(0.0, s["call"] - s["sched"]) for s in ok]),

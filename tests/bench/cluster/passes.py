@@ -1,6 +1,7 @@
 """Owns the reading of gpuquota's own pass timings: the plugin's state file
 <StateSaveLocation>/gpuquota-metrics.json ("recent_passes": [{"at",
-"pass_us", "lock_hold_us"}, ...], the last <= 1024, oldest first), polled
+"pass_us", "lock_hold_us", "lock_cpu_us"}, ...], the last <= 1024, oldest
+first; "lock_cpu_us" absent before 2026-12-01: None), polled
 every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json
@@ -12,7 +13,7 @@ class PassPoller(threading.Thread):
 		super().__init__(daemon=True)
 		self.path = path
 		self.every = every
-		self.passes = {}	# at -> (pass_us, lock_hold_us)
+		self.passes = {}	# at -> (pass_us, lock_hold_us, lock_cpu_us)
 		self.seen_file = False
 		self.stop = threading.Event()
 
@@ -25,7 +26,9 @@ class PassPoller(threading.Thread):
 		self.seen_file = True
 		for p in d.get("recent_passes") or []:
 			try:
-				self.passes[float(p["at"])] = (float(p["pass_us"]), float(p["lock_hold_us"]))
+				cpu = p.get("lock_cpu_us")
+				self.passes[float(p["at"])] = (float(p["pass_us"]), float(p["lock_hold_us"]),
+							       None if cpu is None else float(cpu))
 			except (KeyError, TypeError, ValueError):
 				continue
 

@@ -56,6 +56,7 @@ EXPECT = {
 	"violation_total_s": 1.0,
 	"violation_grace_total_s": 0.0,
 	"lock_us.p99": 300.0,
+	"lock_cpu_us.p50": 80.0,
 	"pass_us.max": 2000.0,
 	"cpu_s": 3.5,
 	"squeue_s.p50": 0.2,
@@ -197,7 +198,7 @@ def main():
 		f.write("0.1\n0.2\n0.3\n")
 	with open(os.path.join(run, "passes.json"), "w") as f:
 		json.dump({"file_seen": True, "passes": [
-			{"at": 101.0, "pass_us": 1000, "lock_hold_us": 100},
+			{"at": 101.0, "pass_us": 1000, "lock_hold_us": 100, "lock_cpu_us": 80},
 			{"at": 103.0, "pass_us": 2000, "lock_hold_us": 300}]}, f)
 	with open(os.path.join(run, "ctld.json"), "w") as f:
 		json.dump({"system": "gpuquota", "t0": 100.0, "t1": 105.0, "t_submitted": 100.6,

@@ -11,6 +11,22 @@
 #include "helpers.h"
 
 
+/* The end of a test that loaded config files: the state cleared and
+ * unlocked, each file (NULL: none) removed. */
+static void end_state(char *a, char *b)
+{
+	gq_state_clear();
+	gq_state_unlock();
+	for (int i = 0; i < 2; i++) {
+		char *f = i ? b : a;
+
+		if (f) {
+			unlink(f);
+			free(f);
+		}
+	}
+}
+
 /*
  * team-a q=1 L=2 runs jobs 1 and 2.  A reload (even of a config with a
  * higher limit) must not open a window where a new job is answered from
@@ -63,12 +79,7 @@ START_TEST(reload_keeps_last_good_view)
 			 GQ_HOLD_NONE);
 	/* the view of the old config was dropped, not reused */
 	ck_assert_ptr_ne(gq_state_next()->view[0], v);
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(a);
-	unlink(b);
-	free(a);
-	free(b);
+	end_state(a, b);
 }
 END_TEST
 
@@ -168,10 +179,7 @@ START_TEST(freed_gpus_kept_for_preemptor)
 	ck_assert(!gq_state_reclaim_settling(20, 265, 40));
 	ck_assert(!gq_state_reclaim_settling(99, 210, 40));
 	gq_state_publish();
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(f);
-	free(f);
+	end_state(f, NULL);
 }
 END_TEST
 
@@ -318,10 +326,7 @@ START_TEST(freed_gpus_kept_for_room)
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 300), 0);
 	ck_assert_int_eq(gq_state()->nroomwait, 0);
 	gq_state_publish();
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(f);
-	free(f);
+	end_state(f, NULL);
 }
 END_TEST
 
@@ -407,10 +412,7 @@ START_TEST(room_wait_after_a_grace_time)
 			 0);
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
 	gq_state_publish();
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(f);
-	free(f);
+	end_state(f, NULL);
 }
 END_TEST
 
@@ -473,12 +475,7 @@ START_TEST(lowered_quota_keeps_min_runtime_and_patience)
 	ck_assert(gq_view_preemptable(v, 2, 21));
 	ck_assert(!gq_view_preemptable(v, 4, 21));
 	ck_assert(!gq_view_preemptable(v, 1, 21));
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(a);
-	unlink(b);
-	free(a);
-	free(b);
+	end_state(a, b);
 }
 END_TEST
 
@@ -548,10 +545,7 @@ START_TEST(room_wait_only_when_it_helps)
 				 shape == 1 ? GQ_HOLD_NONE : GQ_HOLD_ROOM);
 		gq_state_publish();
 	}
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(f);
-	free(f);
+	end_state(f, NULL);
 }
 END_TEST
 
@@ -577,12 +571,7 @@ START_TEST(room_wait_setting)
 	ck_assert_int_eq(gq_state_room_wait(), 0);
 	room_step(100, 0, GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_state()->nroomwait, 0);
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(f);
-	unlink(off);
-	free(f);
-	free(off);
+	end_state(f, off);
 }
 END_TEST
 

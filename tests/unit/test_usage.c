@@ -72,6 +72,26 @@ START_TEST(usage_decays_with_its_half_life)
 END_TEST
 
 /*
+ * C 8: team-a and team-b (quota 2 each) run 2 GPUs each (jobs 1, 2) and
+ * pend 8 more each: `first` GPUs (jobs 3, 4), then the rest (5, 6);
+ * team-a's usage U tilts its weight to w.
+ */
+static void two_teams_pass(gq_view_t *v, double U, double w, uint32_t first)
+{
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "team-a", 2, 1);
+	run(v, 2, "team-b", 2, 2);
+	pend(v, 3, "team-a", first, 3);
+	pend(v, 4, "team-b", first, 4);
+	if (first < 8) {
+		pend(v, 5, "team-a", 8 - first, 5);
+		pend(v, 6, "team-b", 8 - first, 6);
+	}
+	gq_view_set_usage(v, gq_view_find_project(v, "team-a"), U, w);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
+/*
  * The surplus, never the quota.  C 8, H 3600 s, usage_weight 1: team-a
  * borrowed 4 GPUs for long, U = 4 x 3600 / ln 2 = 20 775 GPU-s: weight
  * 1 / (1 + 20 775 / (8 x 3600)) = 0.581.  Both at quota 2 with 8 pending:
@@ -90,14 +110,7 @@ START_TEST(usage_tilts_the_surplus)
 	ck_assert_double_eq(gq_usage_weight(2, U, 1, 8, 0), 2);
 	ck_assert_double_eq(gq_usage_weight(2, U, 0, 8, 3600), 2);
 	for (int tilted = 0; tilted <= 1; tilted++) {
-		gq_view_begin(v, 8, 100);
-		run(v, 1, "team-a", 2, 1);
-		run(v, 2, "team-b", 2, 2);
-		pend(v, 3, "team-a", 8, 3);
-		pend(v, 4, "team-b", 8, 4);
-		gq_view_set_usage(v, gq_view_find_project(v, "team-a"),
-				  tilted ? U : 0, tilted ? w : 1);
-		ck_assert_int_eq(gq_view_compute(v), 0);
+		two_teams_pass(v, tilted ? U : 0, tilted ? w : 1, 8);
 		ck_assert_double_eq_tol(project(v, "team-a")->share,
 					tilted ? 3.470 : 4, 1e-3);
 		ck_assert_double_eq_tol(project(v, "team-b")->share,
@@ -127,16 +140,7 @@ START_TEST(usage_orders_inside_the_band)
 	for (int tilted = 0; tilted <= 1; tilted++) {
 		const gq_job_t *a3, *b4;
 
-		gq_view_begin(v, 8, 100);
-		run(v, 1, "team-a", 2, 1);
-		run(v, 2, "team-b", 2, 2);
-		pend(v, 3, "team-a", 1, 3);
-		pend(v, 4, "team-b", 1, 4);
-		pend(v, 5, "team-a", 7, 5);
-		pend(v, 6, "team-b", 7, 6);
-		gq_view_set_usage(v, gq_view_find_project(v, "team-a"),
-				  tilted ? U : 0, tilted ? w : 1);
-		ck_assert_int_eq(gq_view_compute(v), 0);
+		two_teams_pass(v, tilted ? U : 0, tilted ? w : 1, 1);
 		a3 = gq_view_job(v, 3);
 		b4 = gq_view_job(v, 4);
 		ck_assert_int_eq(a3->band, GQ_BAND_FAIR_SHARE);

@@ -108,10 +108,27 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 	return false;
 }
 
+/* pool k of p kept freed GPUs for a room waiter whose wait is not over */
+static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
+{
+	uint32_t id;
+	int i;
+
+	if (!p || k >= p->n || !(id = gq_view_kept_for(p->view[k])))
+		return false;
+	for (i = 0; i < _state.nroomwait; i++)
+		if (_state.roomwait[i].preemptor == id)
+			return now - _state.roomwait[i].since <
+			       gq_state_room_wait();
+	return false;
+}
+
 bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now)
 {
 	int i;
 
+	if (_room_kept(p, k, now))
+		return true;
 	for (i = 0; i < _state.ninflight; i++)
 		if (now - _state.inflight[i].since <
 			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&

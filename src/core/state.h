@@ -103,9 +103,11 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
 /*
  * Will work outside quotas in pool k of `p` wait for a reclaim in flight
  * noted less than its wait before `now` (its preemptor in that pool's
- * view of `p`, the last pass; any pool when p is NULL)?  Read before a
- * pass (gq_view_expect_reclaim_wait).  Caller holds the lock.
- * O(reclaims in flight).
+ * view of `p`, the last pass; any pool when p is NULL), or for GPUs that
+ * pool's last pass kept for a room waiter whose wait is not over?  Read
+ * before a pass (gq_view_expect_reclaim_wait: arrays are then split at
+ * their band, so an array's in-quota tasks are not held with the rest).
+ * Caller holds the lock.  O(reclaims in flight + room waits).
  */
 bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now);
 

@@ -299,6 +299,13 @@ START_TEST(freed_gpus_kept_for_room)
 	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
 			 GQ_HOLD_ROOM);
 
+	/* the next pass expects work outside quotas to wait: arrays are
+	 * split at their band (gq_view_expect_reclaim_wait) */
+	ck_assert(gq_state_reclaim_waiting(gq_state()->view, 0, 101));
+	ck_assert(!gq_state_reclaim_waiting(gq_state()->view, 0,
+					    100 + GQ_DEFAULT_ROOM_WAIT));
+	ck_assert(!gq_state_reclaim_waiting(NULL, 0, 101));
+
 	/* one second before the end of the wait: still kept */
 	room_step(100 + GQ_DEFAULT_ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
 	/* over, and not renewed for b1 later */

@@ -326,9 +326,32 @@ typedef struct {
 	gq_hash_t index;	/* shape key -> shapes[] */
 	gq_shape_t *shapes;
 	int nshapes;
-	int *victims;		/* chosen victims of every shape */
-	int nvictims;
+	int *victims;		/* chosen victims of every shape: one victim
+				 * may be in several shapes' sets, so their
+				 * sum may pass the jobs in reclaim order */
+	int nvictims, cap;
 } gq_shapes_t;
+
+/* Keep n victims of a shape; -1 when out of memory.  O(n) amortized. */
+static int _keep_victims(gq_shapes_t *sh, gq_shape_t *s, const int *chosen,
+			 int n)
+{
+	if (sh->nvictims + n > sh->cap) {
+		int cap = sh->cap * 2 > sh->nvictims + n ? sh->cap * 2 :
+							   sh->nvictims + n;
+		int *nv = realloc(sh->victims, sizeof(int) * cap);
+
+		if (!nv)
+			return -1;
+		sh->victims = nv;
+		sh->cap = cap;
+	}
+	s->first = sh->nvictims;
+	s->n = n;
+	memcpy(sh->victims + sh->nvictims, chosen, sizeof(int) * n);
+	sh->nvictims += n;
+	return 0;
+}
 
 static uint64_t _shape_key(const gq_job_t *er)
 {
@@ -463,7 +486,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 
 	gq_hash_init(&sh.index, &gq_hash_ints);
 	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
-	sh.victims = malloc(sizeof(int) * (norder + 1));
+	sh.cap = norder + 1;
+	sh.victims = malloc(sizeof(int) * sh.cap);
 	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
 	    !offered || !g.chained || !g.skip || !sh.shapes ||
 	    !sh.victims ||
@@ -540,10 +564,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		s->room = n > 0;
 		if (!n && _roomless(v, er, s, &gpus))
 			goto out;
-		s->first = sh.nvictims;
-		s->n = n;
-		for (i = 0; i < n && sh.nvictims < norder; i++)
-			sh.victims[sh.nvictims++] = chosen[i];
+		if (_keep_victims(&sh, s, chosen, n))
+			goto out;
 	}
 	gq_reclaim_mark(*budget, &v->reg, v->jobs, order, norder);
 	rc = 0;

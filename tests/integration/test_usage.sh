@@ -41,7 +41,8 @@ grep -q 'gpuquota: usage' "$DIR/log/slurmctld.log" && fail "usage file trouble: 
 [[ -s $(state_dir)/gpuquota-usage.json ]] || fail "no usage file in StateSaveLocation"
 
 # a restart keeps it (read at init)
-"$CLUSTER" ctld-restart --dir "$DIR" >/dev/null 2>&1 || fail "slurmctld did not restart"
+# an orderly restart (TERM): slurmctld saves its jobs, gpuquota its usage
+"$CLUSTER" ctld-restart --dir "$DIR" --signal TERM >/dev/null 2>&1 || fail "slurmctld did not restart"
 _wait_eq 30 1 bash -c "grep -c 'gpuquota: usage of [0-9]* projects read from' '$DIR/log/slurmctld.log'" \
 	|| fail "the usage file was not read at start: $(grep 'gpuquota' "$DIR/log/slurmctld.log" | tail -3)"
 settle 4
@@ -54,7 +55,9 @@ awk -v a="$fa" 'BEGIN { exit !(a < 1.9) }' || fail "after the restart team-a's f
 # A - q = 1 for both, and pend above their fair shares (f_a, f_b < 2):
 # the same band, keys 1 / w'_a > 1 and 1, so b9 ranks higher.  Without
 # usage they would be equal.
-sl scancel -A team-a,team-b
+# one account a call: 24.11's scancel takes one (22.05 took a list)
+sl scancel -A team-a
+sl scancel -A team-b
 wait_held team-a 0
 wait_held team-b 0
 c1=$(submit c1 team-c 4)

@@ -1187,6 +1187,55 @@ START_TEST(room_made_on_one_node)
 END_TEST
 
 /*
+ * Room sets of many shapes share their victims, and each is kept whole.
+ * 2 nodes x 4 GPUs: team-c (q 2: it may lose 2) runs x1, x3 on n0 and
+ * x2, x4 on n1 (1 GPU each), team-d (q 4, at its quota) 2 GPUs on each
+ * node.  p1..p5 (q 4 each) each pend a 2-GPU one-node job, in quota (key
+ * 0.5): the usual set {x4, x3} spans both nodes, so each gets the room
+ * set {x1, x3} on n0 (a victim another set took costs nothing more).
+ * p5 pends a second such job (key 1: tried last; the same shape): it
+ * reuses p5's set, both victims.  Five shapes of 2 victims are more than
+ * the 6 running jobs in reclaim order: the shapes' victim list grows (it
+ * was cut at that count, and the second p5 job read past it: ASan).
+ */
+START_TEST(room_sets_share_victims)
+{
+	gq_project_cfg_t p[7] = { proj("team-c", 2, 1, GQ_NO_LIMIT),
+				  proj("team-d", 4, 1, GQ_NO_LIMIT),
+				  proj("p1", 4, 1, GQ_NO_LIMIT),
+				  proj("p2", 4, 1, GQ_NO_LIMIT),
+				  proj("p3", 4, 1, GQ_NO_LIMIT),
+				  proj("p4", 4, 1, GQ_NO_LIMIT),
+				  proj("p5", 4, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 7, NULL, 0);
+	const char *pn[5] = { "p1", "p2", "p3", "p4", "p5" };
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	for (id = 1; id <= 4; id++) {
+		run(v, id, "team-c", 1, 10 + id);
+		ck_assert_int_eq(gq_view_place(v, id, (id + 1) % 2, 1), 0);
+	}
+	run(v, 5, "team-d", 2, 1);
+	run(v, 6, "team-d", 2, 2);
+	ck_assert_int_eq(gq_view_place(v, 5, 0, 2), 0);
+	ck_assert_int_eq(gq_view_place(v, 6, 1, 2), 0);
+	for (id = 0; id < 5; id++)
+		add(v, pn[id], shaped(pending(20 + id, 2, 50 + id), 2, 1));
+	add(v, "p5", shaped(pending(25, 2, 60), 2, 1));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	for (id = 20; id <= 25; id++) {
+		ck_assert_msg(gq_view_job(v, id)->room, "job %u: no room", id);
+		ck_assert(gq_view_preemptable(v, 1, id));
+		ck_assert(gq_view_preemptable(v, 3, id));
+		ck_assert(!gq_view_preemptable(v, 5, id));
+	}
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * Patience for loans that end soon (settings.reclaim_patience 60 s, now
  * 100).  2 nodes x 2 GPUs: team-a (q 2) runs a1 (n0) and a2 (n1), then
  * a3 on n0 whose time limit ends it at 130 and a4 on n1 with no limit:
@@ -1485,6 +1534,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, department_floor_bounds_outside_reclaim);
 	tcase_add_test(tc, department_limit_holds);
 	tcase_add_test(tc, room_made_on_one_node);
+	tcase_add_test(tc, room_sets_share_victims);
 	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
 	tcase_add_test(tc, patience_for_loans_that_end_soon);
 	tcase_add_test(tc, room_only_in_its_partition);

@@ -19,13 +19,16 @@
 /*
  * Sort every project's queue (bucket p of `queued`: its pending and
  * waiting jobs) into Slurm's order: eligible first, then Slurm's order
- * (QOS, nice), oldest submit, lowest id; and set each project's pending
- * demand: the GPUs (x array tasks) of its eligible jobs that its own
- * holds (gpu_limit, non-requeueable past quota) do not keep back.  Before
- * fair shares, which need the demand.  O(J log J).
+ * (QOS, nice), lowest id; and set each project's pending demand: the GPUs
+ * (x array tasks) of its eligible jobs that its own holds (gpu_limit,
+ * non-requeueable past quota) do not keep back.  Reads the jobs' input
+ * alone and writes no record (the walk after fair shares writes them):
+ * demand[k] says whether job k is demand, for gq_queue_walk to write
+ * into its record.  Before fair shares, which
+ * need the demand.  O(J log J), O(J) for queues already in order.
  */
-void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
-		     const gq_buckets_t *queued);
+void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
+		     const gq_buckets_t *queued, uint8_t *demand);
 
 /*
  * After fair shares: every pending job's cum, band, key, priority and
@@ -36,12 +39,14 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
  * past the department's quota is not in quota, past its limit it is
  * held, and so is one past its quota that cannot be requeued.  A job
  * without GPUs is not gpuquota's to order (band none, priority 1, never
- * held, never reclaims).  Sets each project's and department's tail.
+ * held, never reclaims).  Sets each project's and department's tail, and
+ * each queued job's demand from gq_queue_demand's.
  * Returns 0, or -1 when out of memory.
  * Cost: O(J) outside departments; O(J_d x P_d) for a department with P_d
  * projects and J_d pending jobs (each step compares the projects' heads).
  */
-int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued);
+int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
+		  const uint8_t *demand);
 
 /*
  * A job added after the pass (submitted, requeued, released): placed at

@@ -75,6 +75,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->group);
 	free(v->spare);
 	free(v->moved);
+	free(v->demand);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
@@ -823,10 +824,28 @@ static void _set_idle(gq_view_t *v)
 		v->reg.idle -= v->reg.proj[i].alloc;
 }
 
+/* Room for the queued jobs' demand (view_impl.h), by index. */
+static int _alloc_demand(gq_view_t *v)
+{
+	uint8_t *nd;
+
+	if (v->demand_cap >= v->jobs_cap)
+		return 0;
+	if (!(nd = realloc(v->demand, v->jobs_cap)))
+		return -1;
+	v->demand = nd;
+	v->demand_cap = v->jobs_cap;
+	return 0;
+}
+
 static int _start_jobs(gq_view_t *v)
 {
 	bool staged = !v->group_stale;
-	int k, rc = _group_by_project(v);
+	int k, rc;
+
+	if (_alloc_demand(v))
+		return -1;
+	rc = _group_by_project(v);
 
 	/* the groups are those of the jobs added before this pass, by their
 	 * index then: a later pass without gq_view_begin reads the records */
@@ -883,12 +902,12 @@ int gq_view_compute(gq_view_t *v)
 	if (v->expect_wait)	/* not open to the arrays' outside part */
 		r->idle = 0;
 	STEP(GQ_STEP_START);
-	gq_queue_demand(r, v->jobs, queued);
+	gq_queue_demand(r, v->jobs, queued, v->demand);
 	STEP(GQ_STEP_DEMAND);
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
 	STEP(GQ_STEP_SHARE);
-	if (gq_queue_walk(r, v->jobs, queued))
+	if (gq_queue_walk(r, v->jobs, queued, v->demand))
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);

@@ -34,6 +34,10 @@ struct gq_view {
 	gq_job_t *spare;
 	int spare_cap;
 	int *moved;		/* old index -> new, spare_cap of them */
+	/* per queued job, by index: whether it is demand (queue.h,
+	 * gq_queue_demand), until the walk writes it into its record */
+	uint8_t *demand;
+	int demand_cap;
 
 	double capacity;
 	int64_t now;

@@ -248,6 +248,27 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 	}
 }
 
+/* The list of jobs that may reclaim (gq_queue_walk), *n long; or NULL */
+typedef struct {
+	int *job;
+	int n;
+} gq_reclaimers_t;
+
+/* A job whose band and hold are settled: listed when it may reclaim. */
+static void _settled(gq_reclaimers_t *l, const gq_job_t *jobs,
+		     const gq_job_t *job)
+{
+	if (l->job && _eligible(job) && !job->hold &&
+	    job->band <= GQ_BAND_FAIR_SHARE)
+		l->job[l->n++] = (int)(job - jobs);
+}
+
+static int _cmp_index(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return *(const int *)a - *(const int *)b;
+}
+
 /*
  * A queued job as the walk comes to it: whether it is demand
  * (gq_queue_demand), and the tasks it may start at once, which a job not
@@ -336,7 +357,8 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs,
 }
 
 static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
-		      const gq_buckets_t *queued, const uint8_t *demand, int d)
+		      const gq_buckets_t *queued, const uint8_t *demand,
+		      gq_reclaimers_t *l, int d)
 {
 	gq_dept_t *dp = &r->dept[d];
 	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
@@ -371,6 +393,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 			break;
 		from->head++;
 		best->hold = _dept_hold(dp, best, ds.all);
+		_settled(l, jobs, best);
 		if (best->hold)
 			continue;
 		_sums_add(&from->s, best);
@@ -398,8 +421,9 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 }
 
 int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
-		  const uint8_t *demand)
+		  const uint8_t *demand, int *reclaimers, int *nreclaimers)
 {
+	gq_reclaimers_t l = { reclaimers, 0 };
 	int i, k, d;
 
 	for (i = 0; i < r->nproj; i++) {
@@ -416,6 +440,7 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 
 			_walk_start(job, demand, q[k]);
 			_project_step(p, job, &s, r->idle);
+			_settled(&l, jobs, job);
 			if (!_eligible(job)) {	/* waiting jobs come last */
 				if (wcum < 0)
 					wcum = s.all;
@@ -426,8 +451,12 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 		p->tail = s;
 	}
 	for (d = 0; d < r->ndept; d++)
-		if (_walk_dept(r, jobs, queued, demand, d))
+		if (_walk_dept(r, jobs, queued, demand, &l, d))
 			return -1;
+	/* by index: the order those steps read jobs in */
+	if (l.job)
+		gq_sort_ints(l.job, l.n, _cmp_index, NULL);
+	*nreclaimers = l.n;
 	return 0;
 }
 

@@ -40,13 +40,17 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
  * held, and so is one past its quota that cannot be requeued.  A job
  * without GPUs is not gpuquota's to order (band none, priority 1, never
  * held, never reclaims).  Sets each project's and department's tail, and
- * each queued job's demand from gq_queue_demand's.
+ * each queued job's demand from gq_queue_demand's.  Lists in
+ * reclaimers (room for every job; NULL: not wanted) the jobs that may
+ * reclaim once walked, by index, ascending (*nreclaimers of them):
+ * pending, not held, in quota or fair share, so that the steps after it
+ * that look for them (patience.c, room.c) read no other record.
  * Returns 0, or -1 when out of memory.
  * Cost: O(J) outside departments; O(J_d x P_d) for a department with P_d
  * projects and J_d pending jobs (each step compares the projects' heads).
  */
 int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
-		  const uint8_t *demand);
+		  const uint8_t *demand, int *reclaimers, int *nreclaimers);
 
 /*
  * A job added after the pass (submitted, requeued, released): placed at

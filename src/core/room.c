@@ -489,10 +489,12 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		offered[v->reg.nproj] |= ents[i].victim;
 	}
 
-	/* who needs room, judged by the usual sets already marked */
-	for (k = 0; k < v->njobs; k++) {
+	/* who needs room, judged by the usual sets already marked: of the
+	 * jobs that may reclaim (gq_queue_walk), in the order of the jobs */
+	for (i = 0; i < v->nreclaimers; i++) {
 		gq_shape_t *s;
 
+		k = v->reclaimers[i];
 		if (!_wants_room(&v->jobs[k]))
 			continue;
 		if (!(s = _shape(&sh, &v->jobs[k], v->njobs)))

@@ -76,6 +76,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->spare);
 	free(v->moved);
 	free(v->demand);
+	free(v->reclaimers);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
@@ -824,16 +825,20 @@ static void _set_idle(gq_view_t *v)
 		v->reg.idle -= v->reg.proj[i].alloc;
 }
 
-/* Room for the queued jobs' demand (view_impl.h), by index. */
+/* Room for the queued jobs' demand and the reclaimers (view_impl.h). */
 static int _alloc_demand(gq_view_t *v)
 {
 	uint8_t *nd;
+	int *nr;
 
 	if (v->demand_cap >= v->jobs_cap)
 		return 0;
 	if (!(nd = realloc(v->demand, v->jobs_cap)))
 		return -1;
 	v->demand = nd;
+	if (!(nr = realloc(v->reclaimers, sizeof(*nr) * v->jobs_cap)))
+		return -1;
+	v->reclaimers = nr;
 	v->demand_cap = v->jobs_cap;
 	return 0;
 }
@@ -907,7 +912,9 @@ int gq_view_compute(gq_view_t *v)
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
 	STEP(GQ_STEP_SHARE);
-	if (gq_queue_walk(r, v->jobs, queued, v->demand))
+	v->nreclaimers = 0;
+	if (gq_queue_walk(r, v->jobs, queued, v->demand, v->reclaimers,
+			  &v->nreclaimers))
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);

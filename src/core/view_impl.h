@@ -38,6 +38,10 @@ struct gq_view {
 	 * gq_queue_demand), until the walk writes it into its record */
 	uint8_t *demand;
 	int demand_cap;
+	/* the jobs that may reclaim after the walk, by index (queue.h,
+	 * gq_queue_walk): what patience and room-making look through */
+	int *reclaimers;
+	int nreclaimers;
 
 	double capacity;
 	int64_t now;

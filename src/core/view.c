@@ -725,11 +725,16 @@ static void _set_places(gq_view_t *v)
  * that the steps of the pass, which walk one project's queue or running
  * jobs at a time, read neighbouring memory: at 200 000 jobs the store
  * (128 bytes a job) is far larger than any cache, and every sweep of it
- * costs more than the work done on it.  The same sweep starts each job
- * (_reset_job); the queued and running buckets are then runs of
- * consecutive jobs (gq_buckets_runs, no job read).  O(J + P), plus
- * O(capacity) to renumber the id table.  Returns 0, or -1 when there is
- * no memory for the second buffer: the jobs are left as they are.
+ * costs more than the work done on it.  The same sweep starts each job:
+ * a record added during this pass is its input alone (_store_job), so
+ * the copy reads that line and writes the rest as nothing decided
+ * (_put_started), its placement counted in after (_set_places, O(entries));
+ * a record of a pass before (gq_view_compute again without
+ * gq_view_begin) is copied whole and reset (_reset_job).  The queued and
+ * running buckets are then runs of consecutive jobs (gq_buckets_runs, no
+ * job read).  O(J + P), plus O(capacity) to renumber the id table.
+ * Returns 0, or -1 when there is no memory for the second buffer: the
+ * jobs are left as they are.
  */
 static int _group_by_project(gq_view_t *v)
 {
@@ -740,14 +745,10 @@ static int _group_by_project(gq_view_t *v)
 
 	if (v->spare_cap < v->jobs_cap) {
 		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
-		int *nm;
 
 		if (!ns)
 			return -1;
 		v->spare = ns;
-		if (!(nm = realloc(v->moved, sizeof(*nm) * v->jobs_cap)))
-			return -1;
-		v->moved = nm;
 		v->spare_cap = v->jobs_cap;
 	}
 	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
@@ -825,21 +826,22 @@ static void _set_idle(gq_view_t *v)
 		v->reg.idle -= v->reg.proj[i].alloc;
 }
 
-/* Room for the queued jobs' demand and the reclaimers (view_impl.h). */
-static int _alloc_demand(gq_view_t *v)
+/* Room for the pass' arrays by job index: moved, demand, reclaimers. */
+static int _alloc_by_job(gq_view_t *v)
 {
-	uint8_t *nd;
-	int *nr;
+	int n = v->jobs_cap;
+	void *m, *d, *r;
 
-	if (v->demand_cap >= v->jobs_cap)
+	if (v->by_job_cap >= n)
 		return 0;
-	if (!(nd = realloc(v->demand, v->jobs_cap)))
+	if ((m = realloc(v->moved, sizeof(*v->moved) * n)))
+		v->moved = m;
+	if ((d = m ? realloc(v->demand, sizeof(*v->demand) * n) : NULL))
+		v->demand = d;
+	if (!(r = d ? realloc(v->reclaimers, sizeof(int) * n) : NULL))
 		return -1;
-	v->demand = nd;
-	if (!(nr = realloc(v->reclaimers, sizeof(*nr) * v->jobs_cap)))
-		return -1;
-	v->reclaimers = nr;
-	v->demand_cap = v->jobs_cap;
+	v->reclaimers = r;
+	v->by_job_cap = n;
 	return 0;
 }
 
@@ -848,7 +850,7 @@ static int _start_jobs(gq_view_t *v)
 	bool staged = !v->group_stale;
 	int k, rc;
 
-	if (_alloc_demand(v))
+	if (_alloc_by_job(v))
 		return -1;
 	rc = _group_by_project(v);
 
@@ -879,10 +881,13 @@ static int _start_jobs(gq_view_t *v)
  *    the records (_group_by_project);
  *  - each project's queue sorted and its demand (what its own holds keep
  *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
- *    only for the projects whose jobs came out of order (sort.h);
+ *    only for the projects whose jobs came out of order (sort.h); it
+ *    reads the queued records' input and writes no record;
  *  - fair shares: O(P^2) water-filling;
  *  - bands and holds, departments' bounds: O(J), and O(J_d x P_d) in a
- *    department (queue.h);
+ *    department (queue.h); it also lists the jobs that may reclaim, O(R
+ *    log R) for R of them when Slurm's order is not the index order, the
+ *    only jobs patience and room-making look at;
  *  - floors, then each project's candidates, reclaim order and the usual
  *    sets in one sweep of the running jobs: O(P log P + J) (reclaim.h);
  *  - room, with placement only: room.c.

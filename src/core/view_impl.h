@@ -33,15 +33,15 @@ struct gq_view {
 	/* the pass groups jobs by project (view.c): the other buffer */
 	gq_job_t *spare;
 	int spare_cap;
-	int *moved;		/* old index -> new, spare_cap of them */
+	int *moved;		/* old index -> new, by_job_cap of them */
 	/* per queued job, by index: whether it is demand (queue.h,
 	 * gq_queue_demand), until the walk writes it into its record */
 	uint8_t *demand;
-	int demand_cap;
 	/* the jobs that may reclaim after the walk, by index (queue.h,
 	 * gq_queue_walk): what patience and room-making look through */
 	int *reclaimers;
 	int nreclaimers;
+	int by_job_cap;		/* of moved, demand, reclaimers */
 
 	double capacity;
 	int64_t now;

@@ -5,7 +5,8 @@
  * Owns: a project's pending queue in Slurm's order; A_k = a_p + GPUs of
  * the jobs before it and its own; the job's band, key and priority;
  * gpuquota's holds (gpu_limit, work that cannot be requeued outside
- * quota); which pending jobs are demand for fair share; and departments
+ * quota); which pending jobs are demand for fair share; which may reclaim
+ * once walked (the list the steps after it read); and departments
  * bounding their projects as a group.  The same per-job rules serve a
  * pass and a job added between passes (gq_queue_late).
  */

@@ -100,7 +100,9 @@ typedef enum {
  * bytes, two cache lines: a pass copies whole records, with streaming
  * stores while the size is a multiple of 16 (view.c, _put_record; other
  * sizes are copied the ordinary way, slower), so a field added is best
- * placed in a hole or with its 16 bytes.
+ * placed in a hole or with its 16 bytes.  The input is the first line
+ * (64 bytes), `project` right after it: adding a job writes that line
+ * alone (view.c, _store_job, _put_started).
  */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */

@@ -25,8 +25,8 @@
  * non-requeueable past quota) do not keep back.  Reads the jobs' input
  * alone and writes no record (the walk after fair shares writes them):
  * demand[k] says whether job k is demand, for gq_queue_walk to write
- * into its record.  Before fair shares, which
- * need the demand.  O(J log J), O(J) for queues already in order.
+ * into its record.  Before fair shares, which need the demand.
+ * O(J log J), O(J) for queues already in order.
  */
 void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 		     const gq_buckets_t *queued, uint8_t *demand);

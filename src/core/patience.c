@@ -142,9 +142,10 @@ int gq_patience_apply(gq_view_t *v, int patience)
 		first[n] = e;
 	}
 	memcpy(free_gpus, v->node_free, sizeof(*free_gpus) * v->nnodes);
-	for (k = 0; k < v->njobs; k++)
-		if (_may_wait(&v->jobs[k]))
-			waiters[nwait++] = k;
+	/* of the jobs that may reclaim (gq_queue_walk), by index */
+	for (n = 0; n < v->nreclaimers; n++)
+		if (_may_wait(&v->jobs[v->reclaimers[n]]))
+			waiters[nwait++] = v->reclaimers[n];
 	gq_sort_ints(waiters, nwait, _cmp_waiter, v->jobs);
 	for (k = 0; k < nwait; k++)
 		_wait_for_loans(v, &v->jobs[waiters[k]], free_gpus, loans,

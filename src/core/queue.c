@@ -216,8 +216,8 @@ static bool _eligible(const gq_job_t *job)
 }
 
 
-void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
-		     const gq_buckets_t *queued)
+void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
+		     const gq_buckets_t *queued, uint8_t *demand)
 {
 	int i, k;
 
@@ -226,20 +226,60 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
 		int *q = gq_bucket(queued, i), n = gq_bucket_len(queued, i);
 		double cum = p->alloc;
 
-		gq_sort_ints(q, n, _cmp_queue, jobs);
+		gq_sort_ints(q, n, _cmp_queue, (void *)jobs);
 		p->pending = 0;
 		for (k = 0; k < n; k++)
-			jobs[q[k]].tasks_now = _at_once(&jobs[q[k]]);
+			demand[q[k]] = false;
 		for (k = 0; k < n && _eligible(&jobs[q[k]]); k++) {
 			const gq_job_in_t *in = &jobs[q[k]].in;
+			/* what the project's holds read of the job: the
+			 * record is the walk's to write */
+			gq_job_t job = {
+				.in.gpus = in->gpus,
+				.in.tasks = in->tasks,
+				.in.tasks_at_once = in->tasks_at_once,
+				.in.requeueable = in->requeueable,
+			};
 
-			if (_project_hold(p, &jobs[q[k]], cum))
+			if (_project_hold(p, &job, cum))
 				continue;
-			cum += _size(&jobs[q[k]]);
+			cum += _size(&job);
 			p->pending += (uint64_t)in->gpus * in->tasks;
-			jobs[q[k]].demand = true;
+			demand[q[k]] = true;
 		}
 	}
+}
+
+/* The list of jobs that may reclaim (gq_queue_walk), *n long; or NULL */
+typedef struct {
+	int *job;
+	int n;
+} gq_reclaimers_t;
+
+/* A job whose band and hold are settled: listed when it may reclaim. */
+static void _settled(gq_reclaimers_t *l, const gq_job_t *jobs,
+		     const gq_job_t *job)
+{
+	if (l->job && _eligible(job) && !job->hold &&
+	    job->band <= GQ_BAND_FAIR_SHARE)
+		l->job[l->n++] = (int)(job - jobs);
+}
+
+static int _cmp_index(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * A queued job as the walk comes to it: whether it is demand
+ * (gq_queue_demand), and the tasks it may start at once, which a job not
+ * eligible yet is banded on.
+ */
+static void _walk_start(gq_job_t *job, const uint8_t *demand, int k)
+{
+	job->demand = demand[k];
+	job->tasks_now = _at_once(job);
 }
 
 /*
@@ -293,12 +333,14 @@ typedef struct {
  * the department would pass its quota) and priority.  Jobs the project
  * holds are passed over first.
  */
-static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
+static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs,
+			    const uint8_t *demand, const gq_dept_t *d,
 			    const gq_sums_t *ds, double idle)
 {
 	while (l->head < l->n) {
 		gq_job_t *job = &jobs[l->q[l->head]];
 
+		_walk_start(job, demand, l->q[l->head]);
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
 		job->hold = _project_hold(l->p, job, l->s.all);
@@ -317,7 +359,8 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs, const gq_dept_t *d,
 }
 
 static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
-		      const gq_buckets_t *queued, int d)
+		      const gq_buckets_t *queued, const uint8_t *demand,
+		      gq_reclaimers_t *l, int d)
 {
 	gq_dept_t *dp = &r->dept[d];
 	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
@@ -342,7 +385,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		gq_lane_t *from = NULL;
 
 		for (k = 0; k < nl; k++)
-			if ((job = _lane_head(&lane[k], jobs, dp, &ds,
+			if ((job = _lane_head(&lane[k], jobs, demand, dp, &ds,
 					      r->idle)) &&
 			    (!best || _before(job, best))) {
 				best = job;
@@ -352,6 +395,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 			break;
 		from->head++;
 		best->hold = _dept_hold(dp, best, ds.all);
+		_settled(l, jobs, best);
 		if (best->hold)
 			continue;
 		_sums_add(&from->s, best);
@@ -365,6 +409,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		for (i = lane[k].head; i < lane[k].n; i++) {
 			gq_job_t *job = &jobs[lane[k].q[i]];
 
+			_walk_start(job, demand, lane[k].q[i]);
 			_set_band(lane[k].p, job, &lane[k].s, _size(job),
 				  ds.inq + _size(job) <= dp->quota + GQ_EPS);
 			job->hold = GQ_HOLD_NONE;
@@ -377,8 +422,10 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 	return 0;
 }
 
-int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
+int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
+		  const uint8_t *demand, int *reclaimers, int *nreclaimers)
 {
+	gq_reclaimers_t l = { reclaimers, 0 };
 	int i, k, d;
 
 	for (i = 0; i < r->nproj; i++) {
@@ -393,7 +440,9 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
 		for (k = 0; k < gq_bucket_len(queued, i); k++) {
 			gq_job_t *job = &jobs[q[k]];
 
+			_walk_start(job, demand, q[k]);
 			_project_step(p, job, &s, r->idle);
+			_settled(&l, jobs, job);
 			if (!_eligible(job)) {	/* waiting jobs come last */
 				if (wcum < 0)
 					wcum = s.all;
@@ -404,8 +453,12 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued)
 		p->tail = s;
 	}
 	for (d = 0; d < r->ndept; d++)
-		if (_walk_dept(r, jobs, queued, d))
+		if (_walk_dept(r, jobs, queued, demand, &l, d))
 			return -1;
+	/* by index: the order those steps read jobs in */
+	if (l.job)
+		gq_sort_ints(l.job, l.n, _cmp_index, NULL);
+	*nreclaimers = l.n;
 	return 0;
 }
 

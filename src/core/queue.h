@@ -5,7 +5,8 @@
  * Owns: a project's pending queue in Slurm's order; A_k = a_p + GPUs of
  * the jobs before it and its own; the job's band, key and priority;
  * gpuquota's holds (gpu_limit, work that cannot be requeued outside
- * quota); which pending jobs are demand for fair share; and departments
+ * quota); which pending jobs are demand for fair share; which may reclaim
+ * once walked (the list the steps after it read); and departments
  * bounding their projects as a group.  The same per-job rules serve a
  * pass and a job added between passes (gq_queue_late).
  */
@@ -19,13 +20,16 @@
 /*
  * Sort every project's queue (bucket p of `queued`: its pending and
  * waiting jobs) into Slurm's order: eligible first, then Slurm's order
- * (QOS, nice), oldest submit, lowest id; and set each project's pending
- * demand: the GPUs (x array tasks) of its eligible jobs that its own
- * holds (gpu_limit, non-requeueable past quota) do not keep back.  Before
- * fair shares, which need the demand.  O(J log J).
+ * (QOS, nice), lowest id; and set each project's pending demand: the GPUs
+ * (x array tasks) of its eligible jobs that its own holds (gpu_limit,
+ * non-requeueable past quota) do not keep back.  Reads the jobs' input
+ * alone and writes no record (the walk after fair shares writes them):
+ * demand[k] says whether job k is demand, for gq_queue_walk to write
+ * into its record.  Before fair shares, which need the demand.
+ * O(J log J), O(J) for queues already in order.
  */
-void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
-		     const gq_buckets_t *queued);
+void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
+		     const gq_buckets_t *queued, uint8_t *demand);
 
 /*
  * After fair shares: every pending job's cum, band, key, priority and
@@ -36,12 +40,18 @@ void gq_queue_demand(gq_registry_t *r, gq_job_t *jobs,
  * past the department's quota is not in quota, past its limit it is
  * held, and so is one past its quota that cannot be requeued.  A job
  * without GPUs is not gpuquota's to order (band none, priority 1, never
- * held, never reclaims).  Sets each project's and department's tail.
+ * held, never reclaims).  Sets each project's and department's tail, and
+ * each queued job's demand from gq_queue_demand's.  Lists in
+ * reclaimers (room for every job; NULL: not wanted) the jobs that may
+ * reclaim once walked, by index, ascending (*nreclaimers of them):
+ * pending, not held, in quota or fair share, so that the steps after it
+ * that look for them (patience.c, room.c) read no other record.
  * Returns 0, or -1 when out of memory.
  * Cost: O(J) outside departments; O(J_d x P_d) for a department with P_d
  * projects and J_d pending jobs (each step compares the projects' heads).
  */
-int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued);
+int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
+		  const uint8_t *demand, int *reclaimers, int *nreclaimers);
 
 /*
  * A job added after the pass (submitted, requeued, released): placed at

@@ -20,7 +20,9 @@
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
  * placement entries (E) by node and order nodes, and lay them out as the
- * scans read them (gq_ent_t); then O(P + N + E) once per shape of
+ * scans read them (gq_ent_t); O(R) to find who needs room among the R
+ * jobs that may reclaim (gq_queue_walk lists them: no other record is
+ * read); then O(P + N + E) once per shape of
  * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
@@ -513,10 +515,12 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		offered[v->reg.nproj] |= ents[i].victim;
 	}
 
-	/* who needs room, judged by the usual sets already marked */
-	for (k = 0; k < v->njobs; k++) {
+	/* who needs room, judged by the usual sets already marked: of the
+	 * jobs that may reclaim (gq_queue_walk), in the order of the jobs */
+	for (i = 0; i < v->nreclaimers; i++) {
 		gq_shape_t *s;
 
+		k = v->reclaimers[i];
 		if (!_wants_room(&v->jobs[k]))
 			continue;
 		if (!(s = _shape(&sh, &v->jobs[k], v->njobs)))

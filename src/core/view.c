@@ -3,6 +3,7 @@
  * the pass' steps, and the lookups (see view.h).
  */
 #define _GNU_SOURCE	/* qsort_r, madvise */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -74,6 +75,8 @@ void gq_view_free(gq_view_t *v)
 	free(v->group);
 	free(v->spare);
 	free(v->moved);
+	free(v->demand);
+	free(v->reclaimers);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->groups);
@@ -225,26 +228,47 @@ static int _grow_places(gq_view_t *v)
 	return 0;
 }
 
+/*
+ * May job idx have the next entry?  A job's entries must be consecutive.
+ * During a pass its record holds its input alone (_store_job): whether it
+ * has entries is a bit of its group, its entries are counted into its
+ * record once it is grouped (_set_places).
+ */
+static bool _next_place(gq_view_t *v, int idx)
+{
+	gq_job_t *job = &v->jobs[idx];
+
+	if (v->computed) {
+		if (!job->place_n)
+			job->place_first = v->npl;
+		else if (job->place_first + job->place_n != v->npl)
+			return false;
+		job->place_n++;
+		return true;
+	}
+	if (v->npl && v->pl_job[v->npl - 1] == idx)
+		return true;
+	if (v->group[idx] & GQ_PLACED)
+		return false;
+	v->group[idx] |= GQ_PLACED;
+	return true;
+}
+
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 {
 	int idx = gq_idmap_get(&v->ids, job_id);
-	gq_job_t *job;
 
 	if (idx < 0 || node < 0 || node >= v->nnodes)
 		return -1;
-	job = &v->jobs[idx];
 	if (v->npl == v->pl_cap && _grow_places(v)) {
 		v->failed = true;
 		return -1;
 	}
-	if (!job->place_n)
-		job->place_first = v->npl;
-	else if (job->place_first + job->place_n != v->npl)
-		return -1;	/* a job's entries must be consecutive */
+	if (!_next_place(v, idx))
+		return -1;
 	v->pl_node[v->npl] = node;
 	v->pl_gpus[v->npl] = gpus;
 	v->pl_job[v->npl++] = idx;
-	job->place_n++;
 	return 0;
 }
 
@@ -271,6 +295,59 @@ static inline void _put_record(gq_job_t *to, const gq_job_t *from)
 	}
 #endif
 	*to = *from;
+}
+
+/*
+ * What a pass has decided of a job before it starts: nothing.  Its
+ * record's second line, after the input (the first line): see
+ * _store_job.
+ */
+static const gq_job_t _undecided = {
+	.band = GQ_BAND_NONE,
+	.preempt_rank = UINT32_MAX,
+	.place_first = -1,
+};
+
+_Static_assert(offsetof(gq_job_t, project) == sizeof(gq_job_in_t),
+	       "a record is its input, then its project");
+
+/* A staged record (its input alone) made whole: nothing decided yet. */
+static void _start_record(gq_job_t *job, int project)
+{
+	memcpy(&job->project, &_undecided.project,
+	       sizeof(*job) - offsetof(gq_job_t, project));
+	job->project = project;
+}
+
+/*
+ * _put_record of a staged record `from` made whole (_start_record): its
+ * input as added, then _undecided with its project, so that the pass
+ * reads one line of each staged record, not two.
+ */
+static inline void _put_started(gq_job_t *to, const gq_job_t *from,
+				int project)
+{
+#if defined(__SSE2__)
+	const __m128i *s = (const __m128i *)from;
+	const __m128i *u = (const __m128i *)&_undecided;
+	__m128i *d = (__m128i *)to;
+	size_t i, nin = sizeof(gq_job_in_t) / sizeof(*d);
+
+	if (sizeof(*to) % sizeof(*d) == 0 &&
+	    sizeof(gq_job_in_t) % sizeof(*d) == 0) {
+		for (i = 0; i < nin; i++)
+			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
+		/* project: the low 4 bytes of the first vector after in */
+		_mm_stream_si128(d + nin,
+				 _mm_or_si128(_mm_loadu_si128(u + nin),
+					      _mm_cvtsi32_si128(project)));
+		for (i = nin + 1; i < sizeof(*to) / sizeof(*d); i++)
+			_mm_stream_si128(d + i, _mm_loadu_si128(u + i));
+		return;
+	}
+#endif
+	to->in = from->in;
+	_start_record(to, project);
 }
 
 static inline void _put_done(void)
@@ -307,19 +384,24 @@ static gq_job_t *_records(gq_job_t *old, int keep, int n)
 }
 
 /* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
-static int _group_of(const gq_job_t *job)
+static int _group_of(int project, const gq_job_in_t *in)
 {
-	return 2 * job->project + (job->in.state == GQ_JOB_RUNNING);
+	return 2 * project + (in->state == GQ_JOB_RUNNING);
 }
 
 /*
- * The record of job in->id: a new one for `in`, nothing decided yet; or,
- * when the view has it already, that one (*old set).
+ * The record of job in->id: a new one for `in`; or, when the view has it
+ * already, that one (*old set).  During a pass (before gq_view_compute)
+ * only its input is written, the record's first line: its project is in
+ * v->group, and the pass writes the rest as it groups the records
+ * (_put_started), so that adding a job writes one line and grouping reads
+ * one.  A job added after the pass gets its whole record at once,
+ * nothing decided yet.
  */
 static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 			    bool *old)
 {
-	gq_job_t *job, fresh = { 0 };
+	gq_job_t *job;
 	int idx;
 
 	if (v->njobs == v->jobs_cap) {
@@ -342,14 +424,11 @@ static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
 	if (*old)
 		return &v->jobs[idx];
 	job = &v->jobs[v->njobs++];
-	fresh.in = *in;
-	if (!fresh.in.tasks)
-		fresh.in.tasks = 1;
-	fresh.project = project;
-	fresh.band = GQ_BAND_NONE;
-	fresh.preempt_rank = UINT32_MAX;
-	fresh.place_first = -1;
-	*job = fresh;
+	job->in = *in;
+	if (!job->in.tasks)
+		job->in.tasks = 1;
+	if (v->computed)
+		_start_record(job, project);
 	return job;
 }
 
@@ -361,25 +440,26 @@ static uint64_t _pending_gpus(const gq_job_in_t *in)
 
 /* a_p and a_d of a running job's project and department (idle GPUs: the
  * caller's) */
-static void _add_alloc_only(gq_view_t *v, const gq_job_t *job, int sign)
+static void _add_alloc_only(gq_view_t *v, int project, const gq_job_in_t *in,
+			    int sign)
 {
-	gq_project_t *p = &v->reg.proj[job->project];
+	gq_project_t *p = &v->reg.proj[project];
 
-	p->alloc += sign * (int64_t)job->in.gpus;
-	if (job->in.at_risk)
-		p->at_risk += sign * (int64_t)job->in.gpus;
+	p->alloc += sign * (int64_t)in->gpus;
+	if (in->at_risk)
+		p->at_risk += sign * (int64_t)in->gpus;
 	if (p->department >= 0) {
-		v->reg.dept[p->department].alloc += sign * (int64_t)job->in.gpus;
-		if (job->in.at_risk)
+		v->reg.dept[p->department].alloc += sign * (int64_t)in->gpus;
+		if (in->at_risk)
 			v->reg.dept[p->department].at_risk +=
-				sign * (int64_t)job->in.gpus;
+				sign * (int64_t)in->gpus;
 	}
 }
 
 /* ... and the pool's idle GPUs (between passes) */
 static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 {
-	_add_alloc_only(v, job, sign);
+	_add_alloc_only(v, job->project, &job->in, sign);
 	v->reg.idle -= sign * (double)job->in.gpus;
 }
 
@@ -599,11 +679,13 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 		job->in = *in;	/* the same job twice in a pass: the last */
 		if (!job->in.tasks)
 			job->in.tasks = 1;
-		job->project = project;
 	}
-	if (job)
-		v->group[job - v->jobs] = _group_of(job);
-	else if (!v->computed)
+	if (job) {
+		int *g = &v->group[job - v->jobs];
+
+		/* a job added twice keeps its placement entries */
+		*g = _group_of(project, in) | (old ? *g & GQ_PLACED : 0);
+	} else if (!v->computed)
 		v->failed = true;
 	return job;
 }
@@ -617,7 +699,24 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)
-		_add_alloc_only(v, job, 1);
+		_add_alloc_only(v, job->project, &job->in, 1);
+}
+
+/*
+ * Staged records grouped or started: each job's placement entries
+ * (consecutive, gq_view_place) counted into its record.  O(entries).
+ */
+static void _set_places(gq_view_t *v)
+{
+	int k;
+
+	for (k = 0; k < v->npl; k++) {
+		gq_job_t *job = &v->jobs[v->pl_job[k]];
+
+		if (!job->place_n)
+			job->place_first = k;
+		job->place_n++;
+	}
 }
 
 /*
@@ -626,42 +725,52 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
  * that the steps of the pass, which walk one project's queue or running
  * jobs at a time, read neighbouring memory: at 200 000 jobs the store
  * (128 bytes a job) is far larger than any cache, and every sweep of it
- * costs more than the work done on it.  The same sweep starts each job
- * (_reset_job); the queued and running buckets are then runs of
- * consecutive jobs (gq_buckets_runs, no job read).  O(J + P), plus
- * O(capacity) to renumber the id table.  Returns 0, or -1 when there is
- * no memory for the second buffer: the jobs are left as they are.
+ * costs more than the work done on it.  The same sweep starts each job:
+ * a record added during this pass is its input alone (_store_job), so
+ * the copy reads that line and writes the rest as nothing decided
+ * (_put_started), its placement counted in after (_set_places, O(entries));
+ * a record of a pass before (gq_view_compute again without
+ * gq_view_begin) is copied whole and reset (_reset_job).  The queued and
+ * running buckets are then runs of consecutive jobs (gq_buckets_runs, no
+ * job read).  O(J + P), plus O(capacity) to renumber the id table.
+ * Returns 0, or -1 when there is no memory for the second buffer: the
+ * jobs are left as they are.
  */
 static int _group_by_project(gq_view_t *v)
 {
 	int ng = 2 * v->reg.nproj, k;
 	int *start, *at;
+	bool staged = !v->group_stale;	/* records are their input alone */
 	gq_job_t *t;
 
 	if (v->spare_cap < v->jobs_cap) {
 		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
-		int *nm;
 
 		if (!ns)
 			return -1;
 		v->spare = ns;
-		if (!(nm = realloc(v->moved, sizeof(*nm) * v->jobs_cap)))
-			return -1;
-		v->moved = nm;
 		v->spare_cap = v->jobs_cap;
 	}
 	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
 		return -1;
 	at = start + ng + 1;
 	for (k = 0; v->group_stale && k < v->njobs; k++)
-		v->group[k] = _group_of(&v->jobs[k]);
+		v->group[k] = _group_of(v->jobs[k].project, &v->jobs[k].in);
 	v->group_stale = false;
 	for (k = 0; k < v->njobs; k++)
-		start[v->group[k] + 1]++;
+		start[GQ_GROUP(v->group[k]) + 1]++;
 	for (k = 1; k <= ng; k++)
 		start[k] += start[k - 1];
 	memcpy(at, start, sizeof(*at) * ng);
-	for (k = 0; k < v->njobs; k++) {
+	for (k = 0; staged && k < v->njobs; k++) {
+		int g = GQ_GROUP(v->group[k]), to = at[g]++;
+
+		v->moved[k] = to;
+		if (g & 1)	/* running: _reset_job's a_p */
+			_add_alloc_only(v, g / 2, &v->jobs[k].in, 1);
+		_put_started(&v->spare[to], &v->jobs[k], g / 2);
+	}
+	for (k = 0; !staged && k < v->njobs; k++) {
 		int to = at[v->group[k]]++;
 		gq_job_t job = v->jobs[k];
 
@@ -679,6 +788,8 @@ static int _group_by_project(gq_view_t *v)
 	gq_idmap_renumber(&v->ids, v->moved);
 	for (k = 0; k < v->npl; k++)
 		v->pl_job[k] = v->moved[v->pl_job[k]];
+	if (staged)
+		_set_places(v);
 	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
 	    gq_buckets_runs(&v->running, v->reg.nproj, start + 1, 2);
 	free(start);
@@ -715,17 +826,47 @@ static void _set_idle(gq_view_t *v)
 		v->reg.idle -= v->reg.proj[i].alloc;
 }
 
+/* Room for the pass' arrays by job index: moved, demand, reclaimers. */
+static int _alloc_by_job(gq_view_t *v)
+{
+	int n = v->jobs_cap;
+	void *m, *d, *r;
+
+	if (v->by_job_cap >= n)
+		return 0;
+	if ((m = realloc(v->moved, sizeof(*v->moved) * n)))
+		v->moved = m;
+	if ((d = m ? realloc(v->demand, sizeof(*v->demand) * n) : NULL))
+		v->demand = d;
+	if (!(r = d ? realloc(v->reclaimers, sizeof(int) * n) : NULL))
+		return -1;
+	v->reclaimers = r;
+	v->by_job_cap = n;
+	return 0;
+}
+
 static int _start_jobs(gq_view_t *v)
 {
-	int k, rc = _group_by_project(v);
+	bool staged = !v->group_stale;
+	int k, rc;
+
+	if (_alloc_by_job(v))
+		return -1;
+	rc = _group_by_project(v);
 
 	/* the groups are those of the jobs added before this pass, by their
 	 * index then: a later pass without gq_view_begin reads the records */
 	v->group_stale = true;
 	if (rc != -1)
 		return rc;
-	for (k = 0; k < v->njobs; k++)
+	for (k = 0; k < v->njobs; k++) {
+		if (staged)
+			_start_record(&v->jobs[k],
+				      GQ_GROUP(v->group[k]) / 2);
 		_reset_job(v, &v->jobs[k]);
+	}
+	if (staged)
+		_set_places(v);
 	if (gq_buckets_fill(&v->queued, v->njobs, v->reg.nproj, _queue_of,
 			    v->jobs) ||
 	    gq_buckets_fill(&v->running, v->njobs, v->reg.nproj, _running_of,
@@ -740,10 +881,13 @@ static int _start_jobs(gq_view_t *v)
  *    the records (_group_by_project);
  *  - each project's queue sorted and its demand (what its own holds keep
  *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
- *    only for the projects whose jobs came out of order (sort.h);
+ *    only for the projects whose jobs came out of order (sort.h); it
+ *    reads the queued records' input and writes no record;
  *  - fair shares: O(P^2) water-filling;
  *  - bands and holds, departments' bounds: O(J), and O(J_d x P_d) in a
- *    department (queue.h);
+ *    department (queue.h); it also lists the jobs that may reclaim, O(R
+ *    log R) for R of them when Slurm's order is not the index order, the
+ *    only jobs patience and room-making look at;
  *  - floors, then each project's candidates, reclaim order and the usual
  *    sets in one sweep of the running jobs: O(P log P + J) (reclaim.h);
  *  - room, with placement only: room.c.
@@ -768,12 +912,14 @@ int gq_view_compute(gq_view_t *v)
 	if (v->expect_wait)	/* not open to the arrays' outside part */
 		r->idle = 0;
 	STEP(GQ_STEP_START);
-	gq_queue_demand(r, v->jobs, queued);
+	gq_queue_demand(r, v->jobs, queued, v->demand);
 	STEP(GQ_STEP_DEMAND);
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
 	STEP(GQ_STEP_SHARE);
-	if (gq_queue_walk(r, v->jobs, queued))
+	v->nreclaimers = 0;
+	if (gq_queue_walk(r, v->jobs, queued, v->demand, v->reclaimers,
+			  &v->nreclaimers))
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);

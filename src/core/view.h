@@ -100,7 +100,9 @@ typedef enum {
  * bytes, two cache lines: a pass copies whole records, with streaming
  * stores while the size is a multiple of 16 (view.c, _put_record; other
  * sizes are copied the ordinary way, slower), so a field added is best
- * placed in a hole or with its 16 bytes.
+ * placed in a hole or with its 16 bytes.  The input is the first line
+ * (64 bytes), `project` right after it: adding a job writes that line
+ * alone (view.c, _store_job, _put_started).
  */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */
@@ -156,7 +158,11 @@ void gq_view_set_capacity(gq_view_t *v, double capacity);
  *    band, priority and hold at once with the same rules (queue.h); a job
  *    already pending in the same project and state keeps its place.
  * Returns the job as the view now has it, or NULL when out of memory (the
- * pass is then incomplete: gq_view_compute fails).  O(1) amortized.
+ * pass is then incomplete: gq_view_compute fails).  During a pass that is
+ * its input alone (`in`): its project and the rest of its record are
+ * written by gq_view_compute (so adding a job writes half a record: view.c,
+ * _store_job); a job added after the pass is whole at once.  O(1)
+ * amortized.
  */
 const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 				const gq_job_in_t *in);
@@ -220,7 +226,8 @@ void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);
  */
 int gq_view_compute(gq_view_t *v);
 
-/* O(1) lookups */
+/* O(1) lookups (a job's record before gq_view_compute: its input alone,
+ * see gq_view_add_job) */
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx);
 int gq_view_nprojects(const gq_view_t *v);

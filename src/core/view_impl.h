@@ -11,6 +11,9 @@
 #include "core/registry.h"
 #include "core/view.h"
 
+#define GQ_PLACED (1 << 30)	/* in gq_view.group: has placement entries */
+#define GQ_GROUP(g) ((g) & (GQ_PLACED - 1))
+
 struct gq_view {
 	gq_registry_t reg;	/* projects, departments, accounts */
 
@@ -20,7 +23,9 @@ struct gq_view {
 	/*
 	 * Per job, its group as it was added (view.c, _group_of), jobs_cap
 	 * of them: the pass counts its groups from 4 bytes a job instead of
-	 * reading the 128-byte records once more.
+	 * reading the 128-byte records once more.  Until the pass, the job's
+	 * project is here alone (its record holds its input: view.c,
+	 * _store_job), and GQ_PLACED says it has placement entries.
 	 */
 	int *group;
 	bool group_stale;	/* true once a pass ran: group[] is not by the
@@ -28,7 +33,15 @@ struct gq_view {
 	/* the pass groups jobs by project (view.c): the other buffer */
 	gq_job_t *spare;
 	int spare_cap;
-	int *moved;		/* old index -> new, spare_cap of them */
+	int *moved;		/* old index -> new, by_job_cap of them */
+	/* per queued job, by index: whether it is demand (queue.h,
+	 * gq_queue_demand), until the walk writes it into its record */
+	uint8_t *demand;
+	/* the jobs that may reclaim after the walk, by index (queue.h,
+	 * gq_queue_walk): what patience and room-making look through */
+	int *reclaimers;
+	int nreclaimers;
+	int by_job_cap;		/* of moved, demand, reclaimers */
 
 	double capacity;
 	int64_t now;

@@ -5,6 +5,7 @@
 
 #include "plugins/slurm_compat.h"
 
+#include "core/log_budget.h"
 #include "core/state.h"
 #include "plugins/hold.h"
 #include "shared/job_facts.h"
@@ -21,6 +22,31 @@ typedef struct {
 	uint32_t job_id;
 	time_t noted;
 } gq_lost_t;
+
+/* the batch being logged (hold.h); one per plugin, under the job lock;
+ * kind 0: holds, 1: releases */
+static gq_log_budget_t batch;
+
+void gq_hold_log_begin(void)
+{
+	gq_log_budget_begin(&batch, GQ_HOLD_LOG_LINES);
+}
+
+bool gq_hold_log_line(bool release)
+{
+	return gq_log_budget_line(&batch, release);
+}
+
+void gq_hold_log_end(const char *what)
+{
+	int holds = gq_log_budget_over(&batch, 0);
+	int releases = gq_log_budget_over(&batch, 1);
+
+	if (holds || releases)
+		info("gpuquota: %s: %d more holds and %d more releases (one line each at SlurmctldDebug=debug)",
+		     what, holds, releases);
+	gq_log_budget_end(&batch);
+}
 
 static pthread_mutex_t lost_mutex = PTHREAD_MUTEX_INITIALIZER;
 static gq_lost_t *lost;
@@ -160,7 +186,10 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		}
 		return;
 	}
-	info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	if (gq_hold_log_line(false))
+		info("gpuquota: hold %pJ: %s", job_ptr, desc);
+	else
+		debug("gpuquota: hold %pJ: %s", job_ptr, desc);
 	/* a new hold, not a new reason for a held job, is counted */
 	if (gq_hold_lost(job_ptr))
 		_forget(job_ptr->job_id);

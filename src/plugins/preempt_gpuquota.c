@@ -111,6 +111,7 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 
 	if (!job_list || !gq_state_wait_for_reclaims(v, now))
 		return 0;
+	gq_hold_log_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		const gq_job_t *job;
@@ -125,6 +126,7 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 		}
 	}
 	list_iterator_destroy(it);
+	gq_hold_log_end("reclaim");
 	return held;
 }
 

@@ -140,7 +140,10 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 /* an admin's own priority (scontrol update priority=N) is kept */
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
-	info("gpuquota: release %pJ", job_ptr);
+	if (gq_hold_log_line(true))
+		info("gpuquota: release %pJ", job_ptr);
+	else
+		debug("gpuquota: release %pJ", job_ptr);
 	gq_metrics_release(&gq_state()->metrics);
 	if (!job_ptr->direct_set_prio || !job_ptr->priority)
 		job_ptr->priority = prio;
@@ -157,6 +160,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	if (!job_list)
 		return false;
 	gq_throttle_pass_begin();
+	gq_hold_log_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		const gq_view_t *view, *prev;
@@ -210,6 +214,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		}
 	}
 	list_iterator_destroy(it);
+	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
 	return kick;
 }

@@ -20,6 +20,8 @@
 #   GQ_BENCH_TIME_LIMITS 0  1: every job gets --time, its run time plus
 #                           30 s rounded up to minutes (both systems)
 #   GQ_BENCH_PATIENCE 0     gpuquota's settings.reclaim_patience (seconds)
+#   GQ_BENCH_ROOM_WAIT      gpuquota's settings.room_wait (seconds; unset:
+#                           its default)
 #   GQ_BENCH_DIR            work dir (default: a new /tmp/gq-bench.XXXXXX)
 #   GQ_BENCH_OUT            where the table, data and PNG go (default DIR/report)
 set -euo pipefail
@@ -77,10 +79,13 @@ WL=$WORK/workload
 ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
 PATIENCE=${GQ_BENCH_PATIENCE:-0}
 [[ $PATIENCE =~ ^[0-9]+$ ]] || die "GQ_BENCH_PATIENCE must be a number, got '$PATIENCE'"
+ROOM_WAIT=${GQ_BENCH_ROOM_WAIT:-}
+[[ -z $ROOM_WAIT || $ROOM_WAIT =~ ^[0-9]+$ ]] || die "GQ_BENCH_ROOM_WAIT must be a number, got '$ROOM_WAIT'"
 export GQ_BENCH_TIME_LIMITS=${GQ_BENCH_TIME_LIMITS:-0}
-jq -R -s --argjson patience "$PATIENCE" 'split("\n") | map(select(length > 0) | split("\t"))
+jq -R -s --argjson patience "$PATIENCE" --arg room_wait "$ROOM_WAIT" 'split("\n") | map(select(length > 0) | split("\t"))
 	| {projects: map({name: .[0], gpu_quota: (.[1] | tonumber)})}
-	| if $patience > 0 then .settings = {reclaim_patience: $patience} else . end' \
+	| if $patience > 0 then .settings.reclaim_patience = $patience else . end
+	| if $room_wait != "" then .settings.room_wait = ($room_wait | tonumber) else . end' \
 	"$WL/projects.tsv" >"$WL/gpuquota.json"
 say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), seed $SEED"
 

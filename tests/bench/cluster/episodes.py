@@ -38,7 +38,9 @@ CAUSES = {
 	"no room on one node":
 		"an in-quota job needs G GPUs on one node and no node has G idle plus "
 		"reclaimable within the other projects' quota floors; GPUs that come free go "
-		"to other work before a node's worth gathers",
+		"to other work before a node's worth gathers (or the waiting job is held "
+		"while GPUs are kept for such a job of its own project: its project's queue "
+		"is served in order)",
 	"array wider than its quota":
 		"a job array one task of which fits what is left of the quota, but not all its "
 		"pending tasks together: banded as a whole, out of the in-quota band (split at "
@@ -246,10 +248,19 @@ class Seen:
 				self.room_since.pop(b, None)
 
 
+# gpuquota's hold of work outside quotas, naming the job it waits for
+HELD_FOR = re.compile(r"gpuquota: GPUs are (kept|being reclaimed) for job \d+ of ([^,;]+)[,;]")
+
+
 def job_cause(run, p, t, r, band, alloc, tasks, rows, seen, room):
 	"""The cause of one fitting pending job's wait at time t; room() gives
 	best_room() for p at t."""
 	b = base_id(r["id"])
+	m = HELD_FOR.match(r["reason"])
+	if m and m.group(2) == p:
+		# held for a job of its own project, served first: that job's
+		# wait (its room, or its reclaim) is the cause
+		return "no room on one node" if m.group(1) == "kept" else "reclaim under way"
 	if band == IQ and any(x["preemptor"] == b and t - IN_FLIGHT_S <= x["t"] <= t + AHEAD_S
 			      for x in run.reclaims):
 		return "reclaim under way"

@@ -152,6 +152,17 @@ def test_episodes():
 	c = cause(run, full + [row("20", "a", "PENDING", 4, IQ_A),
 			       row("32", "a", "PENDING", 1, OFS_A)], t)
 	check("behind in-quota work", (c[0], c[1]["id"]), ("no room on one node", "20"))
+	# held while GPUs are kept for a's own whole-node job: that job's cause
+	# (a's queue is served in order); kept for another project's: not
+	held = "gpuquota: GPUs are kept for job 20 of %s, which needs 4 GPUs on one node; work outside quotas waits at most 30 s"
+	seen = episodes.Seen()
+	seen.band["33"] = episodes.IQ	# seen in quota before
+	check("held for its own", cause(run, full + [row("33", "a", "PENDING", 1, held % "a")], t, seen)[0],
+	      "no room on one node")
+	seen = episodes.Seen()
+	seen.band["33"] = episodes.IQ
+	check("held for another's", cause(run, full + [row("33", "a", "PENDING", 1, held % "c")], t + 5,
+					  seen)[0] != "no room on one node", True)
 	# a job starting 2 s after the sample
 	run.starts = dict(starts, **{"21": [(t + 2, "n1")]})
 	check("starting", cause(run, full + [row("21", "a", "PENDING", 2, OFS_A)], t)[0],

@@ -17,7 +17,6 @@ Suite *job_facts_suite(void);
 Suite *sync_suite(void);
 Suite *state_suite(void);
 Suite *usage_suite(void);
-Suite *log_budget_suite(void);
 Suite *review_suite(void);
 Suite *property_suite(void);
 Suite *metrics_suite(void);
@@ -34,7 +33,6 @@ int main(void)
 
 	srunner_add_suite(sr, band_suite());
 	srunner_add_suite(sr, usage_suite());
-	srunner_add_suite(sr, log_budget_suite());
 	srunner_add_suite(sr, hash_suite());
 	srunner_add_suite(sr, idmap_suite());
 	srunner_add_suite(sr, view_suite());

@@ -1,6 +1,7 @@
 /*
  * test_metrics.c - the plugins' counters, the histogram bucketing and the
- * metrics state file (write, read back, bad files), with numbers worked
+ * metrics state file (write, read back, bad files), the log budget of
+ * holds and releases, with numbers worked
  * by hand.
  */
 #include <check.h>
@@ -13,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "core/histogram.h"
+#include "core/log_budget.h"
 #include "core/metrics.h"
 #include "core/metrics_file.h"
 #include "helpers.h"
@@ -263,6 +265,37 @@ START_TEST(file_bad)
 }
 END_TEST
 
+/* The log of holds and releases (plugins/hold.c): a batch writes at
+ * most `max` lines and counts the rest by kind. */
+/* max 3: holds h1 h2, release r1 get lines; h3 h4 and r2 are counted
+ * (2 holds, 1 release); a new batch starts from zero; outside a batch
+ * nothing is counted. */
+START_TEST(batch_writes_at_most_max_lines)
+{
+	gq_log_budget_t b = { 0 };
+	int i;
+
+	for (i = 0; i < 10; i++)	/* no batch: every line */
+		ck_assert(gq_log_budget_line(&b, 0));
+	ck_assert_int_eq(gq_log_budget_over(&b, 0), 0);
+	gq_log_budget_begin(&b, 3);
+	ck_assert(gq_log_budget_line(&b, 0));
+	ck_assert(gq_log_budget_line(&b, 0));
+	ck_assert(gq_log_budget_line(&b, 1));
+	ck_assert(!gq_log_budget_line(&b, 0));
+	ck_assert(!gq_log_budget_line(&b, 1));
+	ck_assert(!gq_log_budget_line(&b, 0));
+	ck_assert_int_eq(gq_log_budget_over(&b, 0), 2);
+	ck_assert_int_eq(gq_log_budget_over(&b, 1), 1);
+	gq_log_budget_end(&b);
+	ck_assert_int_eq(gq_log_budget_over(&b, 0), 0);
+	ck_assert(gq_log_budget_line(&b, 0));
+	gq_log_budget_begin(&b, 3);
+	ck_assert_int_eq(gq_log_budget_over(&b, 0), 0);
+	ck_assert(gq_log_budget_line(&b, 1));
+}
+END_TEST
+
 Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -274,6 +307,7 @@ Suite *metrics_suite(void)
 	tcase_add_test(tc, reclaims_victims_holds);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, file_bad);
+	tcase_add_test(tc, batch_writes_at_most_max_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

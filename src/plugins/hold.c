@@ -42,9 +42,10 @@ void gq_hold_log_end(const char *what)
 	int holds = gq_log_budget_over(&batch, 0);
 	int releases = gq_log_budget_over(&batch, 1);
 
+	/* not "gpuquota: reclaim: ...", the line of a reclaim decision */
 	if (holds || releases)
-		info("gpuquota: %s: %d more holds and %d more releases (one line each at SlurmctldDebug=debug)",
-		     what, holds, releases);
+		info("gpuquota: %d more holds and %d more releases after the first %d of this %s (one line each at SlurmctldDebug=debug)",
+		     holds, releases, GQ_HOLD_LOG_LINES, what);
 	gq_log_budget_end(&batch);
 }
 

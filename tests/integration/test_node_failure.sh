@@ -62,6 +62,10 @@ a1=$(submit a1 team-a 4 -w n1); wait_state "$a1" RUNNING
 a3=$(submit a3 team-a 2); wait_state "$a3" RUNNING
 b1=$(submit b1 team-b 2); wait_state "$b1" RUNNING
 sl scontrol update nodename=n2 state=resume
+# n2 idle and responding (its slurmd may register after the drain): else
+# c1 finds no idle node and reclaims a3 (seen once in CI)
+n2_ready() { [[ $(node_state n2) == IDLE ]] && echo yes; }
+_wait_eq 30 yes n2_ready || fail "n2 not IDLE after resume: $(node_state n2)"
 c1=$(submit c1 team-c 2); wait_state "$c1" RUNNING
 a2=$(submit a2 team-a 2); wait_state "$a2" RUNNING
 [[ $(node_of "$a3") == n3 && $(node_of "$b1") == n3 ]] \

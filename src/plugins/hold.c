@@ -27,9 +27,34 @@ typedef struct {
  * kind 0: holds, 1: releases */
 static gq_log_budget_t batch;
 
+/*
+ * The last hold text made in this batch, and what it was made from.  The
+ * text depends only on the kind of hold, whom or what it names (the job
+ * waited for, the project or the department), the view and the pool, and
+ * a batch holds thousands of jobs for one reclaim or room wait: one text
+ * is formatted per batch and compared, not one per job.  Outside a batch
+ * (on = false) each hold formats its own.
+ */
+static struct {
+	bool on;
+	gq_hold_t hold;
+	uint32_t key;
+	const gq_view_t *view;
+	const char *pool;
+	char *text;
+} memo;
+
+static void _memo_clear(bool on)
+{
+	xfree(memo.text);
+	memset(&memo, 0, sizeof(memo));
+	memo.on = on;
+}
+
 void gq_hold_log_begin(void)
 {
 	gq_log_budget_begin(&batch, GQ_HOLD_LOG_LINES);
+	_memo_clear(true);
 }
 
 bool gq_hold_log_line(bool release)
@@ -47,6 +72,7 @@ void gq_hold_log_end(const char *what)
 		info("gpuquota: %d more holds and %d more releases after the first %d of this %s (one line each at SlurmctldDebug=debug)",
 		     holds, releases, GQ_HOLD_LOG_LINES, what);
 	gq_log_budget_end(&batch);
+	_memo_clear(false);
 }
 
 static pthread_mutex_t lost_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -133,51 +159,93 @@ static char *_room_text(const gq_view_t *view, uint32_t id)
 	return desc;
 }
 
-void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
-		   const gq_job_t *job, const char *pool)
+/* What a hold of `job` names besides its kind: the job waited for, the
+ * project or the department (the memo's key). */
+static uint32_t _hold_key(const gq_view_t *view, const gq_job_t *job)
+{
+	switch (job->hold) {
+	case GQ_HOLD_RECLAIM:
+	case GQ_HOLD_ROOM:
+		return job->waits_for;
+	case GQ_HOLD_DEPT_LIMIT:
+		return gq_view_project(view, job->project)->department;
+	default:
+		return job->project;
+	}
+}
+
+/* The squeue reason of `job`'s hold, formatted (caller frees); NULL for
+ * no hold gpuquota writes. */
+static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
+			const char *pool)
 {
 	char in[GQ_POOL_TEXT_MAX] = "";
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const gq_dept_t *d = gq_view_dept(view, p->department);
 	const gq_project_t *pr;
 	const gq_job_t *er;
-	char *desc = NULL;
 
 	if (pool)
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->hold) {
 	case GQ_HOLD_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit%s (%.0f GPU%s)",
+		return xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit%s (%.0f GPU%s)",
 				      p->name, in, p->limit, _plural(p->limit));
-		break;
 	case GQ_HOLD_DEPT_LIMIT:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit%s (%.0f GPU%s)",
+		return xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit%s (%.0f GPU%s)",
 				      d ? d->name : "?", in, d ? d->limit : 0,
 				      _plural(d ? d->limit : 0));
-		break;
 	case GQ_HOLD_NOT_REQUEUEABLE:
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
+		return xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
 				      p->name, in, p->quota, _plural(p->quota));
-		break;
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);
 		pr = er ? gq_view_project(view, er->project) : NULL;
-		desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
+		return xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));
-		break;
 	case GQ_HOLD_ROOM:
-		desc = _room_text(view, job->waits_for);
-		break;
+		return _room_text(view, job->waits_for);
 	default:
-		return;
+		return NULL;
 	}
+}
+
+/* The text of job's hold, from the memo when it has it (NULL: none). */
+static const char *_memo_text(const gq_view_t *view, const gq_job_t *job,
+			      const char *pool)
+{
+	uint32_t key = _hold_key(view, job);
+
+	if (memo.text && memo.hold == job->hold && memo.key == key &&
+	    memo.view == view && memo.pool == pool)
+		return memo.text;
+	xfree(memo.text);
+	memo.hold = job->hold;
+	memo.key = key;
+	memo.view = view;
+	memo.pool = pool;
+	return memo.text = _hold_text(view, job, pool);
+}
+
+void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
+		   const gq_job_t *job, const char *pool)
+{
+	char *own = NULL, *desc;
+	const char *text;
+
+	if (memo.on)
+		text = _memo_text(view, job, pool);
+	else
+		text = own = _hold_text(view, job, pool);
+	if (!text)
+		return;
 	if (job_ptr->state_reason == WAIT_HELD &&
-	    !xstrcmp(job_ptr->state_desc, desc)) {
+	    !xstrcmp(job_ptr->state_desc, text)) {
 		/* the same hold; a priority Slurm's main cycle put back
 		 * (gq_facts_held_by_us) goes back to 0 */
 		_forget(job_ptr->job_id);
-		xfree(desc);
+		xfree(own);
 		if (job_ptr->priority) {
 			debug("gpuquota: hold %pJ again (Slurm's scheduling cycle had put its priority back)",
 			      job_ptr);
@@ -187,6 +255,7 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		}
 		return;
 	}
+	desc = own ? own : xstrdup(text);
 	if (gq_hold_log_line(false))
 		info("gpuquota: hold %pJ: %s", job_ptr, desc);
 	else

@@ -23,8 +23,9 @@
 #define GQ_PATIENCE_MAX 86400		/* reclaim_patience: at most a day */
 #define GQ_HALF_LIFE_MAX (366 * 86400)	/* usage_half_life: at most a year */
 #define GQ_DEFAULT_USAGE_WEIGHT 1.0
-#define GQ_DEFAULT_ROOM_WAIT 30		/* seconds freed GPUs are kept for an
-					 * in-quota job without room */
+#define GQ_DEFAULT_ROOM_WAIT 0		/* seconds freed GPUs are kept for an
+					 * in-quota job without room (0: off;
+					 * docs/MODEL.md "Holds" says why) */
 
 /* A project's or department's numbers in one pool. */
 typedef struct {

@@ -130,7 +130,7 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle);
  * for one in-quota job that can get room on no node (seconds), from when
  * they are first kept for it; never renewed for the same job; 0: never
  * kept.  settings.room_wait of the current configuration (default
- * GQ_DEFAULT_ROOM_WAIT, a reclaim's wait).  Caller holds the lock.
+ * GQ_DEFAULT_ROOM_WAIT: 0, off).  Caller holds the lock.
  */
 int gq_state_room_wait(void);
 

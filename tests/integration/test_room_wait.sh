@@ -10,7 +10,8 @@
 # n1 has 2 idle + team-c's 2: b1 runs there, and c5 never ran.
 . "$(dirname "$0")/lib.sh"
 
-up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 4},
+up_cluster '{"settings": {"room_wait": 30},
+            "projects": [{"name": "team-a", "gpu_quota": 4},
                           {"name": "team-b", "gpu_quota": 4},
                           {"name": "team-c", "gpu_quota": 0,
                            "over_quota_weight": 0}]}' --gpus 4

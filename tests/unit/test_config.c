@@ -253,7 +253,7 @@ START_TEST(test_settings)
 	ck_assert_int_eq(cfg->ndepts, 0);
 	ck_assert_int_eq(cfg->settings.min_runtime, GQ_DEFAULT_MIN_RUNTIME);
 	ck_assert_int_eq(cfg->settings.recompute_interval, GQ_DEFAULT_INTERVAL);
-	ck_assert_int_eq(cfg->settings.room_wait, GQ_DEFAULT_ROOM_WAIT);
+	ck_assert_int_eq(cfg->settings.room_wait, 0);	/* off */
 	ck_assert_int_eq(cfg->settings.npartitions, 0);
 	ck_assert_int_eq(cfg->settings.grace_time, GQ_DEFAULT_GRACE_TIME);
 	gq_config_free(cfg);

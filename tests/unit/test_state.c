@@ -256,15 +256,19 @@ static char *room_config_with(const char *settings)
 	return write_temp(text);
 }
 
+/* The room wait is off by default (settings.room_wait 0): these tests
+ * turn it on, 30 s. */
+#define ROOM_WAIT 30
+
 static char *room_config(void)
 {
-	return room_config_with("");
+	return room_config_with("\"settings\": {\"room_wait\": 30}, ");
 }
 
 /*
  * Freed GPUs are kept for an in-quota job that can get room on no node:
  * c7 (outside quotas) waits for b1, a3 (in quota) does not, a team-c job
- * submitted meanwhile waits too.  The wait lasts GQ_DEFAULT_ROOM_WAIT from its
+ * submitted meanwhile waits too.  The wait lasts ROOM_WAIT from its
  * first pass and is not renewed.  When a1 ends, node 0 has 2 idle + 2 of
  * team-c = 4: room is made there (team-c's jobs 3 and 4, not 5 and 6), and
  * the reclaim's own wait takes over.
@@ -303,13 +307,13 @@ START_TEST(freed_gpus_kept_for_room)
 	 * split at their band (gq_view_expect_reclaim_wait) */
 	ck_assert(gq_state_reclaim_waiting(gq_state()->view, 0, 101));
 	ck_assert(!gq_state_reclaim_waiting(gq_state()->view, 0,
-					    100 + GQ_DEFAULT_ROOM_WAIT));
+					    100 + ROOM_WAIT));
 	ck_assert(!gq_state_reclaim_waiting(NULL, 0, 101));
 
 	/* one second before the end of the wait: still kept */
-	room_step(100 + GQ_DEFAULT_ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
+	room_step(100 + ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
 	/* over, and not renewed for b1 later */
-	v = room_step(100 + GQ_DEFAULT_ROOM_WAIT, 0, GQ_HOLD_NONE);
+	v = room_step(100 + ROOM_WAIT, 0, GQ_HOLD_NONE);
 	ck_assert_uint_eq(gq_view_kept_for(v), 0);
 	room_step(200, 0, GQ_HOLD_NONE);
 
@@ -413,9 +417,9 @@ START_TEST(room_wait_after_a_grace_time)
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
 	ck_assert_uint_eq(gq_view_kept_for(v), 10);
 	gq_state_publish();
-	v = grace_pass(291 + GQ_DEFAULT_ROOM_WAIT);
+	v = grace_pass(291 + ROOM_WAIT);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(),
-						    291 + GQ_DEFAULT_ROOM_WAIT),
+						    291 + ROOM_WAIT),
 			 0);
 	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_NONE);
 	gq_state_publish();
@@ -558,12 +562,14 @@ END_TEST
 
 /*
  * settings.room_wait: 5 s keeps the GPUs for b1 from 100 to 104, not at
- * 105; 0 never keeps them.
+ * 105; 0 never keeps them, and neither does a configuration that does not
+ * set it (the default is 0: docs/MODEL.md "Holds").
  */
 START_TEST(room_wait_setting)
 {
 	char *f = room_config_with("\"settings\": {\"room_wait\": 5}, ");
 	char *off = room_config_with("\"settings\": {\"room_wait\": 0}, ");
+	char *unset = room_config_with("");
 	char err[GQ_ERR_MAX];
 
 	gq_state_lock();
@@ -578,6 +584,14 @@ START_TEST(room_wait_setting)
 	ck_assert_int_eq(gq_state_room_wait(), 0);
 	room_step(100, 0, GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_state()->nroomwait, 0);
+	gq_state_clear();
+
+	ck_assert_int_eq(gq_state_load(unset, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_room_wait(), 0);
+	room_step(100, 0, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_state()->nroomwait, 0);
+	unlink(unset);
+	free(unset);
 	end_state(f, off);
 }
 END_TEST

@@ -24,7 +24,7 @@ logs=$top/build/matrix
 ALL=(bookworm trixie forky)
 TESTS=(test_quick_start test_at_quota_no_reclaim test_weighted_share test_limit
        test_departments test_multinode test_config_errors
-       test_grace_time test_patience test_usage)
+       test_grace_time test_patience test_usage test_roomless_order)
 
 others=0
 releases=()

@@ -49,11 +49,19 @@ uint32_t gq_band_priority(gq_band_t band, double key)
 	 */
 	if (isnan(key) || key < 0)
 		key = 0;
-	if (band == GQ_BAND_IN_QUOTA)
+	if (band == GQ_BAND_IN_QUOTA) {
+		/* base + 1 .. base + SPAN - 1: the base is the roomless' */
 		unit = key > 1 ? 1 : key;
-	else
-		unit = isinf(key) ? 1 : key / (1 + key);
+		return base + 1 +
+		       (uint32_t)llround((1 - unit) * (GQ_BAND_SPAN - 2));
+	}
+	unit = isinf(key) ? 1 : key / (1 + key);
 	return base + (uint32_t)llround((1 - unit) * (GQ_BAND_SPAN - 1));
+}
+
+uint32_t gq_band_priority_roomless(void)
+{
+	return gq_band_base(GQ_BAND_IN_QUOTA);
 }
 
 gq_band_t gq_band_from_priority(uint32_t prio)

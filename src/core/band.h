@@ -37,8 +37,20 @@ gq_band_t gq_band_of(double in_quota, double in_fair, double quota,
  */
 double gq_band_key(gq_band_t band, double cum, double quota, double weight);
 
-/* Slurm priority for (band, key): in-quota > fair-share > over; never 0. */
+/*
+ * Slurm priority for (band, key): in-quota > fair-share > over; never 0.
+ * The in-quota band keeps its lowest value (its base) for jobs that can
+ * get no room (gq_band_priority_roomless): keyed jobs take the rest.
+ */
 uint32_t gq_band_priority(gq_band_t band, double key);
+
+/*
+ * The priority of an in-quota job for which no node can give room, by
+ * idle GPUs or reclaim (room.c): below every other in-quota job, so that
+ * Slurm's main cycle, which stops trying a partition at the first job it
+ * cannot start, tries the in-quota jobs that can start or reclaim first.
+ */
+uint32_t gq_band_priority_roomless(void);
 
 /* Lowest priority of a band (what sprio shows as the band's part). */
 uint32_t gq_band_base(gq_band_t band);

@@ -466,6 +466,21 @@ static int _roomless(gq_view_t *v, const gq_job_t *er, gq_shape_t *s,
 	return 0;
 }
 
+/*
+ * No room can be made for er.  An in-quota job goes below the in-quota
+ * jobs that can start or reclaim (gq_band_priority_roomless): Slurm's
+ * main cycle stops trying a partition at the first job it cannot start
+ * (fail_by_part in job_scheduler.c), so tried first it would keep them
+ * waiting until backfill.  Its band, its A and every decision stay.
+ */
+static void _no_room(gq_job_t *er)
+{
+	if (er->band != GQ_BAND_IN_QUOTA)
+		return;
+	er->roomless = true;
+	er->priority = gq_band_priority_roomless();
+}
+
 int gq_room_make(gq_view_t *v, const int *order, int norder,
 		 gq_budget_t **budget)
 {
@@ -555,6 +570,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		if (s->room == 0) {	/* none can be made: not for this one */
 			if (_roomless(v, er, s, &gpus))
 				goto out;
+			_no_room(er);
 			continue;
 		}
 		if (s->room == 1) {
@@ -568,6 +584,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		s->room = n > 0;
 		if (!n && _roomless(v, er, s, &gpus))
 			goto out;
+		if (!n)
+			_no_room(er);
 		if (_keep_victims(&sh, s, chosen, n))
 			goto out;
 	}

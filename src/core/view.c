@@ -695,7 +695,7 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
-	job->room = job->patient = false;
+	job->room = job->patient = job->roomless = false;
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)

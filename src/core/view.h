@@ -121,6 +121,8 @@ typedef struct {
 				 * array to it); 0 when held */
 	bool demand;		/* counted in its project's pending demand */
 	bool room;		/* reclaims from its own set (room.c) */
+	bool roomless;		/* in quota, and no node can give it room:
+				 * priority gq_band_priority_roomless() */
 	bool patient;		/* waits for loans that end soon, reclaims
 				 * nothing (patience.h; waits_for: the loan
 				 * that ends last of those) */

@@ -43,7 +43,7 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 	    (was && was->patient))
 		return false;
 	if (!was || was->band != job->band || was->cum != job->cum ||
-	    !job_ptr->state_desc)
+	    was->roomless != job->roomless || !job_ptr->state_desc)
 		return false;
 	/* every text _explain writes starts "<why>, gpuquota: " (a text
 	 * that does not is formatted and compared: the same outcome) */
@@ -110,6 +110,16 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 					      "not enough nodes" : "no node",
 					      job->in.gpus_per_node,
 					      gq_state_room_wait());
+			break;
+		}
+		if (job->roomless) {
+			/* tried after the in-quota jobs that can start */
+			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); %s can free %u GPUs for it within the other projects' floors yet",
+					      why, in, p->name, job->cum,
+					      p->quota,
+					      job->in.nodes > 1 ?
+					      "not enough nodes" : "no node",
+					      job->in.gpus_per_node);
 			break;
 		}
 		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)%s",

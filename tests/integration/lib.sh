@@ -199,6 +199,19 @@ submit() {
 }
 
 state() { sl squeue -h -j "$1" -o %T 2>/dev/null || true; }
+
+# 2 nodes x 4 GPUs filled so that a 4-GPU job gets room on neither:
+# team-a runs a1, a1b (1 + 1 GPU) on n1 and a2 (2) on n2, team-c c1, c2
+# on n1 and c3, c4 on n2 (1 each).  Sets a1 a1b a2 c1 c2 c3 c4.
+fill_no_room() {
+	a1=$(submit a1 team-a 1 -w n1); wait_state "$a1" RUNNING
+	a1b=$(submit a1b team-a 1 -w n1); wait_state "$a1b" RUNNING
+	a2=$(submit a2 team-a 2 -w n2); wait_state "$a2" RUNNING
+	c1=$(submit c1 team-c 1 -w n1); wait_state "$c1" RUNNING
+	c2=$(submit c2 team-c 1 -w n1); wait_state "$c2" RUNNING
+	c3=$(submit c3 team-c 1 -w n2); wait_state "$c3" RUNNING
+	c4=$(submit c4 team-c 1 -w n2); wait_state "$c4" RUNNING
+}
 restarts() { sl scontrol show job "$1" | grep -oE 'Restarts=[0-9]+' | cut -d= -f2; }
 
 # wait_state JOB STATE [SECONDS]

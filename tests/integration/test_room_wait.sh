@@ -16,13 +16,7 @@ up_cluster '{"settings": {"room_wait": 30},
                           {"name": "team-c", "gpu_quota": 0,
                            "over_quota_weight": 0}]}' --gpus 4
 
-a1=$(submit a1 team-a 1 -w n1); wait_state "$a1" RUNNING
-a1b=$(submit a1b team-a 1 -w n1); wait_state "$a1b" RUNNING
-a2=$(submit a2 team-a 2 -w n2); wait_state "$a2" RUNNING
-c1=$(submit c1 team-c 1 -w n1); wait_state "$c1" RUNNING
-c2=$(submit c2 team-c 1 -w n1); wait_state "$c2" RUNNING
-c3=$(submit c3 team-c 1 -w n2); wait_state "$c3" RUNNING
-c4=$(submit c4 team-c 1 -w n2); wait_state "$c4" RUNNING
+fill_no_room
 
 b1=$(submit b1 team-b 4)
 _wait_eq 15 yes reason_has "$b1" "GPUs that come free are kept for it" \

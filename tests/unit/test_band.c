@@ -34,10 +34,16 @@ END_TEST
 
 START_TEST(priority_encoding)
 {
-	/* in quota key 0.5: 2000000001 + round(0.5 * 999999999) */
+	/* in quota key 0.5: 2000000001 + 1 + round(0.5 * 999999998) */
 	ck_assert_uint_eq(gq_band_priority(GQ_BAND_IN_QUOTA, 0.5), 2500000001u);
 	ck_assert_uint_eq(gq_band_priority(GQ_BAND_IN_QUOTA, 0), 2999999999u + 1);
-	ck_assert_uint_eq(gq_band_priority(GQ_BAND_IN_QUOTA, 1), 2000000001u);
+	ck_assert_uint_eq(gq_band_priority(GQ_BAND_IN_QUOTA, 1), 2000000002u);
+	/* the base is kept for in-quota jobs that can get no room */
+	ck_assert_uint_eq(gq_band_priority_roomless(), 2000000001u);
+	ck_assert_uint_lt(gq_band_priority_roomless(),
+			  gq_band_priority(GQ_BAND_IN_QUOTA, 1));
+	ck_assert_int_eq(gq_band_from_priority(gq_band_priority_roomless()),
+			 GQ_BAND_IN_QUOTA);
 	/* fair share key 1: unit 1/2 -> 1000000001 + 500000000 */
 	ck_assert_uint_eq(gq_band_priority(GQ_BAND_FAIR_SHARE, 1), 1500000001u);
 	ck_assert_uint_eq(gq_band_priority(GQ_BAND_OVER, INFINITY), 1u);

@@ -1309,6 +1309,11 @@ END_TEST
  * team-a's failed attempt left x1 and x2 marked as taken; team-b's room
  * on n0 then counted their GPUs as freed without taking them, and its
  * room set was empty: it could reclaim nothing.
+ * team-a's job, for which no room can be made, goes below team-b's in its
+ * band: 2 000 000 001 (the band's base, band.h), under team-b's key 1
+ * (2 000 000 002), where it was 2 500 000 001 (key 0.5) and tried first.
+ * Slurm's main cycle stops trying a partition at the first job it cannot
+ * start, so tried first it would keep team-b's reclaim waiting.
  */
 START_TEST(room_failed_attempt_leaves_nothing)
 {
@@ -1337,6 +1342,11 @@ START_TEST(room_failed_attempt_leaves_nothing)
 	ck_assert(gq_view_job(v, 20)->room);
 	for (uint32_t id = 1; id <= 4; id++)	/* {x1, x2} */
 		ck_assert_int_eq(gq_view_preemptable(v, id, 20), id <= 2);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(!gq_view_job(v, 20)->roomless);
+	ck_assert_uint_eq(gq_view_job(v, 10)->priority, 2000000001u);
+	ck_assert_uint_eq(gq_view_job(v, 20)->priority, 2000000002u);
+	ck_assert_double_eq_tol(gq_view_job(v, 10)->cum, 4, 1e-9);	/* kept */
 	gq_view_free(v);
 }
 END_TEST

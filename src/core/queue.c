@@ -9,25 +9,13 @@
 #include "core/queue.h"
 #include "core/sort.h"
 
-/*
- * A project's pending queue: eligible before waiting, then Slurm's order
- * (higher first), then the order of submission: lowest id.  Not the
- * submit time, which Slurm resets when it requeues a job: a job requeued
- * to reclaim its GPUs keeps its place in its project's queue.
- */
+/* gq_queue_cmp of two queued jobs by index, for gq_sort_ints */
 static int _cmp_queue(const void *a, const void *b, void *ctx)
 {
 	const gq_job_t *jobs = ctx;
-	const gq_job_in_t *x = &jobs[*(const int *)a].in;
-	const gq_job_in_t *y = &jobs[*(const int *)b].in;
 
-	if (x->state != y->state)
-		return x->state == GQ_JOB_PENDING ? -1 : 1;
-	if (x->order != y->order)
-		return x->order > y->order ? -1 : 1;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return 0;
+	return gq_queue_cmp(&jobs[*(const int *)a].in,
+			    &jobs[*(const int *)b].in);
 }
 
 /* Does x go before y in the order Slurm tries jobs: priority, older, id? */
@@ -216,8 +204,19 @@ static bool _eligible(const gq_job_t *job)
 }
 
 
+/*
+ * Can no eligible job of the project be held, whatever A it meets?  No
+ * gpu_limit (its fit passes at any A), and none that cannot be requeued
+ * (held past quota): then every eligible job is demand.
+ */
+static bool _holds_free(const gq_project_t *p, const gq_queue_seen_t *s)
+{
+	return !s->hard && p->limit == INFINITY;
+}
+
 void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
-		     const gq_buckets_t *queued, uint8_t *demand)
+		     const gq_buckets_t *queued, uint8_t *demand,
+		     const gq_queue_seen_t *seen)
 {
 	int i, k;
 
@@ -226,7 +225,13 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 		int *q = gq_bucket(queued, i), n = gq_bucket_len(queued, i);
 		double cum = p->alloc;
 
-		gq_sort_ints(q, n, _cmp_queue, (void *)jobs);
+		if (!seen || seen[i].unordered)
+			gq_sort_ints(q, n, _cmp_queue, (void *)jobs);
+		if (seen && _holds_free(p, &seen[i])) {
+			/* demand[] as the grouping wrote it: eligible */
+			p->pending = seen[i].pending;
+			continue;
+		}
 		p->pending = 0;
 		for (k = 0; k < n; k++)
 			demand[q[k]] = false;

@@ -18,6 +18,58 @@
 #include "core/view.h"
 
 /*
+ * A project's queue: eligible before waiting, then Slurm's order (higher
+ * first), then the order of submission: lowest id.  Not the submit time,
+ * which Slurm resets when it requeues a job: a job requeued to reclaim
+ * its GPUs keeps its place in its project's queue.  <0, 0 or >0.
+ */
+static inline int gq_queue_cmp(const gq_job_in_t *x, const gq_job_in_t *y)
+{
+	if (x->state != y->state)
+		return x->state == GQ_JOB_PENDING ? -1 : 1;
+	if (x->order != y->order)
+		return x->order > y->order ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return 0;
+}
+
+/*
+ * What the pass saw of a project's queue as it grouped the jobs (view.c),
+ * so that gq_queue_demand need not read the queued records again: whether
+ * they came in order (gq_queue_cmp), whether one is eligible work that
+ * cannot be requeued (its hold reads A), and the GPUs (x tasks) of its
+ * eligible jobs.  gq_queue_seen() counts a job in.
+ */
+typedef struct {
+	int64_t order;		/* the last job seen: its order, id, state */
+	uint64_t pending;	/* GPUs x tasks of the eligible jobs */
+	uint32_t id;
+	uint8_t state;
+	bool any;		/* a job was seen */
+	bool unordered;		/* a job came before one it follows */
+	bool hard;		/* an eligible job with GPUs not requeueable */
+} gq_queue_seen_t;
+
+/* The next queued job of a project, in the order the store has them. */
+static inline void gq_queue_seen(gq_queue_seen_t *s, const gq_job_in_t *in)
+{
+	gq_job_in_t last = { .state = s->state, .order = s->order,
+			     .id = s->id };
+
+	if (s->any && gq_queue_cmp(&last, in) > 0)
+		s->unordered = true;
+	s->any = true;
+	s->order = in->order;
+	s->id = in->id;
+	s->state = (uint8_t)in->state;
+	if (in->state == GQ_JOB_PENDING) {
+		s->pending += (uint64_t)in->gpus * in->tasks;
+		s->hard |= in->gpus && !in->requeueable;
+	}
+}
+
+/*
  * Sort every project's queue (bucket p of `queued`: its pending and
  * waiting jobs) into Slurm's order: eligible first, then Slurm's order
  * (QOS, nice), lowest id; and set each project's pending demand: the GPUs
@@ -26,10 +78,17 @@
  * alone and writes no record (the walk after fair shares writes them):
  * demand[k] says whether job k is demand, for gq_queue_walk to write
  * into its record.  Before fair shares, which need the demand.
- * O(J log J), O(J) for queues already in order.
+ * `seen` (NULL: nothing seen), per project, what the grouping saw of
+ * its queue and demand[] as it wrote it there (eligible: demand): a
+ * queue seen in order is not checked again, and one whose holds cannot
+ * read A (no gpu_limit, every eligible job requeueable) keeps that demand
+ * and its sum, its records not read.
+ * O(J log J), O(J) for queues already in order, O(P) when every queue was
+ * seen in order and without holds.
  */
 void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
-		     const gq_buckets_t *queued, uint8_t *demand);
+		     const gq_buckets_t *queued, uint8_t *demand,
+		     const gq_queue_seen_t *seen);
 
 /*
  * After fair shares: every pending job's cum, band, key, priority and

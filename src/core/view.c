@@ -76,6 +76,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->spare);
 	free(v->moved);
 	free(v->demand);
+	free(v->seen);
 	free(v->reclaimers);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
@@ -728,9 +729,12 @@ static void _set_places(gq_view_t *v)
  * costs more than the work done on it.  The same sweep starts each job:
  * a record added during this pass is its input alone (_store_job), so
  * the copy reads that line and writes the rest as nothing decided
- * (_put_started), its placement counted in after (_set_places, O(entries));
- * a record of a pass before (gq_view_compute again without
- * gq_view_begin) is copied whole and reset (_reset_job).  The queued and
+ * (_put_started), its placement counted in after (_set_places, O(entries)),
+ * and a queued one is seen for gq_queue_demand as it goes by (v->seen:
+ * its order, eligible demand; demand[]), so that the demand step need not
+ * read the queued records again; a record of a pass before
+ * (gq_view_compute again without gq_view_begin) is copied whole and
+ * reset (_reset_job), nothing seen.  The queued and
  * running buckets are then runs of consecutive jobs (gq_buckets_runs, no
  * job read).  O(J + P), plus O(capacity) to renumber the id table.
  * Returns 0, or -1 when there is no memory for the second buffer: the
@@ -743,6 +747,7 @@ static int _group_by_project(gq_view_t *v)
 	bool staged = !v->group_stale;	/* records are their input alone */
 	gq_job_t *t;
 
+	v->seen_now = false;
 	if (v->spare_cap < v->jobs_cap) {
 		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
 
@@ -751,9 +756,20 @@ static int _group_by_project(gq_view_t *v)
 		v->spare = ns;
 		v->spare_cap = v->jobs_cap;
 	}
+	if (staged && v->seen_cap < v->reg.nproj) {
+		gq_queue_seen_t *ns = realloc(v->seen,
+					      sizeof(*ns) * v->reg.nproj);
+
+		if (!ns)
+			return -1;
+		v->seen = ns;
+		v->seen_cap = v->reg.nproj;
+	}
 	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
 		return -1;
 	at = start + ng + 1;
+	if (staged && v->reg.nproj)
+		memset(v->seen, 0, sizeof(*v->seen) * v->reg.nproj);
 	for (k = 0; v->group_stale && k < v->njobs; k++)
 		v->group[k] = _group_of(v->jobs[k].project, &v->jobs[k].in);
 	v->group_stale = false;
@@ -766,10 +782,15 @@ static int _group_by_project(gq_view_t *v)
 		int g = GQ_GROUP(v->group[k]), to = at[g]++;
 
 		v->moved[k] = to;
-		if (g & 1)	/* running: _reset_job's a_p */
+		if (g & 1) {	/* running: _reset_job's a_p */
 			_add_alloc_only(v, g / 2, &v->jobs[k].in, 1);
+		} else {	/* queued: gq_queue_demand's first look */
+			gq_queue_seen(&v->seen[g / 2], &v->jobs[k].in);
+			v->demand[to] = v->jobs[k].in.state == GQ_JOB_PENDING;
+		}
 		_put_started(&v->spare[to], &v->jobs[k], g / 2);
 	}
+	v->seen_now = staged;
 	for (k = 0; !staged && k < v->njobs; k++) {
 		int to = at[v->group[k]]++;
 		gq_job_t job = v->jobs[k];
@@ -882,7 +903,9 @@ static int _start_jobs(gq_view_t *v)
  *  - each project's queue sorted and its demand (what its own holds keep
  *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
  *    only for the projects whose jobs came out of order (sort.h); it
- *    reads the queued records' input and writes no record;
+ *    reads the queued records' input and writes no record, and reads
+ *    none of a project the grouping saw in order and without holds
+ *    (O(1) for it: queue.h, gq_queue_seen_t);
  *  - fair shares: O(P^2) water-filling;
  *  - bands and holds, departments' bounds: O(J), and O(J_d x P_d) in a
  *    department (queue.h); it also lists the jobs that may reclaim, O(R
@@ -912,7 +935,8 @@ int gq_view_compute(gq_view_t *v)
 	if (v->expect_wait)	/* not open to the arrays' outside part */
 		r->idle = 0;
 	STEP(GQ_STEP_START);
-	gq_queue_demand(r, v->jobs, queued, v->demand);
+	gq_queue_demand(r, v->jobs, queued, v->demand,
+			v->seen_now ? v->seen : NULL);
 	STEP(GQ_STEP_DEMAND);
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;

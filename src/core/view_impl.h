@@ -8,6 +8,7 @@
 #include "core/bucket.h"
 #include "core/hash.h"
 #include "core/idmap.h"
+#include "core/queue.h"
 #include "core/registry.h"
 #include "core/view.h"
 
@@ -37,6 +38,11 @@ struct gq_view {
 	/* per queued job, by index: whether it is demand (queue.h,
 	 * gq_queue_demand), until the walk writes it into its record */
 	uint8_t *demand;
+	/* per project, its queue as this pass' grouping saw it (queue.h),
+	 * when seen_now (else gq_queue_demand reads the queued records) */
+	gq_queue_seen_t *seen;
+	int seen_cap;
+	bool seen_now;
 	/* the jobs that may reclaim after the walk, by index (queue.h,
 	 * gq_queue_walk): what patience and room-making look through */
 	int *reclaimers;

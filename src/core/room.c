@@ -149,6 +149,8 @@ typedef struct {
 	int nchained;		/* of all projects */
 	uint8_t *skip;		/* per project, for the preemptor at hand */
 	int live;		/* projects not skipped */
+	bool spent;		/* no budget had room when last asked, and
+				 * nothing was taken or given back since */
 } gq_givers_t;
 
 static void _giver_update(gq_givers_t *g, const gq_budget_t *b, int p,
@@ -190,7 +192,9 @@ static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
  * Returns how many were chosen (0: no room can be made), or -1 (memory).
  * O(P + N + E), the entries of projects that cannot give passed over
  * (gq_givers_t); O(P + N) when no project can give, and then the nodes
- * only until the first without room enough idle.
+ * only until the first without room enough idle; O(N) of those when the
+ * last call found no project could give either (nothing taken since:
+ * the budgets are as they were).
  */
 static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
@@ -199,9 +203,12 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 {
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
-	if (!g->nchained && !gq_budget_any_left(b, &v->reg)) {
+	if (!g->nchained &&
+	    (g->spent || !gq_budget_any_left(b, &v->reg))) {
 		g->live = 0;	/* every project skipped: O(P), no kinds */
+		g->spent = true;	/* and nothing is taken below */
 	} else {
+		g->spent = false;
 		_kinds(v, er, kinds);
 		_givers_for(g, v, b, kinds);
 	}

@@ -168,19 +168,67 @@ typedef struct {
 	bool kept;		/* shorter than GQ_SPELLED_MAX */
 } gq_spelling_t;
 
+static inline uint64_t _load8(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+static inline uint64_t _load4(const char *s)
+{
+	uint32_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+/*
+ * The words of a name of n < GQ_SPELLED_MAX bytes, zero-padded, as a copy
+ * of its bytes into them would make them: on a little-endian machine
+ * read as whole words, the last part word from the 8 bytes that end the
+ * name (or, in a name under 8 bytes, from two 4-byte reads, or its
+ * bytes) shifted down, so that no byte after the name is read and no
+ * word is read back from a byte copy (a stall per name).
+ */
+static void _words(const char *s, size_t n, uint64_t *w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t full = n / 8, r = n % 8, i;
+
+	w[0] = w[1] = w[2] = 0;
+	for (i = 0; i < full; i++)
+		w[i] = _load8(s + 8 * i);
+	if (!r)
+		return;
+	if (full)
+		w[full] = _load8(s + n - 8) >> (8 * (8 - r));
+	else if (r >= 4)
+		w[0] = _load4(s) | _load4(s + r - 4) << (8 * (r - 4));
+	else
+		w[0] = (uint64_t)(unsigned char)s[0] |
+		       (uint64_t)(unsigned char)s[r / 2] << (8 * (r / 2)) |
+		       (uint64_t)(unsigned char)s[r - 1] << (8 * (r - 1));
+#else
+	memset(w, 0, sizeof(uint64_t) * GQ_SPELLED_WORDS);
+	memcpy(w, s, n);
+#endif
+}
+
 /* The words and hash of a name; never reads past its NUL.  O(length) */
 static void _spelling(const char *s, gq_spelling_t *sp)
 {
 	size_t n = strlen(s);
 	uint64_t h;
 
-	memset(sp->w, 0, sizeof(sp->w));
 	sp->kept = n < GQ_SPELLED_MAX;
 	if (!sp->kept) {
+		memset(sp->w, 0, sizeof(sp->w));
 		sp->hash = 0;
 		return;
 	}
-	memcpy(sp->w, s, n);
+	_words(s, n, sp->w);
 	/* independent multiplies, not a chain: one per word */
 	h = (sp->w[0] * 0x9E3779B97F4A7C15ULL) ^
 	    (sp->w[1] * 0xC2B2AE3D27D4EB4FULL) ^

@@ -22,7 +22,8 @@
  * placement entries (E) by node and order nodes, and lay them out as the
  * scans read them (gq_ent_t); O(R) to find who needs room among the R
  * jobs that may reclaim (gq_queue_walk lists them: no other record is
- * read); then O(P + N + E) once per shape of
+ * read), O(R log R) to sort those that need room into the order Slurm
+ * tries them (_sort_need); then O(P + N + E) once per shape of
  * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
@@ -302,18 +303,71 @@ static bool _wants_room(const gq_job_t *er)
 		er->band == GQ_BAND_FAIR_SHARE);
 }
 
-/* preemptors in the order Slurm will try them: priority, older, id */
-static int _cmp_prio(const void *a, const void *b, void *ctx)
-{
-	const gq_job_t *jobs = ctx;
-	const gq_job_t *x = &jobs[*(const int *)a];
-	const gq_job_t *y = &jobs[*(const int *)b];
+/*
+ * A preemptor's place in the order Slurm will try them (priority, older,
+ * id) as one 128-bit number, smaller first: the priority's complement,
+ * the submit time with its sign bit flipped (so that unsigned order is
+ * signed order), the id.  Sorting compares two words inline instead of
+ * calling a comparator that reads two records.
+ */
+typedef struct {
+	uint64_t hi, lo;
+	int job;
+} gq_try_t;
 
-	if (x->priority != y->priority)
-		return x->priority > y->priority ? -1 : 1;
-	if (x->in.submit_time != y->in.submit_time)
-		return x->in.submit_time < y->in.submit_time ? -1 : 1;
-	return x->in.id < y->in.id ? -1 : (x->in.id > y->in.id);
+static gq_try_t _try_key(const gq_job_t *jobs, int k)
+{
+	uint64_t t = (uint64_t)jobs[k].in.submit_time ^ (1ULL << 63);
+
+	return (gq_try_t){
+		.hi = (uint64_t)(UINT32_MAX - jobs[k].priority) << 32 | t >> 32,
+		.lo = t << 32 | jobs[k].in.id,
+		.job = k,
+	};
+}
+
+static inline bool _try_before(const gq_try_t *x, const gq_try_t *y)
+{
+	return x->hi != y->hi ? x->hi < y->hi : x->lo < y->lo;
+}
+
+/*
+ * need[0..n) in the order Slurm will try them; -1 when out of memory.  A
+ * merge sort, runs of 2^i merged bottom up: O(n log n).  The keys are
+ * distinct (the id), so the order is the one any sort gives.
+ */
+static int _sort_need(const gq_job_t *jobs, int *need, int n)
+{
+	gq_try_t *a = malloc(sizeof(*a) * (n + 1));
+	gq_try_t *b = malloc(sizeof(*b) * (n + 1));
+	gq_try_t *t;
+	int w, i;
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		a[i] = _try_key(jobs, need[i]);
+	for (w = 1; w < n; w *= 2, t = a, a = b, b = t)
+		for (i = 0; i < n; i += 2 * w) {
+			int x = i, xe = i + w < n ? i + w : n, y = xe;
+			int ye = i + 2 * w < n ? i + 2 * w : n, o = i;
+
+			while (x < xe && y < ye)
+				b[o++] = _try_before(&a[y], &a[x]) ? a[y++] :
+								     a[x++];
+			while (x < xe)
+				b[o++] = a[x++];
+			while (y < ye)
+				b[o++] = a[y++];
+		}
+	for (i = 0; i < n; i++)
+		need[i] = a[i].job;
+	free(a);
+	free(b);
+	return 0;
 }
 
 /*
@@ -568,7 +622,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	gq_budget_free(*budget);
 	if (!(*budget = gq_budget_new(&v->reg)))
 		goto out;
-	qsort_r(need, nneed, sizeof(*need), _cmp_prio, v->jobs);
+	if (_sort_need(v->jobs, need, nneed))
+		goto out;
 	for (k = 0; k < nneed; k++) {
 		gq_job_t *er = &v->jobs[need[k]];
 		gq_shape_t *s = _shape(&sh, er, v->njobs);

@@ -40,6 +40,8 @@
 #include "core/room.h"
 #include "core/view_impl.h"
 
+#define GQ_ROOM_AHEAD 8	/* preemptors whose records are read ahead */
+
 /*
  * The kind of reclaim by which er would take a job of each project
  * (gq_reclaim_kinds): the scans below look it up instead of asking per
@@ -596,6 +598,14 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	for (i = 0; i < v->nreclaimers; i++) {
 		gq_shape_t *s;
 
+		/* scattered records, both lines read: asked for ahead */
+		if (i + GQ_ROOM_AHEAD < v->nreclaimers) {
+			const char *a = (const char *)
+				&v->jobs[v->reclaimers[i + GQ_ROOM_AHEAD]];
+
+			__builtin_prefetch(a);
+			__builtin_prefetch(a + 64);
+		}
 		k = v->reclaimers[i];
 		if (!_wants_room(&v->jobs[k]))
 			continue;

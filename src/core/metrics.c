@@ -22,10 +22,12 @@ void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r)
 {
 	gq_pass_rec_t *slot;
 
-	m->passes_total++;
-	if (!r->ok)
-		m->pass_failures_total++;
-	gq_hist_observe(&m->pass_seconds, r->pass_us / 1e6);
+	if (!r->rehold) {
+		m->passes_total++;
+		if (!r->ok)
+			m->pass_failures_total++;
+		gq_hist_observe(&m->pass_seconds, r->pass_us / 1e6);
+	}
 	gq_hist_observe(&m->lock_hold_seconds, r->lock_hold_us / 1e6);
 	if (m->recent_n < GQ_RECENT_PASSES) {
 		slot = &m->recent[(m->recent_first + m->recent_n++) %

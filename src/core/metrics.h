@@ -40,6 +40,9 @@ typedef struct {
 				 * the hold less the time it waited for a
 				 * core (a busy controller host) */
 	bool ok;		/* false: the pass failed, nothing changed */
+	bool rehold;		/* not a pass: a walk that writes gpuquota's
+				 * holds again after Slurm's main cycle
+				 * (priority_gpuquota.c); pass_us is the walk */
 } gq_pass_rec_t;
 
 typedef struct {
@@ -60,7 +63,8 @@ typedef struct {
 void gq_metrics_init(gq_metrics_t *m, double now);
 
 /* A pass ended at `at` (unix seconds); failed passes count too.
- * r->lock_cpu_us is kept in the recent passes only. */
+ * r->lock_cpu_us is kept in the recent passes only.  A re-hold (r->rehold)
+ * counts in the lock hold histogram and the recent passes only. */
 void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r);
 
 /* The i-th most recent pass kept, oldest first (0 <= i < recent_n). */

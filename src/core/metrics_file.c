@@ -84,11 +84,11 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	for (i = 0; i < m->recent_n; i++) {
 		const gq_pass_rec_t *r = gq_metrics_recent(m, i);
 
-		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"ok\": %s}",
+		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"ok\": %s, \"rehold\": %s}",
 			i ? "," : "", r->at, (unsigned long long)r->pass_us,
 			(unsigned long long)r->lock_hold_us,
 			(unsigned long long)r->lock_cpu_us,
-			r->ok ? "true" : "false");
+			r->ok ? "true" : "false", r->rehold ? "true" : "false");
 	}
 	fprintf(f, "]}\n");
 }
@@ -265,7 +265,8 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 	n = json_object_array_length(a);
 	from = n > GQ_RECENT_PASSES ? n - GQ_RECENT_PASSES : 0;
 	for (i = from; i < n; i++) {
-		json_object *e = json_object_array_get_idx(a, i), *ok = NULL;
+		json_object *e = json_object_array_get_idx(a, i), *ok = NULL,
+			    *rehold = NULL;
 		gq_pass_rec_t r = { .ok = true };
 
 		if (!json_object_is_type(e, json_type_object))
@@ -281,6 +282,9 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 			return -1;
 		if (json_object_object_get_ex(e, "ok", &ok))
 			r.ok = json_object_get_boolean(ok);
+		/* absent in files written before 2026-12-01 14:40 */
+		if (json_object_object_get_ex(e, "rehold", &rehold))
+			r.rehold = json_object_get_boolean(rehold);
 		m->recent[m->recent_n++] = r;
 	}
 	return 0;

@@ -11,6 +11,7 @@
 #include "shared/job_facts.h"
 
 /* slurmctld's own data: absent when a client command loads us */
+#pragma weak job_list
 #pragma weak last_job_update
 
 /* Jobs held inside a release whose reason Slurm then cleared (hold.h):
@@ -281,3 +282,30 @@ void gq_write_unhold(job_record_t *job_ptr)
 	xfree(job_ptr->state_desc);
 }
 
+
+int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what)
+{
+	list_itr_t *it;
+	job_record_t *job_ptr;
+	int n = 0;
+
+	if (!job_list || !pools)
+		return 0;
+	gq_hold_log_begin();
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		const gq_job_t *job;
+		int k;
+
+		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
+		    (job = gq_pools_job(pools, job_ptr->job_id, &k)) &&
+		    job->hold && (only == GQ_HOLD_NONE || job->hold == only)) {
+			gq_write_hold(job_ptr, pools->view[k], job,
+				      pools->name[k]);
+			n++;
+		}
+	}
+	list_iterator_destroy(it);
+	gq_hold_log_end(what);
+	return n;
+}

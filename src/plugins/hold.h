@@ -9,6 +9,7 @@
 #ifndef GPUQUOTA_HOLD_H
 #define GPUQUOTA_HOLD_H
 
+#include "core/pools.h"
 #include "core/view.h"
 #include "plugins/slurm_compat.h"
 
@@ -24,6 +25,17 @@
  */
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool);
+
+/*
+ * Write again the holds `pools` decided on the pending jobs that have a
+ * priority (`only`: of that kind; GQ_HOLD_NONE: any): jobs held while
+ * Slurm's main cycle ran, which put their priority back (docs/
+ * DEVELOPING.md), and, in a reclaim, the jobs that now wait for it.
+ * `what` names the batch in the log.  Returns how many.  O(J) lookups by
+ * id and the held jobs' reason texts: none of a job's other fields is
+ * read.  Caller holds the job write lock and the state lock.
+ */
+int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what);
 
 /* A job gpuquota held may start: Slurm's reason is cleared (the caller
  * counts the release). */

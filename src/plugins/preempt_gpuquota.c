@@ -105,29 +105,9 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
  */
 static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 {
-	list_itr_t *it;
-	job_record_t *job_ptr;
-	int held = 0;
-
 	if (!job_list || !gq_state_wait_for_reclaims(v, now))
 		return 0;
-	gq_hold_log_begin();
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		const gq_job_t *job;
-
-		int k;
-
-		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
-		    (job = gq_pools_job(v, job_ptr->job_id, &k)) &&
-		    job->hold == GQ_HOLD_RECLAIM) {
-			gq_write_hold(job_ptr, v->view[k], job, v->name[k]);
-			held++;
-		}
-	}
-	list_iterator_destroy(it);
-	gq_hold_log_end("reclaim");
-	return held;
+	return gq_hold_again(v, GQ_HOLD_RECLAIM, "reclaim");
 }
 
 /*

@@ -345,6 +345,42 @@ static void _run_pass(void)
 }
 
 /*
+ * A re-hold (gq_state_t.pass_now): the holds of the last pass written
+ * again on the jobs Slurm's main cycle gave their priority back
+ * (gq_hold_again), as soon as the cycle lets go of the job lock.  A walk
+ * of the job list by id, not a pass: in a burst of reclaims, each inside a
+ * cycle, a whole pass each (reading every job) held the job write lock
+ * the submits wait for.  Its lock hold is recorded with the passes'.
+ */
+static void _run_rehold(void)
+{
+	slurmctld_lock_t locks = { NO_LOCK, WRITE_LOCK, NO_LOCK, NO_LOCK,
+				   NO_LOCK };
+	struct timespec granted, end, released, cpu0, cpu1;
+	bool ran = false;
+
+	lock_slurmctld(locks);
+	clock_gettime(CLOCK_MONOTONIC, &granted);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+	gq_state_lock();
+	if (gq_state()->view) {
+		ran = true;
+		gq_hold_again(gq_state()->view, GQ_HOLD_NONE, "re-hold");
+	}
+	gq_state_unlock();
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+	unlock_slurmctld(locks);
+	clock_gettime(CLOCK_MONOTONIC, &released);
+	if (ran)
+		_record_pass(&(gq_pass_rec_t){
+			.pass_us = _us(&granted, &end),
+			.lock_hold_us = _us(&granted, &released),
+			.lock_cpu_us = _us(&cpu0, &cpu1), .ok = true,
+			.rehold = true });
+}
+
+/*
  * Passes asked for (submits, job ends, reloads) are paced: at least this
  * long from the end of one pass to the start of the next, and every
  * request in between is served by that one pass.  A submit storm thus
@@ -383,12 +419,22 @@ static void *_pass_loop(void *arg)
 		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
 					      &until) == 0)
 			;
-		/* an asked-for pass waits out the gap; more asks coalesce */
-		clock_gettime(CLOCK_REALTIME, &now);
-		while (!pass_stop && !pass_urgent && _before(&now, &earliest) &&
-		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
-					      &earliest) != ETIMEDOUT)
+		/* an asked-for pass waits out the gap; more asks coalesce;
+		 * an urgent one re-holds at once, its pass comes after */
+		while (true) {
+			if (pass_urgent && !pass_stop) {
+				pass_urgent = false;
+				slurm_mutex_unlock(&pass_mutex);
+				_run_rehold();
+				slurm_mutex_lock(&pass_mutex);
+				continue;
+			}
 			clock_gettime(CLOCK_REALTIME, &now);
+			if (pass_stop || !_before(&now, &earliest))
+				break;
+			pthread_cond_timedwait(&pass_cond, &pass_mutex,
+					       &earliest);
+		}
 		pass_wanted = pass_urgent = false;
 		if (pass_stop) {
 			slurm_mutex_unlock(&pass_mutex);
@@ -412,11 +458,12 @@ static void _want_pass(void)
 }
 
 /*
- * A pass at once (gq_state_t.pass_now): preempt/gpuquota held work for a
- * reclaim inside Slurm's main scheduling cycle, which puts the priority
- * of the jobs still in its queue back; the pass writes their holds again
- * as soon as the cycle lets go of the job lock, before a second
- * scheduling test could start them (docs/DEVELOPING.md).
+ * A re-hold at once, and a pass after the gap (gq_state_t.pass_now):
+ * preempt/gpuquota held work for a reclaim inside Slurm's main scheduling
+ * cycle, which puts the priority of the jobs still in its queue back; the
+ * re-hold writes their holds again as soon as the cycle lets go of the
+ * job lock, before a second scheduling test could start them
+ * (docs/DEVELOPING.md).
  */
 static void _want_pass_now(void)
 {

@@ -167,6 +167,11 @@ START_TEST(file_round_trip)
 					    .lock_hold_us = 300 * (i + 1),
 					    .lock_cpu_us = 200 * (i + 1),
 					    .ok = i != 1 });
+	/* a re-hold: a lock hold and a recent entry, not a pass */
+	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1004, .pass_us = 50,
+					      .lock_hold_us = 400,
+					      .lock_cpu_us = 100, .ok = true,
+					      .rehold = true });
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
 	gq_metrics_hold(&m, GQ_HOLD_DEPT_LIMIT);
@@ -186,7 +191,11 @@ START_TEST(file_round_trip)
 	ck_assert_int_eq(json_object_get_int(_get(root, "victims_total")), 2);
 	ck_assert_int_eq(json_object_get_int(_get(root, "holds_total")), 1);
 	ck_assert_int_eq(json_object_get_int(_get(root, "releases_total")), 1);
-	ck_assert_int_eq(json_object_array_length(_get(root, "recent_passes")), 3);
+	ck_assert_int_eq(json_object_array_length(_get(root, "recent_passes")), 4);
+	ck_assert(!json_object_get_boolean(_get(json_object_array_get_idx(
+		_get(root, "recent_passes"), 2), "rehold")));
+	ck_assert(json_object_get_boolean(_get(json_object_array_get_idx(
+		_get(root, "recent_passes"), 3), "rehold")));
 	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
 		_get(root, "recent_passes"), 2), "lock_hold_us")), 900);
 	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
@@ -213,8 +222,10 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.holds_total[GQ_HOLD_DEPT_LIMIT], 1);
 	ck_assert_uint_eq(back.releases_total, 1);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);
-	ck_assert_int_eq(back.recent_n, 3);
+	ck_assert_int_eq(back.recent_n, 4);
 	ck_assert(!back.recent[1].ok);
+	ck_assert(!back.recent[2].rehold);
+	ck_assert(back.recent[3].rehold);
 	ck_assert_int_eq(back.pass_seconds.n, gq_hist_pass_nbounds);
 	for (i = 0; i <= back.pass_seconds.n; i++) {
 		ck_assert_uint_eq(gq_hist_cumulative(&back.pass_seconds, i),
@@ -222,7 +233,8 @@ START_TEST(file_round_trip)
 		ck_assert_uint_eq(gq_hist_cumulative(&back.lock_hold_seconds, i),
 				  gq_hist_cumulative(&m.lock_hold_seconds, i));
 	}
-	ck_assert_double_eq_tol(back.lock_hold_seconds.sum, 0.0018, 1e-12);
+	/* 300 + 600 + 900 us of passes and 400 of the re-hold */
+	ck_assert_double_eq_tol(back.lock_hold_seconds.sum, 0.0022, 1e-12);
 	unlink(path);
 	rmdir(dir);
 	free(path);

@@ -229,8 +229,12 @@ def main():
 		"cpu_s": ctld["cpu_s"],
 		"vmhwm_mib": ctld["vmhwm_kib"] / 1024.0,
 		"metrics_file": pj["file_seen"],
-		"pass_us": stats([p["pass_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
+		# passes only; the lock holds of passes and re-holds (a walk that
+		# writes holds again after Slurm's cycle)
+		"pass_us": stats([p["pass_us"] for p in pj["passes"] if not p.get("rehold")])
+		if pj["file_seen"] else None,
 		"lock_us": stats([p["lock_hold_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
+		"reholds": sum(1 for p in pj["passes"] if p.get("rehold")) if pj["file_seen"] else None,
 		# the pass thread's CPU while it held the lock (plugins of 2026-12-01 on)
 		"lock_cpu_us": stats([p["lock_cpu_us"] for p in pj["passes"]
 				      if p.get("lock_cpu_us") is not None]) if pj["file_seen"] else None,

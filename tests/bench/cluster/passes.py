@@ -1,7 +1,9 @@
 """Owns the reading of gpuquota's own pass timings: the plugin's state file
 <StateSaveLocation>/gpuquota-metrics.json ("recent_passes": [{"at",
-"pass_us", "lock_hold_us", "lock_cpu_us"}, ...], the last <= 1024, oldest
-first; "lock_cpu_us" absent before 2026-12-01: None), polled
+"pass_us", "lock_hold_us", "lock_cpu_us", "rehold"}, ...], the last <= 1024,
+oldest first; "lock_cpu_us" absent before 2026-12-01: None; "rehold" (a
+walk writing holds again after Slurm's cycle, not a pass) absent before
+2026-12-01 14:40: False), polled
 every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json
@@ -13,7 +15,7 @@ class PassPoller(threading.Thread):
 		super().__init__(daemon=True)
 		self.path = path
 		self.every = every
-		self.passes = {}	# at -> (pass_us, lock_hold_us, lock_cpu_us)
+		self.passes = {}	# at -> (pass_us, lock_hold_us, lock_cpu_us, rehold)
 		self.seen_file = False
 		self.stop = threading.Event()
 
@@ -28,7 +30,8 @@ class PassPoller(threading.Thread):
 			try:
 				cpu = p.get("lock_cpu_us")
 				self.passes[float(p["at"])] = (float(p["pass_us"]), float(p["lock_hold_us"]),
-							       None if cpu is None else float(cpu))
+							       None if cpu is None else float(cpu),
+							       bool(p.get("rehold", False)))
 			except (KeyError, TypeError, ValueError):
 				continue
 

@@ -61,6 +61,7 @@ ROWS = [
 	("gpuquota pass p50", "pass_us.p50", "msf", None, None),
 	("gpuquota pass p99", "pass_us.p99", "msf", None, None),
 	("gpuquota pass max", "pass_us.max", "msf", None, None),
+	("gpuquota re-holds (lock holds that are no pass)", "reholds", "gs", None, None),
 	("gpuquota write-lock hold p50", "lock_us.p50", "msf", None, None),
 	("gpuquota write-lock hold p99", "lock_us.p99", "msf", "gq<", 10000),
 	("gpuquota write-lock hold max", "lock_us.max", "msf", None, None),
@@ -136,11 +137,11 @@ def main():
 			cell_g = "%s (%d)" % (cell(gv), sum(r["reclaim_censored"] for r in gq))
 		else:
 			cell_s, cell_g = cell(sv), cell(gv)
-		if key.startswith(("pass_us", "lock_us", "lock_cpu_us")):
+		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds")):
 			cell_s = "-"
 		ratios = [g / s for s, g in zip(sv, gv) if s and g is not None]
 		rc = "n/a" if not ratios else "%.2f / %.2f / %.2f" % (min(ratios), med(ratios), max(ratios))
-		if key.startswith(("pass_us", "lock_us", "lock_cpu_us")):
+		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds")):
 			rc = "-"
 		gm = med([x for x in gv if x is not None])
 		sm = med([x for x in sv if x is not None])

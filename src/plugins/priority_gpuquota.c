@@ -299,20 +299,43 @@ static void _record_pass(gq_pass_rec_t *r)
 	}
 }
 
+/* A hold of slurmctld's locks, timed: when granted, and this thread's
+ * CPU while it holds them (the hold less the time it waited for a core). */
+typedef struct {
+	slurmctld_lock_t locks;
+	struct timespec granted, cpu0;
+} gq_timed_lock_t;
+
+static void _lock_timed(gq_timed_lock_t *t)
+{
+	lock_slurmctld(t->locks);
+	clock_gettime(CLOCK_MONOTONIC, &t->granted);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t->cpu0);
+}
+
+/* Let go of t's locks; r gets the hold's wall and CPU time. */
+static void _unlock_timed(gq_timed_lock_t *t, gq_pass_rec_t *r)
+{
+	struct timespec cpu1, released;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+	unlock_slurmctld(t->locks);
+	clock_gettime(CLOCK_MONOTONIC, &released);
+	r->lock_hold_us = _us(&t->granted, &released);
+	r->lock_cpu_us = _us(&t->cpu0, &cpu1);
+}
+
 static void _run_pass(void)
 {
 	/* as multifactor's decay thread: write jobs, read nodes and parts */
-	slurmctld_lock_t locks = { NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK,
-				   NO_LOCK };
-	struct timespec granted, start, end, released, cpu0, cpu1;
+	gq_timed_lock_t t = { .locks = { NO_LOCK, WRITE_LOCK, READ_LOCK,
+					 READ_LOCK, NO_LOCK } };
+	gq_pass_rec_t r = { 0 };
+	struct timespec start, end;
 	gq_state_t *st;
 	bool kick = false, ran = false, ok = false;
 
-	lock_slurmctld(locks);
-	clock_gettime(CLOCK_MONOTONIC, &granted);
-	/* this thread's CPU while it holds the lock: the hold less the time
-	 * it waited for a core */
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+	_lock_timed(&t);
 	gq_state_lock();
 	st = gq_state();
 	if (st->config) {
@@ -331,14 +354,12 @@ static void _run_pass(void)
 	 */
 	if (kick)
 		queue_job_scheduler();
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-	unlock_slurmctld(locks);
-	clock_gettime(CLOCK_MONOTONIC, &released);
-	if (ran)
-		_record_pass(&(gq_pass_rec_t){
-			.pass_us = _us(&start, &end),
-			.lock_hold_us = _us(&granted, &released),
-			.lock_cpu_us = _us(&cpu0, &cpu1), .ok = ok });
+	_unlock_timed(&t, &r);
+	if (ran) {
+		r.pass_us = _us(&start, &end);
+		r.ok = ok;
+		_record_pass(&r);
+	}
 	gq_grace_requeue();
 	_usage_save(false);
 	gq_throttle_save();
@@ -354,14 +375,13 @@ static void _run_pass(void)
  */
 static void _run_rehold(void)
 {
-	slurmctld_lock_t locks = { NO_LOCK, WRITE_LOCK, NO_LOCK, NO_LOCK,
-				   NO_LOCK };
-	struct timespec granted, end, released, cpu0, cpu1;
+	gq_timed_lock_t t = { .locks = { NO_LOCK, WRITE_LOCK, NO_LOCK,
+					 NO_LOCK, NO_LOCK } };
+	gq_pass_rec_t r = { .ok = true, .rehold = true };
+	struct timespec end;
 	bool ran = false;
 
-	lock_slurmctld(locks);
-	clock_gettime(CLOCK_MONOTONIC, &granted);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+	_lock_timed(&t);
 	gq_state_lock();
 	if (gq_state()->view) {
 		ran = true;
@@ -369,15 +389,10 @@ static void _run_rehold(void)
 	}
 	gq_state_unlock();
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
-	unlock_slurmctld(locks);
-	clock_gettime(CLOCK_MONOTONIC, &released);
+	_unlock_timed(&t, &r);
+	r.pass_us = _us(&t.granted, &end);
 	if (ran)
-		_record_pass(&(gq_pass_rec_t){
-			.pass_us = _us(&granted, &end),
-			.lock_hold_us = _us(&granted, &released),
-			.lock_cpu_us = _us(&cpu0, &cpu1), .ok = true,
-			.rehold = true });
+		_record_pass(&r);
 }
 
 /*

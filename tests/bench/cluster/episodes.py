@@ -27,6 +27,7 @@ import analyze  # noqa: E402
 
 GRACE = analyze.GRACE
 IQ, FS, OFS, UNKNOWN = "in-quota", "fair-share", "over-fair-share", "none"
+HELD = "held outside quota"	# held for another job's reclaim or room: never in quota
 IN_FLIGHT_S = 30.0	# victims of a reclaim are in flight this long at most (GQ_RECLAIM_WAIT)
 AHEAD_S = 3.0		# a reclaim logged this soon after the sample: a pass and a cycle away
 
@@ -56,6 +57,13 @@ CAUSES = {
 		"or the project's allocation changed less than %g s ago and its jobs wait "
 		"for a pass to band them again: a pass and a scheduling cycle away from a "
 		"reclaim" % (AHEAD_S, AHEAD_S),
+	"no room by gpuquota, room by this analysis":
+		"an in-quota job whose reason says gpuquota found no node that can free its "
+		"GPUs within the floors (\"no node can free\", plugins of 2026-12-01 on), "
+		"while this script, which places jobs from the log and takes each project's "
+		"jobs youngest first, finds room: the two reckonings differ (the script does "
+		"not know min_runtime, nor which victims gpuquota already offered to other "
+		"preemptors of the pass); a defect unless explained otherwise",
 	"in quota, room, no reclaim":
 		"an in-quota job, room within the floors on some node, no reclaim for it "
 		"logged near the sample: a defect unless explained otherwise",
@@ -71,7 +79,12 @@ def base_id(jid):
 def band_of(prio, reason):
 	"""A pending job's band: from its priority when recorded (the bands'
 	disjoint ranges, docs/MODEL.md; 0 is a hold), else from gpuquota's
-	reason text; UNKNOWN when neither says."""
+	reason text; UNKNOWN when neither says.  A job gpuquota holds while GPUs
+	are reclaimed or kept for another job is outside quota (gpuquota never
+	holds in-quota work for that: docs/MODEL.md, "Holds"): HELD, not the
+	band last seen, which a project's changing allocation may have moved."""
+	if HELD_FOR.match(reason):
+		return HELD
 	if prio is not None and prio > 0:
 		if prio > 2000000000:
 			return IQ
@@ -211,7 +224,8 @@ class Run:
 		self.starts, self.reclaims = starts, reclaims
 
 
-SEVERITY = ("in quota, room, no reclaim", "no room on one node", "array wider than its quota",
+SEVERITY = ("in quota, room, no reclaim", "no room by gpuquota, room by this analysis",
+	    "no room on one node", "array wider than its quota",
 	    "other", "not classified yet", "reclaim under way", "pass and cycle latency",
 	    "starting")
 
@@ -248,6 +262,9 @@ class Seen:
 				self.room_since.pop(b, None)
 
 
+# an in-quota job gpuquota found no room for (write_slurm.c)
+NO_ROOM = re.compile(r"gpuquota: in quota.*; (no node|not enough nodes) can free \d+ GPU")
+
 # gpuquota's hold of work outside quotas, naming the job it waits for
 HELD_FOR = re.compile(r"gpuquota: GPUs are (kept|being reclaimed) for job \d+ of ([^,;]+)[,;]")
 
@@ -274,6 +291,8 @@ def job_cause(run, p, t, r, band, alloc, tasks, rows, seen, room):
 		ready = max(seen.iq_since.get(b, t), seen.room_since.setdefault(b, t))
 		if t - ready < AHEAD_S:
 			return "pass and cycle latency"
+		if NO_ROOM.search(r["reason"]):
+			return "no room by gpuquota, room by this analysis"
 		return "in quota, room, no reclaim"
 	if "_" in r["id"] and alloc + tasks.get(b, 0) * r["gpus"] > run.quota[p]:
 		return "array wider than its quota"

@@ -132,6 +132,12 @@ def test_episodes():
 	job = [row("21", "a", "PENDING", 2, IQ_A)]
 	check("latency", cause(run, full + job, t, seen)[0], "pass and cycle latency")
 	check("defect", cause(run, full + job, t + 5, seen)[0], "in quota, room, no reclaim")
+	# the same, but gpuquota's reason says it found no room: the two
+	# reckonings differ, named as such
+	nr = [row("21", "a", "PENDING", 2, "Priority, gpuquota: in quota (a would hold 2 of 4); "
+		  "no node can free 2 GPUs for it within the other projects' floors yet")]
+	check("no room by gpuquota", cause(run, full + nr, t + 5, seen)[0],
+	      "no room by gpuquota, room by this analysis")
 	# a reclaim logged for it 1 s before: under way
 	run.reclaims = episodes.read_log([
 		"[2026-11-30T22:01:39.600] gpuquota: reclaim: JobId=21 (a, in-quota, A=2, quota 4, "
@@ -171,6 +177,19 @@ def test_episodes():
 	# priority names the band when the reason does not
 	check("band from priority", episodes.band_of(2500000000, "Resources"), episodes.IQ)
 	check("band from reason", episodes.band_of(None, IQ_A), episodes.IQ)
+	check("band of a job held for a reclaim",
+	      episodes.band_of(0, "gpuquota: GPUs are being reclaimed for job 5 of p02; work "
+			       "outside quotas waits until it starts (at most 30 s)"), episodes.HELD)
+	# held for another project's reclaim, seen in quota before, behind a's
+	# in-quota 4-GPU job 20 that has no room: not in quota (gpuquota holds
+	# no in-quota job for that), so 20's wait is the cause, not a defect
+	seen = episodes.Seen()
+	seen.band["34"] = episodes.IQ
+	hr = "gpuquota: GPUs are being reclaimed for job 9 of c; work outside quotas waits until it starts (at most 30 s)"
+	waiting = [row("20", "a", "PENDING", 4, IQ_A), row("34", "a", "PENDING", 1, hr)]
+	cause(run, full + waiting, t, seen)
+	c = cause(run, full + waiting, t + 5, seen)
+	check("held behind in-quota work", (c[0], c[1]["id"]), ("no room on one node", "20"))
 	# an episode: a's array waits 15 samples 1 s apart (the last one's
 	# state holds 0 s): 14 s in violation, the samples at 10..13 s are past
 	# the 10 s grace (1 s each): 4 s, all of them the array's

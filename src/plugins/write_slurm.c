@@ -79,6 +79,29 @@ static const char *_patience(const gq_view_t *view, const gq_job_t *job,
 }
 
 /*
+ * What follows an in-quota job's numbers: that no node can give it room
+ * (it is tried after the in-quota jobs that can start), and, in a room
+ * wait (docs/MODEL.md "Holds"), that GPUs are kept for it; else
+ * _patience's text.
+ */
+static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
+				  char *buf, size_t n)
+{
+	bool kept = gq_view_kept_for(view) == job->in.id;
+	int w;
+
+	if (!kept && !job->roomless)
+		return _patience(view, job, buf, n);
+	w = snprintf(buf, n, "; %s can free %u GPUs for it within the other projects' floors yet",
+		     job->in.nodes > 1 ? "not enough nodes" : "no node",
+		     job->in.gpus_per_node);
+	if (kept && w > 0 && (size_t)w < n)
+		snprintf(buf + w, n - w, ", so GPUs that come free are kept for it (at most %d s)",
+			 gq_state_room_wait());
+	return buf;
+}
+
+/*
  * Why a job in gpuquota's order waits, appended to Slurm's own reason
  * (Priority or Resources) in squeue's reason column.  Slurm clears it when
  * a scheduling attempt fails; the next pass writes it again.
@@ -89,7 +112,7 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
-	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "", loan[160];
+	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "", loan[256];
 
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&
@@ -101,30 +124,10 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
 	case GQ_BAND_IN_QUOTA:
-		if (gq_view_kept_for(view) == job->in.id) {
-			/* the room wait (docs/MODEL.md "Holds") */
-			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); %s can free %u GPUs for it within the other projects' floors yet, so GPUs that come free are kept for it (at most %d s)",
-					      why, in, p->name, job->cum,
-					      p->quota,
-					      job->in.nodes > 1 ?
-					      "not enough nodes" : "no node",
-					      job->in.gpus_per_node,
-					      gq_state_room_wait());
-			break;
-		}
-		if (job->roomless) {
-			/* tried after the in-quota jobs that can start */
-			desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g); %s can free %u GPUs for it within the other projects' floors yet",
-					      why, in, p->name, job->cum,
-					      p->quota,
-					      job->in.nodes > 1 ?
-					      "not enough nodes" : "no node",
-					      job->in.gpus_per_node);
-			break;
-		}
 		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)%s",
 				      why, in, p->name, job->cum, p->quota,
-				      _patience(view, job, loan, sizeof(loan)));
+				      _in_quota_tail(view, job, loan,
+						     sizeof(loan)));
 		break;
 	case GQ_BAND_FAIR_SHARE:
 		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)%s",

@@ -259,8 +259,11 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 			  "Time of a pass: reading Slurm's jobs, computing, writing priorities and holds back.",
 			  &m->pass_seconds);
 	gq_prom_histogram(p, "gpuquota_pass_lock_hold_seconds",
-			  "Time a pass held slurmctld's job write lock, from granted to released.",
+			  "Time a pass held slurmctld's job write lock, from granted to released: its second hold, writing the jobs that change (a re-hold's walk counts too).",
 			  &m->lock_hold_seconds);
+	gq_prom_histogram(p, "gpuquota_pass_read_lock_seconds",
+			  "Time a pass held slurmctld's job read lock, from granted to released: its first hold, reading every job and computing (squeue and other readers go on, submits and scheduling wait).",
+			  &m->read_hold_seconds);
 	_by_reason(p, "gpuquota_reclaims_total",
 		   "Reclaims: preemptors Slurm requeued running jobs for, by the preemptor's band (quota or fair_share reclaim).",
 		   m->reclaims_total, GQ_RECLAIM_NREASONS,

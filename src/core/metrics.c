@@ -16,6 +16,8 @@ void gq_metrics_init(gq_metrics_t *m, double now)
 		     gq_hist_pass_nbounds);
 	gq_hist_init(&m->lock_hold_seconds, gq_hist_pass_bounds,
 		     gq_hist_pass_nbounds);
+	gq_hist_init(&m->read_hold_seconds, gq_hist_pass_bounds,
+		     gq_hist_pass_nbounds);
 }
 
 void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r)
@@ -27,6 +29,9 @@ void gq_metrics_pass(gq_metrics_t *m, const gq_pass_rec_t *r)
 		if (!r->ok)
 			m->pass_failures_total++;
 		gq_hist_observe(&m->pass_seconds, r->pass_us / 1e6);
+		if (r->read_hold_us)	/* 0: made whole, in one hold */
+			gq_hist_observe(&m->read_hold_seconds,
+					r->read_hold_us / 1e6);
 	}
 	gq_hist_observe(&m->lock_hold_seconds, r->lock_hold_us / 1e6);
 	if (m->recent_n < GQ_RECENT_PASSES) {

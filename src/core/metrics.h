@@ -34,7 +34,10 @@ typedef enum {
 
 typedef struct {
 	double at;		/* end of the pass, unix seconds */
-	uint64_t pass_us;	/* read + compute + write */
+	uint64_t pass_us;	/* read + compute + write: both holds */
+	uint64_t read_hold_us;	/* job read lock granted to released (the
+				 * pass's first hold: readers go on, writers
+				 * wait; 0 for a whole pass) */
 	uint64_t lock_hold_us;	/* job write lock granted to released */
 	uint64_t lock_cpu_us;	/* CPU time the pass' thread used meanwhile:
 				 * the hold less the time it waited for a
@@ -43,12 +46,16 @@ typedef struct {
 	bool rehold;		/* not a pass: a walk that writes gpuquota's
 				 * holds again after Slurm's main cycle
 				 * (priority_gpuquota.c); pass_us is the walk */
+	int tries;		/* first holds made (a reclaim or reload
+				 * between the holds makes the pass again;
+				 * GQ_PASS_TRIES + 1: made whole at last) */
 } gq_pass_rec_t;
 
 typedef struct {
 	double started_at;	/* unix seconds the counters started at */
 	uint64_t passes_total, pass_failures_total;
 	gq_hist_t pass_seconds, lock_hold_seconds;
+	gq_hist_t read_hold_seconds;	/* passes' first holds (read lock) */
 	gq_pass_rec_t recent[GQ_RECENT_PASSES];	/* ring */
 	int recent_first, recent_n;
 	uint64_t reclaims_total[GQ_RECLAIM_NREASONS];	/* preemptors */

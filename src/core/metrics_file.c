@@ -80,14 +80,16 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 		(unsigned long long)m->releases_total);
 	_hist(f, "pass_seconds", &m->pass_seconds, false);
 	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
+	_hist(f, "read_hold_seconds", &m->read_hold_seconds, false);
 	fprintf(f, "\"recent_passes\": [");
 	for (i = 0; i < m->recent_n; i++) {
 		const gq_pass_rec_t *r = gq_metrics_recent(m, i);
 
-		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"ok\": %s, \"rehold\": %s}",
+		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"read_hold_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"tries\": %d, \"ok\": %s, \"rehold\": %s}",
 			i ? "," : "", r->at, (unsigned long long)r->pass_us,
+			(unsigned long long)r->read_hold_us,
 			(unsigned long long)r->lock_hold_us,
-			(unsigned long long)r->lock_cpu_us,
+			(unsigned long long)r->lock_cpu_us, r->tries,
 			r->ok ? "true" : "false", r->rehold ? "true" : "false");
 	}
 	fprintf(f, "]}\n");
@@ -280,6 +282,17 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		if (json_object_object_get_ex(e, "lock_cpu_us", NULL) &&
 		    _count(rd, e, "lock_cpu_us", &r.lock_cpu_us))
 			return -1;
+		/* absent in files written before 2026-12-02 */
+		if (json_object_object_get_ex(e, "read_hold_us", NULL) &&
+		    _count(rd, e, "read_hold_us", &r.read_hold_us))
+			return -1;
+		if (json_object_object_get_ex(e, "tries", NULL)) {
+			uint64_t t;
+
+			if (_count(rd, e, "tries", &t))
+				return -1;
+			r.tries = t > 100 ? 100 : (int)t;
+		}
 		if (json_object_object_get_ex(e, "ok", &ok))
 			r.ok = json_object_get_boolean(ok);
 		/* absent in files written before 2026-12-01 14:40 */
@@ -328,6 +341,10 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	    _count(&rd, root, "releases_total", &m->releases_total) ||
 	    _read_hist(&rd, root, "pass_seconds", &m->pass_seconds) ||
 	    _read_hist(&rd, root, "lock_hold_seconds", &m->lock_hold_seconds) ||
+	    /* absent in files written before 2026-12-02 */
+	    (json_object_object_get_ex(root, "read_hold_seconds", NULL) &&
+	     _read_hist(&rd, root, "read_hold_seconds",
+			&m->read_hold_seconds)) ||
 	    _read_recent(&rd, root, m))
 		goto out;
 	rc = 0;

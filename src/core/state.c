@@ -48,6 +48,7 @@ int gq_state_load(const char *path, char *err, size_t errlen)
 	_state.config_path = p;
 	_state.next = next;
 	_state.view_stale = _state.view != NULL;
+	_state.epoch++;		/* a pass that read before: made again */
 	return 0;
 }
 
@@ -77,10 +78,13 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
 
 	for (i = 0; i < _state.ninflight; i++)
 		if (_state.inflight[i].preemptor == preemptor) {
-			if (grace > _state.inflight[i].grace)
+			if (grace > _state.inflight[i].grace) {
 				_state.inflight[i].grace = grace;
+				_state.epoch++;
+			}
 			return false;
 		}
+	_state.epoch++;	/* a pass that read before did not wait for it */
 	if (_state.ninflight == _state.inflight_cap) {
 		int cap = _state.inflight_cap ? _state.inflight_cap * 2 : 8;
 		gq_inflight_t *n = realloc(_state.inflight, sizeof(*n) * cap);
@@ -244,8 +248,74 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 	return waiting;
 }
 
+uint64_t gq_state_pass_read(void)
+{
+	_state.between = true;
+	_state.nsince_read = 0;
+	return _state.epoch;
+}
+
+static void _since_read(uint32_t id, bool added)
+{
+	if (!_state.between)
+		return;
+	if (_state.nsince_read == _state.since_read_cap) {
+		int cap = _state.since_read_cap ? _state.since_read_cap * 2 :
+						  64;
+		gq_since_read_t *n = realloc(_state.since_read,
+					     sizeof(*n) * cap);
+
+		if (!n) {	/* no memory: the pass is made again */
+			_state.epoch++;
+			return;
+		}
+		_state.since_read = n;
+		_state.since_read_cap = cap;
+	}
+	_state.since_read[_state.nsince_read].id = id;
+	_state.since_read[_state.nsince_read++].added = added;
+}
+
+void gq_state_job_added(uint32_t id)
+{
+	_since_read(id, true);
+}
+
+void gq_state_job_gone(uint32_t id)
+{
+	gq_pools_job_gone(_state.view, id);
+	_since_read(id, false);
+}
+
+bool gq_state_pass_write(uint64_t epoch,
+			 void (*added)(gq_pools_t *view, uint32_t id,
+				       void *arg),
+			 void *arg)
+{
+	int i;
+
+	_state.between = false;
+	if (epoch != _state.epoch)
+		return false;
+	gq_state_publish();
+	for (i = 0; i < _state.nsince_read; i++)
+		if (!_state.since_read[i].added)
+			gq_pools_job_gone(_state.view, _state.since_read[i].id);
+		else if (added)
+			added(_state.view, _state.since_read[i].id, arg);
+	_state.nsince_read = 0;
+	return true;
+}
+
+void gq_state_pass_abandon(void)
+{
+	_state.between = false;
+	_state.nsince_read = 0;
+}
+
 void gq_state_clear(void)
 {
+	free(_state.since_read);
 	free(_state.inflight);
 	free(_state.roomwait);
 	gq_pools_free(_state.view);

@@ -45,6 +45,14 @@ typedef struct {
 	int grace;		/* the longest grace time of its victims */
 } gq_inflight_t;
 
+/* A change to the published view made between a pass's read and its
+ * write (gq_state_pass_read): the pass makes it again on its own view. */
+typedef struct {
+	uint32_t id;
+	bool added;		/* priority_p_set gave it a band; else it
+				 * ended or its GPUs left (gq_state_job_gone) */
+} gq_since_read_t;
+
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
@@ -58,6 +66,18 @@ typedef struct {
 	int nroomwait, roomwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
+	/*
+	 * A pass reads Slurm under the job read lock and writes under the
+	 * write lock (docs/DEVELOPING.md "A pass in two lock holds"); in
+	 * between, other threads change the published view.  `epoch` counts
+	 * the changes such a pass cannot take in (a reclaim noted, a
+	 * configuration loaded): it then publishes nothing.  The others
+	 * (jobs added, jobs gone) are noted and made again on its view.
+	 */
+	uint64_t epoch;
+	bool between;		/* a pass has read and not written yet */
+	gq_since_read_t *since_read;
+	int nsince_read, since_read_cap;
 	/*
 	 * Ask for a pass at once, without the gap between passes: set by the
 	 * plugin that runs passes while it does, else NULL.  Must not block
@@ -148,6 +168,47 @@ int gq_state_room_wait(void);
  * waiters of the pass x room waits)).
  */
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now);
+
+/*
+ * A pass is about to read Slurm's jobs into gq_state_next() (the job read
+ * lock held): from now until gq_state_pass_write, jobs added and gone are
+ * noted.  Returns the epoch to give gq_state_pass_write.  Caller holds the
+ * lock.
+ */
+uint64_t gq_state_pass_read(void);
+
+/*
+ * priority_p_set added job `id` to the published view (its band from the
+ * last pass).  Noted when a pass is between its read and its write.
+ * Caller holds the lock.  O(1) amortized.
+ */
+void gq_state_job_added(uint32_t id);
+
+/*
+ * Job `id` ended, or was taken as a victim: its GPUs leave its project in
+ * the published view now (gq_pools_job_gone), and in the view of a pass
+ * between its read and its write when that pass publishes.  Caller holds
+ * the lock.  O(1) amortized, plus gq_view_job_gone.
+ */
+void gq_state_job_gone(uint32_t id);
+
+/*
+ * The pass that read at `epoch` writes: when nothing it cannot take in
+ * happened since (same epoch), its view is published (gq_state_publish)
+ * and the jobs gone since its read leave it; `added` is called, in order,
+ * for each job added since, to add it to the new view as priority_p_set
+ * does.  Returns true when published, false when the pass must be made
+ * again (nothing changed).  Either way, nothing more is noted.  Caller
+ * holds the lock.  O(changes since the read).
+ */
+bool gq_state_pass_write(uint64_t epoch,
+			 void (*added)(gq_pools_t *view, uint32_t id,
+				       void *arg),
+			 void *arg);
+
+/* The pass that read ends without writing (it failed).  Caller holds the
+ * lock. */
+void gq_state_pass_abandon(void);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);

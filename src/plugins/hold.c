@@ -229,6 +229,24 @@ static const char *_memo_text(const gq_view_t *view, const gq_job_t *job,
 	return memo.text = _hold_text(view, job, pool);
 }
 
+bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
+		     const gq_job_t *job, const char *pool)
+{
+	char *own = NULL;
+	const char *text;
+	bool same;
+
+	if (job_ptr->priority || job_ptr->state_reason != WAIT_HELD)
+		return false;
+	if (memo.on)
+		text = _memo_text(view, job, pool);
+	else
+		text = own = _hold_text(view, job, pool);
+	same = text && !xstrcmp(job_ptr->state_desc, text);
+	xfree(own);
+	return same;
+}
+
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool)
 {

@@ -27,6 +27,14 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool);
 
 /*
+ * Is job_ptr held already as gq_write_hold would hold it for job->hold
+ * (priority 0, WAIT_HELD, the same text): would it change nothing?
+ * Reads only.  Caller holds the job read lock and the state lock.
+ */
+bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
+		     const gq_job_t *job, const char *pool);
+
+/*
  * Write again the holds `pools` decided on the pending jobs that have a
  * priority (`only`: of that kind; GQ_HOLD_NONE: any): jobs held while
  * Slurm's main cycle ran, which put their priority back (docs/

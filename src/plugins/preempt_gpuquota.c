@@ -243,7 +243,7 @@ static uint32_t _grace_time(job_record_t *job_ptr)
 	 * take it below its floor.
 	 */
 	gq_state_lock();
-	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_state_job_gone(job_ptr->job_id);
 	gq_state_unlock();
 	return grace;
 }

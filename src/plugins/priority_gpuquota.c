@@ -160,14 +160,16 @@ static void _check_accounts(const gq_config_t *cfg)
 	assoc_mgr_unlock(&locks);
 }
 
+/* The jobs a two-hold pass writes (pass thread only; its ids reused). */
+static gq_write_plan_t plan;
+
 /*
- * One pass into the state's next view; published only when it succeeds.
- * Returns whether a scheduling pass should run now; *ok whether the pass
- * succeeded.  Caller holds the slurmctld locks and the state lock.
+ * Read Slurm into `next` and compute it, reclaims in flight waited for.
+ * 0, or -1 out of memory.  Caller holds the job read lock (at least) and
+ * the state lock.
  */
-static bool _pass(gq_state_t *st, time_t now, bool *ok)
+static int _compute(gq_state_t *st, gq_pools_t *next, time_t now)
 {
-	gq_pools_t *next = gq_state_next();
 	int k, rc = next ? gq_read_pass(next, now) : -1;
 
 	if (!rc)	/* the surplus tilted by each project's usage */
@@ -181,23 +183,121 @@ static bool _pass(gq_state_t *st, time_t now, bool *ok)
 	}
 	if (!rc)	/* work outside quotas waits for reclaims in flight */
 		gq_state_wait_for_reclaims(next, now);
-	if (rc) {
-		if (!pass_failing)
-			error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
-		pass_failing = true;
-		*ok = false;
-		return false;
-	}
-	*ok = true;
-	if (pass_failing)
+	return rc;
+}
+
+/* A pass failed (out of memory) or succeeded: said when that changes. */
+static void _passed(bool ok)
+{
+	if (!ok && !pass_failing)
+		error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
+	else if (ok && pass_failing)
 		info("gpuquota: passes succeed again");
-	pass_failing = false;
-	gq_state_publish();
+	pass_failing = !ok;
+}
+
+/* The pass is published: usage counted up to now. */
+static void _published(gq_state_t *st, time_t now)
+{
 	if (gq_usage_advance(&st->usage, st->view,
 			     st->config->settings.usage_half_life, now))
 		error("gpuquota: usage not counted this pass (out of memory)");
+}
+
+/*
+ * A whole pass in one hold: compute, publish, write every pending job.
+ * Returns whether a scheduling pass should run now; *ok whether the pass
+ * succeeded.  Caller holds the job write lock and the state lock.
+ */
+static bool _pass(gq_state_t *st, time_t now, bool *ok)
+{
+	*ok = !_compute(st, gq_state_next(), now);
+	_passed(*ok);
+	if (!*ok)
+		return false;
+	gq_state_publish();
+	_published(st, now);
 	/* after publishing, `next` is the pass before (or NULL) */
 	return gq_write_pass(st->view, st->next, now);
+}
+
+/*
+ * A two-hold pass, its first hold: compute and plan the writes (`plan`).
+ * Returns false when it failed (out of memory; logged).  Caller holds
+ * the job read lock and the state lock.
+ */
+static bool _pass_read(gq_state_t *st, time_t now, uint64_t *epoch)
+{
+	gq_pools_t *next = gq_state_next();
+	bool ok;
+
+	*epoch = gq_state_pass_read();
+	ok = !_compute(st, next, now) &&
+	     !gq_write_plan(&plan, next, st->view, now);
+	if (!ok)
+		gq_state_pass_abandon();
+	_passed(ok);
+	return ok;
+}
+
+/*
+ * priority_p_set's insertion of job_ptr into `pools` (its band from the
+ * pass, as if last in its project's queue).  Returns the job as it orders
+ * (a shadow when another pool's limit holds it), NULL outside the pools
+ * or out of memory; *k its pool.  Caller holds the state lock.
+ */
+static const gq_job_t *_add_job(gq_pools_t *pools, job_record_t *job_ptr,
+				const gq_job_in_t *in, int *k)
+{
+	const gq_job_t *job, *shadow;
+
+	if ((*k = gq_read_pool(pools, job_ptr)) < 0 ||
+	    !(job = gq_view_add_job(pools->view[*k], job_ptr->account, in)))
+		return NULL;
+	/* held by a limit of another pool it lists: that hold */
+	if (!gq_read_shadows(pools, *k, job_ptr, in) && !job->hold &&
+	    (shadow = gq_pools_held_elsewhere(pools, in->id, k)))
+		job = shadow;
+	return job;
+}
+
+/* read a job as priority_p_set does */
+static void _read_set(job_record_t *job_ptr, gq_job_in_t *in)
+{
+	gq_read_job(job_ptr, time(NULL), in);
+	if (in->state == GQ_JOB_WAITING && IS_JOB_PENDING(job_ptr) &&
+	    job_ptr->priority == 0)
+		in->state = GQ_JOB_PENDING;	/* being given a priority now */
+}
+
+/* A job priority_p_set added between a pass's read and its write, added
+ * to the pass's view (gq_state_pass_write). */
+static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(id);
+	gq_job_in_t in;
+	int k;
+
+	if (!job_ptr || !IS_JOB_PENDING(job_ptr))
+		return;		/* started or gone: the next pass reads it */
+	_read_set(job_ptr, &in);
+	_add_job(pools, job_ptr, &in, &k);
+}
+
+/*
+ * A two-hold pass, its second hold: publish and write the planned jobs.
+ * Returns false when a reclaim or a reload came between the holds
+ * (nothing published: the pass is made again).  *kick: a scheduling pass
+ * should run now.  Caller holds the job write lock and the state lock.
+ */
+static bool _pass_write(gq_state_t *st, uint64_t epoch, time_t now,
+			bool *kick)
+{
+	if (!gq_state_pass_write(epoch, _added_since_read, NULL))
+		return false;
+	_published(st, now);
+	*kick = gq_write_planned(&plan, st->view, st->next, now);
+	return true;
 }
 
 static uint64_t _us(const struct timespec *from, const struct timespec *to)
@@ -325,39 +425,73 @@ static void _unlock_timed(gq_timed_lock_t *t, gq_pass_rec_t *r)
 	r->lock_cpu_us = _us(&t->cpu0, &cpu1);
 }
 
+/*
+ * A pass in two lock holds (docs/DEVELOPING.md "A pass in two lock
+ * holds"): read, compute and plan under the job read lock (squeue and the
+ * other readers go on; writers wait), then publish and write the jobs that
+ * change under the job write lock.  A reclaim or a reload between the two
+ * (gq_state_t.epoch) makes it again; after GQ_PASS_TRIES such, the pass is
+ * made whole under the write lock.
+ */
+#define GQ_PASS_TRIES 3
+
 static void _run_pass(void)
 {
-	/* as multifactor's decay thread: write jobs, read nodes and parts */
-	gq_timed_lock_t t = { .locks = { NO_LOCK, WRITE_LOCK, READ_LOCK,
-					 READ_LOCK, NO_LOCK } };
-	gq_pass_rec_t r = { 0 };
-	struct timespec start, end;
-	gq_state_t *st;
-	bool kick = false, ran = false, ok = false;
+	/* as multifactor's decay thread: jobs, nodes and partitions */
+	gq_timed_lock_t rd = { .locks = { NO_LOCK, READ_LOCK, READ_LOCK,
+					  READ_LOCK, NO_LOCK } };
+	gq_timed_lock_t wr = { .locks = { NO_LOCK, WRITE_LOCK, READ_LOCK,
+					  READ_LOCK, NO_LOCK } };
+	gq_pass_rec_t r = { 0 }, hold;
+	uint64_t epoch;
+	gq_state_t *st = gq_state();
+	bool kick = false, ran = false, ok = false, read;
+	int tries;
 
-	_lock_timed(&t);
-	gq_state_lock();
-	st = gq_state();
-	if (st->config) {
-		ran = true;
-		clock_gettime(CLOCK_MONOTONIC, &start);
-		kick = _pass(st, time(NULL), &ok);
-		clock_gettime(CLOCK_MONOTONIC, &end);
-		_check_accounts(st->config);
-		_check_partitions(st->config);
+	for (tries = 0; tries <= GQ_PASS_TRIES && !ok; tries++) {
+		bool whole = tries == GQ_PASS_TRIES;
+
+		if (!whole) {	/* the first hold: read and plan */
+			_lock_timed(&rd);
+			gq_state_lock();
+			ran = st->config != NULL;
+			read = ran && _pass_read(st, time(NULL), &epoch);
+			if (ran) {
+				_check_accounts(st->config);
+				_check_partitions(st->config);
+			}
+			gq_state_unlock();
+			_unlock_timed(&rd, &hold);
+			r.read_hold_us += hold.lock_hold_us;
+			if (!read)
+				break;	/* no configuration, or failed */
+		}
+		_lock_timed(&wr);
+		gq_state_lock();
+		if (!st->config)
+			ran = false;
+		else if (whole)
+			kick = _pass(st, time(NULL), &ok);
+		else
+			ok = _pass_write(st, epoch, time(NULL), &kick);
+		gq_state_unlock();
+		/*
+		 * A released job, or a reclaim that only this pass made
+		 * possible: ask for a scheduling pass now rather than at the
+		 * next sched_interval (60 s by default).
+		 */
+		if (kick)
+			queue_job_scheduler();
+		_unlock_timed(&wr, &hold);
+		r.lock_hold_us += hold.lock_hold_us;
+		r.lock_cpu_us += hold.lock_cpu_us;
+		if (whole && !ok)
+			break;
 	}
-	gq_state_unlock();
-	/*
-	 * A released job, or a reclaim that only this pass made possible:
-	 * ask for a scheduling pass now rather than at the next
-	 * sched_interval (60 s by default).
-	 */
-	if (kick)
-		queue_job_scheduler();
-	_unlock_timed(&t, &r);
 	if (ran) {
-		r.pass_us = _us(&start, &end);
+		r.pass_us = r.read_hold_us + r.lock_hold_us;
 		r.ok = ok;
+		r.tries = tries;
 		_record_pass(&r);
 	}
 	gq_grace_requeue();
@@ -582,26 +716,17 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
-	gq_read_job(job_ptr, time(NULL), &in);
-	if (in.state == GQ_JOB_WAITING && IS_JOB_PENDING(job_ptr) &&
-	    job_ptr->priority == 0)
-		in.state = GQ_JOB_PENDING;	/* being given a priority now */
+	_read_set(job_ptr, &in);
 	gq_state_lock();
 	st = gq_state();
 	pools = st->view ? st->view : st->next;
-	if (pools && (k = gq_read_pool(pools, job_ptr)) < 0) {
+	if (pools && gq_read_pool(pools, job_ptr) < 0) {
 		/* outside the GPU pools: not gpuquota's to order */
 		gq_state_unlock();
 		return 1;
 	}
-	if (st->view &&
-	    (job = gq_view_add_job(st->view->view[k], job_ptr->account, &in))) {
-		const gq_job_t *shadow;
-
-		/* held by a limit of another pool it lists: that hold */
-		if (!gq_read_shadows(st->view, k, job_ptr, &in) && !job->hold &&
-		    (shadow = gq_pools_held_elsewhere(st->view, in.id, &k)))
-			job = shadow;
+	if (st->view && (job = _add_job(st->view, job_ptr, &in, &k))) {
+		gq_state_job_added(in.id);	/* a pass reading meanwhile */
 		gq_throttle_apply(job_ptr, job);
 		if (job->hold) {
 			/* from priority 0: a person's hold being released,
@@ -712,7 +837,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!in_ctld)
 		return;
 	gq_state_lock();
-	gq_pools_job_gone(gq_state()->view, job_ptr->job_id);
+	gq_state_job_gone(job_ptr->job_id);
 	gq_state_unlock();
 	_want_pass();
 }

@@ -104,11 +104,12 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 /*
  * Why a job in gpuquota's order waits, appended to Slurm's own reason
  * (Priority or Resources) in squeue's reason column.  Slurm clears it when
- * a scheduling attempt fails; the next pass writes it again.
+ * a scheduling attempt fails; the next pass writes it again.  Returns
+ * whether it wrote (dry: whether it may write; nothing is written).
  */
-static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
+static bool _explain(job_record_t *job_ptr, const gq_view_t *prev,
 		     const gq_view_t *view, const gq_job_t *job,
-		     const char *pool)
+		     const char *pool, bool dry)
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
@@ -117,9 +118,11 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&
 	    job_ptr->state_reason != WAIT_RESOURCES)
-		return;
+		return false;
 	if (_explained(job_ptr, prev, view, job, why))
-		return;
+		return false;
+	if (dry)	/* maybe the same text: formatted when written */
+		return true;
 	if (pool)
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
@@ -139,15 +142,16 @@ static void _explain(job_record_t *job_ptr, const gq_view_t *prev,
 				      why, in, p->name, job->cum, p->quota, p->share);
 		break;
 	default:
-		return;
+		return false;
 	}
 	if (!xstrcmp(job_ptr->state_desc, desc)) {
 		xfree(desc);
-		return;
+		return false;
 	}
 	xfree(job_ptr->state_desc);
 	job_ptr->state_desc = desc;
 	last_job_update = time(NULL);
+	return true;
 }
 
 /* an admin's own priority (scontrol update priority=N) is kept */
@@ -163,6 +167,81 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 	gq_write_unhold(job_ptr);
 }
 
+/* what _write_job did, or (dry) would do */
+enum {
+	GQ_WRITES = 1,		/* the job's record changes */
+	GQ_KICK = 2,		/* a scheduling pass should run now */
+};
+
+/*
+ * A pending job's hold, release, reason text and priority from `pools`
+ * (`prev_pools`: the pass before, or NULL).  With `dry`, nothing is
+ * written: the answer says whether anything would be (an array's
+ * throttle always may be).  O(1) lookups, plus a reason text formatted
+ * when it may have changed.
+ */
+static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
+		      const gq_pools_t *prev_pools, time_t now, bool dry)
+{
+	const gq_view_t *view, *prev;
+	const gq_job_t *job, *shadow;
+	int k, out = 0;
+
+	if (!IS_JOB_PENDING(job_ptr) ||
+	    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
+		return 0;
+	view = pools->view[k];
+	/* the pass before, when it had this pool (a reload may change the
+	 * pools: then texts are written again) */
+	prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] : NULL;
+	/* held by a limit of another pool it lists: that hold (one pool:
+	 * there is no other) */
+	if (!job->hold && pools->n > 1 &&
+	    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
+		job = shadow;
+		view = pools->view[k];
+	}
+	if (job_ptr->array_recs) {
+		out |= GQ_WRITES;
+		if (!dry)
+			gq_throttle_apply(job_ptr, job);
+	}
+	if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
+		if (!dry)
+			gq_write_hold(job_ptr, view, job, pools->name[k]);
+		else if (job_ptr->priority ||
+			 !gq_hold_written(job_ptr, view, job, pools->name[k]))
+			out |= GQ_WRITES;
+		return out;
+	}
+	if (gq_read_held(job_ptr)) {
+		if (!dry) {
+			_release(job_ptr, job->priority);
+			last_job_update = now;
+		}
+		return out | GQ_WRITES | GQ_KICK;
+	}
+	if (job->room)
+		out |= GQ_KICK;
+	if (job_ptr->priority == 0)
+		return out;
+	if (job->in.state == GQ_JOB_PENDING &&
+	    _explain(job_ptr, prev, view, job, pools->name[k], dry))
+		out |= GQ_WRITES;
+	if (job_ptr->direct_set_prio || job_ptr->priority == job->priority)
+		return out;
+	/* e.g. submitted before the first pass after a restart: it may
+	 * reclaim now */
+	if (job->in.state == GQ_JOB_PENDING &&
+	    gq_band_rose_to_reclaim(job_ptr->priority, job->band))
+		out |= GQ_KICK;
+	if (!dry) {
+		job_ptr->priority = job->priority;
+		last_job_update = now;
+	}
+	return out | GQ_WRITES;
+}
+
 bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		   time_t now)
 {
@@ -176,58 +255,81 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	gq_hold_log_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		const gq_view_t *view, *prev;
-		const gq_job_t *job, *shadow;
-		int k;
-
 		gq_grace_note(job_ptr, now);
-		if (!IS_JOB_PENDING(job_ptr) ||
-		    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
-			continue;
-		view = pools->view[k];
-		/* the pass before, when it had this pool (a reload may
-		 * change the pools: then texts are written again) */
-		prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] :
-							 NULL;
-		/* held by a limit of another pool it lists: that hold (one
-		 * pool: there is no other) */
-		if (!job->hold && pools->n > 1 &&
-		    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
-			job = shadow;
-			view = pools->view[k];
-		}
-		gq_throttle_apply(job_ptr, job);
-		if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
-			gq_write_hold(job_ptr, view, job, pools->name[k]);
-			continue;
-		}
-		if (gq_read_held(job_ptr)) {
-			_release(job_ptr, job->priority);
-			last_job_update = now;
+		if (_write_job(job_ptr, pools, prev_pools, now, false) &
+		    GQ_KICK)
 			kick = true;
-			continue;
-		}
-		if (job->room)
-			kick = true;
-		if (job_ptr->priority == 0)
-			continue;
-		if (job->in.state == GQ_JOB_PENDING)
-			_explain(job_ptr, prev, view, job, pools->name[k]);
-		if (job_ptr->direct_set_prio)
-			continue;
-		if (job_ptr->priority != job->priority) {
-			/* e.g. submitted before the first pass after a
-			 * restart: it may reclaim now */
-			if (job->in.state == GQ_JOB_PENDING &&
-			    gq_band_rose_to_reclaim(job_ptr->priority,
-						    job->band))
-				kick = true;
-			job_ptr->priority = job->priority;
-			last_job_update = now;
-		}
 	}
 	list_iterator_destroy(it);
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
 	return kick;
+}
+
+int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
+		  const gq_pools_t *prev_pools, time_t now)
+{
+	list_itr_t *it;
+	job_record_t *job_ptr;
+	int rc = 0;
+
+	plan->n = 0;
+	plan->kick = false;
+	if (!job_list)
+		return 0;
+	gq_hold_log_begin();	/* hold texts made once (hold.c) */
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)) && !rc) {
+		int out;
+
+		gq_grace_note(job_ptr, now);
+		out = _write_job(job_ptr, pools, prev_pools, now, true);
+		if (out & GQ_KICK)
+			plan->kick = true;
+		if (!(out & GQ_WRITES))
+			continue;
+		if (plan->n == plan->cap) {
+			int cap = plan->cap ? plan->cap * 2 : 256;
+			uint32_t *ids = realloc(plan->ids,
+						sizeof(*ids) * cap);
+
+			if (!ids) {
+				rc = -1;
+				break;
+			}
+			plan->ids = ids;
+			plan->cap = cap;
+		}
+		plan->ids[plan->n++] = job_ptr->job_id;
+	}
+	list_iterator_destroy(it);
+	gq_hold_log_end("plan");
+	return rc;
+}
+
+bool gq_write_planned(const gq_write_plan_t *plan, const gq_pools_t *pools,
+		      const gq_pools_t *prev_pools, time_t now)
+{
+	bool kick = plan->kick;
+	int i;
+
+	gq_throttle_pass_begin();
+	gq_hold_log_begin();
+	for (i = 0; i < plan->n; i++) {
+		job_record_t *job_ptr = find_job_record(plan->ids[i]);
+
+		if (job_ptr &&
+		    (_write_job(job_ptr, pools, prev_pools, now, false) &
+		     GQ_KICK))
+			kick = true;
+	}
+	gq_hold_log_end("pass");
+	gq_throttle_pass_end();
+	return kick;
+}
+
+void gq_write_plan_free(gq_write_plan_t *plan)
+{
+	free(plan->ids);
+	memset(plan, 0, sizeof(*plan));
 }

@@ -24,4 +24,36 @@
 bool gq_write_pass(const gq_pools_t *view, const gq_pools_t *prev,
 		   time_t now);
 
+/*
+ * The same in two steps, so that the job write lock is held only for the
+ * jobs whose record changes (docs/DEVELOPING.md "A pass in two lock
+ * holds").  gq_write_plan notes in `plan` (its ids emptied first) the
+ * pending jobs gq_write_pass would change with `view` and `prev`, and
+ * whether a scheduling pass should run; it writes nothing (victims whose
+ * grace time is over are noted for gq_grace_requeue).  O(J): every job's
+ * record read.  Returns -1 when out of memory.  Caller holds the job read
+ * lock and the state lock.
+ */
+typedef struct {
+	uint32_t *ids;		/* the jobs to write, by id */
+	int n, cap;
+	bool kick;		/* a scheduling pass should run */
+} gq_write_plan_t;
+
+int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *view,
+		  const gq_pools_t *prev, time_t now);
+
+/*
+ * Then, under the job write lock (and the state lock), once `view` is
+ * published: each job of `plan` still there, found by id, written as
+ * gq_write_pass writes it, from its record as it is now (a job started,
+ * ended or changed since the plan is written or skipped as a whole pass
+ * would).  O(jobs planned).  Returns true when a scheduling pass should
+ * run now.
+ */
+bool gq_write_planned(const gq_write_plan_t *plan, const gq_pools_t *view,
+		      const gq_pools_t *prev, time_t now);
+
+void gq_write_plan_free(gq_write_plan_t *plan);
+
 #endif

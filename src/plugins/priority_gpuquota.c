@@ -287,14 +287,19 @@ static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
 /*
  * A two-hold pass, its second hold: publish and write the planned jobs.
  * Returns false when a reclaim or a reload came between the holds
- * (nothing published: the pass is made again).  *kick: a scheduling pass
+ * (nothing published, the last pass's holds written again: the pass is
+ * made again).  *kick: a scheduling pass
  * should run now.  Caller holds the job write lock and the state lock.
  */
 static bool _pass_write(gq_state_t *st, uint64_t epoch, time_t now,
 			bool *kick)
 {
-	if (!gq_state_pass_write(epoch, _added_since_read, NULL))
+	if (!gq_state_pass_write(epoch, _added_since_read, NULL)) {
+		/* a reclaim inside Slurm's main cycle: its holds again now,
+		 * as the re-hold after it would (_run_rehold) */
+		gq_hold_again(st->view, GQ_HOLD_NONE, "re-hold");
 		return false;
+	}
 	_published(st, now);
 	*kick = gq_write_planned(&plan, st->view, st->next, now);
 	return true;
@@ -682,6 +687,7 @@ extern int fini(void)
 		slurm_mutex_unlock(&pass_mutex);
 		pthread_join(pass_thread, NULL);
 		pass_started = false;
+		gq_write_plan_free(&plan);
 	}
 	/*
 	 * The configuration and the last view stay in libgpuquota (which

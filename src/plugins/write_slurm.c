@@ -104,12 +104,14 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 /*
  * Why a job in gpuquota's order waits, appended to Slurm's own reason
  * (Priority or Resources) in squeue's reason column.  Slurm clears it when
- * a scheduling attempt fails; the next pass writes it again.  Returns
- * whether it wrote (dry: whether it may write; nothing is written).
+ * a scheduling attempt fails; the next pass writes it again.  Returns the
+ * text to write (xmalloc'd), or NULL when the job has it already or gets
+ * none.  Reads only; the text depends on the job's reason, the view and
+ * the job, nothing else of its record.
  */
-static bool _explain(job_record_t *job_ptr, const gq_view_t *prev,
-		     const gq_view_t *view, const gq_job_t *job,
-		     const char *pool, bool dry)
+static char *_explain_text(job_record_t *job_ptr, const gq_view_t *prev,
+			   const gq_view_t *view, const gq_job_t *job,
+			   const char *pool)
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
@@ -118,11 +120,9 @@ static bool _explain(job_record_t *job_ptr, const gq_view_t *prev,
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&
 	    job_ptr->state_reason != WAIT_RESOURCES)
-		return false;
+		return NULL;
 	if (_explained(job_ptr, prev, view, job, why))
-		return false;
-	if (dry)	/* maybe the same text: formatted when written */
-		return true;
+		return NULL;
 	if (pool)
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
@@ -142,9 +142,17 @@ static bool _explain(job_record_t *job_ptr, const gq_view_t *prev,
 				      why, in, p->name, job->cum, p->quota, p->share);
 		break;
 	default:
-		return false;
+		return NULL;
 	}
-	if (!xstrcmp(job_ptr->state_desc, desc)) {
+	if (!xstrcmp(job_ptr->state_desc, desc))
+		xfree(desc);
+	return desc;
+}
+
+/* Write `desc` (taken) as the job's reason text; false when it has it. */
+static bool _explain(job_record_t *job_ptr, char *desc)
+{
+	if (!desc || !xstrcmp(job_ptr->state_desc, desc)) {
 		xfree(desc);
 		return false;
 	}
@@ -177,11 +185,14 @@ enum {
  * A pending job's hold, release, reason text and priority from `pools`
  * (`prev_pools`: the pass before, or NULL).  With `dry`, nothing is
  * written: the answer says whether anything would be (an array's
- * throttle always may be).  O(1) lookups, plus a reason text formatted
- * when it may have changed.
+ * throttle always may be), and the reason text to write goes into `pre`
+ * with the reason it was made for.  Written, a text in `pre` made for the
+ * reason the job still has is taken instead of formatted again.  O(1)
+ * lookups, plus a reason text formatted when it may have changed.
  */
 static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
-		      const gq_pools_t *prev_pools, time_t now, bool dry)
+		      const gq_pools_t *prev_pools, time_t now, bool dry,
+		      gq_planned_t *pre)
 {
 	const gq_view_t *view, *prev;
 	const gq_job_t *job, *shadow;
@@ -225,9 +236,21 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 		out |= GQ_KICK;
 	if (job_ptr->priority == 0)
 		return out;
-	if (job->in.state == GQ_JOB_PENDING &&
-	    _explain(job_ptr, prev, view, job, pools->name[k], dry))
-		out |= GQ_WRITES;
+	if (job->in.state != GQ_JOB_PENDING) {
+		;
+	} else if (dry) {
+		if ((pre->text = _explain_text(job_ptr, prev, view, job,
+					       pools->name[k]))) {
+			pre->reason = job_ptr->state_reason;
+			out |= GQ_WRITES;
+		}
+	} else if (pre && pre->text && pre->reason == job_ptr->state_reason) {
+		_explain(job_ptr, pre->text);
+		pre->text = NULL;
+	} else {
+		_explain(job_ptr, _explain_text(job_ptr, prev, view, job,
+						pools->name[k]));
+	}
 	if (job_ptr->direct_set_prio || job_ptr->priority == job->priority)
 		return out;
 	/* e.g. submitted before the first pass after a restart: it may
@@ -256,7 +279,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		gq_grace_note(job_ptr, now);
-		if (_write_job(job_ptr, pools, prev_pools, now, false) &
+		if (_write_job(job_ptr, pools, prev_pools, now, false, NULL) &
 		    GQ_KICK)
 			kick = true;
 	}
@@ -266,6 +289,17 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	return kick;
 }
 
+/* Drop what a plan holds (texts not written), keep its memory. */
+static void _plan_clear(gq_write_plan_t *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->n; i++)
+		xfree(plan->jobs[i].text);
+	plan->n = 0;
+	plan->kick = false;
+}
+
 int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
 		  const gq_pools_t *prev_pools, time_t now)
 {
@@ -273,41 +307,42 @@ int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
 	job_record_t *job_ptr;
 	int rc = 0;
 
-	plan->n = 0;
-	plan->kick = false;
+	_plan_clear(plan);
 	if (!job_list)
 		return 0;
 	gq_hold_log_begin();	/* hold texts made once (hold.c) */
 	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)) && !rc) {
+	while ((job_ptr = list_next(it))) {
+		gq_planned_t pre = { .id = job_ptr->job_id };
 		int out;
 
 		gq_grace_note(job_ptr, now);
-		out = _write_job(job_ptr, pools, prev_pools, now, true);
+		out = _write_job(job_ptr, pools, prev_pools, now, true, &pre);
 		if (out & GQ_KICK)
 			plan->kick = true;
 		if (!(out & GQ_WRITES))
 			continue;
 		if (plan->n == plan->cap) {
 			int cap = plan->cap ? plan->cap * 2 : 256;
-			uint32_t *ids = realloc(plan->ids,
-						sizeof(*ids) * cap);
+			gq_planned_t *jobs = realloc(plan->jobs,
+						     sizeof(*jobs) * cap);
 
-			if (!ids) {
+			if (!jobs) {
+				xfree(pre.text);
 				rc = -1;
 				break;
 			}
-			plan->ids = ids;
+			plan->jobs = jobs;
 			plan->cap = cap;
 		}
-		plan->ids[plan->n++] = job_ptr->job_id;
+		plan->jobs[plan->n++] = pre;
 	}
 	list_iterator_destroy(it);
 	gq_hold_log_end("plan");
 	return rc;
 }
 
-bool gq_write_planned(const gq_write_plan_t *plan, const gq_pools_t *pools,
+bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 		      const gq_pools_t *prev_pools, time_t now)
 {
 	bool kick = plan->kick;
@@ -316,20 +351,22 @@ bool gq_write_planned(const gq_write_plan_t *plan, const gq_pools_t *pools,
 	gq_throttle_pass_begin();
 	gq_hold_log_begin();
 	for (i = 0; i < plan->n; i++) {
-		job_record_t *job_ptr = find_job_record(plan->ids[i]);
+		gq_planned_t *pre = &plan->jobs[i];
+		job_record_t *job_ptr = find_job_record(pre->id);
 
-		if (job_ptr &&
-		    (_write_job(job_ptr, pools, prev_pools, now, false) &
-		     GQ_KICK))
+		if (job_ptr && (_write_job(job_ptr, pools, prev_pools, now,
+					   false, pre) & GQ_KICK))
 			kick = true;
 	}
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
+	_plan_clear(plan);
 	return kick;
 }
 
 void gq_write_plan_free(gq_write_plan_t *plan)
 {
-	free(plan->ids);
+	_plan_clear(plan);
+	free(plan->jobs);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -35,7 +35,14 @@ bool gq_write_pass(const gq_pools_t *view, const gq_pools_t *prev,
  * lock and the state lock.
  */
 typedef struct {
-	uint32_t *ids;		/* the jobs to write, by id */
+	uint32_t id;
+	char *text;		/* the reason text to write (xmalloc'd), or
+				 * NULL: formatted under the read lock */
+	uint32_t reason;	/* the job's state_reason `text` is for */
+} gq_planned_t;
+
+typedef struct {
+	gq_planned_t *jobs;	/* the jobs to write, by id */
 	int n, cap;
 	bool kick;		/* a scheduling pass should run */
 } gq_write_plan_t;
@@ -48,10 +55,11 @@ int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *view,
  * published: each job of `plan` still there, found by id, written as
  * gq_write_pass writes it, from its record as it is now (a job started,
  * ended or changed since the plan is written or skipped as a whole pass
- * would).  O(jobs planned).  Returns true when a scheduling pass should
- * run now.
+ * would; a reason text planned is written when the job's reason is still
+ * the one it was made for, else made again).  Empties the plan.
+ * O(jobs planned).  Returns true when a scheduling pass should run now.
  */
-bool gq_write_planned(const gq_write_plan_t *plan, const gq_pools_t *view,
+bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *view,
 		      const gq_pools_t *prev, time_t now);
 
 void gq_write_plan_free(gq_write_plan_t *plan);

@@ -114,6 +114,7 @@ START_TEST(plugin_file)
 
 	gq_metrics_init(&m, 1000);
 	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1001, .pass_us = 250,
+					       .read_hold_us = 2000,
 					       .lock_hold_us = 500, .ok = true });
 	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1003, .pass_us = 250,
 					       .lock_hold_us = 500, .ok = true });
@@ -140,6 +141,11 @@ START_TEST(plugin_file)
 	_has(p.buf, "gpuquota_pass_lock_hold_seconds_bucket{le=\"0.0005\"} 2");
 	_has(p.buf, "gpuquota_pass_lock_hold_seconds_sum 0.001");
 	_has(p.buf, "gpuquota_pass_lock_hold_seconds_count 2");
+	/* one pass in two holds, one made whole (no read hold) */
+	_has(p.buf, "# TYPE gpuquota_pass_read_lock_seconds histogram");
+	_has(p.buf, "gpuquota_pass_read_lock_seconds_bucket{le=\"0.001\"} 0");
+	_has(p.buf, "gpuquota_pass_read_lock_seconds_bucket{le=\"+Inf\"} 1");
+	_has(p.buf, "gpuquota_pass_read_lock_seconds_sum 0.002");
 	_has(p.buf, "gpuquota_reclaims_total{reason=\"quota\"} 1");
 	_has(p.buf, "gpuquota_reclaims_total{reason=\"fair_share\"} 0");
 	_has(p.buf, "gpuquota_reclaim_victims_total{reason=\"quota\"} 2");

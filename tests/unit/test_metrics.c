@@ -166,6 +166,10 @@ START_TEST(file_round_trip)
 					    .pass_us = 100 * (i + 1),
 					    .lock_hold_us = 300 * (i + 1),
 					    .lock_cpu_us = 200 * (i + 1),
+					    /* the second made whole: one hold */
+					    .read_hold_us = i == 1 ? 0 :
+							    1000 * (i + 1),
+					    .tries = i == 1 ? 4 : 1,
 					    .ok = i != 1 });
 	/* a re-hold: a lock hold and a recent entry, not a pass */
 	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1004, .pass_us = 50,
@@ -200,6 +204,15 @@ START_TEST(file_round_trip)
 		_get(root, "recent_passes"), 2), "lock_hold_us")), 900);
 	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
 		_get(root, "recent_passes"), 2), "lock_cpu_us")), 600);
+	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
+		_get(root, "recent_passes"), 2), "read_hold_us")), 3000);
+	ck_assert_int_eq(json_object_get_int(_get(json_object_array_get_idx(
+		_get(root, "recent_passes"), 1), "tries")), 4);
+	/* read holds: 1 and 3 ms; none for the whole pass nor the re-hold */
+	h = _get(_get(root, "read_hold_seconds"), "buckets");
+	ck_assert_int_eq(json_object_get_int(_get(h, "+Inf")), 2);
+	ck_assert_double_eq_tol(json_object_get_double(_get(_get(root, "read_hold_seconds"), "sum")),
+				0.004, 1e-12);
 	/* 100, 200, 300 us: 1 <= 100 us, 2 <= 250 us, all <= 500 us */
 	h = _get(_get(root, "pass_seconds"), "buckets");
 	ck_assert_int_eq(json_object_get_int(_get(h, "0.0001")), 1);
@@ -222,6 +235,9 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.holds_total[GQ_HOLD_DEPT_LIMIT], 1);
 	ck_assert_uint_eq(back.releases_total, 1);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);
+	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->read_hold_us, 3000);
+	ck_assert_int_eq(gq_metrics_recent(&back, 1)->tries, 4);
+	ck_assert_uint_eq(back.read_hold_seconds.count, 2);
 	ck_assert_int_eq(back.recent_n, 4);
 	ck_assert(!back.recent[1].ok);
 	ck_assert(!back.recent[2].rehold);

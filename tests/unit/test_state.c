@@ -83,6 +83,15 @@ START_TEST(reload_keeps_last_good_view)
 }
 END_TEST
 
+/* The projects of reclaim_pass, in a config file (caller removes it). */
+static char *reclaim_config(void)
+{
+	return write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
+			  " {\"name\": \"team-b\", \"gpu_quota\": 0},"
+			  " {\"name\": \"team-c\", \"gpu_quota\": 0},"
+			  " {\"name\": \"team-d\", \"gpu_quota\": 1}]}");
+}
+
 /*
  * The pass of a cluster of 4 GPUs: team-b (q 0) runs 4 x 1 GPU, team-a
  * (q 2) pends a1 (job 20, 2 GPUs, in quota: it reclaims), team-c (q 0)
@@ -115,10 +124,7 @@ static gq_view_t *reclaim_pass(bool a1_runs)
  */
 START_TEST(freed_gpus_kept_for_preemptor)
 {
-	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
-			     " {\"name\": \"team-b\", \"gpu_quota\": 0},"
-			     " {\"name\": \"team-c\", \"gpu_quota\": 0},"
-			     " {\"name\": \"team-d\", \"gpu_quota\": 1}]}");
+	char *f = reclaim_config();
 	char err[GQ_ERR_MAX];
 	gq_job_in_t late = { .id = 23, .state = GQ_JOB_PENDING, .gpus = 1,
 			     .tasks = 1, .requeueable = true };
@@ -596,6 +602,110 @@ START_TEST(room_wait_setting)
 }
 END_TEST
 
+/* A job priority_p_set added between a pass's holds, added again to the
+ * pass's view (as _added_since_read does); counted in *arg. */
+static void add_again(gq_pools_t *pools, uint32_t id, void *arg)
+{
+	gq_job_in_t in = { .id = id, .state = GQ_JOB_PENDING, .gpus = 1,
+			   .tasks = 1, .requeueable = true };
+
+	ck_assert_ptr_nonnull(gq_view_add_job(pools->view[0], "team-c", &in));
+	(*(int *)arg)++;
+}
+
+/*
+ * A pass in two holds (docs/DEVELOPING.md): what happens to the published
+ * view between its read and its write is made again on the pass's view
+ * (a job gone leaves it, a job added is added), or, for a reclaim noted
+ * or a configuration loaded, nothing is published and the pass is made
+ * again.  reclaim_pass: team-b runs jobs 1-4 (1 GPU each) on 4 GPUs.
+ */
+START_TEST(pass_in_two_holds)
+{
+	char *f = reclaim_config();
+	char err[GQ_ERR_MAX];
+	gq_job_in_t late = { .id = 23, .state = GQ_JOB_PENDING, .gpus = 1,
+			     .tasks = 1, .requeueable = true };
+	gq_state_t *st = gq_state();
+	gq_view_t *v0, *v1, *v2;
+	uint64_t e;
+	int added = 0;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v0 = reclaim_pass(false);
+	gq_state_publish();
+
+	/* read; then job 4 ends and job 23 is submitted */
+	e = gq_state_pass_read();
+	v1 = reclaim_pass(false);
+	gq_state_job_gone(4);
+	ck_assert_uint_eq(project(v0, "team-b")->alloc, 3);	/* at once */
+	ck_assert_ptr_nonnull(gq_view_add_job(v0, "team-c", &late));
+	gq_state_job_added(23);
+	ck_assert_uint_eq(project(v1, "team-b")->alloc, 4);	/* as read */
+	ck_assert(gq_state_pass_write(e, add_again, &added));
+	ck_assert_ptr_eq(st->view->view[0], v1);
+	ck_assert_uint_eq(project(v1, "team-b")->alloc, 3);	/* 4 - job 4 */
+	ck_assert_int_eq(gq_view_job(v1, 4)->in.state, GQ_JOB_WAITING);
+	ck_assert_int_eq(added, 1);
+	ck_assert_int_eq(gq_view_job(v1, 23)->in.state, GQ_JOB_PENDING);
+
+	/* outside a pass's holds nothing is noted: job 3 leaves the
+	 * published view only, and the next pass reads it as it is */
+	gq_state_job_gone(3);
+	gq_state_job_added(24);
+	ck_assert_uint_eq(project(v1, "team-b")->alloc, 2);
+	e = gq_state_pass_read();
+	v2 = reclaim_pass(false);
+	ck_assert(gq_state_pass_write(e, add_again, &added));
+	ck_assert_ptr_eq(st->view->view[0], v2);
+	ck_assert_uint_eq(project(v2, "team-b")->alloc, 4);
+	ck_assert_int_eq(added, 1);
+
+	/* a reclaim noted between the holds: nothing published, nothing
+	 * replayed; made again, it publishes */
+	e = gq_state_pass_read();
+	reclaim_pass(false);
+	gq_state_job_added(25);
+	ck_assert(gq_state_note_reclaim(20, 100, 0));
+	ck_assert(!gq_state_pass_write(e, add_again, &added));
+	ck_assert_ptr_eq(st->view->view[0], v2);
+	ck_assert_int_eq(added, 1);
+	e = gq_state_pass_read();
+	v1 = reclaim_pass(false);
+	ck_assert(gq_state_pass_write(e, add_again, &added));
+	ck_assert_ptr_eq(st->view->view[0], v1);
+
+	/* the same reclaim again changes nothing; a longer grace time for
+	 * it does (the pass's holds waited for the shorter one) */
+	e = gq_state_pass_read();
+	reclaim_pass(false);
+	ck_assert(!gq_state_note_reclaim(20, 101, 0));
+	ck_assert(gq_state_pass_write(e, add_again, &added));
+	e = gq_state_pass_read();
+	reclaim_pass(false);
+	ck_assert(!gq_state_note_reclaim(20, 102, 5));
+	ck_assert(!gq_state_pass_write(e, add_again, &added));
+
+	/* a reload between the holds: the pass read for the old one */
+	e = gq_state_pass_read();
+	reclaim_pass(false);
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert(!gq_state_pass_write(e, add_again, &added));
+
+	/* a pass that failed: what came after its read is not kept */
+	e = gq_state_pass_read();
+	gq_state_job_added(26);
+	gq_state_pass_abandon();
+	e = gq_state_pass_read();
+	reclaim_pass(false);
+	ck_assert(gq_state_pass_write(e, add_again, &added));
+	ck_assert_int_eq(added, 1);
+	end_state(f, NULL);
+}
+END_TEST
+
 Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -608,6 +718,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, lowered_quota_keeps_min_runtime_and_patience);
 	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
+	tcase_add_test(tc, pass_in_two_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,10 +3,11 @@
  * band and share (docs/MODEL.md "Bands and priority").
  *
  * Owns the pass: loads gpuquota.json, runs a pass every
- * recompute_interval seconds and soon after each submit (its own thread,
- * taking the locks multifactor's decay thread takes): read Slurm
- * (read_slurm.c), compute (core/view.c), publish the view preempt/gpuquota
- * answers from (core/state.c), write back (write_slurm.c); then the
+ * recompute_interval seconds and soon after each submit (its own thread):
+ * under the job read lock, read Slurm (read_slurm.c), compute
+ * (core/view.c) and note the jobs to write (write_slurm.c); under the
+ * write lock, publish the view preempt/gpuquota answers from
+ * (core/state.c) and write those jobs back (write_slurm.c); then the
  * pass is timed into the metrics and the metrics file written, outside
  * slurmctld's locks (core/metrics_file.h).  A pass that fails is logged
  * once and changes nothing: the last good view stays.
@@ -160,7 +161,7 @@ static void _check_accounts(const gq_config_t *cfg)
 	assoc_mgr_unlock(&locks);
 }
 
-/* The jobs a two-hold pass writes (pass thread only; its ids reused). */
+/* The jobs a two-hold pass writes (pass thread only; memory reused). */
 static gq_write_plan_t plan;
 
 /*

@@ -162,6 +162,31 @@ static bool _explain(job_record_t *job_ptr, char *desc)
 	return true;
 }
 
+/*
+ * The job's reason text: made into `pre` (dry), or written; a text `pre`
+ * has for the reason the job still has is written as it is.  Returns
+ * whether it writes (dry: would).
+ */
+static bool _write_text(job_record_t *job_ptr, const gq_view_t *prev,
+			const gq_view_t *view, const gq_job_t *job,
+			const char *pool, bool dry, gq_planned_t *pre)
+{
+	char *text;
+
+	if (dry) {
+		pre->text = _explain_text(job_ptr, prev, view, job, pool);
+		pre->reason = job_ptr->state_reason;
+		return pre->text != NULL;
+	}
+	if (pre && pre->text && pre->reason == job_ptr->state_reason) {
+		text = pre->text;
+		pre->text = NULL;
+	} else {
+		text = _explain_text(job_ptr, prev, view, job, pool);
+	}
+	return _explain(job_ptr, text);
+}
+
 /* an admin's own priority (scontrol update priority=N) is kept */
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
@@ -236,21 +261,9 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 		out |= GQ_KICK;
 	if (job_ptr->priority == 0)
 		return out;
-	if (job->in.state != GQ_JOB_PENDING) {
-		;
-	} else if (dry) {
-		if ((pre->text = _explain_text(job_ptr, prev, view, job,
-					       pools->name[k]))) {
-			pre->reason = job_ptr->state_reason;
-			out |= GQ_WRITES;
-		}
-	} else if (pre && pre->text && pre->reason == job_ptr->state_reason) {
-		_explain(job_ptr, pre->text);
-		pre->text = NULL;
-	} else {
-		_explain(job_ptr, _explain_text(job_ptr, prev, view, job,
-						pools->name[k]));
-	}
+	if (job->in.state == GQ_JOB_PENDING &&
+	    _write_text(job_ptr, prev, view, job, pools->name[k], dry, pre))
+		out |= GQ_WRITES;
 	if (job_ptr->direct_set_prio || job_ptr->priority == job->priority)
 		return out;
 	/* e.g. submitted before the first pass after a restart: it may

@@ -38,6 +38,7 @@ typedef struct {
 	uint64_t read_hold_us;	/* job read lock granted to released (the
 				 * pass's first hold: readers go on, writers
 				 * wait; 0 for a whole pass) */
+	uint64_t read_cpu_us;	/* CPU time the pass' thread used meanwhile */
 	uint64_t lock_hold_us;	/* job write lock granted to released */
 	uint64_t lock_cpu_us;	/* CPU time the pass' thread used meanwhile:
 				 * the hold less the time it waited for a

@@ -85,9 +85,10 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	for (i = 0; i < m->recent_n; i++) {
 		const gq_pass_rec_t *r = gq_metrics_recent(m, i);
 
-		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"read_hold_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"tries\": %d, \"ok\": %s, \"rehold\": %s}",
+		fprintf(f, "%s\n{\"at\": %.6f, \"pass_us\": %llu, \"read_hold_us\": %llu, \"read_cpu_us\": %llu, \"lock_hold_us\": %llu, \"lock_cpu_us\": %llu, \"tries\": %d, \"ok\": %s, \"rehold\": %s}",
 			i ? "," : "", r->at, (unsigned long long)r->pass_us,
 			(unsigned long long)r->read_hold_us,
+			(unsigned long long)r->read_cpu_us,
 			(unsigned long long)r->lock_hold_us,
 			(unsigned long long)r->lock_cpu_us, r->tries,
 			r->ok ? "true" : "false", r->rehold ? "true" : "false");
@@ -285,6 +286,9 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		/* absent in files written before 2026-12-02 */
 		if (json_object_object_get_ex(e, "read_hold_us", NULL) &&
 		    _count(rd, e, "read_hold_us", &r.read_hold_us))
+			return -1;
+		if (json_object_object_get_ex(e, "read_cpu_us", NULL) &&
+		    _count(rd, e, "read_cpu_us", &r.read_cpu_us))
 			return -1;
 		if (json_object_object_get_ex(e, "tries", NULL)) {
 			uint64_t t;

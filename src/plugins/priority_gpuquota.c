@@ -469,6 +469,7 @@ static void _run_pass(void)
 			gq_state_unlock();
 			_unlock_timed(&rd, &hold);
 			r.read_hold_us += hold.lock_hold_us;
+			r.read_cpu_us += hold.lock_cpu_us;
 			if (!read)
 				break;	/* no configuration, or failed */
 		}

@@ -169,6 +169,7 @@ START_TEST(file_round_trip)
 					    /* the second made whole: one hold */
 					    .read_hold_us = i == 1 ? 0 :
 							    1000 * (i + 1),
+					    .read_cpu_us = i == 1 ? 0 : 700,
 					    .tries = i == 1 ? 4 : 1,
 					    .ok = i != 1 });
 	/* a re-hold: a lock hold and a recent entry, not a pass */
@@ -236,6 +237,7 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.releases_total, 1);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->read_hold_us, 3000);
+	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->read_cpu_us, 700);
 	ck_assert_int_eq(gq_metrics_recent(&back, 1)->tries, 4);
 	ck_assert_uint_eq(back.read_hold_seconds.count, 2);
 	ck_assert_int_eq(back.recent_n, 4);

@@ -242,6 +242,8 @@ def main():
 		# hold of each pass read in two, and the passes made whole
 		"read_us": stats([p["read_hold_us"] for p in pj["passes"]
 				  if not p.get("rehold") and p.get("read_hold_us")]) if pj["file_seen"] else None,
+		"read_cpu_us": stats([p["read_cpu_us"] for p in pj["passes"]
+				      if not p.get("rehold") and p.get("read_cpu_us")]) if pj["file_seen"] else None,
 		"whole_passes": sum(1 for p in pj["passes"] if not p.get("rehold")
 				    and p.get("tries") is not None and p["tries"] > 3) if pj["file_seen"] else None,
 		"submits": len(subs), "submit_failed": len(subs) - len(ok),

@@ -1,11 +1,13 @@
 """Owns the reading of gpuquota's own pass timings: the plugin's state file
 <StateSaveLocation>/gpuquota-metrics.json ("recent_passes": [{"at",
-"pass_us", "read_hold_us", "lock_hold_us", "lock_cpu_us", "tries", "rehold"},
+"pass_us", "read_hold_us", "read_cpu_us", "lock_hold_us", "lock_cpu_us", "tries",
+"rehold"},
 ...], the last <= 1024, oldest first; "lock_cpu_us" absent before
 2026-12-01: None; "rehold" (a walk writing holds again after Slurm's cycle,
 not a pass) absent before 2026-12-01 14:40: False; "read_hold_us" (the
 pass's job read-lock hold, 0 for a pass made whole under the write lock)
-and "tries" (its read holds) absent before 2026-12-02: None), polled
+its thread's CPU meanwhile "read_cpu_us", and "tries" (its read holds)
+absent before 2026-12-02: None), polled
 every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json
@@ -17,7 +19,7 @@ class PassPoller(threading.Thread):
 		super().__init__(daemon=True)
 		self.path = path
 		self.every = every
-		self.passes = {}	# at -> (pass_us, lock_hold_us, lock_cpu_us, rehold, read_hold_us, tries)
+		self.passes = {}	# at -> (pass_us, lock_hold_us, lock_cpu_us, rehold, read_hold_us, tries, read_cpu_us)
 		self.seen_file = False
 		self.stop = threading.Event()
 
@@ -31,11 +33,13 @@ class PassPoller(threading.Thread):
 		for p in d.get("recent_passes") or []:
 			try:
 				cpu, rd, tries = p.get("lock_cpu_us"), p.get("read_hold_us"), p.get("tries")
+				rcpu = p.get("read_cpu_us")
 				self.passes[float(p["at"])] = (float(p["pass_us"]), float(p["lock_hold_us"]),
 							       None if cpu is None else float(cpu),
 							       bool(p.get("rehold", False)),
 							       None if rd is None else float(rd),
-							       None if tries is None else int(tries))
+							       None if tries is None else int(tries),
+							       None if rcpu is None else float(rcpu))
 			except (KeyError, TypeError, ValueError):
 				continue
 

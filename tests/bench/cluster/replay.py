@@ -170,7 +170,7 @@ def main():
 	with open(os.path.join(a.out, "passes.json"), "w") as f:
 		json.dump({"file_seen": poller.seen_file,
 			   "passes": [{"at": p[0], "pass_us": p[1], "lock_hold_us": p[2], "lock_cpu_us": p[3],
-				       "rehold": p[4], "read_hold_us": p[5], "tries": p[6]}
+				       "rehold": p[4], "read_hold_us": p[5], "tries": p[6], "read_cpu_us": p[7]}
 				      for p in poller.window(t0, t1)]}, f)
 	with open(os.path.join(a.out, "ctld.json"), "w") as f:
 		json.dump({"system": a.system, "t0": t0, "t1": t1, "t_submitted": t_sub,

@@ -69,6 +69,8 @@ ROWS = [
 	("gpuquota write-lock hold, thread CPU p99", "lock_cpu_us.p99", "msf", None, None),
 	("gpuquota read-lock hold p50 (readers go on, writers wait)", "read_us.p50", "msf", None, None),
 	("gpuquota read-lock hold p99", "read_us.p99", "msf", None, None),
+	("gpuquota read-lock hold, thread CPU p50", "read_cpu_us.p50", "msf", None, None),
+	("gpuquota read-lock hold, thread CPU p99", "read_cpu_us.p99", "msf", None, None),
 	("gpuquota passes made whole (a reclaim between the holds, 3 times)", "whole_passes", "gs", None, None),
 	("slurmctld CPU seconds (window)", "cpu_s", "s", "ratio<=", 1.10),
 	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None, None),
@@ -140,11 +142,11 @@ def main():
 			cell_g = "%s (%d)" % (cell(gv), sum(r["reclaim_censored"] for r in gq))
 		else:
 			cell_s, cell_g = cell(sv), cell(gv)
-		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds", "read_us", "whole_passes")):
+		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds", "read_us", "read_cpu_us", "whole_passes")):
 			cell_s = "-"
 		ratios = [g / s for s, g in zip(sv, gv) if s and g is not None]
 		rc = "n/a" if not ratios else "%.2f / %.2f / %.2f" % (min(ratios), med(ratios), max(ratios))
-		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds", "read_us", "whole_passes")):
+		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds", "read_us", "read_cpu_us", "whole_passes")):
 			rc = "-"
 		gm = med([x for x in gv if x is not None])
 		sm = med([x for x in sv if x is not None])

@@ -22,6 +22,11 @@
 #   GQ_BENCH_PATIENCE 0     gpuquota's settings.reclaim_patience (seconds)
 #   GQ_BENCH_ROOM_WAIT      gpuquota's settings.room_wait (seconds; unset:
 #                           its default)
+#   GQ_BENCH_CTLD_CPU       unset: every process on every CPU; a CPU number:
+#                           slurmctld alone on that CPU, the rest of the
+#                           cluster, the submitters and squeue on the others
+#                           (both systems): a controller with a core of its
+#                           own, as on a production host
 #   GQ_BENCH_DIR            work dir (default: a new /tmp/gq-bench.XXXXXX)
 #   GQ_BENCH_OUT            where the table, data and PNG go (default DIR/report)
 set -euo pipefail
@@ -44,6 +49,7 @@ JOBS=${GQ_BENCH_JOBS:-${d[4]}}
 SECONDS_=${GQ_BENCH_SECONDS:-${d[5]}}
 TAIL=${GQ_BENCH_TAIL:-${d[6]}}
 ROUNDS=${GQ_BENCH_ROUNDS:-${d[7]}}
+CTLD_CPU=${GQ_BENCH_CTLD_CPU:-}
 SEED=${GQ_BENCH_SEED:-1}
 WORK=${GQ_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gq-bench.XXXXXX")}
 mkdir -p "$WORK"
@@ -57,6 +63,14 @@ for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS SEED; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "GQ_BENCH_${v%_} must be a number, got '${!v}'"
 done
 ((ROUNDS >= 1)) || die "GQ_BENCH_ROUNDS must be >= 1"
+OTHER_CPUS=""	# the CPUs of everything but slurmctld (GQ_BENCH_CTLD_CPU)
+if [[ -n $CTLD_CPU ]]; then
+	[[ $CTLD_CPU =~ ^[0-9]+$ ]] && ((CTLD_CPU < $(nproc))) \
+		|| die "GQ_BENCH_CTLD_CPU must be a CPU number below $(nproc), got '$CTLD_CPU'"
+	((CTLD_CPU > 0)) && OTHER_CPUS=0-$((CTLD_CPU - 1))
+	((CTLD_CPU + 1 < $(nproc))) && OTHER_CPUS+=${OTHER_CPUS:+,}$((CTLD_CPU + 1))-$(($(nproc) - 1))
+	[[ -n $OTHER_CPUS ]] || die "GQ_BENCH_CTLD_CPU needs a machine with 2 CPUs or more"
+fi
 for b in "$PY" gnuplot sdiag sacctmgr sbatch squeue; do
 	command -v "$b" >/dev/null || die "$b not found (run scripts/install-deps.sh --bench)"
 done
@@ -159,7 +173,19 @@ run_one() { # SYSTEM ROUND
 		grep -q 'gpuquota: loaded' "$dir/log/slurmctld.log" || die "slurmctld did not load gpuquota"
 	fi
 	say "round $round: $sys: cluster up in $((SECONDS - t))s, replaying"
-	(cd "$dir" && "$PY" "$HERE/replay.py" --work "$WL" --system "$sys" --state "$dir/state" \
+	local -a pin=()
+	if [[ -n $CTLD_CPU ]]; then	# every thread of each daemon; children inherit
+		local f
+		for f in "$dir"/pids/*.pid; do
+			if [[ $f == */slurmctld.pid ]]; then
+				taskset -a -p -c "$CTLD_CPU" "$(cat "$f")" >/dev/null
+			else
+				taskset -a -p -c "$OTHER_CPUS" "$(cat "$f")" >/dev/null
+			fi
+		done
+		pin=(taskset -c "$OTHER_CPUS")
+	fi
+	(cd "$dir" && "${pin[@]}" "$PY" "$HERE/replay.py" --work "$WL" --system "$sys" --state "$dir/state" \
 		--ctld-pid "$(cat "$dir/pids/slurmctld.pid")" --out "$WORK/r$round-$sys.out" --tail "$TAIL")
 	"$CLUSTER" down --dir "$dir" >/dev/null 2>&1
 	CURRENT=""
@@ -173,7 +199,7 @@ done
 
 mkdir -p "$OUT"
 "$PY" "$HERE/report.py" --work "$WORK" --rounds "$ROUNDS" --out "$OUT" \
-	--machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg)"
+	--machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg)${CTLD_CPU:+, slurmctld alone on CPU $CTLD_CPU}"
 (cd "$OUT" && gnuplot "$HERE/plot.gp")
 cat "$OUT/table.md"
 "$PY" "$HERE/episodes.py" --work "$WL" --dir "$WORK" --rounds "$ROUNDS" --out "$OUT"

@@ -283,7 +283,7 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		if (json_object_object_get_ex(e, "lock_cpu_us", NULL) &&
 		    _count(rd, e, "lock_cpu_us", &r.lock_cpu_us))
 			return -1;
-		/* absent in files written before 2026-12-02 */
+		/* absent in files written before 2026-12-01 17:30 UTC */
 		if (json_object_object_get_ex(e, "read_hold_us", NULL) &&
 		    _count(rd, e, "read_hold_us", &r.read_hold_us))
 			return -1;
@@ -345,7 +345,7 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	    _count(&rd, root, "releases_total", &m->releases_total) ||
 	    _read_hist(&rd, root, "pass_seconds", &m->pass_seconds) ||
 	    _read_hist(&rd, root, "lock_hold_seconds", &m->lock_hold_seconds) ||
-	    /* absent in files written before 2026-12-02 */
+	    /* absent in files written before 2026-12-01 17:30 UTC */
 	    (json_object_object_get_ex(root, "read_hold_seconds", NULL) &&
 	     _read_hist(&rd, root, "read_hold_seconds",
 			&m->read_hold_seconds)) ||

@@ -979,6 +979,16 @@ const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 	return idx < 0 ? NULL : &v->jobs[idx];
 }
 
+int gq_view_njobs(const gq_view_t *v)
+{
+	return v ? v->njobs : 0;
+}
+
+const gq_job_t *gq_view_job_at(const gq_view_t *v, int i)
+{
+	return &v->jobs[i];
+}
+
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx)
 {
 	return (idx >= 0 && idx < v->reg.nproj) ? &v->reg.proj[idx] : NULL;

@@ -231,6 +231,13 @@ int gq_view_compute(gq_view_t *v);
 /* O(1) lookups (a job's record before gq_view_compute: its input alone,
  * see gq_view_add_job) */
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
+/*
+ * How many jobs the view holds, and the i-th (0 <= i < gq_view_njobs),
+ * in no particular order, shadows (in.elsewhere) included: for walks that
+ * need no order, such as the glue writing holds again by id.  O(1).
+ */
+int gq_view_njobs(const gq_view_t *v);
+const gq_job_t *gq_view_job_at(const gq_view_t *v, int i);
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx);
 int gq_view_nprojects(const gq_view_t *v);
 int gq_view_find_project(const gq_view_t *v, const char *account);

@@ -303,27 +303,28 @@ void gq_write_unhold(job_record_t *job_ptr)
 
 int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what)
 {
-	list_itr_t *it;
-	job_record_t *job_ptr;
-	int n = 0;
+	int k, i, n = 0;
 
 	if (!job_list || !pools)
 		return 0;
 	gq_hold_log_begin();
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		const gq_job_t *job;
-		int k;
+	for (k = 0; k < pools->n; k++) {
+		const gq_view_t *v = pools->view[k];
 
-		if (IS_JOB_PENDING(job_ptr) && job_ptr->priority &&
-		    (job = gq_pools_job(pools, job_ptr->job_id, &k)) &&
-		    job->hold && (only == GQ_HOLD_NONE || job->hold == only)) {
-			gq_write_hold(job_ptr, pools->view[k], job,
-				      pools->name[k]);
+		for (i = 0; i < gq_view_njobs(v); i++) {
+			const gq_job_t *job = gq_view_job_at(v, i);
+			job_record_t *job_ptr;
+
+			/* a shadow's job is written from its own pool */
+			if (!job->hold || job->in.elsewhere ||
+			    (only != GQ_HOLD_NONE && job->hold != only) ||
+			    !(job_ptr = find_job_record(job->in.id)) ||
+			    !IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
+				continue;
+			gq_write_hold(job_ptr, v, job, pools->name[k]);
 			n++;
 		}
 	}
-	list_iterator_destroy(it);
 	gq_hold_log_end(what);
 	return n;
 }

@@ -111,6 +111,25 @@ START_TEST(pools_apart)
 	ck_assert_uint_eq(gq_view_project(h, gq_view_find_project(h, "team-a"))->pending, 0);
 	ck_assert_ptr_null(gq_pools_held_elsewhere(p, 20, NULL));
 
+	/* a walk of each view's jobs (the re-hold's) meets every job once
+	 * in its home pool, and a2's shadow in h100: a100 holds 1, 2, 20,
+	 * 21; h100 3, 4, 5 and 21 elsewhere */
+	{
+		uint32_t home = 0, shadows = 0;
+
+		for (k = 0; k < p->n; k++)
+			for (int i = 0; i < gq_view_njobs(p->view[k]); i++) {
+				j = gq_view_job_at(p->view[k], i);
+				if (j->in.elsewhere)
+					shadows += j->in.id;
+				else
+					home += j->in.id;
+			}
+		ck_assert_uint_eq(home, 1 + 2 + 20 + 21 + 3 + 4 + 5);
+		ck_assert_uint_eq(shadows, 21);
+		ck_assert_int_eq(gq_view_njobs(a) + gq_view_njobs(h), 8);
+	}
+
 	/*
 	 * Reclaimed jobs in their grace time (leaving): a job that may
 	 * reclaim counts on their GPUs in its own pool, whether the job is

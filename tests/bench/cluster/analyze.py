@@ -238,7 +238,7 @@ def main():
 		# the pass thread's CPU while it held the lock (plugins of 2026-12-01 on)
 		"lock_cpu_us": stats([p["lock_cpu_us"] for p in pj["passes"]
 				      if p.get("lock_cpu_us") is not None]) if pj["file_seen"] else None,
-		# passes in two holds (plugins of 2026-12-02 on): the read-lock
+		# passes in two holds (plugins of 2026-12-01 17:30 UTC on): the read-lock
 		# hold of each pass read in two, and the passes made whole
 		"read_us": stats([p["read_hold_us"] for p in pj["passes"]
 				  if not p.get("rehold") and p.get("read_hold_us")]) if pj["file_seen"] else None,

@@ -7,7 +7,7 @@
 not a pass) absent before 2026-12-01 14:40: False; "read_hold_us" (the
 pass's job read-lock hold, 0 for a pass made whole under the write lock)
 its thread's CPU meanwhile "read_cpu_us", and "tries" (its read holds)
-absent before 2026-12-02: None), polled
+absent before 2026-12-01 17:30 UTC: None), polled
 every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json

@@ -11,8 +11,9 @@
 #include "plugins/slurm_compat.h"
 
 /*
- * During a pass (job write lock held): note `job_ptr` if it is a victim
- * whose grace ended (it exited, or its time is up).  O(1).
+ * During a pass (the job read lock held at least): note `job_ptr` if it
+ * is a victim whose grace ended (it exited, or its time is up).  Pass
+ * thread only.  O(1).
  */
 void gq_grace_note(job_record_t *job_ptr, time_t now);
 

@@ -213,6 +213,16 @@ def main():
 	rate = None
 	if len(burst) > 1:
 		rate = len(burst) / (max(s["ret"] for s in burst) - min(s["call"] for s in burst))
+	# the submit storm after the window (replay.py; absent before
+	# 2026-12-01 19:00 UTC): held submits per second, none failed
+	storm_rate = None
+	try:
+		with open(os.path.join(a.run, "storm.json")) as f:
+			st = json.load(f)
+		if st.get("submits") and st.get("seconds") and not st.get("failed"):
+			storm_rate = st["submits"] / st["seconds"]
+	except (OSError, ValueError):
+		pass
 	with open(os.path.join(a.run, "squeue_latency.txt")) as f:
 		sq = [float(x) for x in f.read().split()]
 	with open(os.path.join(a.run, "passes.json")) as f:
@@ -250,6 +260,7 @@ def main():
 		"sbatch_s": stats([s["ret"] - s["call"] for s in ok]),
 		"submit_lag_s": stats([max(0.0, s["call"] - s["sched"]) for s in ok]),
 		"burst_sbatch_per_s": rate,
+		"storm_sbatch_per_s": storm_rate,
 		"squeue_s": stats(sq),
 		"pending_jobs": {"max": max(pending_counts) if pending_counts else 0,
 				 "mean": sum(pending_counts) / len(pending_counts) if pending_counts else 0},

@@ -13,8 +13,13 @@ when late).  Stock: the QOS is chosen the way a site's job_submit rule
 would: q-<account> while the account's running + pending GPUs in that QOS
 (the sampler's last squeue, plus this driver's submits since) plus the
 job's fit its quota, else scavenger; zero-quota accounts always scavenger.
+After the window (its readings taken), a submit storm: --storm N held
+submits (`sbatch --hold`, 1 GPU, a zero-quota account; stock: its
+scavenger QOS) from the --workers threads as fast as they return, into the
+cluster as the window left it; then cancelled.  Held, they never run nor
+change a share: the storm times the submit path alone.
 Writes OUTDIR/submits.tsv, samples.txt, squeue_latency.txt, passes.json,
-ctld.json."""
+ctld.json, storm.json ({"submits", "failed", "seconds"})."""
 import argparse
 import json
 import os
@@ -84,6 +89,42 @@ class Router:
 				self.recent[name] = (a, g, t_ret)
 
 
+def storm(n, workers, accounts, qos):
+	"""n held submits from `workers` threads as fast as they return; the
+	jobs cancelled after.  Returns {"submits", "failed", "seconds"}: from
+	the first call to the last return."""
+	nxt, lock, calls, rets, failed = [0], threading.Lock(), [], [], [0]
+	acct = sorted(accounts)[0]
+
+	def worker():
+		while True:
+			with lock:
+				if nxt[0] >= n:
+					return
+				nxt[0] += 1
+			cmd = ["sbatch", "--parsable", "--hold", "-J", "storm", "-A", acct,
+			       "--gres=gpu:1", "-o", "/dev/null", "--wrap", "sleep 1"]
+			if qos:
+				cmd.insert(1, "--qos=" + qos)
+			tc = time.time()
+			r = subprocess.run(cmd, capture_output=True, text=True)
+			tr = time.time()
+			with lock:
+				calls.append(tc)
+				rets.append(tr)
+				failed[0] += r.returncode != 0
+
+	if n <= 0:
+		return {"submits": 0, "failed": 0, "seconds": None}
+	threads = [threading.Thread(target=worker) for _ in range(workers)]
+	for th in threads:
+		th.start()
+	for th in threads:
+		th.join()
+	subprocess.run(["scancel", "--name=storm"], capture_output=True)
+	return {"submits": n, "failed": failed[0], "seconds": max(rets) - min(calls)}
+
+
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument("--work", required=True)
@@ -93,6 +134,7 @@ def main():
 	ap.add_argument("--out", required=True)
 	ap.add_argument("--tail", type=float, default=60)
 	ap.add_argument("--workers", type=int, default=4)
+	ap.add_argument("--storm", type=int, default=400)
 	a = ap.parse_args()
 	quota, sched = load(a.work)
 	gpus_of = {"j%d" % s[0]: s[3] for s in sched}
@@ -176,6 +218,10 @@ def main():
 		json.dump({"system": a.system, "t0": t0, "t1": t1, "t_submitted": t_sub,
 			   "cpu_s": p1["cpu_s"] - p0["cpu_s"], "vmhwm_kib": p1["vmhwm_kib"],
 			   "sdiag": sd}, f, indent=1)
+	st = storm(a.storm, a.workers, [n for n, q in quota.items() if q == 0] or sorted(quota),
+		   "scavenger" if router else None)
+	with open(os.path.join(a.out, "storm.json"), "w") as f:
+		json.dump(st, f)
 	bad = sum(1 for r in results if r[4] != 0)
 	print("replay: %s: %d submits (%d failed) in %.0f s, window %.0f s"
 	      % (a.system, len(results), bad, t_sub - t0, t1 - t0), file=sys.stderr)

@@ -75,6 +75,7 @@ ROWS = [
 	("slurmctld CPU seconds (window)", "cpu_s", "s", "ratio<=", 1.10),
 	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None, None),
 	("submit throughput, burst (sbatch/s)", "burst_sbatch_per_s", "/s", "ratio>=", 1 / 1.10),
+	("submit throughput, storm of held submits after the window (sbatch/s)", "storm_sbatch_per_s", "/s", "ratio>=", 1 / 1.10),
 	("sbatch latency p50", "sbatch_s.p50", "s", None, None),
 	("squeue latency p50", "squeue_s.p50", "s", None, None),
 	("squeue latency p99", "squeue_s.p99", "s", None, None),

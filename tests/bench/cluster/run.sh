@@ -16,6 +16,8 @@
 #   GQ_BENCH_SECONDS 420 [120] submit window; the measured window adds
 #   GQ_BENCH_TAIL 60 [30]   seconds after the last submit
 #   GQ_BENCH_ROUNDS 3 [1]   rounds; each runs both systems (order alternates)
+#   GQ_BENCH_STORM 400 [100] held submits as fast as 4 clients go, after the
+#                           measured window (submit throughput; 0: none)
 #   GQ_BENCH_SEED 1         workload seed
 #   GQ_BENCH_TIME_LIMITS 0  1: every job gets --time, its run time plus
 #                           30 s rounded up to minutes (both systems)
@@ -37,9 +39,9 @@ CLUSTER=$ROOT/scripts/cluster.sh
 PY=/usr/bin/python3
 
 if [[ ${GQ_BENCH_QUICK:-0} == 1 ]]; then
-	d=(4 4 5 1 150 120 30 1)
+	d=(4 4 5 1 150 120 30 1 100)
 else
-	d=(64 8 24 3 2000 420 60 3)
+	d=(64 8 24 3 2000 420 60 3 400)
 fi
 NODES=${GQ_BENCH_NODES:-${d[0]}}
 GPUS=${GQ_BENCH_GPUS:-${d[1]}}
@@ -49,6 +51,7 @@ JOBS=${GQ_BENCH_JOBS:-${d[4]}}
 SECONDS_=${GQ_BENCH_SECONDS:-${d[5]}}
 TAIL=${GQ_BENCH_TAIL:-${d[6]}}
 ROUNDS=${GQ_BENCH_ROUNDS:-${d[7]}}
+STORM=${GQ_BENCH_STORM:-${d[8]}}
 CTLD_CPU=${GQ_BENCH_CTLD_CPU:-}
 SEED=${GQ_BENCH_SEED:-1}
 WORK=${GQ_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gq-bench.XXXXXX")}
@@ -59,7 +62,7 @@ OUT=${GQ_BENCH_OUT:-$WORK/report}
 say() { echo "bench-cluster: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS SEED; do
+for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS STORM SEED; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "GQ_BENCH_${v%_} must be a number, got '${!v}'"
 done
 ((ROUNDS >= 1)) || die "GQ_BENCH_ROUNDS must be >= 1"
@@ -186,7 +189,8 @@ run_one() { # SYSTEM ROUND
 		pin=(taskset -c "$OTHER_CPUS")
 	fi
 	(cd "$dir" && "${pin[@]}" "$PY" "$HERE/replay.py" --work "$WL" --system "$sys" --state "$dir/state" \
-		--ctld-pid "$(cat "$dir/pids/slurmctld.pid")" --out "$WORK/r$round-$sys.out" --tail "$TAIL")
+		--ctld-pid "$(cat "$dir/pids/slurmctld.pid")" --out "$WORK/r$round-$sys.out" --tail "$TAIL" \
+		--storm "$STORM")
 	"$CLUSTER" down --dir "$dir" >/dev/null 2>&1
 	CURRENT=""
 	say "round $round: $sys: done in $((SECONDS - t))s"

@@ -26,6 +26,14 @@ NOT_ELIGIBLE = ("BeginTime", "JobHeld", "DependencyNeverSatisfied",
 ALLOCATED = ("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED")
 
 
+def _id(jobid):
+	"""A submit's job id as a number (an array's: its first)."""
+	try:
+		return int(str(jobid).split("_")[0])
+	except ValueError:
+		return float("inf")
+
+
 def pct(xs, p):
 	"""Nearest-rank percentile; None for no data."""
 	if not xs:
@@ -194,9 +202,11 @@ def main():
 		p = s["acct"]
 		if quota.get(p, 0) <= 0 or idle >= s["gpus"]:
 			continue
-		# the project's earlier submits that sample does not show yet
+		# the project's earlier submits that sample does not show yet:
+		# earlier by job id, the order slurmctld took them in (and a
+		# project's queue order); concurrent clients' calls may cross
 		since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
-			    if x["acct"] == p and x["call"] < s["call"]
+			    if x["acct"] == p and _id(x["jobid"]) < _id(s["jobid"])
 			    and first_seen.get(x["jobid"], float("inf")) > before[j][0])
 		if alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] > quota[p]:
 			continue

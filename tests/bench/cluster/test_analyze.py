@@ -5,6 +5,10 @@ worked out below.  `make bench-cluster` runs it before starting clusters.
 
   t=100  a runs j1 (2) and j2 (2): a holds 4, quota 2; b nothing
   t=100.5 b submits j3 (2 GPUs): under quota, cluster full: a reclaim probe
+  t=100.49 b calls sbatch for j4 (2 GPUs) first, but slurmctld takes j3 in
+         first (job ids 3, 4): in b's queue j4 comes after j3, past b's
+         quota, so it is no probe, and j3 is (counted by call time, j3
+         would have been none and j4 a probe that never started)
   t=101  j3 pending (Resources): b below min(quota, demand) while a is
          over quota: 1 s of violation for b
   t=102  j2 requeued (pending, BeginTime; it ran from 99 to about 101.5:
@@ -214,7 +218,7 @@ def main():
 		f.write("a\t2\nb\t2\n")
 	with open(os.path.join(wl, "schedule.tsv"), "w") as f:
 		f.write("1\t0.0\ta\t2\t60\t1\tjob\n2\t0.0\ta\t2\t60\t1\tjob\n"
-			"3\t0.5\tb\t2\t60\t1\tjob\n")
+			"3\t0.5\tb\t2\t60\t1\tjob\n4\t0.49\tb\t2\t60\t1\tjob\n")
 	with open(os.path.join(run, "samples.txt"), "w") as f:
 		for t, rows in sorted(SAMPLES.items()):
 			f.write("S\t%d.000\t%d.000\t%d\n" % (t, t, len(rows)))
@@ -224,6 +228,7 @@ def main():
 		f.write("1\t0.000\t-1.000\t-0.900\t0\t1\t-\ta\t2\t1\tjob\t\n")
 		f.write("2\t0.000\t-0.900\t-0.800\t0\t2\t-\ta\t2\t1\tjob\t\n")
 		f.write("3\t0.500\t0.500\t0.600\t0\t3\t-\tb\t2\t1\tjob\t\n")
+		f.write("4\t0.490\t0.490\t0.700\t0\t4\t-\tb\t2\t1\tjob\t\n")
 	with open(os.path.join(run, "squeue_latency.txt"), "w") as f:
 		f.write("0.1\n0.2\n0.3\n")
 	with open(os.path.join(run, "passes.json"), "w") as f:

@@ -89,6 +89,14 @@ class Router:
 				self.recent[name] = (a, g, t_ret)
 
 
+def sbatch(opts, qos):
+	"""`sbatch --parsable [--qos=QOS] OPTS`, timed: (result, call, return)."""
+	cmd = ["sbatch", "--parsable"] + (["--qos=" + qos] if qos else []) + opts
+	tc = time.time()
+	r = subprocess.run(cmd, capture_output=True, text=True)
+	return r, tc, time.time()
+
+
 def storm(n, workers, accounts, qos):
 	"""n held submits from `workers` threads as fast as they return; the
 	jobs cancelled after.  Returns {"submits", "failed", "seconds"}: from
@@ -102,13 +110,8 @@ def storm(n, workers, accounts, qos):
 				if nxt[0] >= n:
 					return
 				nxt[0] += 1
-			cmd = ["sbatch", "--parsable", "--hold", "-J", "storm", "-A", acct,
-			       "--gres=gpu:1", "-o", "/dev/null", "--wrap", "sleep 1"]
-			if qos:
-				cmd.insert(1, "--qos=" + qos)
-			tc = time.time()
-			r = subprocess.run(cmd, capture_output=True, text=True)
-			tr = time.time()
+			r, tc, tr = sbatch(["--hold", "-J", "storm", "-A", acct, "--gres=gpu:1",
+					    "-o", "/dev/null", "--wrap", "sleep 1"], qos)
 			with lock:
 				calls.append(tc)
 				rets.append(tr)
@@ -167,17 +170,13 @@ def main():
 			if delay > 0:
 				time.sleep(delay)
 			qos = router.route("j%d" % seq, acct, g * k) if router else None
-			cmd = ["sbatch", "--parsable", "-J", "j%d" % seq, "-A", acct,
-			       "--gres=gpu:%d" % g, "-o", "/dev/null", "--wrap", "sleep %d" % rt]
+			opts = ["-J", "j%d" % seq, "-A", acct, "--gres=gpu:%d" % g,
+				"-o", "/dev/null", "--wrap", "sleep %d" % rt]
 			if k > 1:
-				cmd.insert(1, "--array=0-%d" % (k - 1))
+				opts.insert(0, "--array=0-%d" % (k - 1))
 			if time_limits:	# its run time + 30 s, in minutes
-				cmd.insert(1, "--time=%d" % ((rt + 30 + 59) // 60))
-			if qos:
-				cmd.insert(1, "--qos=" + qos)
-			tc = time.time()
-			r = subprocess.run(cmd, capture_output=True, text=True)
-			tr = time.time()
+				opts.insert(0, "--time=%d" % ((rt + 30 + 59) // 60))
+			r, tc, tr = sbatch(opts, qos)
 			if router:
 				router.done("j%d" % seq, tr)
 			jobid = r.stdout.strip().split(";")[0] if r.returncode == 0 else ""

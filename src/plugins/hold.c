@@ -229,19 +229,27 @@ static const char *_memo_text(const gq_view_t *view, const gq_job_t *job,
 	return memo.text = _hold_text(view, job, pool);
 }
 
+/* The text of job's hold: the batch's memo, or (outside a batch) made
+ * for it into *own, which the caller frees. */
+static const char *_text(const gq_view_t *view, const gq_job_t *job,
+			 const char *pool, char **own)
+{
+	*own = NULL;
+	if (memo.on)
+		return _memo_text(view, job, pool);
+	return *own = _hold_text(view, job, pool);
+}
+
 bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
 		     const gq_job_t *job, const char *pool)
 {
-	char *own = NULL;
+	char *own;
 	const char *text;
 	bool same;
 
 	if (job_ptr->priority || job_ptr->state_reason != WAIT_HELD)
 		return false;
-	if (memo.on)
-		text = _memo_text(view, job, pool);
-	else
-		text = own = _hold_text(view, job, pool);
+	text = _text(view, job, pool, &own);
 	same = text && !xstrcmp(job_ptr->state_desc, text);
 	xfree(own);
 	return same;
@@ -250,13 +258,9 @@ bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool)
 {
-	char *own = NULL, *desc;
-	const char *text;
+	char *own, *desc;
+	const char *text = _text(view, job, pool, &own);
 
-	if (memo.on)
-		text = _memo_text(view, job, pool);
-	else
-		text = own = _hold_text(view, job, pool);
 	if (!text)
 		return;
 	if (job_ptr->state_reason == WAIT_HELD &&

@@ -492,8 +492,6 @@ static void _run_pass(void)
 		_unlock_timed(&wr, &hold);
 		r.lock_hold_us += hold.lock_hold_us;
 		r.lock_cpu_us += hold.lock_cpu_us;
-		if (whole && !ok)
-			break;
 	}
 	if (ran) {
 		r.pass_us = r.read_hold_us + r.lock_hold_us;

@@ -27,7 +27,9 @@ import analyze  # noqa: E402
 
 GRACE = analyze.GRACE
 IQ, FS, OFS, UNKNOWN = "in-quota", "fair-share", "over-fair-share", "none"
-HELD = "held outside quota"	# held for another job's reclaim or room: never in quota
+# held for another job's reclaim or room, or a task past its array's
+# throttle: never in quota
+HELD = "held outside quota"
 IN_FLIGHT_S = 30.0	# victims of a reclaim are in flight this long at most (GQ_RECLAIM_WAIT)
 AHEAD_S = 3.0		# a reclaim logged this soon after the sample: a pass and a cycle away
 
@@ -82,8 +84,11 @@ def band_of(prio, reason):
 	reason text; UNKNOWN when neither says.  A job gpuquota holds while GPUs
 	are reclaimed or kept for another job is outside quota (gpuquota never
 	holds in-quota work for that: docs/MODEL.md, "Holds"): HELD, not the
-	band last seen, which a project's changing allocation may have moved."""
-	if HELD_FOR.match(reason):
+	band last seen, which a project's changing allocation may have moved.
+	So is an array task waiting on its array's throttle: gpuquota lowers
+	the array's %N to the tasks in the band its priority names (docs/MODEL.md,
+	"An array split at its band"; the workload sets no %N of its own)."""
+	if HELD_FOR.match(reason) or reason.startswith("JobArrayTaskLimit"):
 		return HELD
 	if prio is not None and prio > 0:
 		if prio > 2000000000:

@@ -194,6 +194,15 @@ def test_episodes():
 	cause(run, full + waiting, t, seen)
 	c = cause(run, full + waiting, t + 5, seen)
 	check("held behind in-quota work", (c[0], c[1]["id"]), ("no room on one node", "20"))
+	# a task past its array's throttle (gpuquota lowers %N to the tasks in
+	# the array's band): the array's priority says in quota, the task is
+	# not in the band; behind a's 4-GPU job with no room, that job's cause
+	seen = episodes.Seen()
+	thr = [row("20", "a", "PENDING", 4, IQ_A),
+	       row("35_1", "a", "PENDING", 1, "JobArrayTaskLimit", prio=2000000002)]
+	cause(run, full + thr, t, seen)
+	c = cause(run, full + thr, t + 5, seen)
+	check("past its array's throttle", (c[0], c[1]["id"]), ("no room on one node", "20"))
 	# an episode: a's array waits 15 samples 1 s apart (the last one's
 	# state holds 0 s): 14 s in violation, the samples at 10..13 s are past
 	# the 10 s grace (1 s each): 4 s, all of them the array's

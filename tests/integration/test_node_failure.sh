@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A node fails under an over-quota and an in-quota job, then comes back
-# (issue 12).  3 nodes x 4 GPUs (C = 12); team-a, team-b, team-c quota 4
-# each (sum 12); SlurmdTimeout=20, ReturnToService=1.
+# A node fails under an over-quota and an in-quota job, then comes back.
+# 3 nodes x 4 GPUs (C = 12); team-a, team-b, team-c quota 4 each (sum
+# 12); SlurmdTimeout=20, ReturnToService=1.
 #
 # Before: n1 a1 (4, team-a), n2 c1 (2, team-c) + a2 (2, team-a),
 #         n3 a3 (2, team-a) + b1 (2, team-b).  team-a holds 8, quota 4: its

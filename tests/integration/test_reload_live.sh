@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Config edits under running work (issue 12): a quota lowered below what the
+# Config edits under running work: a quota lowered below what the
 # project holds, then the project removed from gpuquota.json, each applied
 # with `scontrol reconfigure` (docs/MODEL.md, "Quotas edited while jobs
 # run").  2 nodes x 4 GPUs (C = 8), settings.min_runtime 25 s, grace_time

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak (issue 9, "Proof, not examples"): a seeded random workload on a real
+# Soak: a seeded random workload on a real
 # cluster of 6 nodes x 4 GPUs (C = 24) for GQ_SOAK_SECONDS (default 180),
 # with the reclaim invariant checked all along.
 #

@@ -2,7 +2,7 @@
 """Owns the benchmark's report: analyzes every run (analyze.py), then one
 table of the two systems side by side over the rounds (median and min-max
 of each, the gpuquota/stock ratio per round: min/median/max) with the
-targets of issue 10 marked met or missed, and the data of the plot.
+targets of docs/PERFORMANCE.md marked met or missed, and the data of the plot.
 
   report.py --work DIR --rounds N --out OUTDIR --machine TEXT
   -> OUTDIR/table.md, results.json, alloc-stock.tsv, alloc-gpuquota.tsv

@@ -103,6 +103,22 @@ bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 	       gq_view_preemptable(p->view[k], preemptee, preemptor);
 }
 
+bool gq_pools_fits_idle(const gq_pools_t *p, uint32_t id, gq_node_idle_t *n,
+			int count)
+{
+	const gq_job_t *er;
+	int k, i, m = 0;
+
+	if (!(er = gq_pools_job(p, id, &k)) || er->in.state != GQ_JOB_PENDING)
+		return false;
+	for (i = 0; i < count; i++)
+		if (gq_view_node_allowed(p->view[k], er->in.node_group,
+					 n[i].node))
+			n[m++] = n[i];
+	return gq_fits_idle(er->in.gpus, er->in.gpus_per_node, er->in.nodes,
+			    n, m);
+}
+
 bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
 			       uint32_t preemptor)
 {

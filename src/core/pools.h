@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "core/coming_free.h"
 #include "core/view.h"
 
 typedef struct {
@@ -62,6 +63,15 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
  */
 bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 			  uint32_t preemptor);
+
+/*
+ * Would pending job `id` run on the idle GPUs of these nodes alone
+ * (gq_fits_idle, its shape as its view has it), counting only the nodes
+ * it may use (its node group)?  Compacts `n` to those nodes.  False when
+ * no view has it pending.  O(pools + count).
+ */
+bool gq_pools_fits_idle(const gq_pools_t *p, uint32_t id, gq_node_idle_t *n,
+			int count);
 
 /*
  * `preemptee` was reclaimed already and is in its grace time (warned,

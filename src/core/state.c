@@ -173,28 +173,53 @@ static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
 	}
 }
 
-/* The room wait of job id: its entry, made (since now) when new; NULL
- * when out of memory. */
-static gq_inflight_t *_room_wait(uint32_t id, int64_t now)
+/* The entry of job id in table e (n entries, cap slots): found, or made
+ * (since now) when new; NULL when out of memory. */
+static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
+			     uint32_t id, int64_t now)
 {
 	int i;
 
-	for (i = 0; i < _state.nroomwait; i++)
-		if (_state.roomwait[i].preemptor == id)
-			return &_state.roomwait[i];
-	if (_state.nroomwait == _state.roomwait_cap) {
-		int cap = _state.roomwait_cap ? _state.roomwait_cap * 2 : 8;
-		gq_inflight_t *n = realloc(_state.roomwait, sizeof(*n) * cap);
+	for (i = 0; i < *n; i++)
+		if ((*e)[i].preemptor == id)
+			return &(*e)[i];
+	if (*n == *cap) {
+		int c = *cap ? *cap * 2 : 8;
+		gq_inflight_t *m = realloc(*e, sizeof(*m) * c);
 
-		if (!n)
+		if (!m)
 			return NULL;
-		_state.roomwait = n;
-		_state.roomwait_cap = cap;
+		*e = m;
+		*cap = c;
 	}
-	_state.roomwait[_state.nroomwait].preemptor = id;
-	_state.roomwait[_state.nroomwait].since = now;
-	_state.roomwait[_state.nroomwait].grace = 0;
-	return &_state.roomwait[_state.nroomwait++];
+	(*e)[*n].preemptor = id;
+	(*e)[*n].since = now;
+	(*e)[*n].grace = 0;
+	return &(*e)[(*n)++];
+}
+
+static gq_inflight_t *_room_wait(uint32_t id, int64_t now)
+{
+	return _entry(&_state.roomwait, &_state.nroomwait,
+		      &_state.roomwait_cap, id, now);
+}
+
+bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
+{
+	gq_inflight_t *w;
+	int i;
+
+	if (!fits) {	/* the clock starts again next time */
+		for (i = 0; i < _state.ncomingwait; i++)
+			if (_state.comingwait[i].preemptor == preemptor)
+				_state.comingwait[i] =
+					_state.comingwait[--_state.ncomingwait];
+		return false;
+	}
+	if (!(w = _entry(&_state.comingwait, &_state.ncomingwait,
+			 &_state.comingwait_cap, preemptor, now)))
+		return false;	/* no memory: reclaim at once */
+	return now - w->since < GQ_COMING_FREE_WAIT;
 }
 
 /*
@@ -230,6 +255,7 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 
 	_forget_gone(p, _state.inflight, &_state.ninflight);
 	_forget_gone(p, _state.roomwait, &_state.nroomwait);
+	_forget_gone(p, _state.comingwait, &_state.ncomingwait);
 	if (_state.ninflight &&
 	    !(active = malloc(sizeof(*active) * _state.ninflight)))
 		return 0;	/* no memory: nobody waits */
@@ -318,6 +344,7 @@ void gq_state_clear(void)
 	free(_state.since_read);
 	free(_state.inflight);
 	free(_state.roomwait);
+	free(_state.comingwait);
 	gq_pools_free(_state.view);
 	gq_pools_free(_state.next);
 	gq_config_free(_state.config);

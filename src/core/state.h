@@ -64,6 +64,8 @@ typedef struct {
 	int ninflight, inflight_cap;
 	gq_inflight_t *roomwait;	/* room waits, begun or over */
 	int nroomwait, roomwait_cap;
+	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
+	int ncomingwait, comingwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
 	/*
@@ -84,6 +86,13 @@ typedef struct {
 	 * nor take the state lock; called with it held or not.
 	 */
 	void (*pass_now)(void);
+	/*
+	 * The completing nodes (coming_free.h) that take work, with their
+	 * idle GPUs, at most `max` into `out`; returns how many.  Set by the
+	 * plugin that reads Slurm's nodes while it is loaded, else NULL.
+	 * Caller holds slurmctld's node read lock (at least).
+	 */
+	int (*completing_nodes)(gq_node_idle_t *out, int max);
 } gq_state_t;
 
 gq_state_t *gq_state(void);
@@ -133,6 +142,16 @@ bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now);
 
 /* How long work outside quotas waits for `preemptor` (seconds). */
 int gq_state_reclaim_wait(uint32_t preemptor);
+
+/*
+ * Does `preemptor` wait for GPUs coming free (coming_free.h) instead of
+ * taking victims?  When it fits on them (`fits`, gq_pools_fits_idle) and
+ * less than GQ_COMING_FREE_WAIT seconds have passed since it began to
+ * fit on them without a break (a call where it does not fit, or its end
+ * of pending, starts the clock again).  Caller holds the
+ * lock.  O(preemptors waiting).
+ */
+bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now);
 
 /*
  * Are `preemptor`'s victims still on their way out: warned (a grace time)

@@ -15,6 +15,9 @@
 /* slurmctld's own data: absent when a client command loads us */
 #pragma weak job_list
 
+/* completing nodes looked at per preemptor: enough for any job's shape */
+#define GQ_COMPLETING_MAX 256
+
 const char plugin_name[] = "Preempt gpuquota plugin";
 const char plugin_type[] = "preempt/gpuquota";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
@@ -72,9 +75,38 @@ static bool _in_grace(job_record_t *job_ptr)
 	return job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr);
 }
 
+/*
+ * Does the preemptor wait for GPUs coming free (core/coming_free.h)?
+ * Slurm asks preemptable() for every running job in a row for one
+ * preemptor: answered once per preemptor and second.  O(nodes / 64 +
+ * completing nodes).  Caller holds the state lock; Slurm the node read
+ * lock.
+ */
+static bool _waits_for_completing(uint32_t preemptor, time_t now)
+{
+	static uint32_t last_id;
+	static time_t last_at;
+	static bool last_wait;
+	gq_node_idle_t cg[GQ_COMPLETING_MAX];
+	int n;
+
+	if (preemptor == last_id && now == last_at)
+		return last_wait;
+	n = gq_state()->completing_nodes ?
+		    gq_state()->completing_nodes(cg, GQ_COMPLETING_MAX) : 0;
+	last_id = preemptor;
+	last_at = now;
+	last_wait = gq_state_wait_coming_free(
+		preemptor, n && gq_pools_fits_idle(gq_state()->view, preemptor,
+						   cg, n),
+		now);
+	return last_wait;
+}
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
+	time_t now = time(NULL);
 	bool rc = false;
 
 	gq_state_lock();
@@ -83,13 +115,14 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		rc = gq_pools_may_take_leaving(gq_state()->view,
 					       preemptee->job_id,
 					       preemptor->job_id);
-	else if (gq_state_reclaim_settling(preemptor->job_id, time(NULL),
+	else if (gq_state_reclaim_settling(preemptor->job_id, now,
 					   slurm_conf.kill_wait +
 						   slurm_conf.msg_timeout))
 		rc = false;
 	else
 		rc = gq_pools_preemptable(gq_state()->view, preemptee->job_id,
-					  preemptor->job_id);
+					  preemptor->job_id) &&
+		     !_waits_for_completing(preemptor->job_id, now);
 	if (rc)
 		last_preemptor = preemptor->job_id;
 	gq_state_unlock();

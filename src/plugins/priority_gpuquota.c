@@ -637,6 +637,7 @@ static void _start_passes(void)
 	pass_started = true;
 	gq_state_lock();
 	gq_state()->pass_now = _want_pass_now;
+	gq_state()->completing_nodes = gq_read_completing;
 	gq_state_unlock();
 }
 
@@ -680,6 +681,7 @@ extern int fini(void)
 	if (pass_started) {
 		gq_state_lock();
 		gq_state()->pass_now = NULL;
+		gq_state()->completing_nodes = NULL;
 		gq_state_unlock();
 		slurm_mutex_lock(&pass_mutex);
 		pass_stop = true;

@@ -16,6 +16,7 @@
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
 #pragma weak part_list
+#pragma weak cg_node_bitmap
 
 static uint32_t gpu_id;
 
@@ -172,6 +173,34 @@ static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
 			gq_view_node_free(view, node_ptr->index, idle);
 	}
 	return 0;
+}
+
+int gq_read_completing(gq_node_idle_t *out, int max)
+{
+	node_record_t *node_ptr;
+	int i, n = 0;
+
+	if (!cg_node_bitmap)
+		return 0;
+	/* O(nodes / 64) to find none: the usual case */
+	for (i = bit_ffs(cg_node_bitmap); i >= 0 && n < max &&
+					   i < bit_size(cg_node_bitmap);
+	     i++) {
+		uint64_t idle;
+
+		if (!bit_test(cg_node_bitmap, i) ||
+		    !(node_ptr = node_record_table_ptr[i]) ||
+		    !gq_node_takes_work(node_ptr->node_state))
+			continue;
+		_sum_gpus2(node_ptr->gres_list, _node_avail, _node_idle,
+			   &idle);
+		if (idle) {
+			out[n].node = node_ptr->index;
+			out[n++].idle = idle > UINT32_MAX ? UINT32_MAX :
+							    (uint32_t)idle;
+		}
+	}
+	return n;
 }
 
 /* the GPUs a job holds on its i-th node, over its gpu entries */

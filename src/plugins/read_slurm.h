@@ -29,6 +29,15 @@ int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr);
 int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
 		    const gq_job_in_t *in);
 
+/*
+ * The completing nodes (slurmctld's cg_node_bitmap: a job ended there and
+ * the node's epilog is not done) that take work, with their idle GPUs
+ * (the ended jobs' GPUs are idle already), at most `max` into `out`;
+ * returns how many (gq_state_t.completing_nodes).  O(nodes / 64 +
+ * completing nodes).  Caller holds the node read lock (at least).
+ */
+int gq_read_completing(gq_node_idle_t *out, int max);
+
 /* Is this job held by gpuquota (not by a user or an admin)? */
 bool gq_read_held(job_record_t *job_ptr);
 

@@ -13,6 +13,7 @@
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan)
+#   make soak       the soak on random seeds for an hour (GQ_SOAK_MINUTES)
 #   make bench      benchmarks of the hot path
 #   make bench-cluster  stock Slurm vs gpuquota on a local cluster of 64 nodes x
 #                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
@@ -44,7 +45,7 @@ SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench bench-cluster clean asan-plugins fuzz
+.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench bench-cluster clean asan-plugins fuzz soak
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -137,6 +138,12 @@ asan-plugins: $(SLURM)/VERSION
 # slurmctld (the command and `make demo` use the plain build).
 integration: all asan-plugins
 	GQ_ASAN=1 tests/integration/run.sh
+
+# The soak on random seeds for GQ_SOAK_MINUTES (60) minutes, sanitizer
+# plugins; prints every failing seed (`make test` runs the fixed seeds of
+# tests/integration/soak-seeds).
+soak: deps all asan-plugins
+	GQ_ASAN=1 tests/integration/soak-random.sh
 
 test: deps
 	$(MAKE) all

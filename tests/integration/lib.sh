@@ -78,6 +78,26 @@ config_accounts() { # JSON_FILE
 	} | awk 'NF && !seen[$0]++' | paste -sd, -
 }
 
+# share_with_others: for a test that runs commands as another user, before
+# up_cluster.  That user may not be able to enter the checkout (a clone
+# under /root or any mode-0700 directory), so the plugins slurm.conf's
+# PluginDir names and the gpuquota command are copied into DIR/share,
+# which the user can traverse (DIR and DIR/munge too); DIR goes with the
+# test.  The installed package (GQ_INSTALLED=1) is in system directories.
+share_with_others() {
+	local from f
+	chmod o+x "$DIR"
+	[[ ${GQ_INSTALLED:-0} == 1 ]] && return 0
+	from=${PLUGIN_OPTS[1]}
+	install -d -m 0755 "$DIR/share"
+	for f in "$from"/*.so; do
+		install -m 0755 "$f" "$DIR/share/"
+	done
+	install -m 0755 "$GPUQUOTA" "$DIR/share/gpuquota"
+	PLUGIN_OPTS=(--plugindir "$DIR/share")
+	GPUQUOTA=$DIR/share/gpuquota
+}
+
 # up_cluster CONFIG_JSON [cluster.sh up options...]: the plugins, REQUEUE.
 # GQ_ACCOUNTING=1: with slurmdbd, every account of CONFIG_JSON (and of
 # GQ_EXTRA_ACCOUNTS) created, associations enforced.

@@ -9,19 +9,22 @@
 #   outside: p1 q 3, p2 q 2 w 3, p3 q 2 L 5, p4 q 1 (accounts p4, p4-ci),
 #            p5 q 0, p6 q 0 w 0.5; account guest is in no project (q 0).
 #
-# The driver (bash's RANDOM seeded with GQ_SOAK_SEED, printed; the same seed
-# replays the same sequence of choices, the cluster's timing aside), one
-# step about every second:
-#   - submits 1, 2 or 4 GPU jobs (`--wrap 'sleep N'`, N 3..40 s), arrays
-#     (--array=0-3%2), two-node jobs (-N 2 --gres=gpu:2), --no-requeue jobs;
-#     at most GQ_SOAK_PENDING (30) pending jobs at a time;
-#   - cancels a random job now and then (scancel);
+# The schedule (bash's RANDOM seeded with GQ_SOAK_SEED, printed) is drawn
+# from the seed alone before the first step, one step a second, and
+# kept in SD/schedule: the same seed replays the same actions at the same
+# times (the cluster's own timing aside).  Each step:
+#   - submits (72 %) 1, 2 or 4 GPU jobs (`--wrap 'sleep N'`, N 3..40 s),
+#     arrays (--array=0-3%2), two-node jobs (-N 2 --gres=gpu:2),
+#     --no-requeue jobs;
+#   - cancels (6 %) one of the last 20 submits' jobs (scancel);
 #   - fails a node now and then: `scontrol update state=down` (the cluster
 #     runs ReturnToService=1, so it stays down) or a SIGKILL of its slurmd
 #     (SlurmdTimeout=20 makes slurmctld notice), and brings it back after
 #     15-55 s (state=resume, or a new slurmd);
 #   - reloads the configuration now and then (`scontrol reconfigure`), half
 #     of the time with the quota of p1, p2, p3 or p4 changed.
+# Only one action reads the cluster: a job whose launch failed on a dead
+# node (Slurm holds it) is released, as an admin would.
 # A checker runs beside it, every ~2 s:
 #   - the reclaim invariant (invariant_violation, invariant.sh): a project
 #     in violation in every check for GQ_SOAK_GRACE (20) s is a violation.
@@ -48,7 +51,7 @@
 #     job that is not running is a loop); GQ_SOAK_MAX_RECLAIMS (default
 #     3 + GQ_SOAK_SECONDS / 30, i.e. 9) only guards against a runaway loop:
 #     the youngest-first walk rightly picks a 0-quota job again each time it
-#     restarts on idle GPUs (seed 582745: one guest array task reclaimed 6
+#     restarts on idle GPUs (one guest array task was seen reclaimed 6
 #     times in 113 s, each reclaim legal and for a job submitted after the
 #     restart), so how often is not a property of the model.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -57,7 +60,6 @@
 SOAK_SECONDS=${GQ_SOAK_SECONDS:-180}
 SEED=${GQ_SOAK_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000))}
 GRACE=${GQ_SOAK_GRACE:-20}
-MAX_PENDING=${GQ_SOAK_PENDING:-30}
 MAX_RECLAIMS=${GQ_SOAK_MAX_RECLAIMS:-$((3 + SOAK_SECONDS / 30))}
 NODES=6
 SD=$DIR/soak
@@ -207,14 +209,70 @@ CHECKER_PID=$!
 
 check_failed() { [[ ! -s $SD/FAIL ]] || fail "$(cat "$SD/FAIL")"; }
 
-# ---------------------------------------------------------------- driver
+# ---------------------------------------------------------------- schedule
+# The whole schedule is drawn from the seed alone, before the cluster is
+# touched: one line per action, "STEP ACTION ARGS", step i running i
+# seconds after the start.  The same seed makes the same schedule (its
+# sha1 is printed): what is submitted, cancelled, failed, reloaded, and
+# when.  A cancel names a submit by its number (the job that submit made),
+# never a job id read from the cluster.
 RANDOM=$SEED
 rnd() { R=$((RANDOM % $1)); } # R = 0..N-1, in this shell (never in $(...))
 
 # weighted accounts
 ACCTS=(ml-a ml-a ml-a ml-b ml-b ml-b ml-c sim-a sim-a sim-b sim-b
        p1 p1 p1 p2 p2 p3 p3 p4 p4-ci p5 p5 p6 guest guest)
+make_schedule() { # STEPS -> the schedule on stdout
+	local i nsub=0 down=-1 back=0 next_fail=20 next_reload=30
+	local r_act r_acct r_shape r_time r_cancel r_pick a how len p q ch
+	for ((i = 0; i < $1; i++)); do
+		rnd 100; r_act=$R
+		rnd ${#ACCTS[@]}; r_acct=$R
+		rnd 100; r_shape=$R
+		rnd 38; r_time=$((R + 3))
+		rnd 100; r_cancel=$R
+		rnd 1000; r_pick=$R
+		if ((down >= 0 && i >= back)); then
+			echo "$i restore"
+			down=-1
+			rnd 40; next_fail=$((i + 30 + R))
+		elif ((down < 0 && i >= next_fail)); then
+			rnd $NODES; down=$R
+			rnd 3; how=$R
+			rnd 30; len=$((15 + R))
+			((how == 0)) && len=$((len + 10))
+			echo "$i fail $down $how $len"
+			back=$((i + len))
+		fi
+		if ((i >= next_reload)); then
+			rnd 4; p=$R
+			rnd 5; q=$R
+			rnd 2; ch=$R
+			echo "$i reload $p $q $ch"
+			rnd 40; next_reload=$((i + 40 + R))
+		fi
+		# one of the last 20 submits (finished ones: scancel does nothing)
+		if ((r_cancel < 6 && nsub > 0)); then
+			echo "$i cancel $((nsub - r_pick % (nsub < 20 ? nsub : 20)))"
+		fi
+		((r_act < 72)) || continue
+		a=${ACCTS[r_acct]}
+		nsub=$((nsub + 1))
+		if ((r_shape < 40)); then echo "$i submit $a single 1 $r_time"
+		elif ((r_shape < 65)); then echo "$i submit $a single 2 $r_time"
+		elif ((r_shape < 75)); then echo "$i submit $a single 4 $r_time"
+		elif ((r_shape < 83)); then echo "$i submit $a array 1 $r_time"
+		elif ((r_shape < 90)); then echo "$i submit $a multi 2 $r_time"
+		else echo "$i submit $a norequeue $((r_shape % 2 + 1)) $r_time"
+		fi
+	done
+}
+make_schedule "$SOAK_SECONDS" >"$SD/schedule"
+echo "$TEST: schedule of seed $SEED: $(wc -l <"$SD/schedule") actions, sha1 $(sha1sum <"$SD/schedule" | cut -c1-12)"
+
+# ---------------------------------------------------------------- driver
 declare -A KIND=()
+declare -a SUBMIT_ID=()	# submit number -> its job id ("" if sbatch failed)
 n_sub=0 n_arr=0 n_multi=0 n_nr=0 n_cancel=0 n_fail=0 n_kill=0 n_reload=0 n_quota=0 n_release=0
 events() { echo "$(date +%T) $*" >>"$SD/events.log"; }
 
@@ -222,21 +280,30 @@ submit_job() { # ACCOUNT KIND GPUS SECONDS -> records the job
 	local a=$1 kind=$2 g=$3 t=$4 id
 	local -a opt=()
 	case $kind in
-	array) opt=(--array=0-3%2) ;;
-	multi) opt=(-N 2) ;;
-	norequeue) opt=(--no-requeue) ;;
+	array) opt=(--array=0-3%2); n_arr=$((n_arr + 1)) ;;
+	multi) opt=(-N 2); n_multi=$((n_multi + 1)) ;;
+	norequeue) opt=(--no-requeue); n_nr=$((n_nr + 1)) ;;
 	esac
 	n_sub=$((n_sub + 1))
+	SUBMIT_ID[n_sub]=""
 	id=$(sl sbatch --parsable -J "s$n_sub-$a" -A "$a" --gres="gpu:$g" "${opt[@]}" \
 		--wrap "sleep $t" 2>>"$SD/sbatch.err") || { events "sbatch failed: $a $kind $g"; return 0; }
 	id=${id%%;*}
+	SUBMIT_ID[n_sub]=$id
 	KIND[$id]=$kind
 	echo "$id $a $kind $g $t" >>"$SD/submitted"
 	events "submit $id $a $kind gpu:$g sleep $t"
 }
 
-node_down="" node_how="" node_back=0 next_fail=$((SECONDS + 20)) next_reload=$((SECONDS + 30))
+cancel_submit() { # SUBMIT_NUMBER
+	local id=${SUBMIT_ID[$1]:-}
+	[[ -n $id ]] || return 0
+	sl scancel "$id" 2>/dev/null || true
+	n_cancel=$((n_cancel + 1))
+	events "scancel $id (submit $1)"
+}
 
+node_down="" node_how=""
 fail_node() { # INDEX(0..) HOW(0 kill slurmd, else scontrol down) DURATION
 	local n=n$(($1 + 1)) pid
 	n_fail=$((n_fail + 1))
@@ -253,7 +320,7 @@ fail_node() { # INDEX(0..) HOW(0 kill slurmd, else scontrol down) DURATION
 		calm_from "$EPOCHSECONDS"
 		events "scontrol down $n for $3s"
 	fi
-	node_down=$n node_back=$((SECONDS + $3))
+	node_down=$n
 }
 
 restore_node() {
@@ -288,67 +355,47 @@ reload() { # P(0..3) QUOTA CHANGE(0/1)
 	calm_from "$EPOCHSECONDS"
 }
 
-T_END=$((SECONDS + SOAK_SECONDS))
-while ((SECONDS < T_END)); do
-	check_failed
-	# this step's choices, drawn whatever the cluster's state
-	rnd 100; r_act=$R
-	rnd ${#ACCTS[@]}; r_acct=$R
-	rnd 100; r_shape=$R
-	rnd 38; r_time=$((R + 3))
-	rnd 100; r_cancel=$R
-	rnd 1000; r_pick=$R
-	q=$(sl squeue -h -o '%A|%T|%r' 2>/dev/null) || q=""
-
-	# a job whose launch failed on a dead node is held by Slurm: release it
-	while IFS='|' read -r id _ reason; do
+# A job whose launch failed on a dead node is held by Slurm: released, as
+# an admin would.  The one action that reads the cluster, not the schedule.
+release_launch_failures() {
+	local q id reason
+	q=$(sl squeue -h -t PD -o '%A|%r' 2>/dev/null) || return 0
+	while IFS='|' read -r id reason; do
 		[[ $reason == *"launch failed"* ]] || continue
 		sl scontrol release "$id" 2>/dev/null && n_release=$((n_release + 1))
 		events "release $id ($reason)"
 	done <<<"$q"
+}
 
-	if [[ -n $node_down ]] && ((SECONDS >= node_back)); then
-		restore_node
-		rnd 40; next_fail=$((SECONDS + 30 + R))
-	elif [[ -z $node_down ]] && ((SECONDS >= next_fail)); then
-		rnd $NODES; f_node=$R
-		rnd 3; f_how=$R
-		rnd 30; f_len=$((15 + R))
-		((f_how == 0)) && f_len=$((f_len + 10))
-		fail_node "$f_node" "$f_how" "$f_len"
-	fi
-	if ((SECONDS >= next_reload)); then
-		rnd 4; r_p=$R
-		rnd 5; r_q=$R
-		rnd 2; r_ch=$R
-		reload "$r_p" "$r_q" "$r_ch"
-		rnd 40; next_reload=$((SECONDS + 40 + R))
-	fi
+run_step() { # ACTION ARGS...
+	case $1 in
+	submit) submit_job "$2" "$3" "$4" "$5" ;;
+	cancel) cancel_submit "$2" ;;
+	fail) fail_node "$2" "$3" "$4" ;;
+	restore) restore_node ;;
+	reload) reload "$2" "$3" "$4" ;;
+	esac
+}
 
-	if ((r_cancel < 6)); then
-		mapfile -t active < <(awk -F'|' 'NF { print $1 }' <<<"$q")
-		if ((${#active[@]} > 0)); then
-			id=${active[r_pick % ${#active[@]}]}
-			sl scancel "$id" 2>/dev/null || true
-			n_cancel=$((n_cancel + 1))
-			events "scancel $id"
-		fi
+# Step i at T0 + i s; a slow cluster makes steps late, never reordered.
+T0=$EPOCHREALTIME
+last=-1
+while read -r step action args; do
+	if ((step != last)); then
+		check_failed
+		release_launch_failures
+		late=$(awk -v t0="$T0" -v s="$step" -v now="$EPOCHREALTIME" \
+			'BEGIN { d = t0 + s - now; if (d > 0) printf "%.3f", d; else print 0 }')
+		[[ $late == 0 ]] || sleep "$late"
+		last=$step
 	fi
-
-	pending=$(grep -c '|PENDING|' <<<"$q" || true)
-	if ((r_act < 80 && pending < MAX_PENDING)); then
-		a=${ACCTS[r_acct]}
-		if ((r_shape < 40)); then submit_job "$a" single 1 "$r_time"
-		elif ((r_shape < 65)); then submit_job "$a" single 2 "$r_time"
-		elif ((r_shape < 75)); then submit_job "$a" single 4 "$r_time"
-		elif ((r_shape < 83)); then submit_job "$a" array 1 "$r_time"; n_arr=$((n_arr + 1))
-		elif ((r_shape < 90)); then submit_job "$a" multi 2 "$r_time"; n_multi=$((n_multi + 1))
-		else submit_job "$a" norequeue $((r_shape % 2 + 1)) "$r_time"; n_nr=$((n_nr + 1))
-		fi
-	fi
-	sleep 1
-done
-events "driver stopped"
+	# shellcheck disable=SC2086
+	run_step "$action" $args
+done <"$SD/schedule"
+left=$(awk -v t0="$T0" -v s="$SOAK_SECONDS" -v now="$EPOCHREALTIME" \
+	'BEGIN { d = t0 + s - now; if (d > 0) printf "%.3f", d; else print 0 }')
+[[ $left == 0 ]] || sleep "$left"
+events "driver stopped ($(awk -v t0="$T0" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.0f", now - t0 }')s)"
 
 # ---------------------------------------------------------------- the end
 restore_node

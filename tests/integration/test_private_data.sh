@@ -13,11 +13,12 @@
 user=gqprivate	# a system user, made once (idempotent)
 id -u "$user" >/dev/null 2>&1 || useradd --system --no-create-home \
 	--shell /usr/sbin/nologin "$user" || fail "cannot create user $user"
+share_with_others
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
                           {"name": "team-b", "gpu_quota": 2}]}' \
 	--conf-extra PrivateData=jobs,accounts
 # the user reaches the cluster's slurm.conf, munge socket and gpuquota.json
-chmod o+x "$DIR" "$DIR/munge"
+chmod o+x "$DIR/munge"
 as_user() { (. "$DIR/env" && cd /tmp && runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
 usubmit() { as_user sbatch --parsable -J "$1" -A "$2" --gres="gpu:$3" -o /dev/null --wrap 'sleep 3600'; }
 

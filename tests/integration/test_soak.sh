@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The soak (soak.sh) on the fixed seeds of tests/integration/soak-seeds, one
+# cluster each, one after another: every seed that ever failed, so `make
+# test` is the same run every time.  Random seeds and longer runs: `make
+# soak` (tests/integration/soak-random.sh).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+failed=()
+while read -r seed seconds _; do
+	[[ $seed =~ ^[0-9]+$ ]] || continue
+	GQ_SOAK_SEED=$seed GQ_SOAK_SECONDS=$seconds bash "$here/soak.sh" || failed+=("$seed")
+done <"$here/soak-seeds"
+if ((${#failed[@]})); then
+	echo "test_soak: FAIL: seeds ${failed[*]} (replay one: GQ_SOAK_SEED=SEED tests/integration/run.sh soak)"
+	exit 1
+fi
+echo "test_soak: PASS"

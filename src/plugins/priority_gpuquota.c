@@ -27,6 +27,7 @@
 #include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/read_slurm.h"
+#include "plugins/run_secs.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
 
@@ -837,13 +838,15 @@ GQ_PRIORITY_FACTORS_ENTRY(_factors)
 
 /*
  * Slurm calls this only where AccountingStorageEnforce has "limits": then
- * a job's GPUs leave its project at once (candidates shrink, see
+ * the run seconds its start reserved are given back (GrpTRESRunMins), and
+ * its GPUs leave its project at once (candidates shrink, see
  * gq_view_job_gone); elsewhere the next pass sees it gone.
  */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	if (!in_ctld)
 		return;
+	gq_give_back_run_secs(job_ptr);
 	gq_state_lock();
 	gq_state_job_gone(job_ptr->job_id);
 	gq_state_unlock();

@@ -26,6 +26,7 @@ Suite *pools_suite(void);
 Suite *throttle_file_suite(void);
 Suite *unresponsive_suite(void);
 Suite *coming_free_suite(void);
+Suite *run_secs_suite(void);
 
 int main(void)
 {
@@ -51,6 +52,7 @@ int main(void)
 	srunner_add_suite(sr, cli_metrics_suite());
 	srunner_add_suite(sr, pools_suite());
 	srunner_add_suite(sr, coming_free_suite());
+	srunner_add_suite(sr, run_secs_suite());
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -37,8 +37,8 @@ void gq_grace_note(job_record_t *job_ptr, time_t now)
 void gq_grace_requeue(void)
 {
 	/* as Slurm's own job_time_limit(), which requeues preempted jobs */
-	slurmctld_lock_t locks = { READ_LOCK, WRITE_LOCK, WRITE_LOCK,
-				   READ_LOCK, NO_LOCK };
+	slurmctld_lock_t locks = { .conf = READ_LOCK, .job = WRITE_LOCK,
+				   .node = WRITE_LOCK, .part = READ_LOCK };
 	time_t now = time(NULL);
 	int i;
 
@@ -53,7 +53,7 @@ void gq_grace_requeue(void)
 		if (!job_ptr || !_grace_over(job_ptr, now))
 			continue;	/* requeued or gone meanwhile */
 		exited = !IS_JOB_RUNNING(job_ptr);
-		rc = job_requeue(0, job_ptr->job_id, NULL, true, 0);
+		rc = job_requeue_internal(0, job_ptr, true, 0);
 		if (rc == SLURM_SUCCESS)
 			info("gpuquota: reclaimed %pJ %s: requeued", job_ptr,
 			     exited ? "exited in its grace time" :

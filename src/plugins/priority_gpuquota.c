@@ -445,10 +445,10 @@ static void _unlock_timed(gq_timed_lock_t *t, gq_pass_rec_t *r)
 static void _run_pass(void)
 {
 	/* as multifactor's decay thread: jobs, nodes and partitions */
-	gq_timed_lock_t rd = { .locks = { NO_LOCK, READ_LOCK, READ_LOCK,
-					  READ_LOCK, NO_LOCK } };
-	gq_timed_lock_t wr = { .locks = { NO_LOCK, WRITE_LOCK, READ_LOCK,
-					  READ_LOCK, NO_LOCK } };
+	gq_timed_lock_t rd = { .locks = { .job = READ_LOCK, .node = READ_LOCK,
+					  .part = READ_LOCK } };
+	gq_timed_lock_t wr = { .locks = { .job = WRITE_LOCK, .node = READ_LOCK,
+					  .part = READ_LOCK } };
 	gq_pass_rec_t r = { 0 }, hold;
 	uint64_t epoch;
 	gq_state_t *st = gq_state();
@@ -515,8 +515,7 @@ static void _run_pass(void)
  */
 static void _run_rehold(void)
 {
-	gq_timed_lock_t t = { .locks = { NO_LOCK, WRITE_LOCK, NO_LOCK,
-					 NO_LOCK, NO_LOCK } };
+	gq_timed_lock_t t = { .locks = { .job = WRITE_LOCK } };
 	gq_pass_rec_t r = { .ok = true, .rehold = true };
 	struct timespec end;
 	bool ran = false;
@@ -634,7 +633,7 @@ static void _start_passes(void)
 	if (!in_ctld || pass_started)
 		return;
 	pass_stop = false;
-	slurm_thread_create(&pass_thread, _pass_loop, NULL);
+	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
 	pass_started = true;
 	gq_state_lock();
 	gq_state()->pass_now = _want_pass_now;
@@ -688,7 +687,7 @@ extern int fini(void)
 		pass_stop = true;
 		slurm_cond_signal(&pass_cond);
 		slurm_mutex_unlock(&pass_mutex);
-		pthread_join(pass_thread, NULL);
+		gq_thread_join(pass_thread);
 		pass_started = false;
 		gq_write_plan_free(&plan);
 	}
@@ -804,8 +803,7 @@ static bool _visible(const job_record_t *job_ptr, uid_t uid)
  */
 static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 {
-	slurmctld_lock_t locks = { NO_LOCK, READ_LOCK, NO_LOCK, READ_LOCK,
-				   NO_LOCK };
+	slurmctld_lock_t locks = { .job = READ_LOCK, .part = READ_LOCK };
 	list_t *ret = list_create(slurm_destroy_priority_factors_object);
 	list_itr_t *it;
 	job_record_t *job_ptr;

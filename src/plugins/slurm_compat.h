@@ -6,11 +6,12 @@
  * older versions get those words here.  The core never sees Slurm.
  *
  * Checked against the real headers of 22.05.8 (Debian 12) and 24.11.5
- * (Debian 13); 26.05's entry points as its own plugins export them (no
- * 26.05 source here to build with).  Where a change happened between
- * those, it is keyed on the release it is known to have come in, not
- * checked against that release's headers.  What a version lacks is said
- * in README.md "Slurm versions".
+ * (Debian 13), and SchedMD's 23.11.4, 25.05.8, 25.11.7 and 26.05.3 (built
+ * with each, and the plugins' symbols against each release's ops list).
+ * Where a change happened between those, it is keyed on the release it
+ * is known to have come in, or on the first release checked to have it,
+ * not checked against the releases in between.  What a version lacks is
+ * said in README.md "Slurm versions".
  */
 #ifndef GPUQUOTA_SLURM_COMPAT_H
 #define GPUQUOTA_SLURM_COMPAT_H
@@ -57,6 +58,22 @@
 #include "src/common/slurm_mcs.h"
 #endif
 
+/*
+ * 26.05: threads come from a pool (src/common/threadpool.h):
+ * slurm_thread_create takes the thread's name first, and a pooled thread
+ * never exits, so it is joined with slurm_thread_join (pthread_join would
+ * wait forever).  gq_thread_create(name, id, func, arg), gq_thread_join(id).
+ */
+#if GQ_SLURM_AT_LEAST(26, 5)
+#include "src/common/threadpool.h"
+#define gq_thread_create(name, id, func, arg) \
+	slurm_thread_create(name, id, func, arg)
+#define gq_thread_join(id) slurm_thread_join(id)
+#else
+#define gq_thread_create(name, id, func, arg) slurm_thread_create(id, func, arg)
+#define gq_thread_join(id) pthread_join(id, NULL)
+#endif
+
 /* assoc_mgr_is_user_acct_coord: a fourth argument (is_locked) in 24.11's
  * headers, not 22.05's; keyed on 24.11, the first release checked here to
  * have it. */
@@ -74,39 +91,53 @@
 typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 
+/* 26.05: slurmctld_lock_t has a sixth lock, select_node (for the nodes'
+ * node_select_stats, which gpuquota does not read): the glue names the
+ * locks it takes (.job = READ_LOCK), the others are NO_LOCK. */
+
+/* 26.05: the sprio object's job_id became step_id (job id and sluid). */
+#if GQ_SLURM_AT_LEAST(26, 5)
+#define gq_factors_set_job(obj, job_ptr) \
+	((obj)->step_id = STEP_ID_FROM_JOB_RECORD(job_ptr))
+#else
+#define gq_factors_set_job(obj, job_ptr) ((obj)->job_id = (job_ptr)->job_id)
+#endif
+
 /* 23.02: struct job_details became job_details_t (src/common/job_record.h). */
 #if !GQ_SLURM_AT_LEAST(23, 2)
 typedef struct job_details job_details_t;
 #endif
 
-/* 23.11: job_reason_string() became job_state_reason_string(). */
-#if !GQ_SLURM_AT_LEAST(23, 11)
+/* job_reason_string() became job_state_reason_string(): 23.11.4 has the
+ * old name; keyed on 24.11, the first release checked here to have it. */
+#if !GQ_SLURM_AT_LEAST(24, 11)
 #define job_state_reason_string(r) ((const char *)job_reason_string(r))
+#endif
+
+/* 25.11: job_requeue(uid, job_id, msg, ...) became
+ * job_requeue_internal(uid, job_ptr, ...) (and job_requeue_external). */
+#if !GQ_SLURM_AT_LEAST(25, 11)
+#define job_requeue_internal(uid, job_ptr, preempt, flags) \
+	job_requeue(uid, (job_ptr)->job_id, NULL, preempt, flags)
 #endif
 
 /*
  * priority_p_get_priority_factors_list: up to 23.11 it gets sprio's
- * request, filters by job, user and partition itself and takes the job and
- * partition read locks; from 24.05 it gets only the uid, sprio filters,
- * and slurmctld holds the job, node and partition read locks.  Its
- * objects: up to 23.11 the factors are fields of the object (partition
- * not freed with it); from 24.05 they are a priority_factors_t the object
- * points to, and the object's strings are freed with it.
+ * request and filters by job, user and partition itself (from 23.02's
+ * sprio the request is NULL: sprio filters); from 24.05 it gets only the
+ * uid.  22.05's takes the job and partition read locks; 23.11.4's
+ * slurmctld holds the job, node and partition read locks.  Its objects:
+ * in 22.05 the factors are fields of the object (partition not freed with
+ * it); in 23.11.4 they are a priority_factors_t the object points to, and
+ * the object's strings are freed with it.  Both keyed on 23.11, the first
+ * release checked here to have them.
  * GQ_PRIORITY_FACTORS_ENTRY(fn) defines the entry point over
  *	list_t *fn(const gq_factors_req_t *req, uid_t uid, bool locked)
  * gq_factors_wanted(req, job): does sprio's request name this job?
  * gq_factors_new(job, site, fs): the object for one job, for a list made
  * with slurm_destroy_priority_factors_object.
  */
-#if GQ_SLURM_AT_LEAST(24, 5)
-typedef struct gq_no_factors_request gq_factors_req_t;
-
-static inline bool gq_factors_wanted(const gq_factors_req_t *req,
-				     job_record_t *job_ptr)
-{
-	return true;
-}
-
+#if GQ_SLURM_AT_LEAST(23, 11)
 static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 							uint32_t site,
 							double fs)
@@ -114,7 +145,7 @@ static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
 	obj->account = xstrdup(job_ptr->account);
-	obj->job_id = job_ptr->job_id;
+	gq_factors_set_job(obj, job_ptr);
 	obj->partition = xstrdup(job_ptr->part_ptr->name);
 	obj->qos = job_ptr->qos_ptr ? xstrdup(job_ptr->qos_ptr->name) : NULL;
 	obj->user_id = job_ptr->user_id;
@@ -127,6 +158,35 @@ static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 		obj->prio_factors->priority_fs = fs;
 	}
 	return obj;
+}
+#else
+static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
+							uint32_t site,
+							double fs)
+{
+	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
+
+	obj->job_id = job_ptr->job_id;
+	obj->user_id = job_ptr->user_id;
+	obj->partition = job_ptr->part_ptr->name;
+	obj->nice = NICE_OFFSET;
+	if (job_ptr->direct_set_prio) {
+		obj->direct_prio = job_ptr->priority;
+	} else {
+		obj->priority_site = site;
+		obj->priority_fs = fs;
+	}
+	return obj;
+}
+#endif
+
+#if GQ_SLURM_AT_LEAST(24, 5)
+typedef struct gq_no_factors_request gq_factors_req_t;
+
+static inline bool gq_factors_wanted(const gq_factors_req_t *req,
+				     job_record_t *job_ptr)
+{
+	return true;
 }
 
 #define GQ_PRIORITY_FACTORS_ENTRY(fn)					\
@@ -155,49 +215,32 @@ static inline bool gq_listed(list_t *l, uint32_t id)
 static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 				     job_record_t *job_ptr)
 {
-	return gq_listed(req->job_id_list, job_ptr->job_id) &&
-	       gq_listed(req->uid_list, job_ptr->user_id) &&
-	       (!req->partitions ||
-		xstrstr(req->partitions, job_ptr->part_ptr->name));
-}
-
-static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
-							uint32_t site,
-							double fs)
-{
-	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
-
-	obj->job_id = job_ptr->job_id;
-	obj->user_id = job_ptr->user_id;
-	obj->partition = job_ptr->part_ptr->name;
-	obj->nice = NICE_OFFSET;
-	if (job_ptr->direct_set_prio) {
-		obj->direct_prio = job_ptr->priority;
-	} else {
-		obj->priority_site = site;
-		obj->priority_fs = fs;
-	}
-	return obj;
+	return !req ||
+	       (gq_listed(req->job_id_list, job_ptr->job_id) &&
+		gq_listed(req->uid_list, job_ptr->user_id) &&
+		(!req->partitions ||
+		 xstrstr(req->partitions, job_ptr->part_ptr->name)));
 }
 
 #define GQ_PRIORITY_FACTORS_ENTRY(fn)					\
 	extern list_t *priority_p_get_priority_factors_list(		\
 		priority_factors_request_msg_t *req_msg, uid_t uid)	\
 	{								\
-		return fn(req_msg, uid, false);				\
+		return fn(req_msg, uid, GQ_SLURM_AT_LEAST(23, 11));	\
 	}
 #endif
 
 /*
  * 23.02: priority_p_recover (after job state is loaded: returns the boost
  * slurmctld adds to every recovered priority; gpuquota's next pass sets
- * them, so none).  23.11: priority_p_thread_start (after init and the
- * state's load: where a plugin starts its threads).  Before, init starts
- * them.  GQ_PRIORITY_THREAD_ENTRIES(start) defines the entry points
+ * them, so none).  priority_p_thread_start (after init and the state's
+ * load: where a plugin starts its threads): not in 23.11.4's ops; keyed
+ * on 24.11, the first release checked here to have it.  Before, init
+ * starts them.  GQ_PRIORITY_THREAD_ENTRIES(start) defines the entry points
  * a version has; GQ_PRIORITY_START_IN_INIT says whether init must call
  * `start` itself.
  */
-#if GQ_SLURM_AT_LEAST(23, 11)
+#if GQ_SLURM_AT_LEAST(24, 11)
 #define GQ_PRIORITY_START_IN_INIT 0
 #define GQ_PRIORITY_THREAD_ENTRIES(start)				\
 	extern uint32_t priority_p_recover(uint32_t prio_boost)		\
@@ -224,9 +267,9 @@ static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 /*
  * The preempt plugin's answers about a job: one preempt_p_get_data(job,
  * PREEMPT_DATA_*, data) up to 24.11; from 25.05 one entry point each,
- * preempt_p_get_mode, _get_prio and _get_grace_time (as the 26.05
- * binaries' symbols show), and slurmctld itself says whether preemption is
- * enabled.  GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace) defines them over
+ * preempt_p_get_mode, _get_prio and _get_grace_time (25.05.8's ops), and
+ * slurmctld itself says whether preemption is enabled.
+ * GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace) defines them over
  *	uint16_t mode(job_record_t *);  uint32_t prio(job_record_t *);
  *	uint32_t grace(job_record_t *);
  */
@@ -275,7 +318,7 @@ static inline priority_factors_object_t *gq_factors_new(job_record_t *job_ptr,
 /*
  * priority_p_calc_fs_factor: up to 25.05 every priority plugin has it
  * (gpuquota has no fair-share factor of Slurm's kind: 0); 25.11 dropped it
- * (the 26.05 priority plugins do not export it).
+ * (25.11.7's ops).
  */
 #if GQ_SLURM_AT_LEAST(25, 11)
 #define GQ_PRIORITY_FS_FACTOR_ENTRY

@@ -3,36 +3,29 @@
  */
 #include "core/coming_free.h"
 
-/* the `k` largest idle counts, summed (k small: a job's node count) */
-static uint64_t _largest_sum(const gq_node_idle_t *n, int count, uint32_t k)
+/* the `k` largest idle counts, summed: the first k places of a selection
+ * sort (k is a job's node count, small); reorders n.  O(count x k). */
+static uint64_t _largest_sum(gq_node_idle_t *n, int count, uint32_t k)
 {
 	uint64_t sum = 0;
-	uint32_t taken = 0, last = UINT32_MAX;
-	int i, ties = 0;
+	int i, j, top;
 
-	/* repeated max below `last`: O(count x distinct values taken) */
-	while (taken < k) {
-		uint32_t best = 0;
-		bool found = false;
+	for (i = 0; i < count && (uint32_t)i < k; i++) {
+		gq_node_idle_t t;
 
-		for (i = 0; i < count; i++)
-			if (n[i].idle < last && (!found || n[i].idle > best)) {
-				best = n[i].idle;
-				found = true;
-			}
-		if (!found)
-			break;
-		for (ties = 0, i = 0; i < count; i++)
-			ties += n[i].idle == best;
-		for (; ties > 0 && taken < k; ties--, taken++)
-			sum += best;
-		last = best;
+		for (top = i, j = i + 1; j < count; j++)
+			if (n[j].idle > n[top].idle)
+				top = j;
+		t = n[i];
+		n[i] = n[top];
+		n[top] = t;
+		sum += n[i].idle;
 	}
 	return sum;
 }
 
 bool gq_fits_idle(uint32_t gpus, uint32_t gpus_per_node, uint32_t nodes,
-		  const gq_node_idle_t *n, int count)
+		  gq_node_idle_t *n, int count)
 {
 	uint32_t want = nodes ? nodes : 1, have = 0;
 	int i;

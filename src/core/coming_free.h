@@ -32,9 +32,10 @@ typedef struct {
  * request (gpus_per_node > 0): `nodes` (0 is taken as 1) of them with at
  * least gpus_per_node idle each.  Without: `gpus` on one node, or, for a
  * job of several nodes, `gpus` over `nodes` of them.  GPUs only: CPUs and
- * memory are Slurm's to check when it starts the job.  O(count).
+ * memory are Slurm's to check when it starts the job.  May reorder n.
+ * O(count x nodes).
  */
 bool gq_fits_idle(uint32_t gpus, uint32_t gpus_per_node, uint32_t nodes,
-		  const gq_node_idle_t *n, int count);
+		  gq_node_idle_t *n, int count);
 
 #endif

@@ -81,7 +81,7 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o) \
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o multifactor.o) \
 	$(BUILD)/obj/shared/job_facts.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'

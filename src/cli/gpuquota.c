@@ -241,10 +241,11 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s\n",
+	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s, multifactor %s\n",
 	       n ? ")" : "", cfg->settings.room_wait,
 	       cfg->settings.reclaim_patience, cfg->settings.usage_half_life,
-	       cfg->settings.usage_weight, cfg->settings.recompute_interval);
+	       cfg->settings.usage_weight, cfg->settings.recompute_interval,
+	       cfg->settings.multifactor ? "true" : "false");
 }
 
 /*
@@ -398,6 +399,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		slurm_free_ctl_conf(conf);
 		return 1;
 	}
+	/* slurmctld's plugin loads multifactor unless told not to */
+	if (c->cfg->settings.multifactor)
+		c->api.mf_weights = gq_priority_weights(conf);
 	slurm_free_ctl_conf(conf);
 	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
 	if (_check_partitions(c) && check_only)
@@ -691,14 +695,22 @@ static const char *_quota_use(const gq_job_t *job)
  * The priority slurmctld's plugin gives a pending job: 0 while gpuquota
  * holds it, and a job a user or an admin holds keeps its 0.
  */
-static uint32_t _priority(const slurm_job_info_t *j, const gq_job_t *job)
+static uint32_t _priority(const gq_cli_t *c, const slurm_job_info_t *j,
+			  const gq_job_t *job)
 {
+	double w = c->api.mf_weights;
+
 	if (job->hold)
 		return 0;
 	if (j->priority == 0 &&
 	    !gq_facts_held_by_us(j->state_reason, j->state_desc))
 		return 0;
-	return job->priority;
+	if (w < 0)
+		return job->priority;
+	/* multifactor's part inside the band's place, as the plugin does */
+	return gq_band_compose(job->priority,
+			       gq_priority_part(j->priority, j->site_factor),
+			       w, gq_band_room(w));
 }
 
 /*
@@ -819,7 +831,9 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			json_object_object_add(o, "band", pending ?
 					       json_object_new_string(gq_band_name(job->band)) : NULL);
 			json_object_object_add(o, "priority", pending ?
-					       json_object_new_int64(_priority(j, job)) : NULL);
+					       json_object_new_int64(_priority(c, j, job)) : NULL);
+			json_object_object_add(o, "multifactor", pending && c->api.mf_weights > 0 ?
+					       json_object_new_int64(job->in.site_order) : NULL);
 			json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold));
 			json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
 			json_object_array_add(arr, o);
@@ -830,9 +844,13 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 		       type, _job_state(j), p->name);
 		if (pools)
 			printf("%-10.10s ", c->pools->name[k]);
-		printf("%-10.10s %4u %s\n",
+		printf("%-10.10s %4u %s",
 		       j->nodes && *j->nodes ? j->nodes : "-", job->in.gpus,
 		       _quota_use(job));
+		/* the order inside its band: multifactor's part first */
+		if (pending && c->api.mf_weights > 0)
+			printf(", multifactor %" PRId64, job->in.site_order);
+		printf("\n");
 	}
 	_emit(c, json, "jobs", arr, NULL, NULL);
 	return 0;

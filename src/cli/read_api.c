@@ -3,6 +3,7 @@
  * public API (see read_api.h).
  */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
 {
 	memset(a, 0, sizeof(*a));
 	a->preempt_exempt_time = conf->preempt_exempt_time;
+	a->mf_weights = -1;	/* the caller knows the configuration */
 	/* pending arrays' task lists in full, not cut at 64 characters */
 	setenv("SLURM_BITSTR_LEN", "0", 1);
 	/* SHOW_DETAIL: the GPUs in use on each node (gres_used): without it
@@ -354,6 +356,10 @@ int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
 		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
+		/* multifactor's part orders a project's queue (read_slurm.c) */
+		if (a->mf_weights > 0)
+			in.site_order = llround(gq_priority_part(j->priority,
+								 j->site_factor));
 		if (in.state == GQ_JOB_RUNNING)
 			in.at_risk = _on_node_not_responding(a, j);
 		/* room only where it may run: its partition (several: any),

@@ -21,6 +21,8 @@ typedef struct {
 	node_info_msg_t *nodes;	/* with their partitions filled in */
 	partition_info_msg_t *parts;	/* numbered from 1: node groups */
 	uint16_t preempt_exempt_time;	/* PreemptExemptTime, seconds */
+	double mf_weights;	/* gq_priority_weights with multifactor inside
+				 * gpuquota (settings.multifactor), else -1 */
 } gq_api_t;
 
 /* The QOS priority of a job's QOS name (0 when unknown). */

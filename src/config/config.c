@@ -284,6 +284,20 @@ static int _get_string(struct parser *p, struct json_object *v, const char *kp,
 }
 
 /* A JSON integer in [min, INT_MAX]; minstr names the bound in messages. */
+static int _get_bool(struct parser *p, struct json_object *v, const char *kp,
+		     bool *out)
+{
+	char vb[VAL_BUF];
+
+	if (!json_object_is_type(v, json_type_boolean)) {
+		_set_err(p, "%s: must be true or false, got %s", kp,
+			 _jval(v, vb));
+		return -1;
+	}
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 static int _get_int(struct parser *p, struct json_object *v, const char *kp,
 		    int min, const char *minstr, int *out)
 {
@@ -403,7 +417,7 @@ static const char *const project_keys[] = {
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
 	"grace_time", "reclaim_patience", "usage_half_life", "usage_weight",
-	NULL
+	"multifactor", NULL
 };
 
 static const char *const top_keys[] = {
@@ -945,6 +959,9 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	if (_field(p, obj, "settings", "room_wait", false, &v, &rc) &&
 	    _get_int(p, v, "settings.room_wait", 0, "0", &s->room_wait))
 		return -1;
+	if (_field(p, obj, "settings", "multifactor", false, &v, &rc) &&
+	    _get_bool(p, v, "settings.multifactor", &s->multifactor))
+		return -1;
 	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
 	    p->cfg->npools) {
 		_set_err(p, "settings.partitions: not with \"pools\" (each pool lists its partitions), got %s",
@@ -1003,6 +1020,7 @@ gq_config_t *gq_config_empty(void)
 	cfg->settings.grace_time = GQ_DEFAULT_GRACE_TIME;
 	cfg->settings.room_wait = GQ_DEFAULT_ROOM_WAIT;
 	cfg->settings.usage_weight = GQ_DEFAULT_USAGE_WEIGHT;
+	cfg->settings.multifactor = true;
 	return cfg;
 }
 

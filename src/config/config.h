@@ -70,6 +70,9 @@ typedef struct {
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */
+	bool multifactor;	/* delegate to Slurm's priority/multifactor
+				 * (default true; read at slurmctld's start:
+				 * docs/MODEL.md "Priority with multifactor") */
 	char **partitions;	/* NULL/0: every partition forms the pool */
 	int npartitions;
 } gq_settings_t;

@@ -24,8 +24,13 @@ typedef enum {
 	GQ_BAND_NONE = 3,	/* not a pending job */
 } gq_band_t;
 
-/* Width of each band in priority units; bands never overlap. */
-#define GQ_BAND_SPAN 1000000000u
+/*
+ * Width of each band in priority units; bands never overlap.  The three
+ * fit below 2^31 so that a band also fits in Slurm's site factor
+ * (NICE_OFFSET + value, 32 bits), which carries it when multifactor
+ * computes the rest (gq_band_compose).
+ */
+#define GQ_BAND_SPAN 700000000u
 
 /*
  * A job's band: in quota when `in_quota` (a_p, the jobs before it banded
@@ -105,6 +110,37 @@ static inline uint32_t gq_band_priority(gq_band_t band, double key)
 	unit = isinf(key) ? 1 : key / (1 + key);
 	return base + (uint32_t)llround((1 - unit) * (GQ_BAND_SPAN - 1));
 }
+
+/*
+ * Multifactor's room: the smallest power of two above `max_part`, the
+ * largest priority Slurm's priority/multifactor can give a job (the sum of
+ * its PriorityWeight*), at least 2 and at most GQ_BAND_ROOM_MAX; 1 when
+ * `max_part` is 0 or less (no multifactor, or no weights: priorities are
+ * the bands').
+ */
+#define GQ_BAND_ROOM_MAX (1u << 22)
+uint32_t gq_band_room(double max_part);
+
+/*
+ * A job's priority with multifactor's part `part` inside its band's place
+ * (docs/MODEL.md "Priority with multifactor"): the band's range is cut into
+ * slots of `room`, a margin of one slot at each end; the place
+ * gq_band_priority gave (`band_prio`) picks the slot, keeping its order (the
+ * base, for roomless jobs, keeps the lowest slot), and the part, scaled by
+ * room / (max_part + 1) when it does not fit and clamped to [0, room - 1],
+ * is added.  `room` 1: band_prio as it is.  O(1).
+ */
+uint32_t gq_band_compose(uint32_t band_prio, double part, double max_part,
+			 uint32_t room);
+
+/*
+ * The site factor that makes multifactor's own sum (site factor -
+ * NICE_OFFSET + part, what it computes at submit and every
+ * PriorityCalcPeriod) equal `prio` while its part is `part`: NICE_OFFSET +
+ * prio - part, clamped to 32 bits (never wraps).
+ */
+uint32_t gq_band_site_factor(uint32_t prio, double part);
+#define GQ_NICE_OFFSET 0x80000000u	/* Slurm's NICE_OFFSET */
 
 /* Band a priority value came from (inverse of gq_band_priority's bands). */
 gq_band_t gq_band_from_priority(uint32_t prio);

@@ -18,8 +18,9 @@
 #include "core/view.h"
 
 /*
- * A project's queue: eligible before waiting, then Slurm's order (higher
- * first), then the order of submission: lowest id.  Not the submit time,
+ * A project's queue: eligible before waiting, then multifactor's part of
+ * the priority when the site weighs it, then Slurm's order (QOS priority,
+ * nice; higher first), then the order of submission: lowest id.  Not the submit time,
  * which Slurm resets when it requeues a job: a job requeued to reclaim
  * its GPUs keeps its place in its project's queue.  <0, 0 or >0.
  */
@@ -27,6 +28,8 @@ static inline int gq_queue_cmp(const gq_job_in_t *x, const gq_job_in_t *y)
 {
 	if (x->state != y->state)
 		return x->state == GQ_JOB_PENDING ? -1 : 1;
+	if (x->site_order != y->site_order)
+		return x->site_order > y->site_order ? -1 : 1;
 	if (x->order != y->order)
 		return x->order > y->order ? -1 : 1;
 	if (x->id != y->id)

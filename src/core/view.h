@@ -45,6 +45,9 @@ typedef struct {
 	bool requeueable;	/* batch job that may be requeued */
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */
+	int64_t site_order;	/* multifactor's part of its priority, rounded:
+				 * inside a project before `order`, higher
+				 * first; 0 without multifactor's weights */
 	union {
 		int64_t submit_time;	/* pending */
 		int64_t ends_by;	/* running: when its time limit ends

@@ -26,6 +26,7 @@
 #include "plugins/array_throttle.h"
 #include "plugins/grace.h"
 #include "plugins/hold.h"
+#include "plugins/multifactor.h"
 #include "plugins/read_slurm.h"
 #include "plugins/run_secs.h"
 #include "plugins/write_slurm.h"
@@ -627,11 +628,13 @@ static void _want_pass_now(void)
 	slurm_mutex_unlock(&pass_mutex);
 }
 
-/* The pass thread: from init, or where Slurm has it, thread_start. */
+/* The pass thread: from init, or where Slurm has it, thread_start (with
+ * multifactor's own thread: its decay). */
 static void _start_passes(void)
 {
 	if (!in_ctld || pass_started)
 		return;
+	gq_mf_thread_start();
 	pass_stop = false;
 	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
 	pass_started = true;
@@ -643,13 +646,31 @@ static void _start_passes(void)
 
 GQ_PRIORITY_THREAD_ENTRIES(_start_passes)
 
+/* multifactor inside, unless the configuration says not to (read once:
+ * a reload that changes it is said to need a restart) */
+static void _mf_load(void)
+{
+	bool want;
+
+	gq_state_lock();
+	want = !gq_state()->config || gq_state()->config->settings.multifactor;
+	gq_state_unlock();
+	if (want)
+		gq_mf_load(false);
+	else
+		info("gpuquota: settings.multifactor is false: gpuquota orders every job alone");
+}
+
 extern int init(void)
 {
 	bool had_config;
 
-	/* client commands (sprio, sshare) load us too: no pass there */
-	if (!running_in_slurmctld())
+	/* client commands (sprio, sshare) load us too: no pass there;
+	 * sshare asks multifactor's fair-share factor */
+	if (!running_in_slurmctld()) {
+		gq_mf_load(true);
 		return SLURM_SUCCESS;
+	}
 	in_ctld = true;
 	/* only root or SlurmUser may decide whose GPUs may be taken */
 	gq_config_require_owner((long)slurm_conf.slurm_user_id);
@@ -668,6 +689,7 @@ extern int init(void)
 		fatal("gpuquota: out of memory");
 	_usage_load();
 	_load(!had_config);
+	_mf_load();
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
 	verbose("%s loaded", plugin_type);
@@ -676,8 +698,10 @@ extern int init(void)
 
 extern int fini(void)
 {
-	if (!in_ctld)
+	if (!in_ctld) {
+		gq_mf_unload();
 		return SLURM_SUCCESS;
+	}
 	if (pass_started) {
 		gq_state_lock();
 		gq_state()->pass_now = NULL;
@@ -699,6 +723,7 @@ extern int fini(void)
 	 * The array throttles are read again from their file at init.
 	 */
 	gq_throttle_clear();
+	gq_mf_unload();
 	_usage_save(true);
 	free(metrics_path);
 	metrics_path = NULL;
@@ -719,19 +744,23 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	const gq_pools_t *pools;
 	gq_state_t *st;
 	gq_job_in_t in;
-	uint32_t prio = 1;
+	uint32_t prio = 1, mf_prio;
 	int k = 0;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
+	/* multifactor's factors first: the job's order reads them */
+	mf_prio = gq_mf_on() ? gq_mf_set(last_prio, job_ptr) : 1;
 	_read_set(job_ptr, &in);
 	gq_state_lock();
 	st = gq_state();
 	pools = st->view ? st->view : st->next;
 	if (pools && gq_read_pool(pools, job_ptr) < 0) {
-		/* outside the GPU pools: not gpuquota's to order */
+		/* outside the GPU pools: multifactor's (or FIFO) */
+		bool left = st->view && gq_pools_job(st->view, in.id, &k);
+
 		gq_state_unlock();
-		return 1;
+		return left ? gq_mf_left_pools(job_ptr) : mf_prio;
 	}
 	if (st->view && (job = _add_job(st->view, job_ptr, &in, &k))) {
 		gq_state_job_added(in.id);	/* a pass reading meanwhile */
@@ -752,6 +781,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	}
 	gq_state_unlock();
 	if (!job)
+		prio = mf_prio;
+	else if (prio > 1) {	/* multifactor's part inside the band */
+		prio = gq_mf_priority(job_ptr, prio);
+		gq_mf_write(job_ptr, prio);
+	}
+	if (!job)
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);
 	else if (prio && gq_read_held(job_ptr)) {
@@ -767,6 +802,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 
 extern void priority_p_reconfig(bool assoc_clear)
 {
+	gq_mf_reconfig(assoc_clear);
 	if (in_ctld) {
 		_load(false);
 		_want_pass();
@@ -775,6 +811,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
+	gq_mf_set_assoc_usage(assoc);
 }
 
 GQ_PRIORITY_FS_FACTOR_ENTRY
@@ -810,6 +847,10 @@ static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 
 	if (!in_ctld)
 		return ret;
+	if (gq_mf_on()) {	/* its factors; the band is in SITE */
+		FREE_NULL_LIST(ret);
+		return gq_mf_factors((void *)req, uid);
+	}
 	if (!locked)
 		lock_slurmctld(locks);
 	it = list_iterator_create(job_list);
@@ -844,7 +885,10 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	if (!in_ctld)
 		return;
-	gq_give_back_run_secs(job_ptr);
+	if (gq_mf_on())	/* usage, and the run seconds given back */
+		gq_mf_job_end(job_ptr);
+	else
+		gq_give_back_run_secs(job_ptr);
 	gq_state_lock();
 	gq_state_job_gone(job_ptr->job_id);
 	gq_state_unlock();

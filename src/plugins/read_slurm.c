@@ -9,6 +9,7 @@
 #include "core/view.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
+#include "plugins/multifactor.h"
 #include "plugins/node_groups.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
@@ -321,6 +322,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 	}
 	gq_job_input(&f, now, out);
 	out->at_risk = at_risk;
+	out->site_order = gq_mf_order(job_ptr);
 }
 
 /*

@@ -233,7 +233,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 /*
  * 23.02: priority_p_recover (after job state is loaded: returns the boost
  * slurmctld adds to every recovered priority; gpuquota's next pass sets
- * them, so none).  priority_p_thread_start (after init and the state's
+ * them, so none but multifactor's, which it forwards to).  priority_p_thread_start (after init and the state's
  * load: where a plugin starts its threads): not in 23.11.4's ops; keyed
  * on 24.11, the first release checked here to have it.  Before, init
  * starts them.  GQ_PRIORITY_THREAD_ENTRIES(start) defines the entry points
@@ -245,7 +245,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 #define GQ_PRIORITY_THREAD_ENTRIES(start)				\
 	extern uint32_t priority_p_recover(uint32_t prio_boost)		\
 	{								\
-		return 0;						\
+		return gq_mf_recover(prio_boost);			\
 	}								\
 	extern int priority_p_thread_start(void)			\
 	{								\
@@ -257,7 +257,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 #define GQ_PRIORITY_THREAD_ENTRIES(start)				\
 	extern uint32_t priority_p_recover(uint32_t prio_boost)		\
 	{								\
-		return 0;						\
+		return gq_mf_recover(prio_boost);			\
 	}
 #else
 #define GQ_PRIORITY_START_IN_INIT 1
@@ -317,7 +317,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 
 /*
  * priority_p_calc_fs_factor: up to 25.05 every priority plugin has it
- * (gpuquota has no fair-share factor of Slurm's kind: 0); 25.11 dropped it
+ * (multifactor's, forwarded; 0 without it); 25.11 dropped it
  * (25.11.7's ops).
  */
 #if GQ_SLURM_AT_LEAST(25, 11)
@@ -327,7 +327,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 	extern double priority_p_calc_fs_factor(long double usage_efctv, \
 						long double shares_norm) \
 	{								\
-		return 0.0;						\
+		return gq_mf_calc_fs_factor(usage_efctv, shares_norm);	\
 	}
 #endif
 

@@ -11,6 +11,7 @@
 #include "plugins/array_throttle.h"
 #include "plugins/grace.h"
 #include "plugins/hold.h"
+#include "plugins/multifactor.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -196,7 +197,7 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 		debug("gpuquota: release %pJ", job_ptr);
 	gq_metrics_release(&gq_state()->metrics);
 	if (!job_ptr->direct_set_prio || !job_ptr->priority)
-		job_ptr->priority = prio;
+		gq_mf_write(job_ptr, gq_mf_priority(job_ptr, prio));
 	gq_write_unhold(job_ptr);
 }
 
@@ -205,6 +206,34 @@ enum {
 	GQ_WRITES = 1,		/* the job's record changes */
 	GQ_KICK = 2,		/* a scheduling pass should run now */
 };
+
+/*
+ * A pending job the pass before had in a pool and this one has in none (its
+ * partition or account changed): gpuquota's hold lifted and, with
+ * multifactor, its site factor given back (gq_mf_left_pools); it is
+ * ordered as every job outside the pools.  O(1).
+ */
+static int _left_pools(job_record_t *job_ptr, const gq_pools_t *prev_pools,
+		       time_t now, bool dry)
+{
+	bool ours = gq_read_held(job_ptr);
+	int k;
+
+	/* a person's hold (priority 0, not ours) is left as it is */
+	if (!prev_pools || !gq_pools_job(prev_pools, job_ptr->job_id, &k) ||
+	    (!ours && (!gq_mf_on() || !job_ptr->priority)))
+		return 0;
+	if (dry)
+		return GQ_WRITES | GQ_KICK;
+	if (ours) {
+		info("gpuquota: release %pJ: it left the pools", job_ptr);
+		gq_write_unhold(job_ptr);
+	}
+	if (!job_ptr->direct_set_prio)
+		job_ptr->priority = gq_mf_on() ? gq_mf_left_pools(job_ptr) : 1;
+	last_job_update = now;
+	return GQ_WRITES | GQ_KICK;
+}
 
 /*
  * A pending job's hold, release, reason text and priority from `pools`
@@ -221,11 +250,13 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 {
 	const gq_view_t *view, *prev;
 	const gq_job_t *job, *shadow;
+	uint32_t prio;
 	int k, out = 0;
 
-	if (!IS_JOB_PENDING(job_ptr) ||
-	    !(job = gq_pools_job(pools, job_ptr->job_id, &k)))
+	if (!IS_JOB_PENDING(job_ptr))
 		return 0;
+	if (!(job = gq_pools_job(pools, job_ptr->job_id, &k)))
+		return _left_pools(job_ptr, prev_pools, now, dry);
 	view = pools->view[k];
 	/* the pass before, when it had this pool (a reload may change the
 	 * pools: then texts are written again) */
@@ -264,7 +295,9 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 	if (job->in.state == GQ_JOB_PENDING &&
 	    _write_text(job_ptr, prev, view, job, pools->name[k], dry, pre))
 		out |= GQ_WRITES;
-	if (job_ptr->direct_set_prio || job_ptr->priority == job->priority)
+	/* with multifactor, its part inside the band's place */
+	prio = gq_mf_priority(job_ptr, job->priority);
+	if (job_ptr->direct_set_prio || job_ptr->priority == prio)
 		return out;
 	/* e.g. submitted before the first pass after a restart: it may
 	 * reclaim now */
@@ -272,7 +305,7 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 	    gq_band_rose_to_reclaim(job_ptr->priority, job->band))
 		out |= GQ_KICK;
 	if (!dry) {
-		job_ptr->priority = job->priority;
+		gq_mf_write(job_ptr, prio);
 		last_job_update = now;
 	}
 	return out | GQ_WRITES;

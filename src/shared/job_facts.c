@@ -2,6 +2,7 @@
  * job_facts.c - Slurm's job, node and account facts as the core's input
  * (see job_facts.h).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,4 +347,35 @@ void gq_missing_accounts(const gq_config_t *cfg,
 			report(line, ctx);
 		}
 	}
+}
+
+/* Sum of "NAME=W,..." weights (PriorityWeightTRES); bad numbers count 0. */
+static double _tres_weights(const char *s)
+{
+	double sum = 0;
+	const char *eq;
+
+	for (; s && (eq = strchr(s, '=')); s = strchr(eq, ',')) {
+		double w = strtod(eq + 1, NULL);
+
+		if (w > 0 && isfinite(w))
+			sum += w;
+	}
+	return sum;
+}
+
+double gq_priority_weights(const slurm_conf_t *conf)
+{
+	return (double)conf->priority_weight_age +
+	       conf->priority_weight_assoc + conf->priority_weight_fs +
+	       conf->priority_weight_js + conf->priority_weight_part +
+	       conf->priority_weight_qos +
+	       _tres_weights(conf->priority_weight_tres);
+}
+
+double gq_priority_part(uint32_t priority, uint32_t site_factor)
+{
+	if (priority == 0)
+		return 0;
+	return (double)priority - ((double)site_factor - NICE_OFFSET);
 }

@@ -90,6 +90,20 @@ int64_t gq_job_order(uint32_t qos_priority, uint32_t nice);
  */
 uint32_t gq_array_task_count(const char *tasks);
 
+/*
+ * The most priority/multifactor can give a job: the sum of the site's
+ * PriorityWeight* (each factor is at most 1), PriorityWeightTRES's too;
+ * gq_band_room makes room for it inside a band.  O(TRES weights).
+ */
+double gq_priority_weights(const slurm_conf_t *conf);
+
+/*
+ * multifactor's part of a pending job's priority as a client reads it:
+ * its priority less what the site factor adds (site - NICE_OFFSET, where
+ * gpuquota keeps the band); 0 for a held job (priority 0: unknown).
+ */
+double gq_priority_part(uint32_t priority, uint32_t site_factor);
+
 /* The core's input for a job, at `now`. */
 void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out);
 

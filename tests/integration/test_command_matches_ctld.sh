@@ -3,7 +3,8 @@
 # only: QOS come from slurmdbd).  `gpuquota jobs --json` side by side with
 #   - pending jobs: the priority slurmctld holds (squeue %Q), the band
 #     slurmctld wrote in the reason (squeue %r) and the band of sprio's SITE
-#     factor (in-quota 2000000001, fair-share 1000000001, over 1; a job
+#     factor (in-quota above 1400000000, fair-share above 700000000, over
+#     the rest: the band's range, multifactor's part left out; a job
 #     gpuquota holds has priority 0, a "gpuquota: ..." reason and no sprio
 #     line);
 #   - running jobs: Slurm's GPU allocation (scontrol -d JOB_GRES).
@@ -87,8 +88,9 @@ def rband: if test("gpuquota: in quota") then "in-quota"
 	elif test("gpuquota: over quota, within fair share") then "fair-share"
 	elif test("gpuquota: over fair share") then "over-fair-share"
 	elif test("^gpuquota: ") then "held" else "?" end;
-def sband: if . == null then "-" elif . == "2000000001" then "in-quota"
-	elif . == "1000000001" then "fair-share" elif . == "1" then "over-fair-share"
+def sband: if . == null then "-" elif (tonumber? // -1) > 1400000000 then "in-quota"
+	elif (tonumber? // -1) > 700000000 then "fair-share"
+	elif (tonumber? // -1) >= 1 then "over-fair-share"
 	else "site=" + . end;
 def rows: split("\n") | map(select(length > 0));
 ($sq | rows | map(split("|") | {key: .[0], value: {state: .[1], prio: .[2],

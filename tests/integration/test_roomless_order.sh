@@ -21,15 +21,15 @@ fill_no_room
 
 prio() { sl squeue -h -j "$1" -o %Q; }
 b1=$(submit b1 team-b 4)
-_wait_eq 15 2000000001 prio "$b1" \
-	|| fail "b1's priority is $(prio "$b1"), want 2000000001 (no room: the in-quota band's base)"
+_wait_eq 15 1400000001 prio "$b1" \
+	|| fail "b1's priority is $(prio "$b1"), want 1400000001 (no room: the in-quota band's base)"
 _wait_eq 30 yes reason_has "$b1" "gpuquota: in quota (team-b would hold 4 of 8); no node can free 4 GPUs for it within the other projects' floors yet" \
 	|| fail "b1's reason does not say it has no room: $(sl squeue -h -j "$b1" -o %r)"
 
 d1=$(submit d1 team-d 1)
 wait_state "$d1" RUNNING 30
 expect_state "$b1" PENDING
-[[ $(prio "$b1") == 2000000001 ]] || fail "b1's priority is $(prio "$b1") after d1 started"
+[[ $(prio "$b1") == 1400000001 ]] || fail "b1's priority is $(prio "$b1") after d1 started"
 # d1 reclaimed one of team-c's GPUs; team-a's in-quota jobs stayed
 n=0
 for c in "$c1" "$c2" "$c3" "$c4"; do

@@ -10,10 +10,14 @@
 # other: each starts, and after each the account's used run-minutes in
 # `scontrol show assoc_mgr` are back to 0.  Before gpuquota gave them
 # back, the fourth job waited on AssocGrpGRESRunMinutes (3 x 10 = 30).
+# With multifactor off (settings.multifactor false): gpuquota gives them
+# back itself, as priority/basic does (test_multifactor_usage has
+# multifactor do it).
 export GQ_ACCOUNTING=1
 . "$(dirname "$0")/lib.sh"
 
-up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2}]}' \
+up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2}],
+             "settings": {"multifactor": false}}' \
 	--conf-extra AccountingStorageEnforce=associations,limits,qos
 cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
 sl sacctmgr -i modify account where name=team-a cluster="$cluster" \

@@ -59,10 +59,13 @@ grep -q "gpuquota: reclaim: JobId=$b2 (team-b, in-quota, A=2, quota 2, fair shar
 grep -q "gpuquota: loaded .*: 2 projects: team-a(quota=2,weight=1) team-b(quota=2,weight=1)" \
 	"$DIR/log/slurmctld.log" || fail "no config load line"
 
-# sprio: SITE (band) + FAIRSHARE (place in band) = PRIORITY
+# sprio (multifactor's, inside gpuquota): SITE is gpuquota's band and
+# place, the other factors multifactor's (no PriorityWeight* set here: 0);
+# they add up to PRIORITY.  a3 is over its fair share: SITE 1..700000000.
 line=$(sl sprio -h -j "$a3" -o '%Y %S %F')
 read -r prio site fs <<<"$line"
 [[ -n $prio ]] || fail "no sprio line for a3"
 [[ $prio == $(sl squeue -h -j "$a3" -o %Q) ]] || fail "sprio priority $prio"
-((site == 1 && fs + site == prio)) || fail "sprio factors: '$line'"
+((site >= 1 && site <= 700000000 && fs == 0 && fs + site == prio)) \
+	|| fail "sprio factors: '$line'"
 pass

@@ -256,6 +256,11 @@ START_TEST(test_settings)
 	ck_assert_int_eq(cfg->settings.room_wait, 0);	/* off */
 	ck_assert_int_eq(cfg->settings.npartitions, 0);
 	ck_assert_int_eq(cfg->settings.grace_time, GQ_DEFAULT_GRACE_TIME);
+	ck_assert(cfg->settings.multifactor);	/* delegation on */
+	gq_config_free(cfg);
+
+	cfg = parse_ok("{\"settings\": {\"multifactor\": false}, \"projects\": []}");
+	ck_assert(!cfg->settings.multifactor);
 	gq_config_free(cfg);
 
 	/* grace time: settings', a project's own, an unlisted account's */
@@ -497,21 +502,33 @@ START_TEST(test_load_file)
 }
 END_TEST
 
-START_TEST(test_load_bad_file)
+/* A file with `text` fails to load with "<path>: <what>". */
+static void load_fails(const char *text, const char *what)
 {
-	static const char text[] = "{\"projects\": [{\"name\": \"a\", \"gpu_quota\": -3}]}";
 	char *path = write_temp(text, strlen(text));
 	gq_config_t *cfg = NULL;
 	char err[GQ_ERR_MAX], want[GQ_ERR_MAX];
 
 	ck_assert_int_eq(gq_config_load(path, &cfg, err, sizeof(err)), -1);
 	ck_assert_ptr_null(cfg);
-	snprintf(want, sizeof(want),
-		 "%s: projects[0].gpu_quota: must be an integer >= 0, got -3",
-		 path);
+	snprintf(want, sizeof(want), "%s: %s", path, what);
 	ck_assert_str_eq(err, want);
 	unlink(path);
 	free(path);
+}
+
+START_TEST(test_load_bad_file)
+{
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": -3}]}",
+		   "projects[0].gpu_quota: must be an integer >= 0, got -3");
+}
+END_TEST
+
+/* settings.multifactor takes true or false, nothing else */
+START_TEST(test_multifactor_not_bool)
+{
+	load_fails("{\"settings\": {\"multifactor\": \"yes\"}, \"projects\": []}",
+		   "settings.multifactor: must be true or false, got \"yes\"");
 }
 END_TEST
 
@@ -614,6 +631,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_load_bad_file);
 	tcase_add_test(tc, test_load_nul_byte);
+	tcase_add_test(tc, test_multifactor_not_bool);
 	tcase_add_test(tc, test_load_large_file);
 	tcase_add_test(tc, config_path_rules);
 	suite_add_tcase(s, tc);

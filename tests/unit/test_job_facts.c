@@ -90,6 +90,36 @@ START_TEST(facts_order)
 }
 END_TEST
 
+/* multifactor's most: the weights' sum, PriorityWeightTRES's included */
+START_TEST(facts_priority_weights)
+{
+	slurm_conf_t conf = { .priority_weight_age = 1000,
+			      .priority_weight_fs = 10000,
+			      .priority_weight_qos = 2000,
+			      .priority_weight_tres = "CPU=500,Mem=0.25,GRES/gpu=3000" };
+
+	/* 1000 + 10000 + 2000 + 500 + 0.25 + 3000 */
+	ck_assert_double_eq_tol(gq_priority_weights(&conf), 16500.25, 1e-9);
+	conf.priority_weight_tres = "CPU=x,GRES/gpu=-5";	/* ignored */
+	ck_assert_double_eq_tol(gq_priority_weights(&conf), 13000, 1e-9);
+	conf.priority_weight_tres = NULL;
+	ck_assert_double_eq_tol(gq_priority_weights(&conf), 13000, 1e-9);
+}
+END_TEST
+
+/* a client reads multifactor's part back: priority less (site - NICE) */
+START_TEST(facts_priority_part)
+{
+	/* site NICE_OFFSET + 1400016384, priority 1400016885: part 501 */
+	ck_assert_double_eq_tol(gq_priority_part(1400016885u,
+						 NICE_OFFSET + 1400016384u),
+				501, 1e-9);
+	/* a neutral site factor: the whole priority is multifactor's */
+	ck_assert_double_eq_tol(gq_priority_part(7000, NICE_OFFSET), 7000, 1e-9);
+	ck_assert_double_eq_tol(gq_priority_part(0, NICE_OFFSET + 5), 0, 1e-9);
+}
+END_TEST
+
 /* A pending array of 4 tasks x 2 GPUs: 2 GPUs a task, 4 tasks of demand. */
 START_TEST(facts_input)
 {
@@ -259,6 +289,8 @@ Suite *job_facts_suite(void)
 
 	tcase_add_test(tc, facts_demand);
 	tcase_add_test(tc, facts_order);
+	tcase_add_test(tc, facts_priority_weights);
+	tcase_add_test(tc, facts_priority_part);
 	tcase_add_test(tc, facts_input);
 	tcase_add_test(tc, facts_array_tasks);
 	tcase_add_test(tc, facts_pool);

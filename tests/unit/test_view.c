@@ -204,6 +204,34 @@ START_TEST(walk_lowest_order_first)
 END_TEST
 
 /*
+ * multifactor's part (site_order) orders a project's queue before QOS and
+ * nice: team-a q=2, C=4.  Job 1 (2 GPUs, QOS order 9, multifactor 100)
+ * and job 2 (2 GPUs, order 0, multifactor 5000, submitted later): job 2
+ * is first in team-a's queue, A=2 in quota; job 1 A=4, past the quota.
+ */
+START_TEST(walk_multifactor_before_qos)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_in_t j1 = with_order(pending(1, 2, 10), 9),
+		    j2 = pending(2, 2, 20);
+
+	j1.site_order = 100;
+	j2.site_order = 5000;
+	gq_view_begin(v, 4, 100);
+	add(v, "team-a", j1);
+	add(v, "team-a", j2);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 2)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 2)->cum, 2, 1e-9);
+	ck_assert_int_ne(gq_view_job(v, 1)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(gq_view_job(v, 1)->cum, 4, 1e-9);
+	ck_assert_uint_gt(gq_view_job(v, 2)->priority,
+			  gq_view_job(v, 1)->priority);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * Most over-served project first: C=8, p q=1 holds 4 (ratio vs
  * max(q,f)), r q=2 holds 4; s (q=5) pends 5.  D: p 4, r 4, s 5: quotas
  * 1+2+5=8=C, no surplus: f = 1, 2, 5.  Over-service: p 4/1=4, r 4/2=2:
@@ -1344,8 +1372,8 @@ START_TEST(room_failed_attempt_leaves_nothing)
 		ck_assert_int_eq(gq_view_preemptable(v, id, 20), id <= 2);
 	ck_assert(gq_view_job(v, 10)->roomless);
 	ck_assert(!gq_view_job(v, 20)->roomless);
-	ck_assert_uint_eq(gq_view_job(v, 10)->priority, 2000000001u);
-	ck_assert_uint_eq(gq_view_job(v, 20)->priority, 2000000002u);
+	ck_assert_uint_eq(gq_view_job(v, 10)->priority, 1400000001u);
+	ck_assert_uint_eq(gq_view_job(v, 20)->priority, 1400000002u);
 	ck_assert_double_eq_tol(gq_view_job(v, 10)->cum, 4, 1e-9);	/* kept */
 	gq_view_free(v);
 }
@@ -1523,6 +1551,7 @@ Suite *view_suite(void)
 	tcase_add_test(tc, exempt_jobs_are_never_victims);
 	tcase_add_test(tc, floor_bounds_candidate_gpus);
 	tcase_add_test(tc, walk_lowest_order_first);
+	tcase_add_test(tc, walk_multifactor_before_qos);
 	tcase_add_test(tc, most_over_served_first);
 	tcase_add_test(tc, fair_share_reclaim_floor);
 	tcase_add_test(tc, interleaving_by_share);

@@ -91,9 +91,9 @@ def band_of(prio, reason):
 	if HELD_FOR.match(reason) or reason.startswith("JobArrayTaskLimit"):
 		return HELD
 	if prio is not None and prio > 0:
-		if prio > 2000000000:
+		if prio > 1400000000:
 			return IQ
-		if prio > 1000000000:
+		if prio > 700000000:
 			return FS
 		return OFS
 	if "gpuquota: in quota" in reason:

@@ -1,0 +1,226 @@
+/*
+ * multifactor.c - Slurm's priority/multifactor loaded inside
+ * priority/gpuquota, its entry points forwarded, and a pool job's band
+ * carried in its site factor (see multifactor.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "plugins/slurm_compat.h"
+#include "src/common/plugin.h"
+
+#include "core/band.h"
+#include "plugins/multifactor.h"
+#include "shared/job_facts.h"
+
+/* Slurm's data: absent when a client command (sprio, sshare) loads us */
+#pragma weak last_job_update
+
+#if GQ_SLURM_AT_LEAST(23, 11)
+typedef list_t *(*gq_mf_factors_fn)(uid_t uid);
+#else
+typedef list_t *(*gq_mf_factors_fn)(priority_factors_request_msg_t *req,
+				    uid_t uid);
+#endif
+
+/* The entry points every release's multifactor has (plugin_load_and_link
+ * is fatal when one is missing: the others are looked up one by one). */
+static const char *mf_names[] = {
+	"priority_p_set",
+	"priority_p_reconfig",
+	"priority_p_set_assoc_usage",
+	"priority_p_get_priority_factors_list",
+	"priority_p_job_end",
+};
+
+static struct {
+	uint32_t (*set)(uint32_t last_prio, job_record_t *job_ptr);
+	void (*reconfig)(bool assoc_clear);
+	void (*set_assoc_usage)(slurmdb_assoc_rec_t *assoc);
+	gq_mf_factors_fn factors;
+	void (*job_end)(job_record_t *job_ptr);
+} mf;
+
+/* optional: by release (priority.c's syms) */
+static double (*mf_calc_fs_factor)(long double usage_efctv,
+				   long double shares_norm);
+static uint32_t (*mf_recover)(uint32_t prio_boost);
+static void (*mf_thread_start)(void);
+
+static plugin_handle_t mf_handle = PLUGIN_INVALID_HANDLE;
+static double max_part;		/* the most multifactor's part can be */
+static uint32_t room = 1;	/* gq_band_room(max_part); 1: not loaded */
+
+bool gq_mf_load(bool quiet)
+{
+	int n = sizeof(mf_names) / sizeof(mf_names[0]);
+
+	if (mf_handle != PLUGIN_INVALID_HANDLE)
+		return true;
+	/* loads it from PluginDir and calls its init (which, before 24.11,
+	 * starts its decay thread) */
+	mf_handle = plugin_load_and_link("priority/multifactor", n, mf_names,
+					 (void **)&mf);
+	if (mf_handle == PLUGIN_INVALID_HANDLE && quiet)
+		return false;
+	if (mf_handle == PLUGIN_INVALID_HANDLE) {
+		error("gpuquota: priority/multifactor could not be loaded from PluginDir %s (%s): gpuquota orders jobs alone, no usage, GrpTRESMins or fair share of Slurm's (README \"A site on multifactor\")",
+		      slurm_conf.plugindir, slurm_strerror(errno));
+		return false;
+	}
+	mf_calc_fs_factor = plugin_get_sym(mf_handle,
+					   "priority_p_calc_fs_factor");
+	mf_recover = plugin_get_sym(mf_handle, "priority_p_recover");
+	mf_thread_start = plugin_get_sym(mf_handle, "priority_p_thread_start");
+	max_part = gq_priority_weights(&slurm_conf);
+	room = gq_band_room(max_part);
+	if (!quiet)
+		info("gpuquota: priority/multifactor loaded: its priority (at most %.0f) orders jobs inside each band in %u units%s",
+	     max_part, room,
+	     max_part >= room ? ", scaled to fit" : "");
+	return true;
+}
+
+void gq_mf_unload(void)
+{
+	if (mf_handle == PLUGIN_INVALID_HANDLE)
+		return;
+	plugin_unload(mf_handle);	/* its fini joins its decay thread */
+	mf_handle = PLUGIN_INVALID_HANDLE;
+	memset(&mf, 0, sizeof(mf));
+	mf_calc_fs_factor = NULL;
+	mf_recover = NULL;
+	mf_thread_start = NULL;
+	room = 1;
+}
+
+bool gq_mf_on(void)
+{
+	return mf_handle != PLUGIN_INVALID_HANDLE;
+}
+
+uint32_t gq_mf_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	return gq_mf_on() ? mf.set(last_prio, job_ptr) : 1;
+}
+
+void gq_mf_reconfig(bool assoc_clear)
+{
+	if (gq_mf_on())
+		mf.reconfig(assoc_clear);
+}
+
+void gq_mf_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	if (gq_mf_on())
+		mf.set_assoc_usage(assoc);
+}
+
+double gq_mf_calc_fs_factor(long double usage_efctv, long double shares_norm)
+{
+	return mf_calc_fs_factor ?
+	       mf_calc_fs_factor(usage_efctv, shares_norm) : 0.0;
+}
+
+void gq_mf_job_end(job_record_t *job_ptr)
+{
+	if (gq_mf_on())
+		mf.job_end(job_ptr);
+}
+
+uint32_t gq_mf_recover(uint32_t prio_boost)
+{
+	return mf_recover ? mf_recover(prio_boost) : 0;
+}
+
+void gq_mf_thread_start(void)
+{
+	if (mf_thread_start)
+		mf_thread_start();
+}
+
+list_t *gq_mf_factors(void *req, uid_t uid)
+{
+	if (!gq_mf_on())
+		return NULL;
+#if GQ_SLURM_AT_LEAST(23, 11)
+	return mf.factors(uid);
+#else
+	return mf.factors(req, uid);
+#endif
+}
+
+double gq_mf_part(const job_record_t *job_ptr)
+{
+	/* priority_factors_object_t up to 23.02, priority_factors_t after:
+	 * the same fields */
+	const __typeof__(*job_ptr->prio_factors) *f = job_ptr->prio_factors;
+	double part;
+	uint32_t i;
+
+	if (!f)
+		return 0;
+	part = f->priority_age + f->priority_assoc + f->priority_fs +
+	       f->priority_js + f->priority_part + f->priority_qos -
+	       ((double)f->nice - (double)NICE_OFFSET);
+	for (i = 0; f->priority_tres && i < f->tres_cnt; i++)
+		part += f->priority_tres[i];	/* weighted in place */
+	return part;
+}
+
+int64_t gq_mf_order(const job_record_t *job_ptr)
+{
+	if (!gq_mf_on() || max_part <= 0)
+		return 0;
+	return llround(gq_mf_part(job_ptr));
+}
+
+uint32_t gq_mf_priority(const job_record_t *job_ptr, uint32_t band_prio)
+{
+	if (!gq_mf_on() || band_prio <= 1)
+		return band_prio;
+	return gq_band_compose(band_prio, gq_mf_part(job_ptr), max_part, room);
+}
+
+/* v + d within [1, UINT32_MAX] (a per-partition priority) */
+static uint32_t _moved(uint32_t v, int64_t d)
+{
+	int64_t x = (int64_t)v + d;
+
+	return x < 1 ? 1 : x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+}
+
+/* The site factor, the per-partition priorities moved by as much. */
+static void _set_site(job_record_t *job_ptr, uint32_t site)
+{
+	int64_t d = (int64_t)site - (int64_t)job_ptr->site_factor;
+	int i, n;
+
+	if (!d)
+		return;
+	job_ptr->site_factor = site;
+	if (job_ptr->prio_factors)	/* what sprio shows */
+		job_ptr->prio_factors->priority_site = site;
+	if (!job_ptr->priority_array || !job_ptr->part_ptr_list)
+		return;
+	n = list_count(job_ptr->part_ptr_list);
+	for (i = 0; i < n; i++)
+		job_ptr->priority_array[i] =
+			_moved(job_ptr->priority_array[i], d);
+}
+
+void gq_mf_write(job_record_t *job_ptr, uint32_t prio)
+{
+	if (gq_mf_on() && prio > 1)
+		_set_site(job_ptr, gq_band_site_factor(prio,
+						       gq_mf_part(job_ptr)));
+	job_ptr->priority = prio;
+}
+
+uint32_t gq_mf_left_pools(job_record_t *job_ptr)
+{
+	if (!gq_mf_on())
+		return 1;
+	_set_site(job_ptr, NICE_OFFSET);
+	return mf.set(job_ptr->priority, job_ptr);
+}

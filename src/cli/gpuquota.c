@@ -400,8 +400,16 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	/* slurmctld's plugin loads multifactor unless told not to */
-	if (c->cfg->settings.multifactor)
-		c->api.mf_weights = gq_priority_weights(conf);
+	if (c->cfg->settings.multifactor) {
+		uint32_t w[GQ_PRIORITY_WEIGHTS] = {
+			conf->priority_weight_age, conf->priority_weight_assoc,
+			conf->priority_weight_fs, conf->priority_weight_js,
+			conf->priority_weight_part, conf->priority_weight_qos,
+		};
+
+		c->api.mf_weights = gq_priority_weights(
+			w, conf->priority_weight_tres);
+	}
 	slurm_free_ctl_conf(conf);
 	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
 	if (_check_partitions(c) && check_only)

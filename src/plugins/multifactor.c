@@ -13,16 +13,6 @@
 #include "plugins/multifactor.h"
 #include "shared/job_facts.h"
 
-/* Slurm's data: absent when a client command (sprio, sshare) loads us */
-#pragma weak last_job_update
-
-#if GQ_SLURM_AT_LEAST(23, 11)
-typedef list_t *(*gq_mf_factors_fn)(uid_t uid);
-#else
-typedef list_t *(*gq_mf_factors_fn)(priority_factors_request_msg_t *req,
-				    uid_t uid);
-#endif
-
 /* The entry points every release's multifactor has (plugin_load_and_link
  * is fatal when one is missing: the others are looked up one by one). */
 static const char *mf_names[] = {
@@ -37,7 +27,7 @@ static struct {
 	uint32_t (*set)(uint32_t last_prio, job_record_t *job_ptr);
 	void (*reconfig)(bool assoc_clear);
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *assoc);
-	gq_mf_factors_fn factors;
+	gq_factors_fn factors;
 	void (*job_end)(job_record_t *job_ptr);
 } mf;
 
@@ -50,6 +40,18 @@ static void (*mf_thread_start)(void);
 static plugin_handle_t mf_handle = PLUGIN_INVALID_HANDLE;
 static double max_part;		/* the most multifactor's part can be */
 static uint32_t room = 1;	/* gq_band_room(max_part); 1: not loaded */
+
+/* The site's PriorityWeight*, from this release's slurm_conf_t. */
+static double _weights(const slurm_conf_t *conf)
+{
+	uint32_t w[GQ_PRIORITY_WEIGHTS] = {
+		conf->priority_weight_age, conf->priority_weight_assoc,
+		conf->priority_weight_fs, conf->priority_weight_js,
+		conf->priority_weight_part, conf->priority_weight_qos,
+	};
+
+	return gq_priority_weights(w, conf->priority_weight_tres);
+}
 
 bool gq_mf_load(bool quiet)
 {
@@ -72,7 +74,7 @@ bool gq_mf_load(bool quiet)
 					   "priority_p_calc_fs_factor");
 	mf_recover = plugin_get_sym(mf_handle, "priority_p_recover");
 	mf_thread_start = plugin_get_sym(mf_handle, "priority_p_thread_start");
-	max_part = gq_priority_weights(&slurm_conf);
+	max_part = _weights(&slurm_conf);
 	room = gq_band_room(max_part);
 	if (!quiet)
 		info("gpuquota: priority/multifactor loaded: its priority (at most %.0f) orders jobs inside each band in %u units%s",
@@ -143,11 +145,7 @@ list_t *gq_mf_factors(void *req, uid_t uid)
 {
 	if (!gq_mf_on())
 		return NULL;
-#if GQ_SLURM_AT_LEAST(23, 11)
-	return mf.factors(uid);
-#else
-	return mf.factors(req, uid);
-#endif
+	return gq_factors_call(mf.factors, req, uid);
 }
 
 double gq_mf_part(const job_record_t *job_ptr)
@@ -194,6 +192,7 @@ static uint32_t _moved(uint32_t v, int64_t d)
 static void _set_site(job_record_t *job_ptr, uint32_t site)
 {
 	int64_t d = (int64_t)site - (int64_t)job_ptr->site_factor;
+	uint32_t *prio_array = gq_prio_array(job_ptr);
 	int i, n;
 
 	if (!d)
@@ -201,12 +200,11 @@ static void _set_site(job_record_t *job_ptr, uint32_t site)
 	job_ptr->site_factor = site;
 	if (job_ptr->prio_factors)	/* what sprio shows */
 		job_ptr->prio_factors->priority_site = site;
-	if (!job_ptr->priority_array || !job_ptr->part_ptr_list)
+	if (!prio_array)
 		return;
-	n = list_count(job_ptr->part_ptr_list);
+	n = gq_prio_array_cnt(job_ptr);
 	for (i = 0; i < n; i++)
-		job_ptr->priority_array[i] =
-			_moved(job_ptr->priority_array[i], d);
+		prio_array[i] = _moved(prio_array[i], d);
 }
 
 void gq_mf_write(job_record_t *job_ptr, uint32_t prio)

@@ -103,6 +103,32 @@ typedef struct listIterator list_itr_t;
 #define gq_factors_set_job(obj, job_ptr) ((obj)->job_id = (job_ptr)->job_id)
 #endif
 
+/*
+ * A job's per-partition priorities (multifactor fills them for a job
+ * listing several partitions): job_ptr->priority_array up to 23.11 (one
+ * per partition); 24.11.5: job_ptr->part_prio->priority_array (a
+ * priority_mult_t); 25.05.8: job_ptr->prio_mult->priority_array (one per
+ * partition and QOS, as a job may ask for several QOS).  Each keyed on the
+ * first release checked here to have it.  gq_prio_array(job): the array
+ * or NULL; gq_prio_array_cnt(job): its length (from 24.11 its allocation,
+ * which a QOS update leaves as it is).
+ */
+#if GQ_SLURM_AT_LEAST(25, 5)
+#define gq_prio_array(job_ptr) \
+	((job_ptr)->prio_mult ? (job_ptr)->prio_mult->priority_array : NULL)
+#elif GQ_SLURM_AT_LEAST(24, 11)
+#define gq_prio_array(job_ptr) \
+	((job_ptr)->part_prio ? (job_ptr)->part_prio->priority_array : NULL)
+#endif
+#if GQ_SLURM_AT_LEAST(24, 11)
+#define gq_prio_array_cnt(job_ptr) \
+	((int)(xsize(gq_prio_array(job_ptr)) / sizeof(uint32_t)))
+#else
+#define gq_prio_array(job_ptr) \
+	((job_ptr)->part_ptr_list ? (job_ptr)->priority_array : NULL)
+#define gq_prio_array_cnt(job_ptr) list_count((job_ptr)->part_ptr_list)
+#endif
+
 /* 23.02: struct job_details became job_details_t (src/common/job_record.h). */
 #if !GQ_SLURM_AT_LEAST(23, 2)
 typedef struct job_details job_details_t;
@@ -194,7 +220,14 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 	{								\
 		return fn(NULL, uid, true);				\
 	}
+/* another priority plugin's entry point (multifactor.c), and a call */
+typedef list_t *(*gq_factors_fn)(uid_t uid);
+#define gq_factors_call(fn, req, uid) (fn)(uid)
 #else
+typedef list_t *(*gq_factors_fn)(priority_factors_request_msg_t *req,
+				 uid_t uid);
+#define gq_factors_call(fn, req, uid) \
+	(fn)((priority_factors_request_msg_t *)(req), uid)
 typedef priority_factors_request_msg_t gq_factors_req_t;
 
 static inline bool gq_listed(list_t *l, uint32_t id)

@@ -364,13 +364,15 @@ static double _tres_weights(const char *s)
 	return sum;
 }
 
-double gq_priority_weights(const slurm_conf_t *conf)
+double gq_priority_weights(const uint32_t w[GQ_PRIORITY_WEIGHTS],
+			   const char *tres)
 {
-	return (double)conf->priority_weight_age +
-	       conf->priority_weight_assoc + conf->priority_weight_fs +
-	       conf->priority_weight_js + conf->priority_weight_part +
-	       conf->priority_weight_qos +
-	       _tres_weights(conf->priority_weight_tres);
+	double sum = _tres_weights(tres);
+	int i;
+
+	for (i = 0; i < GQ_PRIORITY_WEIGHTS; i++)
+		sum += w[i];
+	return sum;
 }
 
 double gq_priority_part(uint32_t priority, uint32_t site_factor)

@@ -92,10 +92,15 @@ uint32_t gq_array_task_count(const char *tasks);
 
 /*
  * The most priority/multifactor can give a job: the sum of the site's
- * PriorityWeight* (each factor is at most 1), PriorityWeightTRES's too;
- * gq_band_room makes room for it inside a band.  O(TRES weights).
+ * PriorityWeight* (each factor is at most 1: `w` holds Age, Assoc,
+ * Fairshare, JobSize, Partition and QOS's) and PriorityWeightTRES's
+ * ("CPU=1000,GRES/gpu=3000"); gq_band_room makes room for it inside a
+ * band.  The caller reads them from its own slurm_conf_t (the plugins'
+ * is the release's, the command's the public header's).  O(TRES weights).
  */
-double gq_priority_weights(const slurm_conf_t *conf);
+#define GQ_PRIORITY_WEIGHTS 6
+double gq_priority_weights(const uint32_t w[GQ_PRIORITY_WEIGHTS],
+			   const char *tres);
 
 /*
  * multifactor's part of a pending job's priority as a client reads it:

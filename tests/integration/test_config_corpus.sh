@@ -50,7 +50,7 @@ expect_state "$a1" RUNNING
 a2=$(submit a2 team-a 1)
 _wait_eq 20 RUNNING state "$a2" || fail "a2 did not start"
 prio=$(sl squeue -h -j "$a2" -o %Q)
-((prio > 2000000000)) || fail "a2's priority $prio is not in the in-quota band"
+((prio > 1400000000)) || fail "a2's priority $prio is not in the in-quota band"
 "$CLUSTER" down --dir "$DIR" >/dev/null 2>&1
 
 # 3. slurmctld does not start on them

@@ -19,7 +19,7 @@ b2=$(submit b2 team-b 1 -p gpu); wait_state "$b2" RUNNING
 a1=$(submit a1 team-a 1 -p gpu)
 settle 3
 prio=$(sl squeue -h -j "$a1" -o %Q)
-((prio > 2000000000)) || fail "a1 priority $prio: not in the in-quota band"
+((prio > 1400000000)) || fail "a1 priority $prio: not in the in-quota band"
 # and it reclaims from team-b (over its quota of 1 in the pool): b2
 wait_state "$a1" RUNNING 30
 expect_state "$b1" RUNNING

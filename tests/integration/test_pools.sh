@@ -28,7 +28,7 @@ a2=$(submit a2 team-a 1 -p h100); wait_state "$a2" RUNNING
 a3=$(submit a3 team-a a100:1 -p a100)	# typed: the same GPUs
 settle 3
 prio=$(sl squeue -h -j "$a3" -o %Q)
-((prio > 2000000000)) || fail "a3 priority $prio: not in the in-quota band of a100"
+((prio > 1400000000)) || fail "a3 priority $prio: not in the in-quota band of a100"
 reason=$(sl squeue -h -j "$a3" -o %r)
 [[ $(state "$a3") == RUNNING || $reason == *"gpuquota: in quota in pool a100 (team-a would hold 1 of 2)"* ]] \
 	|| fail "a3 reason: '$reason'"

@@ -93,17 +93,16 @@ END_TEST
 /* multifactor's most: the weights' sum, PriorityWeightTRES's included */
 START_TEST(facts_priority_weights)
 {
-	slurm_conf_t conf = { .priority_weight_age = 1000,
-			      .priority_weight_fs = 10000,
-			      .priority_weight_qos = 2000,
-			      .priority_weight_tres = "CPU=500,Mem=0.25,GRES/gpu=3000" };
+	/* Age, Assoc, Fairshare, JobSize, Partition, QOS */
+	uint32_t w[GQ_PRIORITY_WEIGHTS] = { 1000, 0, 10000, 0, 0, 2000 };
 
 	/* 1000 + 10000 + 2000 + 500 + 0.25 + 3000 */
-	ck_assert_double_eq_tol(gq_priority_weights(&conf), 16500.25, 1e-9);
-	conf.priority_weight_tres = "CPU=x,GRES/gpu=-5";	/* ignored */
-	ck_assert_double_eq_tol(gq_priority_weights(&conf), 13000, 1e-9);
-	conf.priority_weight_tres = NULL;
-	ck_assert_double_eq_tol(gq_priority_weights(&conf), 13000, 1e-9);
+	ck_assert_double_eq_tol(gq_priority_weights(w, "CPU=500,Mem=0.25,GRES/gpu=3000"),
+				16500.25, 1e-9);
+	/* bad or negative TRES weights count 0 */
+	ck_assert_double_eq_tol(gq_priority_weights(w, "CPU=x,GRES/gpu=-5"),
+				13000, 1e-9);
+	ck_assert_double_eq_tol(gq_priority_weights(w, NULL), 13000, 1e-9);
 }
 END_TEST
 

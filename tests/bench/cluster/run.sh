@@ -106,12 +106,18 @@ jq -R -s --argjson patience "$PATIENCE" --arg room_wait "$ROOM_WAIT" 'split("\n"
 	"$WL/projects.tsv" >"$WL/gpuquota.json"
 say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), seed $SEED"
 
-STOCK_CONF=(
-	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
+# The site's multifactor settings, the same on both sides: stock runs
+# priority/multifactor, gpuquota runs it inside itself.
+SITE_CONF=(
 	PriorityWeightQOS=100000 PriorityWeightFairshare=10000 PriorityWeightAge=1000
 	"AccountingStorageEnforce=associations,limits,qos"
 )
-GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota PreemptMode=REQUEUE)
+STOCK_CONF=(
+	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
+	"${SITE_CONF[@]}"
+)
+GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota PreemptMode=REQUEUE
+	"${SITE_CONF[@]}")
 
 # The stock recipe: QOS scavenger (preemptable, requeue), one guaranteed QOS
 # q-<acct> per account with GrpTRES=gres/gpu=<quota>; each account and its

@@ -67,7 +67,7 @@ bool gq_mf_load(bool quiet)
 		return false;
 	if (mf_handle == PLUGIN_INVALID_HANDLE) {
 		error("gpuquota: priority/multifactor could not be loaded from PluginDir %s (%s): gpuquota orders jobs alone, no usage, GrpTRESMins or fair share of Slurm's (README \"A site already on multifactor\")",
-		      slurm_conf.plugindir, plugin_strerror(errno));
+		      slurm_conf.plugindir, gq_plugin_strerror(errno));
 		return false;
 	}
 	mf_calc_fs_factor = plugin_get_sym(mf_handle,

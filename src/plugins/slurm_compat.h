@@ -129,6 +129,15 @@ typedef struct listIterator list_itr_t;
 #define gq_prio_array_cnt(job_ptr) list_count((job_ptr)->part_ptr_list)
 #endif
 
+/* A plugin loader's failure (errno after plugin_load_and_link): 22.05's
+ * plugin_err_t with its own text; 23.11.4's ESLURM_PLUGIN_* Slurm errors.
+ * Keyed on 23.11, the first release checked here to have them. */
+#if GQ_SLURM_AT_LEAST(23, 11)
+#define gq_plugin_strerror(e) slurm_strerror(e)
+#else
+#define gq_plugin_strerror(e) plugin_strerror((plugin_err_t)(e))
+#endif
+
 /* 23.02: struct job_details became job_details_t (src/common/job_record.h). */
 #if !GQ_SLURM_AT_LEAST(23, 2)
 typedef struct job_details job_details_t;

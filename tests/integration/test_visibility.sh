@@ -45,10 +45,10 @@ jj=$(sl "$GPUQUOTA" jobs --json)
 jq -e --argjson id "$a1" '.jobs[] | select(.job_id == $id) | .state == "PENDING"' \
 	<<<"$jj" >/dev/null || fail "a1 not pending: $jj"
 
-# squeue: the reason says gpuquota's band
-reason=$(sl squeue -h -j "$a3" -o %r)
-[[ $reason == *"gpuquota: over fair share, runs on idle GPUs only (team-a would hold"* ]] \
-	|| fail "a3 reason: '$reason'"
+# squeue: the reason says gpuquota's band (Slurm clears the text on each
+# failed scheduling attempt; the next pass writes it again)
+a3_band() { [[ $(sl squeue -h -j "$a3" -o %r) == *"gpuquota: over fair share, runs on idle GPUs only (team-a would hold"* ]] && echo yes; }
+_wait_eq 10 yes a3_band || fail "a3 reason: '$(sl squeue -h -j "$a3" -o %r)'"
 # the victim says for which job it was reclaimed
 comment=$(sl squeue -h -j "$a1" -O system_comment:80 | sed 's/ *$//')
 [[ $comment == "gpuquota: reclaimed for job $b2 of team-b (in-quota)" ]] \

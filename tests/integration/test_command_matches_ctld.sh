@@ -31,6 +31,10 @@
 # in quota, a-norm 3 and a-nice 4 over fair share; g-arr (A 2: both tasks)
 # within fair share, g-one (A 3) over it; b-fits (A 2) and d-wide (A 10)
 # over it.
+# With PriorityWeightQOS=1000, multifactor (inside gpuquota) gives a-high
+# 1000 (QOS factor 100/100), a-norm 0, a-nice -100 (nice): the same order,
+# and each priority has that part inside its band's slot (room 1024): the
+# command must read it back from Slurm and compose the same priority.
 # A model that orders alpha without QOS swaps a-norm and a-high; one that
 # counts g-arr as 1 task gives gamma a demand of 2, capped after 2/3 GPU
 # per weight: beta's f reaches 2 (b-fits in fair share).
@@ -44,7 +48,8 @@ up_cluster '{"settings": {"min_runtime": 3600},
                           {"name": "gamma", "gpu_quota": 0, "over_quota_weight": 3},
                           {"name": "delta", "gpu_quota": 0}]}' \
 	--nodes 4 --gpus 2 --cpus 4 \
-	--conf-extra AccountingStorageEnforce=associations,limits,qos
+	--conf-extra AccountingStorageEnforce=associations,limits,qos \
+	--conf-extra PriorityWeightQOS=1000
 cluster=$(sl scontrol show config | awk '/^ClusterName/ { print $3 }')
 sl sacctmgr -i add qos high Priority=100 >/dev/null
 sl sacctmgr -i modify user root where account=alpha cluster="$cluster" \
@@ -177,5 +182,9 @@ grep -qE "^$held +b-held +PENDING +0 +0 +held " <<<"$table" \
 grep -qE "^$arr +g-arr +PENDING " <<<"$table" || fail "no pending record of g-arr ($arr): $table"
 grep -qE "^$wide +d-wide +PENDING .* 4 +ok$" <<<"$table" || fail "d-wide ($wide): $table"
 grep -qE "^$run_wide +d-run +RUNNING .* 4 +4 +ok$" <<<"$table" || fail "d-run ($run_wide): $table"
+# the command explains alpha's order by multifactor's part
+mf_of() { sl "$GPUQUOTA" jobs --json | jq -r --arg n "$1" '.jobs[] | select(.name == $n) | .multifactor'; }
+[[ $(mf_of a-high) == 1000 && $(mf_of a-norm) == 0 && $(mf_of a-nice) == -100 ]] \
+	|| fail "gpuquota jobs' multifactor parts: a-high $(mf_of a-high), a-norm $(mf_of a-norm), a-nice $(mf_of a-nice); want 1000, 0, -100"
 check_invariant 15
 pass

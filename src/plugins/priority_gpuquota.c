@@ -646,8 +646,8 @@ static void _start_passes(void)
 
 GQ_PRIORITY_THREAD_ENTRIES(_start_passes)
 
-/* multifactor inside, unless the configuration says not to (read once:
- * a reload that changes it is said to need a restart) */
+/* multifactor inside, unless the configuration says not to (read at init
+ * only: a reload within the same slurmctld keeps what init chose) */
 static void _mf_load(void)
 {
 	bool want;

@@ -59,10 +59,10 @@ typedef struct {
 	uint32_t nodes;
 	uint32_t node_group;	/* pending: the nodes it may run on, a group
 				 * of gq_view_node_group (1-based); 0: any */
-	bool begins_later;	/* waiting only for its begin time (a requeued
-				 * job): it becomes eligible on its own, so
-				 * gpuquota holds it in advance when it would
-				 * pass a limit */
+	bool begins_later;	/* waiting for its begin time (a requeued
+				 * job) or a dependency: it becomes eligible
+				 * on its own, so gpuquota holds it in
+				 * advance when it would pass a limit */
 	bool at_risk;		/* running on a node that does not respond
 				 * (not yet DOWN): counted as lost by reclaim
 				 * (docs/MODEL.md "Node failures") */

@@ -162,11 +162,12 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 	} else {
 		out->state = gq_facts_not_demand(f, now) ? GQ_JOB_WAITING :
 							   GQ_JOB_PENDING;
-		/* waiting for its begin time alone: eligible on its own */
+		/* eligible on its own, without a pass: its begin time
+		 * passes (a requeued job) or another job's end clears its
+		 * dependency, and Slurm may start it at once */
 		out->begins_later = out->state == GQ_JOB_WAITING &&
-				    f->begin_time > now &&
+				    (f->begin_time > now || _depends(f)) &&
 				    !_held_by_person(f) &&
-				    !_depends(f) &&
 				    !gq_reason_slurm_limited(f->reason);
 		if (f->array_tasks > 1)
 			out->tasks = f->array_tasks;

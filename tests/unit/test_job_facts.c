@@ -154,17 +154,26 @@ START_TEST(facts_input)
 	/* waiting on its own throttle: demand, not a policy limit */
 	ck_assert(!gq_reason_slurm_limited(WAIT_ARRAY_TASK_LIMIT));
 	/* a requeued job waiting for its begin time begins later on its
-	 * own; one on a dependency or held by a person does not */
+	 * own, and so does one on a dependency (another job's end clears
+	 * it); one held by a person does not */
 	f.begin_time = 200;
 	f.reason = WAIT_TIME;
 	gq_job_input(&f, 100, &in);
 	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
 	ck_assert(in.begins_later);
+	f.begin_time = 0;
 	f.reason = WAIT_DEPENDENCY;
 	f.depends = true;
 	gq_job_input(&f, 100, &in);
-	ck_assert(!in.begins_later);
+	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
+	ck_assert(in.begins_later);
+	/* Slurm's label on a job whose priority its cycle put back, without
+	 * a dependency: demand, not waiting */
 	f.depends = false;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_PENDING);
+	ck_assert(!in.begins_later);
+	f.begin_time = 200;
 	f.reason = WAIT_HELD;
 	f.priority = 0;
 	gq_job_input(&f, 100, &in);

@@ -322,6 +322,15 @@ wait_stable() {
 }
 
 # wait_held ACCOUNT GPUS [SECONDS]: until held_gpus ACCOUNT is GPUS
+# expect_limit_wait JOB ACCOUNT LIMIT [WHAT]: JOB waits with the reason
+# that ACCOUNT's project would pass its gpu_limit of LIMIT GPUs
+expect_limit_wait() {
+	local reason
+	reason=$(sl squeue -h -j "$1" -o %r)
+	[[ $reason == *"$2 would pass its gpu_limit ($3 GPUs)"* ]] \
+		|| fail "job $1${4:+ ($4)} reason: '$reason'"
+}
+
 wait_held() {
 	_wait_eq "${3:-30}" "$2" held_gpus "$1" \
 		|| fail "$1: expected $2 GPUs held within ${3:-30}s, holds $(held_gpus "$1")"

@@ -31,9 +31,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	sleep 1
 done
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a), limit 2"
-reason=$(sl squeue -h -j "$k" -o %r)
-[[ $reason == *"team-a would pass its gpu_limit (2 GPUs)"* ]] \
-	|| fail "k reason: '$reason'"
+expect_limit_wait "$k" team-a 2 k
 sl scancel "$a1"
 wait_state "$k" RUNNING 20
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a) after k started"

@@ -14,9 +14,7 @@ wait_state "$a1" RUNNING
 wait_state "$a2" RUNNING
 settle 4
 expect_state "$a3" PENDING
-reason=$(sl squeue -h -j "$a3" -o %r)
-[[ $reason == *"team-a would pass its gpu_limit (2 GPUs)"* ]] \
-	|| fail "a3 reason: '$reason'"
+expect_limit_wait "$a3" team-a 2 a3
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a), limit 2"
 # two GPUs are idle, and still a3 waits
 [[ $(sl sinfo -h -o %G | grep -c gpu) -ge 1 ]] || fail "no gpu nodes?"
@@ -26,9 +24,7 @@ sl scontrol hold "$a3"
 sl scontrol release "$a3"
 settle 4
 expect_state "$a3" PENDING
-reason=$(sl squeue -h -j "$a3" -o %r)
-[[ $reason == *"team-a would pass its gpu_limit (2 GPUs)"* ]] \
-	|| fail "a3 reason after hold and release: '$reason'"
+expect_limit_wait "$a3" team-a 2 "a3, after hold and release"
 
 sl scancel "$a1"
 wait_state "$a3" RUNNING 20

@@ -401,11 +401,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	}
 	/* slurmctld's plugin loads multifactor unless told not to */
 	if (c->cfg->settings.multifactor) {
-		uint32_t w[GQ_PRIORITY_WEIGHTS] = {
-			conf->priority_weight_age, conf->priority_weight_assoc,
-			conf->priority_weight_fs, conf->priority_weight_js,
-			conf->priority_weight_part, conf->priority_weight_qos,
-		};
+		uint32_t w[GQ_PRIORITY_WEIGHTS] = GQ_PRIORITY_WEIGHTS_OF(conf);
 
 		c->api.mf_weights = gq_priority_weights(
 			w, conf->priority_weight_tres);

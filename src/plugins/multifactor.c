@@ -44,11 +44,7 @@ static uint32_t room = 1;	/* gq_band_room(max_part); 1: not loaded */
 /* The site's PriorityWeight*, from this release's slurm_conf_t. */
 static double _weights(const slurm_conf_t *conf)
 {
-	uint32_t w[GQ_PRIORITY_WEIGHTS] = {
-		conf->priority_weight_age, conf->priority_weight_assoc,
-		conf->priority_weight_fs, conf->priority_weight_js,
-		conf->priority_weight_part, conf->priority_weight_qos,
-	};
+	uint32_t w[GQ_PRIORITY_WEIGHTS] = GQ_PRIORITY_WEIGHTS_OF(conf);
 
 	return gq_priority_weights(w, conf->priority_weight_tres);
 }

@@ -750,7 +750,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 1))
 		return job_ptr->priority;
 	/* multifactor's factors first: the job's order reads them */
-	mf_prio = gq_mf_on() ? gq_mf_set(last_prio, job_ptr) : 1;
+	mf_prio = gq_mf_set(last_prio, job_ptr);	/* 1 without it */
 	_read_set(job_ptr, &in);
 	gq_state_lock();
 	st = gq_state();
@@ -780,16 +780,15 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		}
 	}
 	gq_state_unlock();
-	if (!job)
-		prio = mf_prio;
-	else if (prio > 1) {	/* multifactor's part inside the band */
+	if (job && prio > 1) {	/* multifactor's part inside the band */
 		prio = gq_mf_priority(job_ptr, prio);
 		gq_mf_write(job_ptr, prio);
 	}
-	if (!job)
+	if (!job) {
+		prio = mf_prio;
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);
-	else if (prio && gq_read_held(job_ptr)) {
+	} else if (prio && gq_read_held(job_ptr)) {
 		gq_write_unhold(job_ptr);
 		gq_state_lock();
 		gq_metrics_release(&gq_state()->metrics);
@@ -841,16 +840,15 @@ static bool _visible(const job_record_t *job_ptr, uid_t uid)
 static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 {
 	slurmctld_lock_t locks = { .job = READ_LOCK, .part = READ_LOCK };
-	list_t *ret = list_create(slurm_destroy_priority_factors_object);
+	list_t *ret;
 	list_itr_t *it;
 	job_record_t *job_ptr;
 
+	if (in_ctld && gq_mf_on())	/* its factors; the band is in SITE */
+		return gq_mf_factors((void *)req, uid);
+	ret = list_create(slurm_destroy_priority_factors_object);
 	if (!in_ctld)
 		return ret;
-	if (gq_mf_on()) {	/* its factors; the band is in SITE */
-		FREE_NULL_LIST(ret);
-		return gq_mf_factors((void *)req, uid);
-	}
 	if (!locked)
 		lock_slurmctld(locks);
 	it = list_iterator_create(job_list);

@@ -99,6 +99,12 @@ uint32_t gq_array_task_count(const char *tasks);
  * is the release's, the command's the public header's).  O(TRES weights).
  */
 #define GQ_PRIORITY_WEIGHTS 6
+/* the `w` of gq_priority_weights from a slurm_conf_t, in the caller's own
+ * headers (a macro: the plugins' slurm_conf_t is the release's) */
+#define GQ_PRIORITY_WEIGHTS_OF(conf) {					\
+	(conf)->priority_weight_age, (conf)->priority_weight_assoc,	\
+	(conf)->priority_weight_fs, (conf)->priority_weight_js,	\
+	(conf)->priority_weight_part, (conf)->priority_weight_qos }
 double gq_priority_weights(const uint32_t w[GQ_PRIORITY_WEIGHTS],
 			   const char *tres);
 

@@ -42,7 +42,8 @@ GLUE_HDR := $(wildcard src/plugins/*.h) $(wildcard src/shared/*.h)
 SLURM_CFLAGS := -DHAVE_CONFIG_H -I$(SLURM)/build -I$(SLURM)/src \
 	-I$(SLURM)/src/src/common -Wno-unused-parameter
 
-PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so
+PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
+	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
 .PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench bench-cluster clean asan-plugins fuzz soak
@@ -82,11 +83,14 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o multifactor.o) \
-	$(BUILD)/obj/shared/job_facts.o
+	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(BUILD)/obj/shared/job_facts.o $(LIB)
+	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/job_submit_gpuquota.so: $(BUILD)/obj/plugins/job_submit_gpuquota.o $(BUILD)/obj/shared/job_facts.o $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 install: $(PLUGINS)
@@ -132,7 +136,8 @@ ASAN_BUILD := $(BUILD)/asan
 asan-plugins: $(SLURM)/VERSION
 	$(MAKE) BUILD=$(ASAN_BUILD) SLURM=$(SLURM) \
 		EXTRA_CFLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		$(ASAN_BUILD)/priority_gpuquota.so $(ASAN_BUILD)/preempt_gpuquota.so
+		$(ASAN_BUILD)/priority_gpuquota.so $(ASAN_BUILD)/preempt_gpuquota.so \
+		$(ASAN_BUILD)/job_submit_gpuquota.so
 
 # The suite runs once, on plugins built with the sanitizers inside a real
 # slurmctld (the command and `make demo` use the plain build).
@@ -202,5 +207,5 @@ clean:
 # ---- the gpuquota command -------------------------------------------------
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
-$(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+$(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(GLUE_HDR)
+	$(CC) $(CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread

@@ -20,6 +20,7 @@ echo "== starting a local Slurm cluster: 2 nodes x 2 GPUs (work dir $DIR)"
 	--plugindir "$ROOT/build" --gpuquota-json "$DIR/demo.json" \
 	--conf-extra PriorityType=priority/gpuquota \
 	--conf-extra PreemptType=preempt/gpuquota \
+	--conf-extra JobSubmitPlugins=gpuquota \
 	--conf-extra PreemptMode=REQUEUE >/dev/null 2>"$DIR/up.log" \
 	|| { cat "$DIR/up.log" >&2; exit 1; }
 # shellcheck source=/dev/null

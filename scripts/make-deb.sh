@@ -15,7 +15,7 @@ slurm=$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null) \
 prepared=$(cat build/slurm/VERSION 2>/dev/null || true)
 [[ $prepared == "$slurm" ]] \
 	|| die "build/slurm is for Slurm '$prepared', slurmctld is $slurm: run make"
-for f in build/libgpuquota.so build/priority_gpuquota.so build/preempt_gpuquota.so build/gpuquota; do
+for f in build/libgpuquota.so build/priority_gpuquota.so build/preempt_gpuquota.so build/job_submit_gpuquota.so build/gpuquota; do
 	[[ -f $f ]] || die "$f missing: run make"
 done
 upstream=${slurm#*:}

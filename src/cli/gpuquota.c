@@ -46,6 +46,7 @@
 #include "core/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
+#include "shared/wiring.h"
 
 /*
  * How long `gpuquota check FILE` waits for a controller before it gives
@@ -359,6 +360,8 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	_privacy(c, conf);
+	if (check_only && gq_wiring_job_submit(conf->job_submit_plugins))
+		_warn(gq_wiring_job_submit(conf->job_submit_plugins), NULL);
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	/* the file slurmctld reads: the same trust as the plugin's */

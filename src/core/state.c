@@ -65,6 +65,7 @@ void gq_state_publish(void)
 
 	_state.view = _state.next;
 	_state.next = old;
+	_state.published++;
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -311,6 +312,18 @@ void gq_state_job_gone(uint32_t id)
 {
 	gq_pools_job_gone(_state.view, id);
 	_since_read(id, false);
+}
+
+void gq_state_job_started(uint32_t id)
+{
+	const gq_job_t *job;
+	int k;
+
+	if (!_state.between || !_state.next ||
+	    !(job = gq_pools_job(_state.next, id, &k)))
+		return;
+	if (job->hold || gq_pools_held_elsewhere(_state.next, id, NULL))
+		_state.epoch++;
 }
 
 bool gq_state_pass_write(uint64_t epoch,

@@ -60,6 +60,8 @@ typedef struct {
 				 * until the first */
 	gq_pools_t *next;	/* for the next pass, of `config` */
 	bool view_stale;	/* `view` was made for an older config */
+	uint64_t published;	/* views published so far: a reader that
+				 * keeps something of `view` knows it is new */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	gq_inflight_t *roomwait;	/* room waits, begun or over */
@@ -210,6 +212,16 @@ void gq_state_job_added(uint32_t id);
  * the lock.  O(1) amortized, plus gq_view_job_gone.
  */
 void gq_state_job_gone(uint32_t id);
+
+/*
+ * A job the pass in progress read as waiting has started since its read
+ * (Slurm's scheduler took the job lock between the pass's two holds;
+ * Slurm has no hook for a start, the glue sees it in the record).  When
+ * the pass's view holds it, every release it planned counted on that job
+ * waiting: the pass publishes nothing (gq_state_pass_write) and is made
+ * again.  Caller holds the lock.
+ */
+void gq_state_job_started(uint32_t id);
 
 /*
  * The pass that read at `epoch` writes: when nothing it cannot take in

@@ -3,7 +3,9 @@
  * requeue (docs/MODEL.md "Reclaim").
  *
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
- * preemptable() call, never a walk of job_list.
+ * preemptable() call, never a walk of job_list (a walk of the view's
+ * running jobs when Slurm's jobs changed since the last answer:
+ * _note_ends).
  */
 #include "plugins/slurm_compat.h"
 
@@ -14,6 +16,7 @@
 
 /* slurmctld's own data: absent when a client command loads us */
 #pragma weak job_list
+#pragma weak last_job_update
 
 /* completing nodes looked at per preemptor: enough for any job's shape */
 #define GQ_COMPLETING_MAX 256
@@ -103,6 +106,43 @@ static bool _waits_for_completing(uint32_t preemptor, time_t now)
 	return last_wait;
 }
 
+/*
+ * Jobs of the view that ended since it was made, taken out of it
+ * (gq_state_job_gone) before a candidate is offered, so that no floor is
+ * judged on GPUs already gone.  Slurm tells the priority plugin of a job's
+ * end only with AccountingStorageEnforce=limits (acct_policy.c
+ * _adjust_limit_usage calls priority_g_job_end), and a job's end runs
+ * Slurm's scheduler at once, before the next pass.  Done when Slurm's
+ * jobs (last_job_update) or the view changed since the last time: O(running
+ * jobs of the view) lookups by id then.  Caller holds the job write lock
+ * and the state lock.
+ */
+static void _note_ends(void)
+{
+	static time_t seen_update;
+	static uint64_t seen_view;
+	gq_pools_t *p = gq_state()->view;
+	int k, i;
+
+	if (!p || !job_list || (seen_update == last_job_update &&
+				seen_view == gq_state()->published))
+		return;
+	seen_update = last_job_update;
+	seen_view = gq_state()->published;
+	for (k = 0; k < p->n; k++)
+		for (i = 0; i < gq_view_njobs(p->view[k]); i++) {
+			const gq_job_t *job = gq_view_job_at(p->view[k], i);
+			job_record_t *job_ptr;
+
+			if (job->in.state != GQ_JOB_RUNNING ||
+			    job->in.elsewhere)
+				continue;
+			job_ptr = find_job_record(job->in.id);
+			if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+				gq_state_job_gone(job->in.id);
+		}
+}
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
@@ -110,6 +150,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	bool rc = false;
 
 	gq_state_lock();
+	_note_ends();
 	/* inside one pool only: both in the preemptor's pool's view */
 	if (_in_grace(preemptee))
 		rc = gq_pools_may_take_leaving(gq_state()->view,

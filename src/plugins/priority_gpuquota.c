@@ -31,6 +31,7 @@
 #include "plugins/run_secs.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
+#include "shared/wiring.h"
 
 /* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
 #pragma weak job_list
@@ -289,14 +290,15 @@ static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
 
 /*
  * A two-hold pass, its second hold: publish and write the planned jobs.
- * Returns false when a reclaim or a reload came between the holds
- * (nothing published, the last pass's holds written again: the pass is
- * made again).  *kick: a scheduling pass
+ * Returns false when a reclaim, a reload or the start of a job the pass
+ * holds came between the holds (nothing published, the last pass's holds
+ * written again: the pass is made again).  *kick: a scheduling pass
  * should run now.  Caller holds the job write lock and the state lock.
  */
 static bool _pass_write(gq_state_t *st, uint64_t epoch, time_t now,
 			bool *kick)
 {
+	gq_write_plan_started(&plan);
 	if (!gq_state_pass_write(epoch, _added_since_read, NULL)) {
 		/* a reclaim inside Slurm's main cycle: its holds again now,
 		 * as the re-hold after it would (_run_rehold) */
@@ -690,6 +692,9 @@ extern int init(void)
 	_usage_load();
 	_load(!had_config);
 	_mf_load();
+	if (gq_wiring_job_submit(slurm_conf.job_submit_plugins))
+		error("gpuquota: %s",
+		      gq_wiring_job_submit(slurm_conf.job_submit_plugins));
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
 	verbose("%s loaded", plugin_type);

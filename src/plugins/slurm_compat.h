@@ -373,4 +373,15 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 	}
 #endif
 
+/*
+ * job_submit's job_modify: an err_msg for the user from 23.02 (NEWS:
+ * "job_submit/lua - add support for log_user() from slurm_job_modify()";
+ * 23.11.4's ops).
+ */
+#if GQ_SLURM_AT_LEAST(23, 2)
+#define GQ_JOB_MODIFY_ERR_MSG , char **err_msg
+#else
+#define GQ_JOB_MODIFY_ERR_MSG
+#endif
+
 #endif

@@ -410,6 +410,17 @@ bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 	return kick;
 }
 
+void gq_write_plan_started(const gq_write_plan_t *plan)
+{
+	job_record_t *job_ptr;
+	int i;
+
+	for (i = 0; i < plan->n; i++)
+		if ((job_ptr = find_job_record(plan->jobs[i].id)) &&
+		    !IS_JOB_PENDING(job_ptr) && !IS_JOB_FINISHED(job_ptr))
+			gq_state_job_started(job_ptr->job_id);
+}
+
 void gq_write_plan_free(gq_write_plan_t *plan)
 {
 	_plan_clear(plan);

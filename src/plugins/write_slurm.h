@@ -62,6 +62,14 @@ int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *view,
 bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *view,
 		      const gq_pools_t *prev, time_t now);
 
+/*
+ * Under the job write lock and the state lock, before the pass's view is
+ * published: tells the state of each job of `plan` Slurm started since
+ * the plan was made (gq_state_job_started: a planned hold on it means the
+ * pass is stale).  O(jobs planned).
+ */
+void gq_write_plan_started(const gq_write_plan_t *plan);
+
 void gq_write_plan_free(gq_write_plan_t *plan);
 
 #endif

@@ -41,6 +41,13 @@ bool gq_facts_held_by_us(uint32_t reason, const char *state_desc)
 	       !strncmp(state_desc, GQ_HOLD_PREFIX, strlen(GQ_HOLD_PREFIX));
 }
 
+bool gq_facts_hold_handed_over(uint32_t priority, uint32_t reason,
+			       const char *state_desc, uint32_t requested)
+{
+	return requested == 0 && priority == 0 &&
+	       gq_facts_held_by_us(reason, state_desc);
+}
+
 /* Slurm keeps most of these reasons in one range of job_state_reason. */
 bool gq_reason_slurm_limited(uint32_t reason)
 {

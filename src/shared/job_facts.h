@@ -64,6 +64,15 @@ bool gq_facts_active(const gq_job_facts_t *f);
 bool gq_facts_held_by_us(uint32_t reason, const char *state_desc);
 
 /*
+ * An update of a job to `requested` priority (scontrol hold, uhold, or
+ * priority=0) while gpuquota holds it (priority 0, its reason): the
+ * person's hold takes the place of gpuquota's (job_submit/gpuquota), since
+ * Slurm changes nothing in the record of a job already at priority 0.
+ */
+bool gq_facts_hold_handed_over(uint32_t priority, uint32_t reason,
+			       const char *state_desc, uint32_t requested);
+
+/*
  * Held back by Slurm's own association, QOS or other policy limits
  * (AssocGrpGRES, QOSMaxGRESPerUser, ...): not demand while it lasts.
  */

@@ -113,6 +113,7 @@ up_cluster() {
 		--gpuquota-json "$DIR/gpuquota.in.json" \
 		--conf-extra PriorityType=priority/gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \
+		--conf-extra JobSubmitPlugins=gpuquota \
 		--conf-extra PreemptMode=REQUEUE "${acct_opts[@]}" "$@" >/dev/null
 	grep -q 'gpuquota: loaded' "$DIR/log/slurmctld.log" \
 		|| fail "slurmctld did not load gpuquota"

@@ -27,6 +27,7 @@ Suite *throttle_file_suite(void);
 Suite *unresponsive_suite(void);
 Suite *coming_free_suite(void);
 Suite *run_secs_suite(void);
+Suite *between_passes_suite(void);
 
 int main(void)
 {
@@ -53,6 +54,7 @@ int main(void)
 	srunner_add_suite(sr, pools_suite());
 	srunner_add_suite(sr, coming_free_suite());
 	srunner_add_suite(sr, run_secs_suite());
+	srunner_add_suite(sr, between_passes_suite());
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
 	srunner_run_all(sr, CK_NORMAL);

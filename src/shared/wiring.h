@@ -1,0 +1,22 @@
+/*
+ * wiring.h - what gpuquota needs in slurm.conf besides its own two
+ * plugins, judged from slurm.conf's values: said by priority/gpuquota at
+ * slurmctld's start and by `gpuquota check`.
+ */
+#ifndef GPUQUOTA_WIRING_H
+#define GPUQUOTA_WIRING_H
+
+#include <stdbool.h>
+
+/* Does the comma-separated plugin list (slurm.conf's JobSubmitPlugins,
+ * NULL when unset) name `name` ("gpuquota" or "job_submit/gpuquota")? */
+bool gq_wiring_lists(const char *list, const char *name);
+
+/*
+ * The warning for slurm.conf's JobSubmitPlugins, or NULL when it lists
+ * gpuquota: without job_submit/gpuquota an admin's or user's `scontrol
+ * hold` on a job gpuquota holds is undone by gpuquota's next release.
+ */
+const char *gq_wiring_job_submit(const char *job_submit_plugins);
+
+#endif

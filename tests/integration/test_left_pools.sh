@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A job gpuquota holds that is moved out of every pool (scontrol update
+# Partition= a partition no pool lists) is gpuquota's no more: its hold is
+# taken off, and it runs there as Slurm alone decides.
+# settings.partitions ["gpu"]: partition gpu (n1, 2 GPUs) is the pool,
+# shared (n2) is not.  team-a (quota 1, limit 1) runs a1 in gpu; a2 in gpu
+# is held (limit).  a2 is moved to shared: it runs on n2 while a1 runs.
+# Before the fix it stayed held with gpuquota's reason for ever.
+. "$(dirname "$0")/lib.sh"
+
+up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1, "gpu_limit": 1}],
+             "settings": {"partitions": ["gpu"], "recompute_interval": 1}}' \
+	--conf-extra "PartitionName=gpu Nodes=n1 Default=YES MaxTime=INFINITE State=UP" \
+	--conf-extra "PartitionName=shared Nodes=n2 MaxTime=INFINITE State=UP"
+
+a1=$(submit a1 team-a 1 -p gpu); wait_state "$a1" RUNNING
+a2=$(submit a2 team-a 1 -p gpu)
+settle 3
+expect_state "$a2" PENDING
+reason_has "$a2" "would pass its gpu_limit" >/dev/null \
+	|| fail "a2 reason: '$(sl squeue -h -j "$a2" -o %r)'"
+sl scontrol update jobid="$a2" partition=shared || fail "scontrol update $a2"
+wait_state "$a2" RUNNING 30
+[[ $(sl squeue -h -j "$a2" -o %N) == n2 ]] || fail "a2 runs on $(sl squeue -h -j "$a2" -o %N)"
+expect_state "$a1" RUNNING
+pass

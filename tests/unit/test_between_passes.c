@@ -1,0 +1,192 @@
+/*
+ * test_between_passes.c - what Slurm does between gpuquota's passes, told
+ * to the core: a job's end without notice, a start between a pass's two
+ * lock holds, a person's hold on a job gpuquota holds, and the slurm.conf
+ * wiring that makes the last one possible (docs/MODEL.md "Holds",
+ * "Reclaim", docs/DEVELOPING.md "A pass in two lock holds").
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/state.h"
+#include "shared/job_facts.h"
+#include "shared/wiring.h"
+#include "helpers.h"
+
+/*
+ * A job ends between passes and Slurm never tells (no
+ * AccountingStorageEnforce=limits): preempt/gpuquota takes it out of the
+ * view before it offers candidates (gq_view_job_gone).
+ * 2 nodes x 2 GPUs.  team-a (q 2) runs a1, a2 on n0 and a3, a4 on n1 (1
+ * GPU each, a4 youngest); team-b (q 2) pends b1 (2 GPUs on one node), in
+ * quota.  team-a may lose 4 - 2 = 2: a4 and a3 offered.  a1 ends: team-a
+ * holds 3 and may lose 1 only.  Slurm would free n1 (a3 and a4) for b1,
+ * leaving team-a with a2 alone, 1 < 2; now at most one of them is offered.
+ */
+START_TEST(natural_end_shrinks_candidates)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 2, NULL, 0);
+	int offered;
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	for (uint32_t id = 1; id <= 4; id++) {
+		run(v, id, "team-a", 1, id);
+		ck_assert_int_eq(gq_view_place(v, id, id <= 2 ? 0 : 1, 1), 0);
+	}
+	add(v, "team-b", shaped(pending(20, 2, 50), 2, 1));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_preemptable(v, 3, 20));
+	ck_assert(gq_view_preemptable(v, 4, 20));
+	gq_view_job_gone(v, 1);		/* a1 ended */
+	offered = gq_view_preemptable(v, 3, 20) + gq_view_preemptable(v, 4, 20);
+	ck_assert_msg(offered == 1,
+		      "after a1's end team-a (3 GPUs, q 2) may lose 1, %d offered",
+		      offered);
+	gq_view_free(v);
+}
+END_TEST
+
+static char *limit_config(void)
+{
+	return write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"gpu_limit\": 2},"
+			  " {\"name\": \"team-x\", \"gpu_quota\": 4}]}");
+}
+
+/*
+ * One pass's view on a full cluster (team-x runs 4 x 1 GPU): team-a (q 2,
+ * L 2) pends K (id 10, requeued: while its begin time is ahead,
+ * k_eligible false), J (20) and M (30), 1 GPU each.  With K eligible: K
+ * A 1, J A 2, M A 3 > L: M held.  With K in its begin time, K is held in
+ * advance (2 + 1 > 2) and J, M are not.
+ */
+static gq_view_t *limit_pass(bool k_eligible)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+	gq_job_in_t k = pending(10, 1, 10);
+
+	if (!k_eligible) {
+		k.state = GQ_JOB_WAITING;
+		k.begins_later = true;
+	}
+	gq_view_begin(v, 4, 100);
+	for (uint32_t id = 1; id <= 4; id++)
+		run(v, id, "team-x", 1, id);
+	add(v, "team-a", k);
+	pend(v, 20, "team-a", 1, 20);
+	pend(v, 30, "team-a", 1, 30);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+/*
+ * A start between a pass's two lock holds: the first view (K held, M
+ * not) is published; the next pass reads K eligible and plans K's release
+ * and M's hold.  Between its holds team-x's job 4 ends and Slurm starts M
+ * with the old priority.  Published as planned, K and J would run beside
+ * M: 3 > L 2.  The glue tells the state of M's start
+ * (gq_write_plan_started): the pass publishes nothing and is made again.
+ * A start of J, which the pass does not hold, changes nothing it counted
+ * (J was counted waiting, and runs within L): that pass is published.
+ */
+static bool pass_with_start(uint32_t started)
+{
+	char *f = limit_config();
+	char err[GQ_ERR_MAX];
+	gq_view_t *v1;
+	uint64_t e;
+	bool published;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_view_job(limit_pass(false), 10)->hold,
+			 GQ_HOLD_LIMIT);
+	gq_state_publish();
+	e = gq_state_pass_read();
+	v1 = limit_pass(true);
+	ck_assert_int_eq(gq_view_job(v1, 10)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v1, 30)->hold, GQ_HOLD_LIMIT);
+	gq_state_job_gone(4);
+	gq_state_job_started(started);
+	published = gq_state_pass_write(e, NULL, NULL);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+	return published;
+}
+
+START_TEST(start_of_held_job_between_holds_stales_pass)
+{
+	ck_assert_msg(!pass_with_start(30),
+		      "published after M started: K, J and M may run, team-a 3 > L 2");
+	ck_assert(pass_with_start(20));
+}
+END_TEST
+
+/*
+ * A person's hold on a job gpuquota holds (scontrol hold: an update to
+ * priority 0).  Slurm changes nothing in a record already at priority 0,
+ * so job_submit/gpuquota hands the hold over when asked to hold a job
+ * gpuquota holds, and only then; afterwards the record (priority 0, set
+ * by hand, WAIT_HELD_USER, no text) is a person's hold: not demand.
+ */
+START_TEST(person_hold_takes_over_gpuquota_hold)
+{
+	const char *ours = "gpuquota: project team-a would pass its gpu_limit (2 GPUs)";
+	gq_job_facts_t f = {
+		.id = 7, .job_state = JOB_PENDING, .gpus = 1, .batch = true,
+		.requeue = true, .nice = NICE_OFFSET, .priority = 0,
+		.reason = WAIT_HELD_USER, .state_desc = NULL,
+	};
+	gq_job_in_t in;
+
+	ck_assert(gq_facts_hold_handed_over(0, WAIT_HELD, ours, 0));
+	/* a release, or a priority set by hand: not a hold */
+	ck_assert(!gq_facts_hold_handed_over(0, WAIT_HELD, ours, INFINITE));
+	ck_assert(!gq_facts_hold_handed_over(0, WAIT_HELD, ours, 5));
+	/* a person's hold already, or no hold: Slurm's own path does it */
+	ck_assert(!gq_facts_hold_handed_over(0, WAIT_HELD, NULL, 0));
+	ck_assert(!gq_facts_hold_handed_over(0, WAIT_HELD_USER, ours, 0));
+	ck_assert(!gq_facts_hold_handed_over(1000, WAIT_NO_REASON, NULL, 0));
+	/* gpuquota's hold whose priority Slurm's cycle put back: Slurm's
+	 * own hold path (_hold_job_rec) clears our text */
+	ck_assert(!gq_facts_hold_handed_over(1000, WAIT_HELD, ours, 0));
+	gq_job_input(&f, 100, &in);
+	ck_assert(!gq_facts_held_by_us(f.reason, f.state_desc));
+	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
+	ck_assert(!in.begins_later);
+}
+END_TEST
+
+/* JobSubmitPlugins as Slurm reads it: comma-separated, with or without
+ * the "job_submit/" type, spaces allowed. */
+START_TEST(wiring_job_submit_lists_gpuquota)
+{
+	ck_assert(gq_wiring_lists("gpuquota", "gpuquota"));
+	ck_assert(gq_wiring_lists("lua, job_submit/gpuquota", "gpuquota"));
+	ck_assert(gq_wiring_lists("lua,gpuquota ,all_partitions", "gpuquota"));
+	ck_assert(!gq_wiring_lists("lua,gpuquota2", "gpuquota"));
+	ck_assert(!gq_wiring_lists("", "gpuquota"));
+	ck_assert(!gq_wiring_lists(NULL, "gpuquota"));
+	ck_assert_ptr_null(gq_wiring_job_submit("lua,gpuquota"));
+	ck_assert_ptr_nonnull(gq_wiring_job_submit("lua"));
+	ck_assert_ptr_nonnull(gq_wiring_job_submit(NULL));
+}
+END_TEST
+
+Suite *between_passes_suite(void)
+{
+	Suite *s = suite_create("between_passes");
+	TCase *tc = tcase_create("between_passes");
+
+	tcase_add_test(tc, natural_end_shrinks_candidates);
+	tcase_add_test(tc, start_of_held_job_between_holds_stales_pass);
+	tcase_add_test(tc, person_hold_takes_over_gpuquota_hold);
+	tcase_add_test(tc, wiring_job_submit_lists_gpuquota);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -11,9 +11,11 @@
 # A release whose Slurm source the mirror does not serve cannot be built
 # (no internal headers): "no source" in the table, not a failure.
 #
-#   matrix.sh [--others] [RELEASE...]
+#   matrix.sh [--others] [--quick] [RELEASE...]
 #     --others   leave out the release the host runs (`make test` tests
 #                that one with the full suite on the host)
+#     --quick    the quick start, limits, multi-node and config errors
+#                only (`make test`; `make matrix` runs them all)
 # Logs: build/matrix/<release>.log.  Exit status: 0 when every build and
 # test passed.
 set -uo pipefail
@@ -31,7 +33,8 @@ releases=()
 while (($#)); do
 	case $1 in
 	--others) others=1; shift ;;
-	-h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--quick) TESTS=("${QUICK[@]}"); shift ;;
+	-h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) releases+=("$1"); shift ;;
 	esac
 done

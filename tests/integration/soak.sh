@@ -23,6 +23,10 @@
 #     15-55 s (state=resume, or a new slurmd);
 #   - reloads the configuration now and then (`scontrol reconfigure`), half
 #     of the time with the quota of p1, p2, p3 or p4 changed.
+# GQ_SOAK_BOUNDARY=1 adds, from a second stream of the seed, jobs on a
+# dependency, jobs with a begin time and admin holds (make_boundary below).
+# GQ_ACCOUNTING=1 runs it with slurmdbd and AccountingStorageEnforce=
+# associations,limits,qos (Slurm then reports job ends to gpuquota).
 # Only one action reads the cluster: a job whose launch failed on a dead
 # node (Slurm holds it) is released, as an admin would.
 # A checker runs beside it, every ~2 s:
@@ -68,6 +72,10 @@ echo "$TEST: seed $SEED (replay: GQ_SOAK_SEED=$SEED), ${SOAK_SECONDS}s, work dir
 
 GQ_EXTRA_ACCOUNTS=guest
 export GQ_EXTRA_ACCOUNTS
+ENFORCE=()
+[[ ${GQ_ACCOUNTING:-0} != 1 ]] ||
+	ENFORCE=(--conf-extra AccountingStorageEnforce=associations,limits,qos)
+echo "$TEST: boundary actions ${GQ_SOAK_BOUNDARY:-0}, accounting ${GQ_ACCOUNTING:-0}"
 up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
                              {"name": "sim", "gpu_quota": 5}],
   "projects": [
@@ -85,7 +93,7 @@ up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
   "settings": {"recompute_interval": 2}}' \
 	--nodes "$NODES" --gpus 4 --cpus 8 \
 	--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
-	--conf-extra SlurmdTimeout=20
+	--conf-extra SlurmdTimeout=20 "${ENFORCE[@]}"
 START_EPOCH=$EPOCHSECONDS
 START_TIME=$(date +%Y-%m-%dT%H:%M:%S)
 
@@ -270,10 +278,48 @@ make_schedule() { # STEPS -> the schedule on stdout
 make_schedule "$SOAK_SECONDS" >"$SD/schedule"
 echo "$TEST: schedule of seed $SEED: $(wc -l <"$SD/schedule") actions, sha1 $(sha1sum <"$SD/schedule" | cut -c1-12)"
 
+# GQ_SOAK_BOUNDARY=1: what Slurm does between gpuquota's passes, drawn
+# from a second stream (seed + 7919) so that the schedule above stays the
+# same: jobs waiting on a dependency on an earlier submit (afterany: it
+# clears when that job ends, and Slurm may start the waiter before the
+# next pass), jobs with a begin time 5-30 s ahead, and admin holds
+# (scontrol hold) on an earlier submit, released 10-40 s later.  Their
+# lines join the schedule after the step's own.
+make_boundary() { # STEPS -> boundary actions on stdout
+	local i nsub=0 r a h
+	local -A subs=()
+	while read -r i r _; do [[ $r == submit ]] && subs[$i]=$((${subs[$i]:-0} + 1)); done <"$SD/schedule"
+	RANDOM=$((SEED + 7919))
+	for ((i = 0; i < $1; i++)); do
+		nsub=$((nsub + ${subs[$i]:-0}))
+		rnd 100; r=$R
+		rnd ${#ACCTS[@]}; a=${ACCTS[R]}
+		((nsub > 0)) || continue
+		if ((r < 8)); then
+			rnd 20; echo "$i depsubmit $a $((R % 2 + 1)) $((R + 5)) $((nsub - R % (nsub < 10 ? nsub : 10)))"
+		elif ((r < 12)); then
+			rnd 26; echo "$i beginsubmit $a $((R % 2 + 1)) $((R + 5)) $((R + 5))"
+		elif ((r < 17)); then
+			rnd 10; h=$((nsub - R % (nsub < 10 ? nsub : 10)))
+			echo "$i hold $h"
+			rnd 31
+			((i + 10 + R >= $1)) || echo "$((i + 10 + R)) release $h"
+		fi
+	done
+}
+if [[ ${GQ_SOAK_BOUNDARY:-0} == 1 ]]; then
+	make_boundary "$SOAK_SECONDS" >"$SD/boundary"
+	echo "$TEST: boundary actions of seed $SEED: $(wc -l <"$SD/boundary"), sha1 $(sha1sum <"$SD/boundary" | cut -c1-12)"
+	sort -s -n -k1,1 "$SD/schedule" "$SD/boundary" >"$SD/schedule.all"
+else
+	cp "$SD/schedule" "$SD/schedule.all"
+fi
+
 # ---------------------------------------------------------------- driver
 declare -A KIND=()
 declare -a SUBMIT_ID=()	# submit number -> its job id ("" if sbatch failed)
 n_sub=0 n_arr=0 n_multi=0 n_nr=0 n_cancel=0 n_fail=0 n_kill=0 n_reload=0 n_quota=0 n_release=0
+n_dep=0 n_begin=0 n_hold=0
 events() { echo "$(date +%T) $*" >>"$SD/events.log"; }
 
 submit_job() { # ACCOUNT KIND GPUS SECONDS -> records the job
@@ -293,6 +339,42 @@ submit_job() { # ACCOUNT KIND GPUS SECONDS -> records the job
 	KIND[$id]=$kind
 	echo "$id $a $kind $g $t" >>"$SD/submitted"
 	events "submit $id $a $kind gpu:$g sleep $t"
+}
+
+# A boundary job (GQ_SOAK_BOUNDARY): on a dependency or a begin time; it
+# takes no submit number (cancels and holds name the schedule's submits).
+boundary_submit() { # ACCOUNT GPUS SECONDS dep SUBMIT_NUMBER | begin DELAY
+	local a=$1 g=$2 t=$3 id opt
+	if [[ $4 == dep ]]; then
+		[[ -n ${SUBMIT_ID[$5]:-} ]] || return 0
+		opt=--dependency=afterany:${SUBMIT_ID[$5]}
+		n_dep=$((n_dep + 1))
+	else
+		opt=--begin=now+$5
+		n_begin=$((n_begin + 1))
+	fi
+	id=$(sl sbatch --parsable -J "b-$a" -A "$a" --gres="gpu:$g" "$opt" \
+		--wrap "sleep $t" 2>>"$SD/sbatch.err") || { events "sbatch failed: $a $opt"; return 0; }
+	id=${id%%;*}
+	KIND[$id]=$4
+	echo "$id $a $4 $g $t" >>"$SD/submitted"
+	events "submit $id $a $opt gpu:$g sleep $t"
+}
+
+# An admin's hold on a schedule's submit, and its release (a job that
+# started or ended meanwhile: scontrol refuses, nothing happens).
+HELD=()
+hold_submit() { # hold|release SUBMIT_NUMBER
+	local id=${SUBMIT_ID[$2]:-}
+	[[ -n $id ]] || return 0
+	if [[ $1 == hold ]]; then
+		sl scontrol hold "$id" 2>/dev/null || return 0
+		HELD+=("$id")
+		n_hold=$((n_hold + 1))
+	else
+		sl scontrol release "$id" 2>/dev/null || return 0
+	fi
+	events "$1 $id (submit $2)"
 }
 
 cancel_submit() { # SUBMIT_NUMBER
@@ -374,6 +456,9 @@ run_step() { # ACTION ARGS...
 	fail) fail_node "$2" "$3" "$4" ;;
 	restore) restore_node ;;
 	reload) reload "$2" "$3" "$4" ;;
+	depsubmit) boundary_submit "$2" "$3" "$4" dep "$5" ;;
+	beginsubmit) boundary_submit "$2" "$3" "$4" begin "$5" ;;
+	hold | release) hold_submit "$1" "$2" ;;
 	esac
 }
 
@@ -391,7 +476,7 @@ while read -r step action args; do
 	fi
 	# shellcheck disable=SC2086
 	run_step "$action" $args
-done <"$SD/schedule"
+done <"$SD/schedule.all"
 left=$(awk -v t0="$T0" -v s="$SOAK_SECONDS" -v now="$EPOCHREALTIME" \
 	'BEGIN { d = t0 + s - now; if (d > 0) printf "%.3f", d; else print 0 }')
 [[ $left == 0 ]] || sleep "$left"
@@ -399,6 +484,8 @@ events "driver stopped ($(awk -v t0="$T0" -v now="$EPOCHREALTIME" 'BEGIN { print
 
 # ---------------------------------------------------------------- the end
 restore_node
+# the admin's holds let go (a job held to the end would wait for ever)
+for id in "${HELD[@]}"; do sl scontrol release "$id" 2>/dev/null || true; done
 # every node back (a restarted slurmd registers within seconds)
 for ((i = 0; i < 60; i++)); do
 	bad=$(sl sinfo -h -N -o '%N %T' | awk '$2 ~ /down|drain|fail|\*/' | sort -u)
@@ -449,7 +536,17 @@ while IFS= read -r l; do [[ -z $l ]] || defect "lost: $l" || true; done <<<"$los
 if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
 	sl sacct -a -X -n -P -o JobIDRaw,JobID,State -S "$START_TIME" >"$SD/sacct" \
 		|| fail "sacct failed"
-	missing=$(awk -F'|' 'FNR == NR { split($0, f, " "); want[f[1]] = 1; next }
+	# sacct lists a job from its eligible time: not one still pending on
+	# a dependency or a begin time, nor one an admin held (Slurm resets
+	# its eligible time, job_mgr.c _hold_job_rec): slurmctld knows those
+	not_eligible=$( { printf '%s\n' "${HELD[@]}"
+		awk '{ id = ""; st = ""; for (i = 1; i <= NF; i++) {
+			if ($i ~ /^JobId=/) id = substr($i, 7)
+			else if ($i ~ /^JobState=/) st = substr($i, 10) }
+			if (st == "PENDING") print id }' "$SD/jobs.final"; } | paste -sd,)
+	missing=$(awk -F'|' -v skip="$not_eligible" '
+		BEGIN { n = split(skip, a, ","); for (i = 1; i <= n; i++) no[a[i]] = 1 }
+		FNR == NR { split($0, f, " "); if (!(f[1] in no)) want[f[1]] = 1; next }
 		{ k = $2; sub(/_.*/, "", k); seen[k] = 1; seen[$1] = 1 }
 		END { for (w in want) if (!(w in seen)) print w }' "$SD/submitted" "$SD/sacct")
 	[[ -z $missing ]] || defect "lost: sacct does not know jobs $(paste -sd' ' <<<"$missing")" || true
@@ -534,7 +631,7 @@ max_per=$(grep -oE 'takes JobId=[0-9]+' "$SD/reclaims" | sort | uniq -c | sort -
 ((n_reclaims > 0)) || defect "the soak caused no reclaim at all: not a test of reclaim" || true
 states=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^JobState=/) print substr($i, 10) }' "$SD/jobs.final" |
 	sort | uniq -c | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')
-echo "$TEST: seed $SEED: $n_sub submits ($n_arr arrays, $n_multi two-node, $n_nr --no-requeue), $n_cancel cancels, $n_fail node failures ($n_kill slurmd kills), $n_reload reloads ($n_quota quota changes), $n_release launch-failure releases"
+echo "$TEST: seed $SEED: $n_sub submits ($n_arr arrays, $n_multi two-node, $n_nr --no-requeue), $n_cancel cancels, $n_fail node failures ($n_kill slurmd kills), $n_reload reloads ($n_quota quota changes), $n_release launch-failure releases; $n_dep on a dependency, $n_begin with a begin time, $n_hold admin holds"
 echo "$TEST: $n_reclaims reclaims of $n_victims jobs (at most ${max_per:-0} per job); $checks checks, $seen transient violations; jobs: $states; $((EPOCHSECONDS - START_EPOCH))s"
 if [[ -s $SD/defects ]]; then
 	fail "$(wc -l <"$SD/defects") violations (seed $SEED):

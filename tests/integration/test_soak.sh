@@ -6,12 +6,17 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 failed=()
-while read -r seed seconds _; do
+while read -r seed seconds modes; do
 	[[ $seed =~ ^[0-9]+$ ]] || continue
-	GQ_SOAK_SEED=$seed GQ_SOAK_SECONDS=$seconds bash "$here/soak.sh" || failed+=("$seed")
+	modes=${modes%%#*}
+	boundary=0 accounting=0
+	[[ " $modes " != *" boundary "* ]] || boundary=1
+	[[ " $modes " != *" accounting "* ]] || accounting=1
+	GQ_SOAK_SEED=$seed GQ_SOAK_SECONDS=$seconds GQ_SOAK_BOUNDARY=$boundary \
+		GQ_ACCOUNTING=$accounting bash "$here/soak.sh" || failed+=("$seed")
 done <"$here/soak-seeds"
 if ((${#failed[@]})); then
-	echo "test_soak: FAIL: seeds ${failed[*]} (replay one: GQ_SOAK_SEED=SEED tests/integration/run.sh soak)"
+	echo "test_soak: FAIL: seeds ${failed[*]} (replay one: GQ_SOAK_SEED=SEED [GQ_SOAK_BOUNDARY=1] [GQ_ACCOUNTING=1] tests/integration/run.sh soak, as its line in soak-seeds says)"
 	exit 1
 fi
 echo "test_soak: PASS"

@@ -171,7 +171,8 @@ uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks)
 	return user;
 }
 
-void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
+void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
+		       uint32_t tasks_now)
 {
 	job_array_struct_t *a = job_ptr->array_recs;
 	gq_throttle_t *t;
@@ -191,9 +192,9 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	user = (t && t->e.ours == a->max_run_tasks) ? t->e.user :
 						       a->max_run_tasks;
 	/* held (priority 0 keeps it from starting) or not bound: the user's */
-	want = job->hold ? user : a->tot_run_tasks + job->tasks_now;
+	want = job->hold ? user : a->tot_run_tasks + tasks_now;
 	if (last || job->hold || (user && want >= user) ||
-	    job->tasks_now >= a->task_cnt) {
+	    tasks_now >= a->task_cnt) {
 		if (t)
 			_drop(t);
 		if (a->max_run_tasks != user)
@@ -214,7 +215,7 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	t->seen = true;
 	if (a->max_run_tasks != want)
 		info("gpuquota: %pJ: %u more task%s may start before the next pass (array throttle %u, the user's %u)",
-		     job_ptr, job->tasks_now, job->tasks_now == 1 ? "" : "s",
+		     job_ptr, tasks_now, tasks_now == 1 ? "" : "s",
 		     want, user);
 	if (a->max_run_tasks != want)
 		_touched();

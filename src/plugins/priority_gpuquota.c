@@ -764,7 +764,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	}
 	if (st->view && (job = _add_job(st->view, job_ptr, &in, &k))) {
 		gq_state_job_added(in.id);	/* a pass reading meanwhile */
-		gq_throttle_apply(job_ptr, job);
+		gq_throttle_apply(job_ptr, job,
+				  gq_pools_tasks_now(st->view, in.id));
 		if (job->hold) {
 			/* from priority 0: a person's hold being released,
 			 * and Slurm clears our reason after (hold.h) */

@@ -34,7 +34,7 @@ static gq_view_t *pass_of(uint32_t id, uint32_t tasks, const gq_job_t **job)
 static void apply(job_record_t *job_ptr, const gq_job_t *job)
 {
 	gq_throttle_pass_begin();
-	gq_throttle_apply(job_ptr, job);
+	gq_throttle_apply(job_ptr, job, job->tasks_now);
 	gq_throttle_pass_end();
 }
 

@@ -9,7 +9,9 @@
 
 #include "plugins/slurm_compat.h"
 
+#include "core/pools.h"
 #include "core/state.h"
+#include "plugins/array_throttle.h"
 #include "plugins/write_slurm.h"
 #include "glue.h"
 #include "helpers.h"
@@ -59,12 +61,65 @@ START_TEST(limit_hold_written_and_released)
 }
 END_TEST
 
+/*
+ * An array listing two pools is throttled to the fewest tasks any of them
+ * lets start (gq_pools_tasks_now), not its home pool's alone: Slurm may
+ * start each task in either.  Pools a100 and h100, 8 GPUs each; a100
+ * full of team-b.  team-a: quota {a100: 8}, limit {h100: 2}.  Its array
+ * of 8 x 1 GPU, -p a100,h100: in quota at home (8 may start there), 2 in
+ * h100: %N 2.
+ */
+START_TEST(array_listing_pools_throttled_to_fewest_tasks)
+{
+	char *f = write_temp(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
+		"                 \"gpu_limit\": {\"h100\": 2}}]}");
+	char err[GQ_ERR_MAX];
+	gq_job_in_t in = with_tasks(pending(30, 1, 30), 8);
+	gq_view_t *a, *h;
+	job_record_t *r;
+
+	glue_jobs_reset();
+	gq_throttle_clear();
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	a = gq_state_next()->view[0];
+	h = gq_state_next()->view[1];
+	gq_view_begin(a, 8, 100);
+	gq_view_begin(h, 8, 100);
+	for (uint32_t id = 1; id <= 8; id++)
+		run(a, id, "team-b", 1, id);
+	add(a, "team-a", in);
+	gq_pools_shadow(&in);
+	add(h, "team-a", in);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+	gq_state_publish();
+	ck_assert_uint_eq(gq_view_job(gq_state()->view->view[0], 30)->tasks_now, 8);
+
+	r = glue_array(30, 8);
+	xfree(r->partition);
+	r->partition = xstrdup("a100,h100");
+	gq_write_pass(gq_state()->view, NULL, 100);
+	ck_assert_uint_eq(r->array_recs->max_run_tasks, 2);
+	ck_assert_uint_gt(r->priority, 0);
+	gq_state_clear();
+	gq_state_unlock();
+	gq_throttle_clear();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 Suite *glue_write_suite(void)
 {
 	Suite *s = suite_create("glue_write");
 	TCase *tc = tcase_create("write");
 
 	tcase_add_test(tc, limit_hold_written_and_released);
+	tcase_add_test(tc, array_listing_pools_throttled_to_fewest_tasks);
 	suite_add_tcase(s, tc);
 	return s;
 }

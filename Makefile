@@ -12,7 +12,8 @@
 #                   other versions
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
-#   make unit       unit tests only (Check, with ASan/UBSan)
+#   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
+#   make glue       the plugins' glue tests alone (tests/glue)
 #   make soak       the soak on random seeds for an hour (GQ_SOAK_MINUTES)
 #   make bench      benchmarks of the hot path
 #   make bench-cluster  stock Slurm vs gpuquota on a local cluster of 64 nodes x
@@ -46,7 +47,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install deb rpm matrix matrix-others unit integration test demo bench bench-cluster clean asan-plugins fuzz soak
+.PHONY: all deps prepare install deb rpm matrix matrix-others unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -127,8 +128,35 @@ $(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HD
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
 		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(UNIT_CLI) -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
 
-unit: $(BUILD)/unit_tests
+unit: $(BUILD)/unit_tests glue
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
+
+# The glue tests (tests/glue): the plugins' code in src/plugins/ against
+# Slurm's internal headers, with slurmctld's own symbols stubbed
+# (tests/glue/stubs.c) and the rest of Slurm from libslurmfull, with
+# ASan/UBSan.  The priority plugin's entry points are called directly
+# (its pass thread is not started); preempt_gpuquota.c is left to the
+# integration tests.
+SLURMFULL_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
+GLUE_PLUGIN_SRC := $(addprefix src/plugins/,array_throttle.c grace.c hold.c \
+	multifactor.c node_groups.c priority_gpuquota.c read_slurm.c run_secs.c \
+	write_slurm.c)
+GLUE_TEST_SRC := $(wildcard tests/glue/*.c)
+GLUE_OBJ := $(patsubst %.c,$(BUILD)/glue/%.o,$(GLUE_TEST_SRC) $(GLUE_PLUGIN_SRC))
+GLUE_FLAGS := -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc -Itests/unit
+
+$(BUILD)/glue/%.o: %.c $(CORE_HDR) $(GLUE_HDR) tests/glue/glue.h tests/unit/helpers.h $(SLURM)/VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(GLUE_FLAGS) $(SLURM_CFLAGS) $(shell pkg-config --cflags check) -c $< -o $@
+
+$(BUILD)/glue_tests: $(GLUE_OBJ) $(CORE_SRC) $(CORE_HDR) src/shared/job_facts.c tests/unit/helpers.c
+	$(CC) $(GLUE_FLAGS) $(JSONC) $(shell pkg-config --cflags check) -o $@ \
+		$(GLUE_OBJ) $(CORE_SRC) src/shared/job_facts.c tests/unit/helpers.c \
+		-L$(SLURMFULL_DIR) -lslurmfull -Wl,-rpath,$(SLURMFULL_DIR) \
+		$(JSONL) $(shell pkg-config --libs check) -lm -lpthread
+
+glue: $(BUILD)/glue_tests
+	cd tests/glue && CK_FORK=yes ../../$(BUILD)/glue_tests
 
 # The plugins with AddressSanitizer and UBSan, for slurmctld with the
 # sanitizer runtime preloaded (tests/integration/run.sh with GQ_ASAN=1).
@@ -202,7 +230,8 @@ bench-cluster:
 	tests/bench/cluster/run.sh
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench
+	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench \
+		$(BUILD)/glue $(BUILD)/glue_tests
 
 # ---- the gpuquota command -------------------------------------------------
 CLI_SRC := $(wildcard src/cli/*.c)

@@ -87,6 +87,23 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 	return NULL;
 }
 
+uint32_t gq_pools_tasks_now(const gq_pools_t *p, uint32_t id)
+{
+	const gq_job_t *job;
+	uint32_t n = UINT32_MAX;
+	int k;
+
+	for (k = 0; p && k < p->n; k++) {
+		if (!(job = gq_view_job(p->view[k], id)))
+			continue;
+		if (job->hold)
+			return 0;
+		if (job->tasks_now < n)
+			n = job->tasks_now;
+	}
+	return n == UINT32_MAX ? 0 : n;
+}
+
 int gq_pools_find(const gq_pools_t *p, uint32_t id)
 {
 	int k = -1;

@@ -58,6 +58,15 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 					int *pool);
 
 /*
+ * How many tasks of pending array `id` may start before the next pass:
+ * the fewest over every pool it lists (its home's tasks_now and each
+ * shadow's), since Slurm may start each task in any of them; 0 when a
+ * pool holds it or no pool has it.  The plugin throttles the array to
+ * these (array_throttle.h).  O(pools).
+ */
+uint32_t gq_pools_tasks_now(const gq_pools_t *p, uint32_t id);
+
+/*
  * May `preemptee` be requeued for `preemptor`?  Only inside one pool: both
  * in the same pool's view, and that view says so.  O(pools).
  */

@@ -171,11 +171,29 @@ uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks)
 	return user;
 }
 
-void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
+/*
+ * Of the `tasks_now` that might start when `job` was read, those not
+ * started since.  A pass in two lock holds reads the record under the read
+ * hold and writes it under the write hold; tasks Slurm started between
+ * the two were pending when tasks_now was counted, and are in
+ * tot_run_tasks now: counted once, as started (the record's pending
+ * tasks, task_cnt, went down by as many).  O(1).
+ */
+static uint32_t _still_to_start(const job_array_struct_t *a,
+				const gq_job_t *job, uint32_t tasks_now)
+{
+	uint32_t started = job->in.tasks > a->task_cnt ?
+			   job->in.tasks - a->task_cnt : 0;
+
+	return tasks_now > started ? tasks_now - started : 0;
+}
+
+void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
+		       uint32_t tasks_now)
 {
 	job_array_struct_t *a = job_ptr->array_recs;
 	gq_throttle_t *t;
-	uint32_t user, want;
+	uint32_t user, want, left;
 	int64_t submit;
 	bool last;
 
@@ -186,14 +204,17 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	/* the last pending task (Slurm gives it its task id, and its
 	 * throttle still binds it): the user's, like a record not bound */
 	last = job_ptr->array_task_id != NO_VAL || a->task_cnt <= 1;
+	left = _still_to_start(a, job, tasks_now);
 	slurm_mutex_lock(&throttle_mutex);
 	t = _find(job_ptr->job_id, submit);
 	user = (t && t->e.ours == a->max_run_tasks) ? t->e.user :
 						       a->max_run_tasks;
-	/* held (priority 0 keeps it from starting) or not bound: the user's */
-	want = job->hold ? user : a->tot_run_tasks + job->tasks_now;
+	/* held (priority 0 keeps it from starting) or not bound: the
+	 * user's.  %N 0 is no throttle: when all it might start started
+	 * and ended since it was read, one (it ran more then) */
+	want = job->hold ? user : MAX(a->tot_run_tasks + left, 1);
 	if (last || job->hold || (user && want >= user) ||
-	    job->tasks_now >= a->task_cnt) {
+	    left >= a->task_cnt) {
 		if (t)
 			_drop(t);
 		if (a->max_run_tasks != user)
@@ -214,8 +235,8 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job)
 	t->seen = true;
 	if (a->max_run_tasks != want)
 		info("gpuquota: %pJ: %u more task%s may start before the next pass (array throttle %u, the user's %u)",
-		     job_ptr, job->tasks_now, job->tasks_now == 1 ? "" : "s",
-		     want, user);
+		     job_ptr, want - a->tot_run_tasks,
+		     want - a->tot_run_tasks == 1 ? "" : "s", want, user);
 	if (a->max_run_tasks != want)
 		_touched();
 	a->max_run_tasks = want;

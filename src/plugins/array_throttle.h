@@ -28,9 +28,15 @@ void gq_throttle_load(void);
  * (src/core/throttle_file.h).  Linear in the throttled arrays. */
 uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks);
 
-/* Throttle a pending array record to the tasks it may start now, or give
- * the user's %N back.  Does nothing for other jobs.  O(1). */
-void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job);
+/*
+ * Throttle a pending array record to the tasks running plus `tasks_now`,
+ * those it may start before the next pass (gq_pools_tasks_now: the fewest
+ * over the pools it lists), less those started since `job` (its hold and
+ * the pending tasks it was read with) was read; or give the user's %N
+ * back.  Does nothing for other jobs.  O(1).
+ */
+void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
+		       uint32_t tasks_now);
 
 /* A pass writes every pending array: arrays it did not see are gone. */
 void gq_throttle_pass_begin(void);

@@ -297,6 +297,17 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		last_job_update = time(NULL);
 }
 
+void gq_hold_new_array(job_record_t *job_ptr)
+{
+	info("gpuquota: hold %pJ: %s", job_ptr, GQ_HOLD_NEW_ARRAY);
+	job_ptr->priority = 0;
+	job_ptr->state_reason = WAIT_HELD;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup(GQ_HOLD_NEW_ARRAY);
+	if (&last_job_update)
+		last_job_update = time(NULL);
+}
+
 void gq_write_unhold(job_record_t *job_ptr)
 {
 	_forget(job_ptr->job_id);

@@ -12,6 +12,7 @@
 #include "core/pools.h"
 #include "core/view.h"
 #include "plugins/slurm_compat.h"
+#include "shared/job_facts.h"
 
 /* Room for " in pool NAME" (names are at most 64 characters). */
 #define GQ_POOL_TEXT_MAX 80
@@ -45,6 +46,17 @@ bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
  * write lock and the state lock.
  */
 int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what);
+
+/*
+ * Hold a job array at its submit until the next pass (gq_read_new_array):
+ * Slurm asks the priority before it makes the array's tasks, so no
+ * throttle (%N) can be written then, and asks nothing more before a
+ * scheduling cycle may start them.  The pass releases it with its
+ * throttle, or holds it for a limit.  Caller holds the job write lock.
+ */
+#define GQ_HOLD_NEW_ARRAY GQ_HOLD_PREFIX \
+	" a new job array waits for the next pass to set how many of its tasks may start"
+void gq_hold_new_array(job_record_t *job_ptr);
 
 /* A job gpuquota held may start: Slurm's reason is cleared (the caller
  * counts the release). */

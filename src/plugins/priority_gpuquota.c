@@ -739,6 +739,39 @@ extern int fini(void)
 }
 
 /*
+ * priority_p_set for a job the view has (`job`, in pool k): its throttle,
+ * and 0 when it is held (its hold written), else its band's priority (1:
+ * none).  A new array is held until the next pass.  The Slurm fact that
+ * forces it: job_allocate() (job_mgr.c) calls set_job_prio() before
+ * _create_job_array() builds array_recs, where the throttle (%N) lives,
+ * and calls no plugin of gpuquota's after it; the next scheduling cycle
+ * (main or backfill) may then start its tasks one after the other
+ * without asking again.  So the throttle cannot be set at submit, and
+ * priority 0 keeps every task from starting until a pass sets it
+ * (read_slurm.h, gq_read_new_array).  Caller holds the state lock.
+ */
+static uint32_t _set_in_view(job_record_t *job_ptr, const gq_pools_t *pools,
+			     const gq_job_t *job, int k)
+{
+	gq_throttle_apply(job_ptr, job, gq_pools_tasks_now(pools, job->in.id));
+	if (job->hold) {
+		/* from priority 0: a person's hold being released, and
+		 * Slurm clears our reason after (hold.h) */
+		bool releasing = job_ptr->priority == 0;
+
+		gq_write_hold(job_ptr, pools->view[k], job, pools->name[k]);
+		if (releasing)
+			gq_hold_note_release(job_ptr->job_id);
+		return 0;
+	}
+	if (job->in.gpus && gq_read_new_array(job_ptr)) {
+		gq_hold_new_array(job_ptr);
+		return 0;
+	}
+	return job->priority ? job->priority : 1;
+}
+
+/*
  * On submit, requeue and update (job write lock held): the job's band from
  * the last pass' shares, as if last in its project's queue; a pass soon
  * after puts it in its exact place.  O(1).
@@ -769,20 +802,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	}
 	if (st->view && (job = _add_job(st->view, job_ptr, &in, &k))) {
 		gq_state_job_added(in.id);	/* a pass reading meanwhile */
-		gq_throttle_apply(job_ptr, job);
-		if (job->hold) {
-			/* from priority 0: a person's hold being released,
-			 * and Slurm clears our reason after (hold.h) */
-			bool releasing = job_ptr->priority == 0;
-
-			gq_write_hold(job_ptr, st->view->view[k], job,
-				      st->view->name[k]);
-			if (releasing)
-				gq_hold_note_release(job_ptr->job_id);
-			prio = 0;
-		} else if (job->priority) {
-			prio = job->priority;
-		}
+		prio = _set_in_view(job_ptr, st->view, job, k);
 	}
 	gq_state_unlock();
 	if (job && prio > 1) {	/* multifactor's part inside the band */

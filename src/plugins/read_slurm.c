@@ -256,6 +256,14 @@ bool gq_read_held(job_record_t *job_ptr)
 	       gq_hold_lost(job_ptr);
 }
 
+bool gq_read_new_array(const job_record_t *job_ptr)
+{
+	return job_ptr->priority == NO_VAL && !job_ptr->array_recs &&
+	       IS_JOB_PENDING(job_ptr) && job_ptr->details &&
+	       !job_ptr->details->begin_time &&
+	       job_ptr->state_reason == WAIT_NO_REASON;
+}
+
 /* Is one of a running job's nodes not responding (not yet DOWN)? */
 static bool _on_node_not_responding(job_record_t *job_ptr)
 {

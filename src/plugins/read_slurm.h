@@ -41,6 +41,18 @@ int gq_read_completing(gq_node_idle_t *out, int max);
 /* Is this job held by gpuquota (not by a user or an admin)? */
 bool gq_read_held(job_record_t *job_ptr);
 
+/*
+ * Is this a job array's record as priority_p_set sees it at submit,
+ * before Slurm has made its tasks (array_recs)?  Slurm's job_allocate()
+ * (job_mgr.c; read in 22.05.8, 23.11.4 and 26.05.3) calls
+ * job_independent() for every job but an array, then set_job_prio() (the
+ * priority still NO_VAL), and only then _create_job_array();
+ * job_independent() gives an eligible job its begin time and an
+ * ineligible one a reason.  So a job given its first priority with no
+ * begin time and no reason is an array.  O(1).
+ */
+bool gq_read_new_array(const job_record_t *job_ptr);
+
 /* The core's input for one job. */
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 

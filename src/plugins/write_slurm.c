@@ -268,10 +268,13 @@ static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
 		job = shadow;
 		view = pools->view[k];
 	}
+	/* its tasks may start in any pool it lists: the fewest any lets */
 	if (job_ptr->array_recs) {
 		out |= GQ_WRITES;
 		if (!dry)
-			gq_throttle_apply(job_ptr, job);
+			gq_throttle_apply(job_ptr, job,
+					  gq_pools_tasks_now(pools,
+							     job->in.id));
 	}
 	if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
 		if (!dry)

@@ -147,6 +147,65 @@ START_TEST(pools_apart)
 }
 END_TEST
 
+/*
+ * An array listing two pools starts, before the next pass, no more tasks
+ * than the fewest any pool it lists lets start: Slurm may start each task
+ * in any of them.  Pools a100 and h100, 8 GPUs each; a100 full of team-b
+ * (quota 0 there).  team-a: quota {a100: 8}, limit {h100: 2}.  Array A
+ * (8 x 1 GPU, -p a100,h100), home a100: in quota, tasks_now 8 (it may
+ * reclaim).  Its shadow in h100: tasks_now 2, not held.  So 2 tasks may
+ * start (else all 8 could start on h100's idle GPUs, limit 2); a hold in
+ * any pool: none.
+ */
+START_TEST(array_listing_pools_starts_fewest_tasks)
+{
+	gq_pools_t *p = pools_of(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
+		"                 \"gpu_limit\": {\"h100\": 2}}]}");
+	gq_view_t *a = p->view[0], *h = p->view[1];
+	gq_job_in_t arr = with_tasks(pending(30, 1, 30), 8);
+	const gq_job_t *home;
+	int k = -1;
+
+	gq_view_begin(a, 8, 100);
+	gq_view_begin(h, 8, 100);
+	for (uint32_t id = 1; id <= 8; id++)
+		run(a, id, "team-b", 1, id);
+	add(a, "team-a", arr);
+	gq_pools_shadow(&arr);
+	add(h, "team-a", arr);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+	home = gq_pools_job(p, 30, &k);
+	ck_assert_int_eq(k, 0);
+	ck_assert_int_eq(home->band, GQ_BAND_IN_QUOTA);
+	ck_assert_uint_eq(home->tasks_now, 8);
+	ck_assert_uint_eq(gq_view_job(h, 30)->tasks_now, 2);
+	ck_assert_ptr_null(gq_pools_held_elsewhere(p, 30, NULL));
+	ck_assert_uint_eq(gq_pools_tasks_now(p, 30), 2);
+	ck_assert_uint_eq(gq_pools_tasks_now(p, 99), 0);	/* none */
+
+	/* team-a runs 2 in h100: the shadow is held there: none start */
+	gq_view_begin(a, 8, 100);
+	gq_view_begin(h, 8, 100);
+	for (uint32_t id = 1; id <= 8; id++)
+		run(a, id, "team-b", 1, id);
+	run(h, 9, "team-a", 1, 9);
+	run(h, 10, "team-a", 1, 10);
+	arr = with_tasks(pending(30, 1, 30), 8);
+	add(a, "team-a", arr);
+	gq_pools_shadow(&arr);
+	add(h, "team-a", arr);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+	ck_assert_int_eq(gq_view_job(h, 30)->hold, GQ_HOLD_LIMIT);
+	ck_assert_uint_eq(gq_pools_tasks_now(p, 30), 0);
+	gq_pools_free(p);
+}
+END_TEST
+
 /* a100 has 2 nodes, h100 none, h100-long does not exist */
 static int _nodes(const char *partition, void *ctx)
 {
@@ -185,6 +244,7 @@ Suite *pools_suite(void)
 
 	tcase_add_test(tc, pool_of_job);
 	tcase_add_test(tc, pools_apart);
+	tcase_add_test(tc, array_listing_pools_starts_fewest_tasks);
 	tcase_add_test(tc, pool_partitions_checked);
 	suite_add_tcase(s, tc);
 	return s;

@@ -68,7 +68,8 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 		uint32_t have;
 		int i, last = -1;
 
-		if (!gq_view_node_allowed(v, job->in.node_group, n))
+		if (v->node_closed[n] ||
+		    !gq_view_node_allowed(v, job->in.node_group, n))
 			continue;
 		if (idle[n] >= need)
 			return false;	/* it starts on idle GPUs */
@@ -118,9 +119,11 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	for (e = 0; e < v->npl; e++) {
 		const gq_job_t *j = &v->jobs[v->pl_job[e]];
 
+		/* on a node that takes work */
 		if (j->in.state == GQ_JOB_RUNNING &&
 		    j->preempt_rank != UINT32_MAX && j->in.ends_by &&
-		    j->in.ends_by - v->now <= patience)
+		    j->in.ends_by - v->now <= patience &&
+		    !v->node_closed[v->pl_node[e]])
 			loans[nloans++] = (gq_loan_t){ v->pl_node[e],
 						      v->pl_gpus[e],
 						      j->in.ends_by,
@@ -141,7 +144,8 @@ int gq_patience_apply(gq_view_t *v, int patience)
 			e++;
 		first[n] = e;
 	}
-	memcpy(free_gpus, v->node_free, sizeof(*free_gpus) * v->nnodes);
+	/* idle GPUs and those leaving in a grace time (room.h) */
+	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
 	/* of the jobs that may reclaim (gq_queue_walk), by index */
 	for (n = 0; n < v->nreclaimers; n++)
 		if (_may_wait(&v->jobs[v->reclaimers[n]]))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/patience.h"
+#include "core/reclaim.h"
 #include "core/sort.h"
 #include "core/view_impl.h"
 
@@ -46,6 +47,18 @@ static bool _may_wait(const gq_job_t *job)
 		job->band == GQ_BAND_FAIR_SHARE);
 }
 
+/*
+ * Is this running job a loan for `job`: one of its reclaim candidates
+ * (another project's job, offered under job's kind of reclaim: over its
+ * project's floor)?  A job in its project's quota, or of job's own
+ * project, ends when it ends but frees nothing job could have taken.
+ */
+static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
+		      const gq_loan_t *loan)
+{
+	return gq_reclaim_allowed(&v->reg, &v->jobs[loan->job], job);
+}
+
 /* GPUs it needs on one node. */
 static uint32_t _per_node(const gq_job_t *job)
 {
@@ -75,7 +88,7 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 			return false;	/* it starts on idle GPUs */
 		have = idle[n];
 		for (i = first[n]; i < first[n + 1] && have < need; i++)
-			if (!used[i]) {
+			if (!used[i] && _loan_for(v, job, &loans[i])) {
 				have += loans[i].gpus;
 				last = i;
 			}
@@ -93,7 +106,7 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 		int i;
 
 		for (i = first[best]; i <= best_last; i++)
-			if (!used[i]) {
+			if (!used[i] && _loan_for(v, job, &loans[i])) {
 				have += loans[i].gpus;
 				used[i] = 1;
 			}
@@ -119,10 +132,10 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	for (e = 0; e < v->npl; e++) {
 		const gq_job_t *j = &v->jobs[v->pl_job[e]];
 
-		/* on a node that takes work */
-		if (j->in.state == GQ_JOB_RUNNING &&
-		    j->preempt_rank != UINT32_MAX && j->in.ends_by &&
-		    j->in.ends_by - v->now <= patience &&
+		/* offered to some kind of reclaim, on a node that takes
+		 * work; whether to this waiter: _loan_for */
+		if (j->in.state == GQ_JOB_RUNNING && j->victim &&
+		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
 		    !v->node_closed[v->pl_node[e]])
 			loans[nloans++] = (gq_loan_t){ v->pl_node[e],
 						      v->pl_gpus[e],

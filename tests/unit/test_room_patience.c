@@ -1,7 +1,8 @@
 /*
- * test_room_patience.c - what counts as room on a node, for making room
- * and for patience: victims leaving in their grace time are room coming,
- * a node that takes no work is no room.  The numbers of docs/MODEL.md
+ * test_room_patience.c - what counts as room on a node, and who a job
+ * waits for instead of reclaiming: loans are the waiter's own reclaim
+ * candidates, victims leaving in their grace time are room coming, a
+ * node that takes no work is no room.  The numbers of docs/MODEL.md
  * ("Making room", "Patience for loans that end soon").
  */
 #include <check.h>
@@ -30,6 +31,72 @@ static gq_job_in_t ending(uint32_t id, uint32_t gpus, int64_t start,
 	in.ends_by = ends_by;
 	return in;
 }
+
+/*
+ * A loan is one of the waiter's reclaim candidates.  P = 120 s, now 100.
+ *
+ * 1 node x 2 GPUs.  team-a (q 1) runs a1 (1 GPU, its time limit ends it at
+ * 130, within P): team-a holds 1 = its quota, a1 is no candidate.
+ * team-c (no project lists it: q 0) runs c1 (1 GPU, no limit): 1 over
+ * its quota, the only candidate.  team-b (q 1) pends b1 (1 GPU): A = 1
+ * <= 1, in quota, no idle GPU.  a1 is no loan (it frees nothing b1 could
+ * take): b1 is not patient and reclaims c1 now.
+ *
+ * 1 node x 4 GPUs.  team-b (q 0, w 1) runs b0 (1 GPU, ends at 130) and
+ * pends b1 (1 GPU); team-c runs c1, c2, c3 (no limits).  D_b = 2, D_c =
+ * 3; nothing deserved by quota, the surplus 4 by weight 1:1: f_b = f_c =
+ * 2.  b1: A = 2 > q 0, <= f_b 2: fair share.  b0 is a candidate (team-b
+ * 1 over its quota 0: quota reclaim), but of b1's own project: no loan.
+ * team-c holds 3 > f 2: may lose 1 to fair-share reclaim, its youngest
+ * c3.  b1 is not patient and may take c3.
+ */
+START_TEST(patience_waits_only_for_loans)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 1, 1, GQ_NO_LIMIT),
+				  proj("team-b", 1, 1, GQ_NO_LIMIT) };
+	gq_project_cfg_t q[1] = { proj("team-b", 0, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = patient_view(p, 2, 120);
+	const gq_job_t *b1;
+
+	/* an in-quota job is no loan */
+	gq_view_begin(v, 2, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 1), 0);
+	add(v, "team-a", ending(1, 1, 10, 130));
+	run(v, 2, "team-c", 1, 20);
+	ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 2, 0, 1), 0);
+	pend(v, 20, "team-b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	b1 = gq_view_job(v, 20);
+	ck_assert_int_eq(b1->band, GQ_BAND_IN_QUOTA);
+	ck_assert(!gq_view_job(v, 1)->victim);
+	ck_assert(gq_view_job(v, 2)->victim);
+	ck_assert(!b1->patient);
+	ck_assert(gq_view_preemptable(v, 2, 20));
+	ck_assert(!gq_view_preemptable(v, 1, 20));
+	gq_view_free(v);
+
+	/* nor is a job of the waiter's own project */
+	v = patient_view(q, 1, 120);
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 1), 0);
+	add(v, "team-b", ending(1, 1, 10, 130));
+	run(v, 2, "team-c", 1, 11);
+	run(v, 3, "team-c", 1, 12);
+	run(v, 4, "team-c", 1, 13);
+	for (uint32_t id = 1; id <= 4; id++)
+		ck_assert_int_eq(gq_view_place(v, id, 0, 1), 0);
+	pend(v, 20, "team-b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	b1 = gq_view_job(v, 20);
+	ck_assert_int_eq(b1->band, GQ_BAND_FAIR_SHARE);
+	ck_assert(gq_view_job(v, 1)->victim);	/* team-b over quota 0 */
+	ck_assert(!b1->patient);
+	ck_assert(gq_view_preemptable(v, 4, 20));
+	ck_assert(!gq_view_preemptable(v, 3, 20));	/* team-c keeps 2 */
+	gq_view_free(v);
+}
+END_TEST
 
 /* team-b's b1 (2 GPUs on one node) and team-d's d1 (1 GPU) pend; n0
  * holds x1, x2 of team-x (q 0), warned when `warned`; n1 y1, y2 of
@@ -185,6 +252,7 @@ Suite *room_patience_suite(void)
 	Suite *s = suite_create("room_patience");
 	TCase *tc = tcase_create("room_patience");
 
+	tcase_add_test(tc, patience_waits_only_for_loans);
 	tcase_add_test(tc, grace_victims_are_room_coming);
 	tcase_add_test(tc, draining_node_is_no_room);
 	tcase_add_test(tc, patience_waits_not_on_a_closed_node);

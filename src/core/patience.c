@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/band.h"
 #include "core/patience.h"
 #include "core/reclaim.h"
 #include "core/sort.h"
@@ -59,6 +60,21 @@ static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
 	return gq_reclaim_allowed(&v->reg, &v->jobs[loan->job], job);
 }
 
+/*
+ * job waits for loans: it starts on nothing and reclaims nothing now.
+ * Like a job with no room (room.c, _no_room), an in-quota one goes below
+ * the in-quota jobs that can start or reclaim (gq_band_priority_roomless):
+ * Slurm's main cycle stops trying a partition at the first job it cannot
+ * start (fail_by_part in job_scheduler.c).  Its band, A and key stay.
+ */
+static void _wait(gq_job_t *job, uint32_t loan_id)
+{
+	job->patient = true;
+	job->waits_for = loan_id;
+	if (job->band == GQ_BAND_IN_QUOTA)
+		job->priority = gq_band_priority_roomless();
+}
+
 /* GPUs it needs on one node. */
 static uint32_t _per_node(const gq_job_t *job)
 {
@@ -112,8 +128,7 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 			}
 		idle[best] = have - need;
 	}
-	job->patient = true;
-	job->waits_for = v->jobs[loans[best_last].job].in.id;
+	_wait(job, v->jobs[loans[best_last].job].in.id);
 	return true;
 }
 

@@ -20,7 +20,9 @@
  * gq_room_nodes) but one where that room and its loans there cover it,
  * waits for them (gq_job_t.patient, waits_for: the loan that ends last of
  * those it counts on) and reclaims nothing; the GPUs it counts on are not
- * counted again for the next one.  Returns 0, or -1 (memory).  O(L log L + Pr x (N
+ * counted again for the next one.  A patient in-quota job takes the
+ * priority of a job with no room (gq_band_priority_roomless): it can
+ * start on nothing now.  Returns 0, or -1 (memory).  O(L log L + Pr x (N
  * + L)) for L loans, Pr such jobs, N nodes: nothing when patience is 0 or
  * there is no loan.
  */

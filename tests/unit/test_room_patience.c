@@ -1,9 +1,10 @@
 /*
  * test_room_patience.c - what counts as room on a node, and who a job
  * waits for instead of reclaiming: loans are the waiter's own reclaim
- * candidates, victims leaving in their grace time are room coming, a
- * node that takes no work is no room.  The numbers of docs/MODEL.md
- * ("Making room", "Patience for loans that end soon").
+ * candidates, a patient job is tried after the jobs that can start or
+ * reclaim, victims leaving in their grace time are room coming, a node
+ * that takes no work is no room.  The numbers of docs/MODEL.md ("Bands
+ * and priority", "Making room", "Patience for loans that end soon").
  */
 #include <check.h>
 
@@ -94,6 +95,55 @@ START_TEST(patience_waits_only_for_loans)
 	ck_assert(!b1->patient);
 	ck_assert(gq_view_preemptable(v, 4, 20));
 	ck_assert(!gq_view_preemptable(v, 3, 20));	/* team-c keeps 2 */
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A patient job starts on nothing and reclaims nothing now: tried after
+ * the in-quota jobs that can start or reclaim, like a job with no room
+ * (Slurm's main cycle stops a partition at the first job it cannot start).
+ *
+ * 2 nodes x 2 GPUs, P = 120 s, now 100.  team-c (q 0) runs c1 (n0, ends
+ * at 130), c2 (n0), c3, c4 (n1): all 4 over its quota, candidates.
+ * team-b (q 4) pends b1 (1 GPU): A = 1, key 1/4 = 0.25; it waits for c1.
+ * team-d (q 1) pends d1 (1 GPU): A = 1, key 1; c1 is counted on by b1,
+ * no loan is left: d1 may reclaim now.
+ * b1 keeps its band, A and key but takes the band's base, 1 400 000 001
+ * (keyed it was 1 400 000 001 + 1 + 0.75 x 699 999 998, rounded:
+ * 1 925 000 001); d1 keeps 1 400 000 002 (key 1): d1 is tried first.
+ */
+START_TEST(patient_job_tried_after_jobs_that_can_reclaim)
+{
+	gq_project_cfg_t p[2] = { proj("team-b", 4, 1, GQ_NO_LIMIT),
+				  proj("team-d", 1, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = patient_view(p, 2, 120);
+	const gq_job_t *b1, *d1;
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	add(v, "team-c", ending(1, 1, 10, 130));
+	run(v, 2, "team-c", 1, 11);
+	run(v, 3, "team-c", 1, 12);
+	run(v, 4, "team-c", 1, 13);
+	for (uint32_t id = 1; id <= 4; id++)
+		ck_assert_int_eq(gq_view_place(v, id, id <= 2 ? 0 : 1, 1), 0);
+	pend(v, 20, "team-b", 1, 50);
+	pend(v, 30, "team-d", 1, 51);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	b1 = gq_view_job(v, 20);
+	d1 = gq_view_job(v, 30);
+	ck_assert(b1->patient);
+	ck_assert_uint_eq(b1->waits_for, 1);
+	ck_assert_int_eq(b1->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(b1->key, 0.25, 1e-9);
+	ck_assert(!b1->roomless);
+	ck_assert_uint_eq(b1->priority, IN_QUOTA_BASE);
+	ck_assert_uint_eq(gq_band_priority_roomless(), IN_QUOTA_BASE);
+	ck_assert(!d1->patient);
+	ck_assert(gq_view_may_reclaim(v, 30));
+	ck_assert_uint_eq(d1->priority, IN_QUOTA_BASE + 1);
+	ck_assert_uint_gt(d1->priority, b1->priority);
 	gq_view_free(v);
 }
 END_TEST
@@ -253,6 +303,7 @@ Suite *room_patience_suite(void)
 	TCase *tc = tcase_create("room_patience");
 
 	tcase_add_test(tc, patience_waits_only_for_loans);
+	tcase_add_test(tc, patient_job_tried_after_jobs_that_can_reclaim);
 	tcase_add_test(tc, grace_victims_are_room_coming);
 	tcase_add_test(tc, draining_node_is_no_room);
 	tcase_add_test(tc, patience_waits_not_on_a_closed_node);

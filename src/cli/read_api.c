@@ -236,9 +236,13 @@ static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
 				gq_view_node_group(view, i, nparts + 1 + k);
 		}
 
-		if (_node_in_pool(cfg, n) && gq_node_takes_work(n->node_state))
+		if (!_node_in_pool(cfg, n))
+			continue;
+		if (gq_node_takes_work(n->node_state))
 			gq_view_node_free(view, i, total > used ?
 					  (uint32_t)(total - used) : 0);
+		else	/* no room there (read_slurm.c does the same) */
+			gq_view_close_node(view, i);
 	}
 	return 0;
 }

@@ -46,7 +46,8 @@ uint32_t gq_band_compose(uint32_t band_prio, double part, double max_part,
 		return band_prio;
 	off = band_prio - base;			/* 0 .. SPAN - 1 */
 	slots = GQ_BAND_SPAN / room - 2;	/* a slot's margin each end */
-	/* the base (roomless) alone in slot 0; places 1.. share the rest */
+	/* the base (no room, or waiting for loans) alone in slot 0; places
+	 * 1.. share the rest */
 	slot = off ? 1 + (uint32_t)((uint64_t)(off - 1) * (slots - 1) /
 				    (GQ_BAND_SPAN - 1)) : 0;
 	if (max_part >= room)

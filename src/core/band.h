@@ -67,10 +67,12 @@ static inline double gq_band_key(gq_band_t band, double cum, double quota,
 }
 
 /*
- * The priority of an in-quota job for which no node can give room, by
- * idle GPUs or reclaim (room.c): below every other in-quota job, so that
- * Slurm's main cycle, which stops trying a partition at the first job it
- * cannot start, tries the in-quota jobs that can start or reclaim first.
+ * The priority of an in-quota job that can neither start nor reclaim
+ * now: no node can give it room, by idle GPUs or reclaim (room.c), or it
+ * waits for loans that end soon (patience.c).  Below every other in-quota
+ * job, so that Slurm's main cycle, which stops trying a partition at the
+ * first job it cannot start, tries the in-quota jobs that can start or
+ * reclaim first.
  */
 uint32_t gq_band_priority_roomless(void);
 
@@ -126,9 +128,9 @@ uint32_t gq_band_room(double max_part);
  * (docs/MODEL.md "Priority with multifactor"): the band's range is cut into
  * slots of `room`, a margin of one slot at each end; the place
  * gq_band_priority gave (`band_prio`) picks the slot, keeping its order (the
- * base, for roomless jobs, keeps the lowest slot), and the part, scaled by
- * room / (max_part + 1) when it does not fit and clamped to [0, room - 1],
- * is added.  `room` 1: band_prio as it is.  O(1).
+ * base, for jobs that can neither start nor reclaim, keeps the lowest
+ * slot), and the part, scaled by room / (max_part + 1) when it does not
+ * fit and clamped to [0, room - 1], is added.  `room` 1: band_prio as it is.  O(1).
  */
 uint32_t gq_band_compose(uint32_t band_prio, double part, double max_part,
 			 uint32_t room);

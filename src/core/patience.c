@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/band.h"
 #include "core/patience.h"
+#include "core/reclaim.h"
 #include "core/sort.h"
 #include "core/view_impl.h"
 
@@ -46,6 +48,33 @@ static bool _may_wait(const gq_job_t *job)
 		job->band == GQ_BAND_FAIR_SHARE);
 }
 
+/*
+ * Is this running job a loan for `job`: one of its reclaim candidates
+ * (another project's job, offered under job's kind of reclaim: over its
+ * project's floor)?  A job in its project's quota, or of job's own
+ * project, ends when it ends but frees nothing job could have taken.
+ */
+static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
+		      const gq_loan_t *loan)
+{
+	return gq_reclaim_allowed(&v->reg, &v->jobs[loan->job], job);
+}
+
+/*
+ * job waits for loans: it starts on nothing and reclaims nothing now.
+ * Like a job with no room (room.c, _no_room), an in-quota one goes below
+ * the in-quota jobs that can start or reclaim (gq_band_priority_roomless):
+ * Slurm's main cycle stops trying a partition at the first job it cannot
+ * start (fail_by_part in job_scheduler.c).  Its band, A and key stay.
+ */
+static void _wait(gq_job_t *job, uint32_t loan_id)
+{
+	job->patient = true;
+	job->waits_for = loan_id;
+	if (job->band == GQ_BAND_IN_QUOTA)
+		job->priority = gq_band_priority_roomless();
+}
+
 /* GPUs it needs on one node. */
 static uint32_t _per_node(const gq_job_t *job)
 {
@@ -68,13 +97,14 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 		uint32_t have;
 		int i, last = -1;
 
-		if (!gq_view_node_allowed(v, job->in.node_group, n))
+		if (v->node_closed[n] ||
+		    !gq_view_node_allowed(v, job->in.node_group, n))
 			continue;
 		if (idle[n] >= need)
 			return false;	/* it starts on idle GPUs */
 		have = idle[n];
 		for (i = first[n]; i < first[n + 1] && have < need; i++)
-			if (!used[i]) {
+			if (!used[i] && _loan_for(v, job, &loans[i])) {
 				have += loans[i].gpus;
 				last = i;
 			}
@@ -92,14 +122,13 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 		int i;
 
 		for (i = first[best]; i <= best_last; i++)
-			if (!used[i]) {
+			if (!used[i] && _loan_for(v, job, &loans[i])) {
 				have += loans[i].gpus;
 				used[i] = 1;
 			}
 		idle[best] = have - need;
 	}
-	job->patient = true;
-	job->waits_for = v->jobs[loans[best_last].job].in.id;
+	_wait(job, v->jobs[loans[best_last].job].in.id);
 	return true;
 }
 
@@ -118,9 +147,11 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	for (e = 0; e < v->npl; e++) {
 		const gq_job_t *j = &v->jobs[v->pl_job[e]];
 
-		if (j->in.state == GQ_JOB_RUNNING &&
-		    j->preempt_rank != UINT32_MAX && j->in.ends_by &&
-		    j->in.ends_by - v->now <= patience)
+		/* offered to some kind of reclaim, on a node that takes
+		 * work; whether to this waiter: _loan_for */
+		if (j->in.state == GQ_JOB_RUNNING && j->victim &&
+		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
+		    !v->node_closed[v->pl_node[e]])
 			loans[nloans++] = (gq_loan_t){ v->pl_node[e],
 						      v->pl_gpus[e],
 						      j->in.ends_by,
@@ -141,7 +172,8 @@ int gq_patience_apply(gq_view_t *v, int patience)
 			e++;
 		first[n] = e;
 	}
-	memcpy(free_gpus, v->node_free, sizeof(*free_gpus) * v->nnodes);
+	/* idle GPUs and those leaving in a grace time (room.h) */
+	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
 	/* of the jobs that may reclaim (gq_queue_walk), by index */
 	for (n = 0; n < v->nreclaimers; n++)
 		if (_may_wait(&v->jobs[v->reclaimers[n]]))

@@ -10,15 +10,21 @@
 #include "core/view.h"
 
 /*
- * A loan is a running job that is a reclaim candidate (over quota) whose
- * time limit ends it within `patience` seconds of v's now.  Each pending
- * job that may reclaim, highest priority first, that asks GPUs on one node
- * and finds no node with room idle but one where idle GPUs and loans
- * there cover it, waits for them (gq_job_t.patient, waits_for: the loan
- * that ends last of those it counts on) and reclaims nothing; the GPUs it
- * counts on are not counted again for the next one.  Returns 0, or -1
- * (memory).  O(L log L + Pr x (N + L)) for L loans, Pr such jobs, N nodes:
- * nothing when patience is 0 or there is no loan.
+ * A loan, for a pending job J, is a running job on a node that takes work
+ * whose time limit ends it within `patience` seconds of v's now and that
+ * is one of J's reclaim candidates (another project's job, offered under
+ * J's kind of reclaim: gq_reclaim_allowed); never a job in its project's
+ * quota, nor one of J's own project.  Each pending job that may reclaim,
+ * highest priority first, that asks GPUs on one node and finds no node
+ * with room now (idle GPUs and those leaving in a grace time:
+ * gq_room_nodes) but one where that room and its loans there cover it,
+ * waits for them (gq_job_t.patient, waits_for: the loan that ends last of
+ * those it counts on) and reclaims nothing; the GPUs it counts on are not
+ * counted again for the next one.  A patient in-quota job takes the
+ * priority of a job with no room (gq_band_priority_roomless): it can
+ * start on nothing now.  Returns 0, or -1 (memory).  O(L log L + Pr x (N
+ * + L)) for L loans, Pr such jobs, N nodes: nothing when patience is 0 or
+ * there is no loan.
  */
 int gq_patience_apply(gq_view_t *v, int patience);
 

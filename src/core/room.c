@@ -7,7 +7,11 @@
  * For each pending job that may reclaim and needs G GPUs on each of N
  * nodes, when the usual candidates cannot give that, choose per node (of
  * the nodes it may use: its partition's) the victims, in reclaim order,
- * until the node has room; stop at N nodes.
+ * until the node has room; stop at N nodes.  A node's room starts from
+ * what it offers now (gq_room_nodes): its idle GPUs and those of victims
+ * leaving it in their grace time; a node that takes no new work
+ * (draining, failing: gq_view_close_node) offers none and gives no
+ * victim, since Slurm would start nothing there.
  * The choice is kept as (preemptor, victim) pairs.  Room sets and the
  * usual sets draw on one budget per project and department (reclaim.h):
  * room sets first, in the order Slurm tries their preemptors, then the
@@ -98,13 +102,14 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k];
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
-		uint64_t room = v->node_free[n];
+		uint64_t room = v->node_room[n];
 
-		/* nodes come with the most idle GPUs first: without
-		 * victims, no later node has room */
+		/* nodes come with the most room first: without victims, no
+		 * later node has room */
 		if (!any && room < er->in.gpus_per_node)
 			break;
-		if (!gq_view_node_allowed(v, er->in.node_group, n))
+		if (v->node_closed[n] ||
+		    !gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
 		for (s = 0; any && s < gq_bucket_len(bynode, n) &&
 			    room < er->in.gpus_per_node; s++)
@@ -126,11 +131,11 @@ static int _cmp_entry(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-static int _cmp_node_free(const void *a, const void *b, void *ctx)
+static int _cmp_node_room(const void *a, const void *b, void *ctx)
 {
 	const gq_view_t *v = ctx;
-	uint32_t x = v->node_free[*(const int *)a];
-	uint32_t y = v->node_free[*(const int *)b];
+	uint32_t x = v->node_room[*(const int *)a];
+	uint32_t y = v->node_room[*(const int *)b];
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -219,13 +224,14 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
 		int n = nodes[k], mark = nchosen;
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
-		uint64_t room = v->node_free[n];
+		uint64_t room = v->node_room[n];
 
 		/* no project can give (nothing taken, so none will): as
 		 * above, no later node has room */
 		if (!g->live && room < er->in.gpus_per_node)
 			break;
-		if (!gq_view_node_allowed(v, er->in.node_group, n))
+		if (v->node_closed[n] ||
+		    !gq_view_node_allowed(v, er->in.node_group, n))
 			continue;
 		/* a taken job's project is chained: never skipped */
 		for (s = 0; g->live && s < gq_bucket_len(bynode, n) &&
@@ -286,14 +292,33 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 	return rc ? -1 : nchosen;
 }
 
-/* the node of an eligible victim's placement entry; else -1 */
+/* the node of an eligible victim's placement entry on a node that
+ * takes work; else -1 */
 static int _node_of(int e, const void *ctx)
 {
 	const gq_view_t *v = ctx;
 
-	if (v->jobs[v->pl_job[e]].preempt_rank == UINT32_MAX)
+	if (v->jobs[v->pl_job[e]].preempt_rank == UINT32_MAX ||
+	    v->node_closed[v->pl_node[e]])
 		return -1;
 	return v->pl_node[e];
+}
+
+void gq_room_nodes(gq_view_t *v)
+{
+	int n, e;
+
+	for (n = 0; n < v->nnodes; n++)
+		v->node_room[n] = v->node_closed[n] ? 0 : v->node_free[n];
+	/* a warned victim's GPUs: leaving, for the preemptors to come */
+	for (e = 0; e < v->npl; e++) {
+		const gq_job_t *j = &v->jobs[v->pl_job[e]];
+
+		n = v->pl_node[e];
+		if (j->in.at_risk && j->in.state == GQ_JOB_RUNNING &&
+		    !v->node_closed[n])
+			v->node_room[n] += v->pl_gpus[e];
+	}
 }
 
 /* A pending job that may reclaim and asks for GPUs on each of its nodes. */
@@ -579,8 +604,8 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 			sizeof(int), _cmp_entry, v);
 		nodes[i] = i;
 	}
-	/* nodes with the most idle GPUs first: fewest victims */
-	qsort_r(nodes, v->nnodes, sizeof(*nodes), _cmp_node_free, v);
+	/* nodes with the most room first: fewest victims */
+	qsort_r(nodes, v->nnodes, sizeof(*nodes), _cmp_node_room, v);
 	/* the entries as the scans read them, in bucket order */
 	for (i = 0; i < bynode->start[v->nnodes]; i++) {
 		int e = bynode->item[i], j = v->pl_job[e];

@@ -81,6 +81,8 @@ void gq_view_free(gq_view_t *v)
 	free(v->reclaimers);
 	gq_idmap_free(&v->ids);
 	free(v->node_free);
+	free(v->node_closed);
+	free(v->node_room);
 	free(v->groups);
 	free(v->pl_node);
 	free(v->pl_gpus);
@@ -150,22 +152,45 @@ void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
 		v->min_runtime_pass = seconds;
 }
 
+/* Room for nnodes in the per-node arrays; -1 when out of memory. */
+static int _grow_nodes(gq_view_t *v, int nnodes)
+{
+	uint32_t *nf, *nr;
+	uint8_t *nc;
+
+	if (nnodes <= v->node_cap)
+		return 0;
+	if (!(nf = realloc(v->node_free, sizeof(*nf) * nnodes)))
+		return -1;
+	v->node_free = nf;
+	if (!(nr = realloc(v->node_room, sizeof(*nr) * nnodes)))
+		return -1;
+	v->node_room = nr;
+	if (!(nc = realloc(v->node_closed, sizeof(*nc) * nnodes)))
+		return -1;
+	v->node_closed = nc;
+	v->node_cap = nnodes;
+	return 0;
+}
+
 int gq_view_set_nodes(gq_view_t *v, int nnodes)
 {
-	if (nnodes > v->node_cap) {
-		uint32_t *nf = realloc(v->node_free, sizeof(*nf) * nnodes);
-
-		if (!nf) {
-			v->failed = true;
-			return -1;
-		}
-		v->node_free = nf;
-		v->node_cap = nnodes;
+	if (_grow_nodes(v, nnodes)) {
+		v->failed = true;
+		return -1;
 	}
-	if (nnodes > 0)
+	if (nnodes > 0) {
 		memset(v->node_free, 0, sizeof(*v->node_free) * nnodes);
+		memset(v->node_closed, 0, sizeof(*v->node_closed) * nnodes);
+	}
 	v->nnodes = nnodes;
 	return 0;
+}
+
+void gq_view_close_node(gq_view_t *v, int node)
+{
+	if (node >= 0 && node < v->nnodes)
+		v->node_closed[node] = 1;
 }
 
 int gq_view_set_groups(gq_view_t *v, int ngroups)
@@ -918,7 +943,9 @@ static int _start_jobs(gq_view_t *v)
  *    only jobs patience and room-making look at;
  *  - floors, then each project's candidates, reclaim order and the usual
  *    sets in one sweep of the running jobs: O(P log P + J) (reclaim.h);
- *  - room, with placement only: room.c.
+ *  - with placement only: what each node offers now, O(N + E) for E
+ *    placement entries (room.h, gq_room_nodes); patience (patience.h);
+ *    room (room.c).
  * make bench prints the time of each (view_impl.h, GQ_PASS_STEPS).
  */
 int gq_view_compute(gq_view_t *v)
@@ -959,6 +986,8 @@ int gq_view_compute(gq_view_t *v)
 		goto out;
 	v->nruns = r->nproj;
 	STEP(GQ_STEP_RECLAIM);
+	if (v->nnodes)
+		gq_room_nodes(v);
 	if (gq_patience_apply(v, v->patience))
 		goto out;
 	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))

@@ -184,6 +184,14 @@ void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus);
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus);
 
 /*
+ * `node` takes no new work (draining, drained, failing, not responding,
+ * down: Slurm places no job there), after gq_view_set_nodes.  Its GPUs,
+ * idle or freed by a reclaim, are room for nobody (room.c, patience.c);
+ * its running jobs still hold their GPUs and count as any job's.  O(1).
+ */
+void gq_view_close_node(gq_view_t *v, int node);
+
+/*
  * Node groups (a partition's nodes), optional, after gq_view_set_nodes:
  * `node` is in group `group` (1-based, at most ngroups of
  * gq_view_set_groups).  Room is made for a pending job only on the nodes

@@ -64,6 +64,11 @@ struct gq_view {
 	/* placement, for making room (optional) */
 	int nnodes;
 	uint32_t *node_free;	/* idle GPUs per node */
+	uint8_t *node_closed;	/* per node: takes no new work
+				 * (gq_view_close_node) */
+	uint32_t *node_room;	/* per node: GPUs a preemptor can count on
+				 * now, for the pass (room.h,
+				 * gq_room_nodes) */
 	int node_cap;
 	int *pl_node;		/* running jobs' GPUs per node, entries */
 	uint32_t *pl_gpus;	/* gq_job_t.place_first .. + place_n */

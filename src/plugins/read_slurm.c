@@ -148,8 +148,10 @@ static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
 
 /*
  * C: the GPUs of the pool's nodes (gq_node_capacity); each node's idle
- * GPUs when it takes work, and its partitions (node groups), for making
- * room.  O(nodes x partitions per node x partitions).
+ * GPUs when it takes work, else the node closed (draining, failing, not
+ * responding, down: no room there, gq_view_close_node), and its
+ * partitions (node groups), for making room.  O(nodes x partitions per
+ * node x partitions).
  */
 static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
 		       const gq_groups_t *groups, double *c)
@@ -172,6 +174,8 @@ static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
 				       total - idle);
 		if (gq_node_takes_work(node_ptr->node_state))
 			gq_view_node_free(view, node_ptr->index, idle);
+		else
+			gq_view_close_node(view, node_ptr->index);
 	}
 	return 0;
 }

@@ -28,6 +28,7 @@ Suite *unresponsive_suite(void);
 Suite *coming_free_suite(void);
 Suite *run_secs_suite(void);
 Suite *between_passes_suite(void);
+Suite *room_patience_suite(void);
 
 int main(void)
 {
@@ -57,6 +58,7 @@ int main(void)
 	srunner_add_suite(sr, between_passes_suite());
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
+	srunner_add_suite(sr, room_patience_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

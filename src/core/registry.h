@@ -27,10 +27,13 @@
  * The sums of a project's queue walk (queue.c) at some job: a_p plus the
  * GPUs of the jobs before it that may start, of all of them (what limits
  * bound), of those banded in quota, and of those banded in quota or fair
- * share.
+ * share.  `later`: the GPUs of the jobs not eligible yet that the walk
+ * let through (their begin time passes on its own: they may start before
+ * the next pass), which limits bound on top of `all`.
  */
 typedef struct {
 	double all, inq, fair;
+	double later;
 } gq_sums_t;
 
 typedef struct {

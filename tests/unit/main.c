@@ -27,6 +27,7 @@ Suite *throttle_file_suite(void);
 Suite *unresponsive_suite(void);
 Suite *coming_free_suite(void);
 Suite *run_secs_suite(void);
+Suite *usage_memory_suite(void);
 
 int main(void)
 {
@@ -55,6 +56,7 @@ int main(void)
 	srunner_add_suite(sr, run_secs_suite());
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
+	srunner_add_suite(sr, usage_memory_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

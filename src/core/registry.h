@@ -37,7 +37,10 @@ typedef struct {
 } gq_sums_t;
 
 typedef struct {
-	char *name;
+	char *name;		/* shown: an unlisted account's sanitized */
+	char *account;		/* an account no project lists: its name in
+				 * lower case, its identity (usage.c keys
+				 * its usage by it); NULL when configured */
 	double quota, weight, limit;	/* limit INFINITY when unlimited */
 	int department;		/* -1 when none */
 	bool configured;	/* false: an account no project lists */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "core/pools.h"
 #include "core/state.h"
 #include "core/usage.h"
@@ -128,6 +129,129 @@ START_TEST(late_submit_bounded_by_department_begins_later_jobs)
 }
 END_TEST
 
+static gq_pools_t *pools_of(const char *json)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg = NULL;
+	gq_pools_t *p;
+
+	ck_assert_msg(!gq_config_parse(json, "t.json", &cfg, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_ptr_nonnull(p = gq_pools_new(cfg));
+	gq_config_free(cfg);
+	return p;
+}
+
+/*
+ * Project "ml" (q 2) lists account "ml-a" only; -A ml (no project lists
+ * it: a 0-quota project also shown "ml") runs 4 x 1 GPU; ml-a runs 2, at
+ * its quota.  "a b" and "a;b" (unlisted, both shown "a?b") run 1 and 0.
+ * H = 100 s, passes at t 1000 (starts the clock) and 1100: each GPU above
+ * quota adds (1 - 1/2) x 100 / ln 2 = 72.1348 GPU-s.  The account ml:
+ * 4 x 72.1348 = 288.539; "a b": 72.1348; configured ml: 0 (tilt 1);
+ * "a;b": 0.
+ */
+static void same_names_pass(gq_pools_t *p, int64_t now)
+{
+	gq_view_t *v = p->view[0];
+
+	gq_view_begin(v, 8, now);
+	for (uint32_t id = 1; id <= 4; id++)
+		run(v, id, "ml", 1, 1);
+	run(v, 10, "ml-a", 2, 1);
+	run(v, 11, "a b", 1, 1);
+	pend(v, 12, "a;b", 1, 1);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
+START_TEST(usage_kept_by_project_identity)
+{
+	gq_pools_t *p = pools_of(
+		"{\"projects\": [{\"name\": \"ml\", \"gpu_quota\": 2,"
+		"                 \"accounts\": [\"ml-a\"]},"
+		"                {\"name\": \"other\", \"gpu_quota\": 2}]}");
+	gq_view_t *v = p->view[0];
+	gq_usage_t u = { 0 };
+	int ml, rogue, ab, asb;
+
+	for (int step = 0; step < 2; step++) {
+		same_names_pass(p, 1000 + 100 * step);
+		ck_assert_int_eq(gq_usage_advance(&u, p, 100,
+						  1000 + 100 * step), 0);
+	}
+	gq_usage_apply(&u, p, 1, 100);
+	ml = gq_view_find_project(v, "ml-a");
+	rogue = gq_view_find_project(v, "ml");
+	ab = gq_view_find_project(v, "a b");
+	asb = gq_view_find_project(v, "a;b");
+	ck_assert_int_ne(ml, rogue);
+	ck_assert_str_eq(gq_view_project(v, rogue)->name, "ml");
+	ck_assert_str_eq(gq_view_project(v, asb)->name,
+			 gq_view_project(v, ab)->name);
+	ck_assert_double_eq(gq_view_project(v, ml)->usage, 0);
+	ck_assert_double_eq(gq_view_project(v, ml)->tilt, 1);
+	ck_assert_double_eq_tol(gq_view_project(v, rogue)->usage, 288.539,
+				1e-3);
+	ck_assert_double_eq_tol(gq_view_project(v, ab)->usage, 72.1348, 1e-3);
+	ck_assert_double_eq(gq_view_project(v, asb)->usage, 0);
+	ck_assert_double_eq(gq_usage_of(&u, "", "ml"), 0);
+	ck_assert_double_eq_tol(gq_usage_of_account(&u, "", "ml"), 288.539,
+				1e-3);
+	gq_usage_free(&u);
+	gq_pools_free(p);
+}
+END_TEST
+
+/*
+ * The file keeps the identity: an account's entry is written with "kind":
+ * "account" and read back as the account's, not project ml's (usage as
+ * above: the account ml 288.539, configured ml none).  A file without
+ * "kind" (as written before) is read as configured projects' usage; a
+ * "kind" other than "project" or "account" refuses the file.
+ */
+START_TEST(usage_file_keeps_project_identity)
+{
+	gq_pools_t *p = pools_of(
+		"{\"projects\": [{\"name\": \"ml\", \"gpu_quota\": 2,"
+		"                 \"accounts\": [\"ml-a\"]}]}");
+	char *path = write_temp("");
+	char err[GQ_ERR_MAX];
+	gq_usage_t u = { 0 }, r = { 0 };
+	FILE *f;
+
+	for (int step = 0; step < 2; step++) {
+		same_names_pass(p, 1000 + 100 * step);
+		gq_usage_advance(&u, p, 100, 1000 + 100 * step);
+	}
+	ck_assert_int_eq(gq_usage_file_write(&u, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_usage_file_read(path, &r, err, sizeof(err)), 0);
+	ck_assert_int_eq(r.n, 2);
+	ck_assert_double_eq(gq_usage_of(&r, "", "ml"), 0);
+	ck_assert_double_eq_tol(gq_usage_of_account(&r, "", "ml"), 288.539,
+				1e-3);
+	ck_assert_double_eq_tol(gq_usage_of_account(&r, "", "a b"), 72.1348,
+				1e-3);
+
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("{\"version\": 1, \"written_at\": 5, \"usage\": [{\"pool\": \"\", \"project\": \"ml\", \"gpu_seconds\": 7}]}", f);
+	fclose(f);
+	ck_assert_int_eq(gq_usage_file_read(path, &r, err, sizeof(err)), 0);
+	ck_assert_double_eq(gq_usage_of(&r, "", "ml"), 7);
+	ck_assert_double_eq(gq_usage_of_account(&r, "", "ml"), 0);
+
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fputs("{\"version\": 1, \"written_at\": 5, \"usage\": [{\"pool\": \"\", \"project\": \"ml\", \"kind\": \"user\", \"gpu_seconds\": 7}]}", f);
+	fclose(f);
+	ck_assert_int_eq(gq_usage_file_read(path, &r, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "usage[0]") != NULL, "%s", err);
+	unlink(path);
+	free(path);
+	gq_usage_free(&u);
+	gq_usage_free(&r);
+	gq_pools_free(p);
+}
+END_TEST
+
 Suite *usage_memory_suite(void)
 {
 	Suite *s = suite_create("usage_memory");
@@ -136,6 +260,8 @@ Suite *usage_memory_suite(void)
 	tcase_add_test(tc, late_submit_bounded_by_begins_later_jobs);
 	tcase_add_test(tc, begins_later_job_counted_once_between_passes);
 	tcase_add_test(tc, late_submit_bounded_by_department_begins_later_jobs);
+	tcase_add_test(tc, usage_kept_by_project_identity);
+	tcase_add_test(tc, usage_file_keeps_project_identity);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -361,7 +361,7 @@ void gq_registry_reset(gq_registry_t *r)
 
 		p->alloc = p->at_risk = 0;
 		p->pending = 0;
-		p->deserved = p->share = 0;
+		p->deserved = p->share = p->share_floor = 0;
 		memset(&p->tail, 0, sizeof(p->tail));
 		p->quota_out = p->quota;
 		p->room_void = false;
@@ -369,6 +369,7 @@ void gq_registry_reset(gq_registry_t *r)
 	for (i = 0; i < r->ndept; i++) {
 		r->dept[i].alloc = r->dept[i].at_risk = 0;
 		r->dept[i].demand = r->dept[i].share = 0;
+		r->dept[i].share_floor = 0;
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}
 	r->idle = 0;

@@ -53,6 +53,8 @@ typedef struct {
 	uint64_t pending;	/* GPUs of eligible pending jobs (x tasks) */
 	double deserved;	/* step 1 of fair share */
 	double share;		/* f_p */
+	double share_floor;	/* f_p without usage's tilt: the floor
+				 * against fair-share reclaim */
 	double quota_out;	/* its part of its department's quota: its
 				 * quota against reclaim from outside */
 	gq_sums_t tail;		/* after the last job walked (late submits) */
@@ -67,6 +69,7 @@ typedef struct {
 	uint32_t alloc;
 	uint32_t at_risk;	/* of alloc, on nodes that do not respond */
 	double demand, share;
+	double share_floor;	/* share without usage's tilt (floors) */
 	gq_sums_t tail;		/* alloc + pending GPUs not held, in quota
 				 * (late submits; .fair unused) */
 } gq_dept_t;

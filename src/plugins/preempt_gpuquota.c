@@ -174,7 +174,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
-	     pe->share, gq_floor(pe->quota, pe->share,
+	     pe->share, gq_floor(pe->quota, pe->share_floor,
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);

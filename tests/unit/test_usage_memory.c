@@ -252,6 +252,90 @@ START_TEST(usage_file_keeps_project_identity)
 }
 END_TEST
 
+/*
+ * Usage tilts who gets idle GPUs first, never a floor.  C 8: team-a (q 2)
+ * runs 5 x 1 GPU and pends 3; team-b (q 2) runs 2 and pends 6 x 1: D 8
+ * each, deserved 2 each, surplus 4.  Untilted (1:1): f 4 and 4.  team-a's
+ * usage tilting its weight to 0.2: f_a = 2 + 4 x 0.2 / 1.2 = 2.667, f_b =
+ * 2 + 4 / 1.2 = 5.333 (bands), but the floor against fair-share reclaim
+ * stays max(2, 4) = 4 (share_floor 4): team-b's fair-share job 30 (A = 3
+ * <= 5.333) may take 5 - 4 = 1 of team-a's GPUs either way, not 5 - 2.667
+ * -> 2.
+ */
+static int fair_share_reclaim_offers(double tilt, double *share,
+				     double *share_floor)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = view_of(p, 2, NULL, 0);
+	int n = 0;
+
+	gq_view_begin(v, 8, 100);
+	for (uint32_t id = 1; id <= 5; id++)
+		run(v, id, "team-a", 1, id);
+	run(v, 6, "team-b", 1, 6);
+	run(v, 7, "team-b", 1, 7);
+	for (uint32_t id = 20; id < 23; id++)
+		pend(v, id, "team-a", 1, id);
+	for (uint32_t id = 30; id < 36; id++)
+		pend(v, id, "team-b", 1, id);
+	gq_view_set_usage(v, gq_view_find_project(v, "team-a"),
+			  tilt < 1 ? 1e6 : 0, tilt);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 30)->band, GQ_BAND_FAIR_SHARE);
+	for (uint32_t id = 1; id <= 5; id++)
+		n += gq_view_preemptable(v, id, 30);
+	*share = project(v, "team-a")->share;
+	*share_floor = project(v, "team-a")->share_floor;
+	gq_view_free(v);
+	return n;
+}
+
+START_TEST(usage_never_moves_fair_share_floor)
+{
+	double share, floor;
+
+	ck_assert_int_eq(fair_share_reclaim_offers(1, &share, &floor), 1);
+	ck_assert_double_eq_tol(share, 4, 1e-9);
+	ck_assert_double_eq_tol(floor, 4, 1e-9);
+	ck_assert_int_eq(fair_share_reclaim_offers(0.2, &share, &floor), 1);
+	ck_assert_double_eq_tol(share, 2.667, 1e-3);
+	ck_assert_double_eq_tol(floor, 4, 1e-9);
+}
+END_TEST
+
+/*
+ * The same in a department: C 8, d (q 4) holds team-a (q 1) and team-b
+ * (q 1), each demanding 8; team-c (q 4) outside, demanding 4.  Top: d 4,
+ * team-c 4.  Inside d: deserved 1 + 1, surplus 2: untilted 2 and 2;
+ * team-a tilted to 0.5: 1 + 2 x 0.5 / 1.5 = 1.667 and 2.333.  share_floor
+ * stays 2 and 2; the department's own 4 either way.
+ */
+START_TEST(usage_never_moves_floor_inside_department)
+{
+	gq_project_cfg_t p[3] = { proj("team-a", 1, 1, GQ_NO_LIMIT),
+				  proj("team-b", 1, 1, GQ_NO_LIMIT),
+				  proj("team-c", 4, 1, GQ_NO_LIMIT) };
+	gq_dept_cfg_t d[1] = { dept("d", 4, GQ_NO_LIMIT) };
+	gq_view_t *v;
+
+	p[0].department = p[1].department = 0;
+	v = view_of(p, 3, d, 1);
+	gq_view_begin(v, 8, 100);
+	pend(v, 1, "team-a", 8, 1);
+	pend(v, 2, "team-b", 8, 2);
+	pend(v, 3, "team-c", 4, 3);
+	gq_view_set_usage(v, gq_view_find_project(v, "team-a"), 1e6, 0.5);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_double_eq_tol(project(v, "team-a")->share, 1.667, 1e-3);
+	ck_assert_double_eq_tol(project(v, "team-b")->share, 2.333, 1e-3);
+	ck_assert_double_eq_tol(project(v, "team-a")->share_floor, 2, 1e-9);
+	ck_assert_double_eq_tol(project(v, "team-b")->share_floor, 2, 1e-9);
+	ck_assert_double_eq_tol(gq_view_dept(v, 0)->share_floor, 4, 1e-9);
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *usage_memory_suite(void)
 {
 	Suite *s = suite_create("usage_memory");
@@ -262,6 +346,8 @@ Suite *usage_memory_suite(void)
 	tcase_add_test(tc, late_submit_bounded_by_department_begins_later_jobs);
 	tcase_add_test(tc, usage_kept_by_project_identity);
 	tcase_add_test(tc, usage_file_keeps_project_identity);
+	tcase_add_test(tc, usage_never_moves_fair_share_floor);
+	tcase_add_test(tc, usage_never_moves_floor_inside_department);
 	suite_add_tcase(s, tc);
 	return s;
 }

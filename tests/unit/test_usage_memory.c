@@ -17,6 +17,7 @@
 #include "core/state.h"
 #include "core/usage.h"
 #include "core/view.h"
+#include "shared/job_facts.h"
 #include "helpers.h"
 
 static gq_job_in_t begins_later(uint32_t id, uint32_t gpus, int64_t submit)
@@ -336,6 +337,107 @@ START_TEST(usage_never_moves_floor_inside_department)
 }
 END_TEST
 
+/*
+ * The pause "no new victims while the first ones are warned" survives a
+ * slurmctld restart, rebuilt from the victims' records.  grace_time 60 s,
+ * KillWait + MessageTimeout 40 s: b1 (job 20) reclaims at t 100; Slurm
+ * warns its victims v1 (preempt_time 100, end_time 100 + 60 = 160) and,
+ * at t 105, v2 (grace 30: end_time 135).  slurmctld restarts at t 110:
+ * gq_state_clear + gq_state_load forget the pause.  The first pass reads
+ * v1 and v2 (gq_facts_reclaim_of: preemptor 20, since 100 and 105, grace
+ * 60 and 30) and rebuilds one reclaim: since 100 (the earliest), grace
+ * 60 (the longest).  Settling while t - 100 < 60 + 40: at t 120 and 199
+ * yes, at 200 no, as without the restart.  Rebuilding changes no epoch
+ * (the pass that reads it waits for it itself).
+ */
+START_TEST(restart_rebuilds_grace_pause)
+{
+	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"gpu_limit\": 2},"
+			     " {\"name\": \"team-x\", \"gpu_quota\": 4}]}");
+	gq_job_facts_t run = { .job_state = JOB_RUNNING };
+	const char *c = GQ_RECLAIMED_FOR "20 of team-a (in-quota)";
+	char err[GQ_ERR_MAX];
+	uint32_t pre;
+	int64_t since;
+	int grace;
+	uint64_t epoch;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert(gq_state_note_reclaim(20, 100, 60));
+	ck_assert(gq_state_reclaim_settling(20, 110, 40));
+	gq_state_clear();		/* slurmctld restarts */
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert(!gq_state()->inflight_read);
+	ck_assert(!gq_state_reclaim_settling(20, 120, 40));
+	epoch = gq_state()->epoch;
+	ck_assert(gq_facts_reclaim_of(&run, c, 100, 160, &pre, &since, &grace));
+	ck_assert(gq_state_rebuild_reclaim(pre, since, grace));
+	ck_assert(gq_facts_reclaim_of(&run, c, 105, 135, &pre, &since, &grace));
+	ck_assert(gq_state_rebuild_reclaim(pre, since, grace));
+	ck_assert_uint_eq(gq_state()->epoch, epoch);
+	ck_assert_int_eq(gq_state()->ninflight, 1);
+	ck_assert(gq_state_reclaim_settling(20, 120, 40));
+	ck_assert(gq_state_reclaim_settling(20, 199, 40));
+	ck_assert(!gq_state_reclaim_settling(20, 200, 40));
+	ck_assert_int_eq(gq_state_reclaim_wait(20), GQ_RECLAIM_WAIT + 60);
+	/* a reclaim noted later for the same preemptor renews nothing */
+	ck_assert(!gq_state_note_reclaim(20, 150, 60));
+	ck_assert(!gq_state_reclaim_settling(20, 200, 40));
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * What a victim's record tells after a restart (gq_facts_reclaim_of):
+ * running, preempt_time 100, end_time 160, comment "gpuquota: reclaimed
+ * for job 20 of team-a (in-quota)": preemptor 20, since 100, grace 160 -
+ * 100 = 60.  Its end not after preempt_time (160 at 160, or 0): grace 0.
+ * No such victim: not running (requeued, pending), no preempt_time, no
+ * comment or another's ("requeued by admin"), a comment without an id
+ * ("job x", "job 0", "job 20x") or past 32 bits (4294967296).
+ */
+START_TEST(victim_record_names_its_preemptor)
+{
+	gq_job_facts_t run = { .job_state = JOB_RUNNING };
+	gq_job_facts_t pend = { .job_state = JOB_PENDING };
+	const char *c = GQ_RECLAIMED_FOR "20 of team-a (in-quota)";
+	uint32_t pre = 0;
+	int64_t since = 0;
+	int grace = -1;
+
+	ck_assert(gq_facts_reclaim_of(&run, c, 100, 160, &pre, &since, &grace));
+	ck_assert_uint_eq(pre, 20);
+	ck_assert_int_eq(since, 100);
+	ck_assert_int_eq(grace, 60);
+	ck_assert(gq_facts_reclaim_of(&run, c, 160, 160, &pre, &since, &grace));
+	ck_assert_int_eq(grace, 0);
+	ck_assert(gq_facts_reclaim_of(&run, c, 100, 0, &pre, &since, &grace));
+	ck_assert_int_eq(grace, 0);
+	ck_assert(gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "7", 100, 130,
+				      &pre, &since, &grace));
+	ck_assert_uint_eq(pre, 7);
+	ck_assert(!gq_facts_reclaim_of(&pend, c, 100, 160, &pre, &since,
+				       &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, c, 0, 160, &pre, &since, &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, NULL, 100, 160, &pre, &since,
+				       &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, "requeued by admin", 100, 160,
+				       &pre, &since, &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "x of a", 100,
+				       160, &pre, &since, &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "0 of a", 100,
+				       160, &pre, &since, &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "20x of a", 100,
+				       160, &pre, &since, &grace));
+	ck_assert(!gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "4294967296 of a",
+				       100, 160, &pre, &since, &grace));
+}
+END_TEST
+
 Suite *usage_memory_suite(void)
 {
 	Suite *s = suite_create("usage_memory");
@@ -348,6 +450,8 @@ Suite *usage_memory_suite(void)
 	tcase_add_test(tc, usage_file_keeps_project_identity);
 	tcase_add_test(tc, usage_never_moves_fair_share_floor);
 	tcase_add_test(tc, usage_never_moves_floor_inside_department);
+	tcase_add_test(tc, restart_rebuilds_grace_pause);
+	tcase_add_test(tc, victim_record_names_its_preemptor);
 	suite_add_tcase(s, tc);
 	return s;
 }

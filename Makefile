@@ -135,7 +135,8 @@ unit: $(BUILD)/unit_tests glue
 # Slurm's internal headers, with slurmctld's own symbols stubbed
 # (tests/glue/stubs.c) and the rest of Slurm from libslurmfull, with
 # ASan/UBSan.  The priority plugin's entry points are called directly
-# (its pass thread is not started); preempt_gpuquota.c is left to the
+# (its pass thread is not started); preempt_gpuquota.c and
+# job_submit_gpuquota.c (the same plugin symbols) are left to the
 # integration tests.
 SLURMFULL_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 GLUE_PLUGIN_SRC := $(addprefix src/plugins/,array_throttle.c grace.c hold.c \
@@ -149,9 +150,9 @@ $(BUILD)/glue/%.o: %.c $(CORE_HDR) $(GLUE_HDR) tests/glue/glue.h tests/unit/help
 	@mkdir -p $(dir $@)
 	$(CC) $(GLUE_FLAGS) $(SLURM_CFLAGS) $(shell pkg-config --cflags check) -c $< -o $@
 
-$(BUILD)/glue_tests: $(GLUE_OBJ) $(CORE_SRC) $(CORE_HDR) src/shared/job_facts.c tests/unit/helpers.c
+$(BUILD)/glue_tests: $(GLUE_OBJ) $(CORE_SRC) $(CORE_HDR) $(SHARED_SRC) tests/unit/helpers.c
 	$(CC) $(GLUE_FLAGS) $(JSONC) $(shell pkg-config --cflags check) -o $@ \
-		$(GLUE_OBJ) $(CORE_SRC) src/shared/job_facts.c tests/unit/helpers.c \
+		$(GLUE_OBJ) $(CORE_SRC) $(SHARED_SRC) tests/unit/helpers.c \
 		-L$(SLURMFULL_DIR) -lslurmfull -Wl,-rpath,$(SLURMFULL_DIR) \
 		$(JSONL) $(shell pkg-config --libs check) -lm -lpthread
 

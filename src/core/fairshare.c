@@ -113,9 +113,11 @@ int gq_fair_share(gq_claim_t *c, int n, double capacity)
 	return 0;
 }
 
-static gq_claim_t _project_claim(const gq_project_t *p)
+/* A project's claim; `floor`: with its weight as configured, untilted */
+static gq_claim_t _project_claim(const gq_project_t *p, bool floor)
 {
-	gq_claim_t c = { .quota = p->quota, .weight = p->weight * p->tilt,
+	gq_claim_t c = { .quota = p->quota,
+			 .weight = floor ? p->weight : p->weight * p->tilt,
 			 .limit = p->limit,
 			 .demand = p->alloc + (double)p->pending };
 
@@ -125,10 +127,11 @@ static gq_claim_t _project_claim(const gq_project_t *p)
 /*
  * One level: the claims of department `dept`'s projects (-1: the projects
  * outside any department, after `first` claims already in c) share
- * `capacity`.  slot[i] remembers where project i's claim is.
+ * `capacity`.  slot[i] remembers where project i's claim is.  `floor`:
+ * untilted weights, into share_floor; else deserved and share.
  */
 static int _share_level(gq_registry_t *r, gq_claim_t *c, int *slot,
-			int first, int dept, double capacity)
+			int first, int dept, double capacity, bool floor)
 {
 	int i, m = first;
 
@@ -136,19 +139,67 @@ static int _share_level(gq_registry_t *r, gq_claim_t *c, int *slot,
 		if (r->proj[i].department != dept)
 			continue;
 		slot[i] = m;
-		c[m++] = _project_claim(&r->proj[i]);
+		c[m++] = _project_claim(&r->proj[i], floor);
 	}
 	if (gq_fair_share(c, m, capacity))
 		return -1;
 	for (i = 0; i < r->nproj; i++) {
-		if (r->proj[i].department != dept)
+		gq_project_t *p = &r->proj[i];
+
+		if (p->department != dept)
 			continue;
-		r->proj[i].deserved = c[slot[i]].deserved;
-		r->proj[i].share = c[slot[i]].share;
+		if (floor) {
+			p->share_floor = c[slot[i]].share;
+			continue;
+		}
+		p->deserved = c[slot[i]].deserved;
+		p->share = c[slot[i]].share;
 	}
 	return 0;
 }
 
+/* The tree once: departments and the projects outside them, then inside
+ * each department its share; `floor` as in _share_level. */
+static int _share_tree(gq_registry_t *r, gq_claim_t *c, int *slot,
+		       double capacity, bool floor)
+{
+	int d;
+
+	for (d = 0; d < r->ndept; d++) {
+		c[d].quota = r->dept[d].quota;
+		c[d].weight = r->dept[d].weight;
+		c[d].limit = r->dept[d].limit;
+		c[d].demand = r->dept[d].demand;
+	}
+	if (_share_level(r, c, slot, r->ndept, -1, capacity, floor))
+		return -1;
+	for (d = 0; d < r->ndept; d++)
+		*(floor ? &r->dept[d].share_floor : &r->dept[d].share) =
+			c[d].share;
+	for (d = 0; d < r->ndept; d++)
+		if (_share_level(r, c, slot, 0, d,
+				 floor ? r->dept[d].share_floor :
+					 r->dept[d].share, floor))
+			return -1;
+	return 0;
+}
+
+/* Does usage tilt any project's weight? */
+static bool _tilted(const gq_registry_t *r)
+{
+	int i;
+
+	for (i = 0; i < r->nproj; i++)
+		if (r->proj[i].tilt != 1)
+			return true;
+	return false;
+}
+
+/*
+ * f_p with usage's tilt (bands, the order of idle GPUs), then without it
+ * (share_floor: floors against fair-share reclaim, which usage never
+ * moves); once when nothing is tilted.
+ */
 int gq_fair_share_tree(gq_registry_t *r, double capacity)
 {
 	gq_claim_t *c = calloc(r->nproj + r->ndept + 1, sizeof(*c));
@@ -166,21 +217,17 @@ int gq_fair_share_tree(gq_registry_t *r, double capacity)
 			r->dept[p->department].demand +=
 				p->alloc + (double)p->pending;
 	}
-	/* top level: departments first, then projects without one */
-	for (d = 0; d < r->ndept; d++) {
-		c[d].quota = r->dept[d].quota;
-		c[d].weight = r->dept[d].weight;
-		c[d].limit = r->dept[d].limit;
-		c[d].demand = r->dept[d].demand;
-	}
-	if (_share_level(r, c, slot, r->ndept, -1, capacity))
+	if (_share_tree(r, c, slot, capacity, false))
 		goto out;
-	for (d = 0; d < r->ndept; d++)
-		r->dept[d].share = c[d].share;
-	/* inside each department, its share as the capacity */
-	for (d = 0; d < r->ndept; d++)
-		if (_share_level(r, c, slot, 0, d, r->dept[d].share))
+	if (_tilted(r)) {
+		if (_share_tree(r, c, slot, capacity, true))
 			goto out;
+	} else {
+		for (i = 0; i < r->nproj; i++)
+			r->proj[i].share_floor = r->proj[i].share;
+		for (d = 0; d < r->ndept; d++)
+			r->dept[d].share_floor = r->dept[d].share;
+	}
 	rc = 0;
 out:
 	free(c);

@@ -33,7 +33,10 @@ int gq_fair_share(gq_claim_t *claims, int n, double capacity);
 
 /*
  * f_p of every project and department of the registry, from their alloc
- * and pending GPUs.  Returns 0, or -1 when out of memory.  O((P + D)^2).
+ * and pending GPUs: share with usage's tilt of the surplus weights, and
+ * share_floor without it (the floors: usage never moves them; the same
+ * when nothing is tilted).  Returns 0, or -1 when out of memory.
+ * O((P + D)^2), twice when usage tilts a weight.
  */
 int gq_fair_share_tree(gq_registry_t *r, double capacity);
 

@@ -58,6 +58,13 @@ static void _set_band(const gq_project_t *p, gq_job_t *job,
 static void _sums_start(gq_sums_t *s, double alloc)
 {
 	s->all = s->inq = s->fair = alloc;
+	s->later = 0;
+}
+
+/* What a limit bounds a job by: all that may start before it. */
+static double _bounded(const gq_sums_t *s)
+{
+	return s->all + s->later;
 }
 
 /* A job that may start: it counts in all, and in its band's sums. */
@@ -295,7 +302,7 @@ static void _project_step(const gq_project_t *p, gq_job_t *job, gq_sums_t *s,
 			  double idle)
 {
 	job->hold = _eligible(job) ?
-		    _project_hold(p, job, s->all) : GQ_HOLD_NONE;
+		    _project_hold(p, job, _bounded(s)) : GQ_HOLD_NONE;
 	if (_eligible(job) && !job->hold)
 		_split(p, job, s, INFINITY, idle);
 	_set_band(p, job, s, job->hold ? _asked(job) : _size(job), true);
@@ -307,22 +314,26 @@ static void _project_step(const gq_project_t *p, gq_job_t *job, gq_sums_t *s,
  * A job that will be eligible on its own (its begin time passes: a
  * requeued job) may start before the next pass sees it eligible: hold it
  * now if it would pass a limit on top of the eligible jobs and of the
- * jobs of this kind before it (*wcum, *dwcum: project, department; dp
- * NULL outside departments).  Not demand, adds nothing to A.
+ * jobs of this kind before it (*s, *ds: project, department; dp, ds NULL
+ * outside departments).  Not demand, adds nothing to A; let through, it
+ * counts in s->later (and ds->later), which bounds the jobs submitted
+ * before the next pass (gq_queue_late) as it bounds the jobs after it.
  */
 static void _begins_later_hold(const gq_project_t *p, const gq_dept_t *dp,
-			       gq_job_t *job, double *wcum, double *dwcum)
+			       gq_job_t *job, gq_sums_t *s, gq_sums_t *ds)
 {
+	job->later = false;
 	if (!job->in.begins_later || _eligible(job))
 		return;
-	job->hold = _project_hold(p, job, *wcum);
+	job->hold = _project_hold(p, job, _bounded(s));
 	if (!job->hold && dp)
-		job->hold = _dept_hold(dp, job, *dwcum);
-	if (job->hold)
+		job->hold = _dept_hold(dp, job, _bounded(ds));
+	if (job->hold || !job->in.gpus)
 		return;
-	*wcum += _size(job);
-	if (dp)
-		*dwcum += _size(job);
+	job->later = true;
+	s->later += _size(job);
+	if (ds)
+		ds->later += _size(job);
 }
 
 /* One department's walk: its projects' queues merged in Slurm's order. */
@@ -348,7 +359,7 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs,
 		_walk_start(job, demand, l->q[l->head]);
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
-		job->hold = _project_hold(l->p, job, l->s.all);
+		job->hold = _project_hold(l->p, job, _bounded(&l->s));
 		if (!job->hold) {
 			/* the band of what fits the project; the department's
 			 * bounds may shrink it further (a lower band at most) */
@@ -370,7 +381,6 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 	gq_dept_t *dp = &r->dept[d];
 	gq_lane_t *lane = malloc(sizeof(*lane) * (r->nproj + 1));
 	gq_sums_t ds;
-	double dwcum;
 	int i, k, nl = 0;
 
 	if (!lane)
@@ -399,7 +409,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		if (!best)
 			break;
 		from->head++;
-		best->hold = _dept_hold(dp, best, ds.all);
+		best->hold = _dept_hold(dp, best, _bounded(&ds));
 		_settled(l, jobs, best);
 		if (best->hold)
 			continue;
@@ -407,10 +417,7 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		_sums_add(&ds, best);
 	}
 	/* what is not eligible yet: bands from where the sums ended */
-	dwcum = ds.all;
 	for (k = 0; k < nl; k++) {
-		double wcum = lane[k].s.all;
-
 		for (i = lane[k].head; i < lane[k].n; i++) {
 			gq_job_t *job = &jobs[lane[k].q[i]];
 
@@ -418,7 +425,8 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 			_set_band(lane[k].p, job, &lane[k].s, _size(job),
 				  ds.inq + _size(job) <= dp->quota + GQ_EPS);
 			job->hold = GQ_HOLD_NONE;
-			_begins_later_hold(lane[k].p, dp, job, &wcum, &dwcum);
+			_begins_later_hold(lane[k].p, dp, job, &lane[k].s,
+					   &ds);
 		}
 		lane[k].p->tail = lane[k].s;
 	}
@@ -436,7 +444,6 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 	for (i = 0; i < r->nproj; i++) {
 		gq_project_t *p = &r->proj[i];
 		int *q = gq_bucket(queued, i);
-		double wcum = -1, unused = 0;
 		gq_sums_t s;
 
 		if (p->department >= 0)
@@ -448,12 +455,10 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 			_walk_start(job, demand, q[k]);
 			_project_step(p, job, &s, r->idle);
 			_settled(&l, jobs, job);
-			if (!_eligible(job)) {	/* waiting jobs come last */
-				if (wcum < 0)
-					wcum = s.all;
-				_begins_later_hold(p, NULL, job, &wcum,
-						   &unused);
-			}
+			/* waiting jobs come last: s.later grows after
+			 * every eligible job is summed */
+			if (!_eligible(job))
+				_begins_later_hold(p, NULL, job, &s, NULL);
 		}
 		p->tail = s;
 	}
@@ -475,24 +480,20 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	job->tasks_now = _at_once(job);
 	_sums_at_least(&p->tail, p->alloc);
 	if (!dp) {
-		double wcum = p->tail.all, unused = 0;
-
 		_project_step(p, job, &p->tail, r->idle);
-		_begins_later_hold(p, NULL, job, &wcum, &unused);
+		_begins_later_hold(p, NULL, job, &p->tail, NULL);
 		return _eligible(job) && !job->hold;
 	}
 	_sums_at_least(&dp->tail, dp->alloc);
 	job->hold = GQ_HOLD_NONE;
 	if (!_eligible(job)) {
-		double wcum = p->tail.all, dwcum = dp->tail.all;
-
 		_set_band(p, job, &p->tail, _size(job),
 			  dp->tail.inq + _size(job) <= dp->quota + GQ_EPS);
-		_begins_later_hold(p, dp, job, &wcum, &dwcum);
+		_begins_later_hold(p, dp, job, &p->tail, &dp->tail);
 		return false;
 	}
-	if (!(job->hold = _project_hold(p, job, p->tail.all)))
-		job->hold = _dept_hold(dp, job, dp->tail.all);
+	if (!(job->hold = _project_hold(p, job, _bounded(&p->tail))))
+		job->hold = _dept_hold(dp, job, _bounded(&dp->tail));
 	if (job->hold) {
 		_set_band(p, job, &p->tail, _asked(job), false);
 		return false;
@@ -503,4 +504,23 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 	_sums_add(&p->tail, job);
 	_sums_add(&dp->tail, job);
 	return true;
+}
+
+void gq_queue_unlate(gq_registry_t *r, gq_job_t *job, bool started)
+{
+	gq_project_t *p = &r->proj[job->project];
+	gq_dept_t *dp = p->department >= 0 ? &r->dept[p->department] : NULL;
+	double size = _size(job);
+
+	if (!job->later)
+		return;
+	job->later = false;
+	p->tail.later -= size;
+	if (dp)
+		dp->tail.later -= size;
+	if (!started)
+		return;
+	p->tail.all += size;
+	if (dp)
+		dp->tail.all += size;
 }

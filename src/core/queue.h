@@ -122,4 +122,13 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
  */
 bool gq_queue_late(gq_registry_t *r, gq_job_t *job);
 
+/*
+ * A job the walk let through before it was eligible (gq_job_t.later)
+ * starts, turns eligible or leaves, between passes: out of its project's
+ * and department's tail.later, so that it is not counted twice; when it
+ * `started` (in the same project), into their tail.all, which bounds the
+ * jobs submitted after it.  O(1).
+ */
+void gq_queue_unlate(gq_registry_t *r, gq_job_t *job, bool started);
+
 #endif

@@ -105,7 +105,7 @@ void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p)
 
 double gq_overservice(const gq_project_t *p)
 {
-	double floor = gq_floor(p->quota, p->share, true);
+	double floor = gq_floor(p->quota, p->share_floor, true);
 
 	if (floor <= GQ_EPS)
 		return p->alloc > 0 ? INFINITY : 0;
@@ -156,10 +156,13 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 		const gq_project_t *p = &r->proj[i];
 		double floor[K_N];
 
-		floor[K_QUOTA] = gq_floor(p->quota, p->share, false);
-		floor[K_FAIR] = gq_floor(p->quota, p->share, true);
-		floor[K_QUOTA_OUT] = gq_floor(p->quota_out, p->share, false);
-		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share, true);
+		/* usage never moves a floor: f_p untilted */
+		floor[K_QUOTA] = gq_floor(p->quota, p->share_floor, false);
+		floor[K_FAIR] = gq_floor(p->quota, p->share_floor, true);
+		floor[K_QUOTA_OUT] = gq_floor(p->quota_out, p->share_floor,
+					      false);
+		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share_floor,
+					     true);
 		/* insertion sort of four kinds by floor; ties: bit order */
 		/* what it holds on nodes that do not respond counts as
 		 * lost: it will be, when Slurm sets them DOWN */
@@ -175,8 +178,10 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 
 		double held = (double)d->alloc - d->at_risk;
 
-		b->dleft[i][0] = held - gq_floor(d->quota, d->share, false);
-		b->dleft[i][1] = held - gq_floor(d->quota, d->share, true);
+		b->dleft[i][0] = held - gq_floor(d->quota, d->share_floor,
+						 false);
+		b->dleft[i][1] = held - gq_floor(d->quota, d->share_floor,
+						 true);
 	}
 	return b;
 }

@@ -32,7 +32,8 @@
 #include "core/registry.h"
 #include "core/view.h"
 
-/* The floor a reclaim leaves: q, or max(q, f) for fair-share reclaim. */
+/* The floor a reclaim leaves: q, or max(q, f) for fair-share reclaim;
+ * f untilted by usage (share_floor). */
 double gq_floor(double quota, double share, bool fair);
 
 /*

@@ -40,6 +40,18 @@ static char *_shown_name(const char *account)
 	return s;
 }
 
+/* An account's identity: its name in lower case, as Slurm keeps it. */
+static char *_folded(const char *account)
+{
+	char *s = strdup(account);
+	size_t i;
+
+	for (i = 0; s && s[i]; i++)
+		if (s[i] >= 'A' && s[i] <= 'Z')
+			s[i] = (char)(s[i] - 'A' + 'a');
+	return s;
+}
+
 static int _add_project(gq_registry_t *r, const char *name, double quota,
 			double weight, double limit, int dept, bool configured)
 {
@@ -58,6 +70,10 @@ static int _add_project(gq_registry_t *r, const char *name, double quota,
 	memset(p, 0, sizeof(*p));
 	if (!(p->name = configured ? strdup(name) : _shown_name(name)))
 		return -1;
+	if (!configured && !(p->account = _folded(name))) {
+		free(p->name);
+		return -1;
+	}
 	p->quota = quota;
 	p->weight = weight;
 	p->tilt = 1;
@@ -109,8 +125,10 @@ void gq_registry_free(gq_registry_t *r)
 {
 	int i;
 
-	for (i = 0; i < r->nproj; i++)
+	for (i = 0; i < r->nproj; i++) {
 		free(r->proj[i].name);
+		free(r->proj[i].account);
+	}
 	free(r->proj);
 	for (i = 0; i < r->ndept; i++)
 		free(r->dept[i].name);
@@ -343,7 +361,7 @@ void gq_registry_reset(gq_registry_t *r)
 
 		p->alloc = p->at_risk = 0;
 		p->pending = 0;
-		p->deserved = p->share = 0;
+		p->deserved = p->share = p->share_floor = 0;
 		memset(&p->tail, 0, sizeof(p->tail));
 		p->quota_out = p->quota;
 		p->room_void = false;
@@ -351,6 +369,7 @@ void gq_registry_reset(gq_registry_t *r)
 	for (i = 0; i < r->ndept; i++) {
 		r->dept[i].alloc = r->dept[i].at_risk = 0;
 		r->dept[i].demand = r->dept[i].share = 0;
+		r->dept[i].share_floor = 0;
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));
 	}
 	r->idle = 0;

@@ -27,14 +27,20 @@
  * The sums of a project's queue walk (queue.c) at some job: a_p plus the
  * GPUs of the jobs before it that may start, of all of them (what limits
  * bound), of those banded in quota, and of those banded in quota or fair
- * share.
+ * share.  `later`: the GPUs of the jobs not eligible yet that the walk
+ * let through (their begin time passes on its own: they may start before
+ * the next pass), which limits bound on top of `all`.
  */
 typedef struct {
 	double all, inq, fair;
+	double later;
 } gq_sums_t;
 
 typedef struct {
-	char *name;
+	char *name;		/* shown: an unlisted account's sanitized */
+	char *account;		/* an account no project lists: its name in
+				 * lower case, its identity (usage.c keys
+				 * its usage by it); NULL when configured */
 	double quota, weight, limit;	/* limit INFINITY when unlimited */
 	int department;		/* -1 when none */
 	bool configured;	/* false: an account no project lists */
@@ -47,6 +53,8 @@ typedef struct {
 	uint64_t pending;	/* GPUs of eligible pending jobs (x tasks) */
 	double deserved;	/* step 1 of fair share */
 	double share;		/* f_p */
+	double share_floor;	/* f_p without usage's tilt: the floor
+				 * against fair-share reclaim */
 	double quota_out;	/* its part of its department's quota: its
 				 * quota against reclaim from outside */
 	gq_sums_t tail;		/* after the last job walked (late submits) */
@@ -61,6 +69,7 @@ typedef struct {
 	uint32_t alloc;
 	uint32_t at_risk;	/* of alloc, on nodes that do not respond */
 	double demand, share;
+	double share_floor;	/* share without usage's tilt (floors) */
 	gq_sums_t tail;		/* alloc + pending GPUs not held, in quota
 				 * (late submits; .fair unused) */
 } gq_dept_t;

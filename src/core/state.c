@@ -73,31 +73,65 @@ void gq_state_publish(void)
 	}
 }
 
-bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
+/* preemptor's reclaim in flight, or NULL */
+static gq_inflight_t *_inflight_of(uint32_t preemptor)
 {
 	int i;
 
 	for (i = 0; i < _state.ninflight; i++)
-		if (_state.inflight[i].preemptor == preemptor) {
-			if (grace > _state.inflight[i].grace) {
-				_state.inflight[i].grace = grace;
-				_state.epoch++;
-			}
-			return false;
-		}
-	_state.epoch++;	/* a pass that read before did not wait for it */
+		if (_state.inflight[i].preemptor == preemptor)
+			return &_state.inflight[i];
+	return NULL;
+}
+
+/* A new reclaim in flight, or NULL when out of memory */
+static gq_inflight_t *_inflight_add(uint32_t preemptor, int64_t since,
+				    int grace)
+{
+	gq_inflight_t *e;
+
 	if (_state.ninflight == _state.inflight_cap) {
 		int cap = _state.inflight_cap ? _state.inflight_cap * 2 : 8;
 		gq_inflight_t *n = realloc(_state.inflight, sizeof(*n) * cap);
 
 		if (!n)
-			return false;	/* no memory: nobody waits for it */
+			return NULL;
 		_state.inflight = n;
 		_state.inflight_cap = cap;
 	}
-	_state.inflight[_state.ninflight].preemptor = preemptor;
-	_state.inflight[_state.ninflight].grace = grace > 0 ? grace : 0;
-	_state.inflight[_state.ninflight++].since = now;
+	e = &_state.inflight[_state.ninflight++];
+	e->preemptor = preemptor;
+	e->grace = grace > 0 ? grace : 0;
+	e->since = since;
+	return e;
+}
+
+bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
+{
+	gq_inflight_t *e = _inflight_of(preemptor);
+
+	if (e) {
+		if (grace > e->grace) {
+			e->grace = grace;
+			_state.epoch++;
+		}
+		return false;
+	}
+	_state.epoch++;	/* a pass that read before did not wait for it */
+	/* no memory: nobody waits for it */
+	return _inflight_add(preemptor, now, grace) != NULL;
+}
+
+bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace)
+{
+	gq_inflight_t *e = _inflight_of(preemptor);
+
+	if (!e)
+		return _inflight_add(preemptor, since, grace) != NULL;
+	if (since < e->since)
+		e->since = since;
+	if (grace > e->grace)
+		e->grace = grace;
 	return true;
 }
 

@@ -64,6 +64,8 @@ typedef struct {
 				 * keeps something of `view` knows it is new */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
+	bool inflight_read;	/* rebuilt from Slurm's records (the first
+				 * pass read them: gq_state_rebuild_reclaim) */
 	gq_inflight_t *roomwait;	/* room waits, begun or over */
 	int nroomwait, roomwait_cap;
 	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
@@ -130,6 +132,20 @@ void gq_state_publish(void);
  * true the first time.  Caller holds the lock.  O(reclaims in flight).
  */
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
+
+/*
+ * A reclaim in flight read back from Slurm's records at the first pass
+ * after slurmctld (or the plugin) started, when the in-memory reclaims
+ * are gone: a victim still warned since `since` (its preempt_time, which
+ * Slurm saves) for `grace` seconds, for `preemptor` (named by the system
+ * comment gpuquota wrote on it; gq_facts_reclaim_of).  Noted as
+ * gq_state_note_reclaim would have, with its earliest victim's time (so
+ * the waits it starts end when they would have, never renewed) and its
+ * longest grace time.  The pass reading it waits for it itself: no
+ * epoch change.  Returns false when out of memory (nobody waits for it).
+ * Caller holds the lock.  O(reclaims in flight).
+ */
+bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace);
 
 /*
  * Will work outside quotas in pool k of `p` wait for a reclaim in flight

@@ -26,21 +26,39 @@ void gq_usage_free(gq_usage_t *u)
 	memset(u, 0, sizeof(*u));
 }
 
-static int _cmp(const char *pool, const char *project,
-		const gq_usage_entry_t *e)
-{
-	int c = strcmp(pool, e->pool);
+/* An entry's key: pool, then kind (configured projects first), then name */
+typedef struct {
+	const char *pool, *name;
+	bool account;
+} gq_usage_key_t;
 
-	return c ? c : strcmp(project, e->project);
+static int _cmp(const gq_usage_key_t *k, const gq_usage_entry_t *e)
+{
+	int c = strcmp(k->pool, e->pool);
+
+	if (c)
+		return c;
+	if (k->account != e->account)
+		return k->account ? 1 : -1;
+	return strcmp(k->name, e->project);
+}
+
+/* A project's key in the pool: its identity (usage.h) */
+static gq_usage_key_t _key_of(const char *pool, const gq_project_t *p)
+{
+	gq_usage_key_t k = { pool, p->account ? p->account : p->name,
+			     p->account != NULL };
+
+	return k;
 }
 
 /* The entry's index, or -(where it would go) - 1.  O(log entries). */
-static int _find(const gq_usage_t *u, const char *pool, const char *project)
+static int _find(const gq_usage_t *u, const gq_usage_key_t *k)
 {
 	int lo = 0, hi = u->n;
 
 	while (lo < hi) {
-		int mid = (lo + hi) / 2, c = _cmp(pool, project, &u->e[mid]);
+		int mid = (lo + hi) / 2, c = _cmp(k, &u->e[mid]);
 
 		if (!c)
 			return mid;
@@ -52,18 +70,32 @@ static int _find(const gq_usage_t *u, const char *pool, const char *project)
 	return -lo - 1;
 }
 
-double gq_usage_of(const gq_usage_t *u, const char *pool, const char *project)
+static double _usage(const gq_usage_t *u, const gq_usage_key_t *k)
 {
-	int i = _find(u, pool ? pool : "", project);
+	int i = _find(u, k);
 
 	return i >= 0 ? u->e[i].gpu_seconds : 0;
 }
 
-/* (pool, project)'s entry, made at 0 when new; NULL: memory.  O(entries). */
-static gq_usage_entry_t *_entry(gq_usage_t *u, const char *pool,
-				const char *project)
+double gq_usage_of(const gq_usage_t *u, const char *pool, const char *project)
 {
-	int i = _find(u, pool, project), at;
+	gq_usage_key_t k = { pool ? pool : "", project, false };
+
+	return _usage(u, &k);
+}
+
+double gq_usage_of_account(const gq_usage_t *u, const char *pool,
+			   const char *account)
+{
+	gq_usage_key_t k = { pool ? pool : "", account, true };
+
+	return _usage(u, &k);
+}
+
+/* The key's entry, made at 0 when new; NULL: memory.  O(entries). */
+static gq_usage_entry_t *_entry(gq_usage_t *u, const gq_usage_key_t *k)
+{
+	int i = _find(u, k), at;
 
 	if (i >= 0)
 		return &u->e[i];
@@ -78,8 +110,9 @@ static gq_usage_entry_t *_entry(gq_usage_t *u, const char *pool,
 		u->cap = cap;
 	}
 	memmove(&u->e[at + 1], &u->e[at], sizeof(*u->e) * (u->n - at));
-	u->e[at].pool = strdup(pool);
-	u->e[at].project = strdup(project);
+	u->e[at].pool = strdup(k->pool);
+	u->e[at].project = strdup(k->name);
+	u->e[at].account = k->account;
 	u->e[at].gpu_seconds = 0;
 	if (!u->e[at].pool || !u->e[at].project) {
 		free(u->e[at].pool);
@@ -115,11 +148,12 @@ int gq_usage_advance(gq_usage_t *u, const gq_pools_t *p, double half_life,
 		for (i = 0; i < r->nproj; i++) {
 			double above = (double)r->proj[i].alloc -
 				       r->proj[i].quota;
+			gq_usage_key_t key = _key_of(pool, &r->proj[i]);
 			gq_usage_entry_t *e;
 
 			if (above <= 0)
 				continue;
-			if (!(e = _entry(u, pool, r->proj[i].name)))
+			if (!(e = _entry(u, &key)))
 				return -1;
 			e->gpu_seconds += above * gain;
 		}
@@ -145,9 +179,8 @@ void gq_usage_apply(const gq_usage_t *u, gq_pools_t *p, double usage_weight,
 		const char *pool = p->name[k] ? p->name[k] : "";
 
 		for (i = 0; i < v->reg.nproj; i++) {
-			double use = half_life > 0 ?
-				     gq_usage_of(u, pool, v->reg.proj[i].name) :
-				     0;
+			gq_usage_key_t key = _key_of(pool, &v->reg.proj[i]);
+			double use = half_life > 0 ? _usage(u, &key) : 0;
 
 			gq_view_set_usage(v, i, use,
 					  gq_usage_weight(1, use, usage_weight,
@@ -173,9 +206,10 @@ static void _write(FILE *f, const void *ctx)
 		json_object *pool = json_object_new_string(u->e[i].pool);
 		json_object *proj = json_object_new_string(u->e[i].project);
 
-		fprintf(f, "%s\n {\"pool\": %s, \"project\": %s, \"gpu_seconds\": %.17g}",
+		fprintf(f, "%s\n {\"pool\": %s, \"project\": %s,%s \"gpu_seconds\": %.17g}",
 			i ? "," : "", json_object_to_json_string(pool),
 			json_object_to_json_string(proj),
+			u->e[i].account ? " \"kind\": \"account\"," : "",
 			u->e[i].gpu_seconds);
 		json_object_put(pool);
 		json_object_put(proj);
@@ -187,6 +221,45 @@ int gq_usage_file_write(const gq_usage_t *u, const char *path, char *err,
 			size_t errlen)
 {
 	return gq_atomic_write(path, _write, u, err, errlen);
+}
+
+/* A string member of o, or NULL */
+static const char *_string(json_object *o, const char *key)
+{
+	json_object *m;
+
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !json_object_is_type(m, json_type_string))
+		return NULL;
+	return json_object_get_string(m);
+}
+
+/*
+ * One entry of the file: its key (pointing into e) and U.  Without
+ * "kind" (files written before usage was kept by identity) it is a
+ * configured project's.  0, or -1 when it is not such an entry.
+ */
+static int _read_entry(json_object *e, gq_usage_key_t *k, double *v)
+{
+	json_object *gs, *kind;
+	const char *kd;
+
+	if (!json_object_is_type(e, json_type_object) ||
+	    !(k->pool = _string(e, "pool")) ||
+	    !(k->name = _string(e, "project")) ||
+	    !json_object_object_get_ex(e, "gpu_seconds", &gs) ||
+	    !(json_object_is_type(gs, json_type_double) ||
+	      json_object_is_type(gs, json_type_int)) ||
+	    !isfinite(*v = json_object_get_double(gs)) || *v < 0)
+		return -1;
+	k->account = false;
+	if (!json_object_object_get_ex(e, "kind", &kind))
+		return 0;
+	if (!(kd = _string(e, "kind")) ||
+	    (strcmp(kd, "account") && strcmp(kd, "project")))
+		return -1;
+	k->account = !strcmp(kd, "account");
+	return 0;
 }
 
 int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
@@ -220,26 +293,16 @@ int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
 	}
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(arr, i), *pool,
-			    *proj, *gs;
+		gq_usage_key_t k;
 		gq_usage_entry_t *x;
 		double v;
 
-		if (!json_object_is_type(e, json_type_object) ||
-		    !json_object_object_get_ex(e, "pool", &pool) ||
-		    !json_object_is_type(pool, json_type_string) ||
-		    !json_object_object_get_ex(e, "project", &proj) ||
-		    !json_object_is_type(proj, json_type_string) ||
-		    !json_object_object_get_ex(e, "gpu_seconds", &gs) ||
-		    !(json_object_is_type(gs, json_type_double) ||
-		      json_object_is_type(gs, json_type_int)) ||
-		    !isfinite(v = json_object_get_double(gs)) || v < 0) {
-			snprintf(err, errlen, "%s: usage[%zu]: not {\"pool\", \"project\", \"gpu_seconds\" >= 0}",
+		if (_read_entry(json_object_array_get_idx(arr, i), &k, &v)) {
+			snprintf(err, errlen, "%s: usage[%zu]: not {\"pool\", \"project\", \"kind\" (\"project\" or \"account\", optional), \"gpu_seconds\" >= 0}",
 				 path, i);
 			goto bad;
 		}
-		if (!(x = _entry(u, json_object_get_string(pool),
-				 json_object_get_string(proj)))) {
+		if (!(x = _entry(u, &k))) {
 			snprintf(err, errlen, "%s: out of memory", path);
 			goto bad;
 		}

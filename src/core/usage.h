@@ -23,9 +23,19 @@
 #define GQ_USAGE_FILE "gpuquota-usage.json"
 #define GQ_USAGE_VERSION 1
 
+/*
+ * Usage is kept by the project's identity, never by the name it is shown
+ * by: a configured project by its configured name; an account no project
+ * lists (account set) by the account's name in lower case, so that it
+ * never shares a configured project's usage, nor another account's whose
+ * name is shown alike.  The file writes an account's entry with "kind":
+ * "account" (and its name as "project", so that an older reader still
+ * reads the file); an entry without "kind" is a configured project's.
+ */
 typedef struct {
 	char *pool;		/* "" without pools */
-	char *project;
+	char *project;		/* configured name, or the account's */
+	bool account;		/* an account no project lists */
 	double gpu_seconds;	/* U */
 } gq_usage_entry_t;
 
@@ -39,8 +49,13 @@ typedef struct {
 
 void gq_usage_free(gq_usage_t *u);
 
-/* U of (pool, project), 0 when unknown.  O(entries). */
+/* U of (pool, configured project), 0 when unknown.  O(log entries). */
 double gq_usage_of(const gq_usage_t *u, const char *pool, const char *project);
+
+/* U of (pool, an account no project lists, in lower case), 0 when
+ * unknown.  O(log entries). */
+double gq_usage_of_account(const gq_usage_t *u, const char *pool,
+			   const char *account);
 
 /*
  * Bring U up to `now` from what pools' last pass (p) shows each project

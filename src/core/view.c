@@ -674,6 +674,9 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		was_running = job->in.state == GQ_JOB_RUNNING;
 		old_project = job->project;
 		_untally(v, job);
+		gq_queue_unlate(&v->reg, job,
+				in->state == GQ_JOB_RUNNING &&
+				project == old_project);
 		job->project = project;
 		job->in = *in;
 		if (!job->in.tasks)
@@ -722,7 +725,7 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 static void _reset_job(gq_view_t *v, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
-	job->room = job->patient = job->roomless = false;
+	job->room = job->patient = job->roomless = job->later = false;
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)
@@ -1059,6 +1062,7 @@ void gq_view_job_gone(gq_view_t *v, uint32_t id)
 	job = &v->jobs[idx];
 	was_running = job->in.state == GQ_JOB_RUNNING;
 	_untally(v, job);
+	gq_queue_unlate(&v->reg, job, false);
 	job->in.state = GQ_JOB_WAITING;
 	if (was_running)
 		_shrink_candidates(v, job->project);

@@ -129,6 +129,8 @@ typedef struct {
 	bool patient;		/* waits for loans that end soon, reclaims
 				 * nothing (patience.h; waits_for: the loan
 				 * that ends last of those) */
+	bool later;		/* not eligible yet, let through: counted in
+				 * its project's tail.later (queue.c) */
 	/* running jobs (reclaim.c) */
 	uint8_t victim;		/* GQ_VICTIM_* bits: offered under */
 	uint8_t chain;		/* kinds its project's budget counts it in */

@@ -13,6 +13,7 @@
 #include "core/reclaim.h"
 #include "core/state.h"
 #include "plugins/hold.h"
+#include "shared/job_facts.h"
 
 /* slurmctld's own data: absent when a client command loads us */
 #pragma weak job_list
@@ -215,12 +216,13 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
-	     pe->share, gq_floor(pe->quota, pe->share,
+	     pe->share, gq_floor(pe->quota, pe->share_floor,
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);
+	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of) */
 	victim->system_comment = xstrdup_printf(
-		"gpuquota: reclaimed for job %u of %s (%s)", er->in.id, pr->name,
+		GQ_RECLAIMED_FOR "%u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (priority_gpuquota.c, _want_pass_now) */

@@ -2,10 +2,12 @@
  * read_slurm.c - read Slurm's jobs, nodes and account tree into a gpuquota
  * view (see read_slurm.h).
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "plugins/slurm_compat.h"
 
+#include "core/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
@@ -363,6 +365,33 @@ static int _read_account_tree(gq_view_t *view)
 	return rc;
 }
 
+/*
+ * A victim still warned (in its grace time) when the reclaims in flight
+ * are not rebuilt yet (the first pass since the state was made: after a
+ * slurmctld restart): its preemptor's pause is noted again, so that it
+ * is offered no new victims while these leave (MODEL.md "Warning before
+ * requeue").  Caller holds the state lock.
+ */
+static void _rebuild_reclaim(job_record_t *job_ptr)
+{
+	gq_job_facts_t f = { .job_state = job_ptr->job_state };
+	uint32_t preemptor;
+	int64_t since;
+	int grace;
+
+	if (!job_ptr->preempt_time ||
+	    !gq_facts_reclaim_of(&f, job_ptr->system_comment,
+				 job_ptr->preempt_time, job_ptr->end_time,
+				 &preemptor, &since, &grace))
+		return;
+	if (!gq_state_rebuild_reclaim(preemptor, since, grace))
+		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
+		      preemptor);
+	else
+		debug("gpuquota: reclaim for JobId=%u rebuilt from %pJ, warned at %"PRId64" for %d s",
+		      preemptor, job_ptr, since, grace);
+}
+
 static bool _active(job_record_t *job_ptr)
 {
 	gq_job_facts_t f = { .job_state = job_ptr->job_state };
@@ -406,7 +435,11 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 		/* every pending job's, in job_list's order, as room needs */
 		if (IS_JOB_PENDING(job_ptr))
 			group = gq_groups_note_pending(groups, job_ptr);
-		if (!_active(job_ptr) || (k = gq_read_pool(p, job_ptr)) < 0)
+		if (!_active(job_ptr))
+			continue;
+		if (!gq_state()->inflight_read)
+			_rebuild_reclaim(job_ptr);
+		if ((k = gq_read_pool(p, job_ptr)) < 0)
 			continue;
 		r = &jobs[n++];
 		r->job_ptr = job_ptr;
@@ -419,6 +452,7 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 			r->in.node_group = group;
 	}
 	list_iterator_destroy(it);
+	gq_state()->inflight_read = true;
 	for (k = 0; k < p->n && !rc; k++) {
 		gq_view_begin(p->view[k], 0, now);
 		if (_read_nodes(p->config[k], p->view[k], groups, &capacity) ||

@@ -59,7 +59,10 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 /*
  * Fill each pool's view for a pass: the pool's nodes and capacity,
  * Slurm's account tree, every active job of the pool and the running
- * jobs' placement.  O(J x pools + N x pools + associations x pools).
+ * jobs' placement; at the first pass since the state was made (a
+ * slurmctld restart), the reclaims in flight, from the victims still
+ * warned (gq_state_rebuild_reclaim).  O(J x pools + N x pools +
+ * associations x pools).
  * Caller holds the slurmctld job, node and partition locks (read at
  * least) and the state lock.  Returns 0, or -1 when a view ran out of
  * memory.

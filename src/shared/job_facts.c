@@ -2,6 +2,8 @@
  * job_facts.c - Slurm's job, node and account facts as the core's input
  * (see job_facts.h).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,30 @@ bool gq_facts_hold_handed_over(uint32_t priority, uint32_t reason,
 {
 	return requested == 0 && priority == 0 &&
 	       gq_facts_held_by_us(reason, state_desc);
+}
+
+bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
+			 int64_t preempt_time, int64_t end_time,
+			 uint32_t *preemptor, int64_t *since, int *grace)
+{
+	size_t n = strlen(GQ_RECLAIMED_FOR);
+	unsigned long id;
+	char *end;
+
+	if (!gq_facts_running(f) || preempt_time <= 0 || !system_comment ||
+	    strncmp(system_comment, GQ_RECLAIMED_FOR, n) ||
+	    !isdigit((unsigned char)system_comment[n]))
+		return false;
+	errno = 0;
+	id = strtoul(system_comment + n, &end, 10);
+	if (errno || !id || id > UINT32_MAX || (*end && *end != ' '))
+		return false;
+	*preemptor = (uint32_t)id;
+	*since = preempt_time;
+	*grace = end_time > preempt_time ?
+		 (int)(end_time - preempt_time > INT32_MAX ?
+		       INT32_MAX : end_time - preempt_time) : 0;
+	return true;
 }
 
 /* Slurm keeps most of these reasons in one range of job_state_reason. */

@@ -24,6 +24,10 @@
 /* state_desc of the jobs gpuquota holds (priority 0, Reason=WAIT_HELD) */
 #define GQ_HOLD_PREFIX "gpuquota:"
 
+/* The system comment preempt/gpuquota writes on a victim, followed by
+ * "<preemptor's id> of <project> (<band>)" */
+#define GQ_RECLAIMED_FOR "gpuquota: reclaimed for job "
+
 /* A job as Slurm describes it, in the public API's terms. */
 typedef struct {
 	uint32_t id;
@@ -52,6 +56,20 @@ typedef struct {
 
 /* Running or suspended: it holds GPUs. */
 bool gq_facts_running(const gq_job_facts_t *f);
+
+/*
+ * A victim a reclaim warned, as its record tells after a slurmctld
+ * restart: running (f) with Slurm's preempt_time set (saved with the
+ * job; its grace time runs) and gpuquota's system comment
+ * (GQ_RECLAIMED_FOR) naming the preemptor, in *preemptor; *since is its
+ * preempt_time and *grace the grace time it was given: its record's
+ * end_time (as Slurm keeps it, whatever its time limit) less
+ * preempt_time, since Slurm sets end_time to min(its end, preempt_time +
+ * grace); 0 when not after it.  False when the job is no such victim.
+ */
+bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
+			 int64_t preempt_time, int64_t end_time,
+			 uint32_t *preemptor, int64_t *since, int *grace);
 
 /* Running, suspended or pending: the pass counts it (if in the pool). */
 bool gq_facts_active(const gq_job_facts_t *f);

@@ -70,6 +70,7 @@ typedef struct {
 	const char *pool;	/* its name; NULL without pools */
 	gq_api_t api;		/* nodes and jobs, from slurmctld */
 	bool dbd;		/* accounting through slurmdbd */
+	bool enforce_limits;	/* AccountingStorageEnforce has limits */
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 	char *state_path;	/* the plugin's metrics file */
@@ -102,16 +103,17 @@ static bool _account_exists(const char *account, void *ctx)
 	return false;
 }
 
+/* slurm.conf's AccountingStorageEnforce=limits: read_config.h's
+ * ACCOUNTING_ENFORCE_LIMITS (SLURM_BIT(1) in 22.05 to 26.05), not in the
+ * public API */
+#define GQ_ENFORCE_LIMITS 0x0002
+
 static void _warn(const char *line, void *ctx)
 {
 	(void)ctx;
 	fprintf(stderr, "gpuquota: warning: %s\n", line);
 }
 
-/*
- * With slurmdbd: warn (stderr) about configured accounts it does not have,
- * in the words of slurmctld's log.
- */
 /* What _check_partitions' callbacks share. */
 typedef struct {
 	const partition_info_msg_t *parts;
@@ -148,10 +150,18 @@ static int _check_partitions(gq_cli_t *c)
 	return pc.bad;
 }
 
+/*
+ * With slurmdbd: warn (stderr) about configured accounts it does not have,
+ * in the words of slurmctld's log, and about gpu_limits without Slurm's
+ * own limit behind them (gq_sync_backstop).
+ */
 static void _check_accounts(gq_cli_t *c)
 {
-	if (c->dbd)
-		gq_missing_accounts(c->cfg, _account_exists, _warn, &c->accts);
+	if (!c->dbd)
+		return;
+	gq_missing_accounts(c->cfg, _account_exists, _warn, &c->accts);
+	gq_sync_backstop(c->cfg, c->accts.a, c->accts.n, c->enforce_limits,
+			 _warn, NULL);
 }
 
 /* Slurm's account tree, with slurmdbd: the same structure the plugin uses */
@@ -386,6 +396,8 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	}
 	c->dbd = gq_sacctmgr_is_dbd(conf) &&
 		 !gq_sacctmgr_accounts(conf->cluster_name, &c->accts);
+	c->enforce_limits = conf->accounting_storage_enforce &
+			    GQ_ENFORCE_LIMITS;
 	/* slurmdbd or its database down: slurmctld keeps its cached tree */
 	if (gq_sacctmgr_is_dbd(conf) && !c->dbd)
 		fprintf(stderr, "gpuquota: warning: sacctmgr show assoc failed: Slurm's account tree is not read (departments only as gpuquota.json says; slurmctld keeps deciding with the tree it has)\n");

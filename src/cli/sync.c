@@ -173,6 +173,53 @@ static int _slurm_limit(const gq_config_t *cfg, int limit,
 	return sum > INT_MAX ? GQ_NO_LIMIT : (int)sum;
 }
 
+/* One account's backstop: 1 when it exists and lacks the limit. */
+static int _backstop(const gq_acct_t *accts, int nacct, const char *name,
+		     int limit, void (*warn)(const char *line, void *ctx),
+		     void *ctx)
+{
+	const gq_acct_t *have = _find(accts, nacct, name);
+	char line[512];
+
+	if (limit == GQ_NO_LIMIT || !have ||
+	    (have->gpu_limit >= 0 && have->gpu_limit <= limit))
+		return 0;
+	snprintf(line, sizeof(line),
+		 "account %s: gpu_limit %d has no GrpTRES=gres/gpu=%d in slurmdbd as a backstop (`gpuquota sync` sets it)",
+		 name, limit, limit);
+	warn(line, ctx);
+	return 1;
+}
+
+int gq_sync_backstop(const gq_config_t *cfg, const gq_acct_t *accts,
+		     int nacct, bool enforce_limits,
+		     void (*warn)(const char *line, void *ctx), void *ctx)
+{
+	int i, j, n = 0, limits = 0;
+
+	for (i = 0; i < cfg->ndepts; i++) {
+		int l = _slurm_limit(cfg, cfg->depts[i].gpu_limit,
+				     cfg->depts[i].by_pool);
+
+		limits += l != GQ_NO_LIMIT;
+		n += _backstop(accts, nacct, cfg->depts[i].name, l, warn, ctx);
+	}
+	for (i = 0; i < cfg->nprojects; i++) {
+		const gq_project_cfg_t *pc = &cfg->projects[i];
+		int l = _slurm_limit(cfg, pc->gpu_limit, pc->by_pool);
+
+		limits += l != GQ_NO_LIMIT;
+		for (j = 0; j < pc->naccounts; j++)
+			n += _backstop(accts, nacct, pc->accounts[j], l, warn,
+				       ctx);
+	}
+	if (limits && !enforce_limits) {
+		warn("slurm.conf: AccountingStorageEnforce lacks limits: Slurm enforces no GrpTRES backstop of gpu_limit", ctx);
+		n++;
+	}
+	return n;
+}
+
 int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 		 const char *cluster, gq_plan_t *out)
 {

@@ -45,6 +45,19 @@ int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
 void gq_sync_plan_free(gq_plan_t *plan);
 
 /*
+ * Slurm's own limits as a backstop of gpu_limit: for what gpuquota never
+ * sees (an operator's `scontrol update job priority=N` takes a job out of
+ * gpuquota's hands), only an association's GrpTRES=gres/gpu with
+ * AccountingStorageEnforce=limits stops a start.  Calls warn once per
+ * account that exists in slurmdbd and lacks the limit `gpuquota sync`
+ * would set (none set, or a larger one), and once when `enforce_limits` is
+ * false while some limit is configured.  Returns how many warnings.
+ */
+int gq_sync_backstop(const gq_config_t *cfg, const gq_acct_t *accts,
+		     int nacct, bool enforce_limits,
+		     void (*warn)(const char *line, void *ctx), void *ctx);
+
+/*
  * A command for display: its arguments joined by spaces, each quoted for a
  * POSIX shell only where it needs it ("add account research Cluster=c1 ..."
  * as is, "modify account where 'name=team a' ...").  Malloc'ed; NULL out of

@@ -98,6 +98,57 @@ START_TEST(plan_changes)
 }
 END_TEST
 
+static void count_warn(const char *line, void *ctx)
+{
+	(void)line;
+	(*(int *)ctx)++;
+}
+
+/*
+ * Slurm's GrpTRES behind each gpu_limit (gq_sync_backstop): department
+ * research (limit 10) has none in slurmdbd: 1; nlp (limit 6) has 8,
+ * larger: 1; search (limit 3) has 3: none; vision (no limit): none;
+ * search-ci is not in slurmdbd (the missing-account warning says so):
+ * none.  Without Enforce=limits one more.  No limit configured: nothing.
+ */
+START_TEST(backstop_missing)
+{
+	char *acc_v[] = { "vision" }, *acc_n[] = { "nlp" },
+	     *acc_s[] = { "search", "search-ci" };
+	gq_dept_cfg_t d[1] = { { .name = "research", .gpu_quota = 6,
+				 .over_quota_weight = 1, .gpu_limit = 10 } };
+	gq_project_cfg_t p[3] = {
+		{ .name = "vision", .gpu_quota = 4, .over_quota_weight = 1,
+		  .gpu_limit = GQ_NO_LIMIT, .department = 0,
+		  .accounts = acc_v, .naccounts = 1 },
+		{ .name = "nlp", .gpu_quota = 2, .over_quota_weight = 1,
+		  .gpu_limit = 6, .department = 0, .accounts = acc_n,
+		  .naccounts = 1 },
+		{ .name = "search", .gpu_quota = 2, .over_quota_weight = 1,
+		  .gpu_limit = 3, .department = -1, .accounts = acc_s,
+		  .naccounts = 2 },
+	};
+	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
+			    .ndepts = 1 };
+	gq_acct_t have[4] = { { "research", "root", -1 },
+			      { "vision", "research", 2 },
+			      { "nlp", "research", 8 },
+			      { "search", "root", 3 } };
+	int n = 0;
+
+	ck_assert_int_eq(gq_sync_backstop(&cfg, have, 4, true, count_warn, &n), 2);
+	ck_assert_int_eq(n, 2);
+	n = 0;
+	ck_assert_int_eq(gq_sync_backstop(&cfg, have, 4, false, count_warn, &n), 3);
+	d[0].gpu_limit = GQ_NO_LIMIT;
+	p[1].gpu_limit = GQ_NO_LIMIT;
+	p[2].gpu_limit = GQ_NO_LIMIT;
+	n = 0;
+	ck_assert_int_eq(gq_sync_backstop(&cfg, have, 4, false, count_warn, &n), 0);
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
 /*
  * With pools, Slurm's GrpTRES counts the GPUs of every partition, so the
  * limit sync sets is the sum of the pools' limits (gpuquota enforces each
@@ -344,6 +395,7 @@ Suite *sync_suite(void)
 
 	tcase_add_test(tc, grptres_parse);
 	tcase_add_test(tc, plan_changes);
+	tcase_add_test(tc, backstop_missing);
 	tcase_add_test(tc, plan_pools_sum_limits);
 	tcase_add_test(tc, plan_names_one_argument);
 	tcase_add_test(tc, cmd_str_quoting);

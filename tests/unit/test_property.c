@@ -12,6 +12,9 @@
  *     preemptor cannot reclaim back (no ping-pong);
  *   - GPUs are kept only for an in-quota job that has no room but would
  *     fit, and only work outside quotas waits for it (room wait).
+ * Limits are checked after every event too: a submit between passes (a
+ * job, an array) is judged on top of what the pass let start, begin-time
+ * and dependency waiters included (they start on their own).
  * A reload (a quota changed) comes between the events and the next pass.
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
@@ -540,8 +543,10 @@ static void check_all(gq_view_t *v, world_t *w)
 /*
  * Events between passes, as slurmctld reports them to the view: a submit
  * (priority_p_set), a reclaim of any subset of one preemptor's offered
- * candidates (each victim gone), a job that ends, a node that fails (its
- * jobs requeued; C drops at the next pass).
+ * candidates (each victim gone), a job that ends (reported by Slurm, or
+ * found ended by preempt/gpuquota before it offers candidates), a node
+ * that fails (its jobs requeued; C drops at the next pass).  Floors and
+ * limits after each.
  */
 static void events(world_t *w, gq_view_t *v)
 {
@@ -595,6 +600,7 @@ static void events(world_t *w, gq_view_t *v)
 			break;
 		}
 		check_floors(v, w);
+		check_holds(v, w);
 	}
 }
 

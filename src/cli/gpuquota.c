@@ -41,6 +41,7 @@
 #define GQ_VERSION "unknown"
 #endif
 #include "core/metrics_file.h"
+#include "config/advice.h"
 #include "config/config.h"
 #include "core/pools.h"
 #include "core/usage.h"
@@ -284,6 +285,7 @@ static int _check_offline(const char *file, bool json)
 	} else {
 		why = "no controller answered";
 	}
+	gq_config_advice(cfg, _warn, NULL);
 	if (json) {
 		printf("{\"ok\": true, \"projects\": %d, \"departments\": %d}\n",
 		       cfg->nprojects, cfg->ndepts);
@@ -1040,6 +1042,7 @@ int main(int argc, char **argv)
 			_settings_line(c.cfg);
 		}
 		_check_accounts(&c);
+		gq_config_advice(c.cfg, _warn, NULL);
 		rc = _cmd_projects(&c, json);
 	} else {
 		_usage(stderr);

@@ -20,6 +20,7 @@
 
 #include "plugins/slurm_compat.h"
 
+#include "config/advice.h"
 #include "core/band.h"
 #include "core/metrics_file.h"
 #include "core/state.h"
@@ -54,6 +55,11 @@ static time_t usage_saved;	/* when it was last written */
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
 static gq_metrics_t metrics_snap;	/* written by the pass thread only */
 
+static void _log_advice(const char *line, void *ctx)
+{
+	info("gpuquota: note: %s", line);
+}
+
 static void _log_config(const gq_config_t *cfg, const char *path)
 {
 	char *s = NULL;
@@ -66,6 +72,7 @@ static void _log_config(const gq_config_t *cfg, const char *path)
 	info("gpuquota: loaded %s: %d projects: %s", path, cfg->nprojects,
 	     s ? s : "(none)");
 	xfree(s);
+	gq_config_advice(cfg, _log_advice, NULL);
 }
 
 /* Load (or reload) the config; a bad file keeps the last good one. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/advice.h"
 #include "config/config.h"
 
 #define PATH "/x/gpuquota.json"
@@ -601,6 +602,57 @@ START_TEST(config_path_rules)
 }
 END_TEST
 
+static void collect(const char *line, void *ctx)
+{
+	char *buf = ctx;
+
+	strncat(buf, line, 4095 - strlen(buf));
+	strncat(buf, "\n", 4095 - strlen(buf));
+}
+
+/*
+ * Advice on a valid file: pool h100 gives department ml no quota while
+ * its project team-a asks 2 there (team-a's jobs there are never in
+ * quota); in a100 ml's 4 covers team-a's 2 and team-b's 2.  Department
+ * sim (quota 3) has vision 2 and nlp 2: 4 > 3, no project above 3 alone.
+ * A file whose departments cover their projects gets no advice.
+ */
+START_TEST(config_advice_department_quota)
+{
+	const char *text =
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"           {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"departments\": [{\"name\": \"ml\", \"gpu_quota\": {\"a100\": 4}},"
+		"                   {\"name\": \"sim\", \"gpu_quota\": 3}],"
+		" \"projects\": [{\"name\": \"team-a\", \"department\": \"ml\","
+		"                 \"gpu_quota\": {\"a100\": 2, \"h100\": 2}},"
+		"                {\"name\": \"team-b\", \"department\": \"ml\","
+		"                 \"gpu_quota\": {\"a100\": 2}},"
+		"                {\"name\": \"vision\", \"department\": \"sim\", \"gpu_quota\": 2},"
+		"                {\"name\": \"nlp\", \"department\": \"sim\", \"gpu_quota\": 2}]}";
+	char err[GQ_ERR_MAX], out[4096] = "";
+	gq_config_t *cfg = NULL;
+
+	ck_assert_msg(!gq_config_parse(text, "t.json", &cfg, err, sizeof(err)),
+		      "%s", err);
+	/* sim's sum in both pools (a number is the same in every pool) */
+	ck_assert_int_eq(gq_config_advice(cfg, collect, out), 3);
+	ck_assert_msg(strstr(out, "project team-a: gpu_quota 2 in pool h100 is more than its department ml's 0"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "department sim: its projects' gpu_quota add up to 4 in pool a100, more than its own 3"),
+		      "%s", out);
+	ck_assert_ptr_null(strstr(out, "in pool a100 is more than"));
+	ck_assert_ptr_null(strstr(out, "department ml:"));
+	gq_config_free(cfg);
+	out[0] = '\0';
+	ck_assert(!gq_config_parse("{\"departments\": [{\"name\": \"d\", \"gpu_quota\": 4}],"
+				   " \"projects\": [{\"name\": \"p\", \"department\": \"d\", \"gpu_quota\": 4}]}",
+				   "t.json", &cfg, err, sizeof(err)));
+	ck_assert_int_eq(gq_config_advice(cfg, collect, out), 0);
+	gq_config_free(cfg);
+}
+END_TEST
+
 Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -634,6 +686,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_multifactor_not_bool);
 	tcase_add_test(tc, test_load_large_file);
 	tcase_add_test(tc, config_path_rules);
+	tcase_add_test(tc, config_advice_department_quota);
 	suite_add_tcase(s, tc);
 	return s;
 }

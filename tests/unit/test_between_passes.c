@@ -6,6 +6,7 @@
  * "Reclaim", docs/DEVELOPING.md "A pass in two lock holds").
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -127,6 +128,115 @@ START_TEST(start_of_held_job_between_holds_stales_pass)
 }
 END_TEST
 
+/* xorshift64*, as the randomized test of the core */
+static uint64_t brng;
+
+static uint32_t brnd(uint32_t n)
+{
+	brng ^= brng >> 12;
+	brng ^= brng << 25;
+	brng ^= brng >> 27;
+	return n ? (uint32_t)((brng * 2685821657736338717ULL) >> 33) % n : 0;
+}
+
+/* One seeded world: team-a (quota q, limit L) and team-x on 8 GPUs. */
+typedef struct {
+	int q, l, run_a, run_x, npend;
+	bool later[8];		/* in its begin time at the first pass */
+} bworld_t;
+
+static gq_view_t *bpass(const bworld_t *w, bool second)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+	uint32_t id = 1;
+	int i;
+
+	gq_view_begin(v, 8, 100);
+	for (i = 0; i < w->run_a; i++)
+		run(v, id++, "team-a", 1, i);
+	for (i = 0; i < w->run_x; i++)
+		run(v, id++, "team-x", 1, i);
+	for (i = 0; i < w->npend; i++) {
+		gq_job_in_t in = pending(100 + i, 1, 10 + i);
+
+		if (w->later[i] && !second) {
+			in.state = GQ_JOB_WAITING;
+			in.begins_later = true;
+		}
+		add(v, "team-a", in);
+	}
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+/*
+ * Starts between a pass's two holds, on seeded worlds: the first pass
+ * (V0) is published; the next one (V1) reads, its begin-time waiters now
+ * eligible; between its holds Slurm starts any subset of the jobs V0 left
+ * unheld (each told: gq_state_job_started).  When V1 is published, what
+ * may run after its writes (team-a's running jobs, the started ones, and
+ * V1's unheld jobs not started) stays within L; and V1 is refused only
+ * when a started job is one it holds.  GQ_SEED=N replays one world.
+ */
+START_TEST(starts_between_holds_keep_limits)
+{
+	const char *only = getenv("GQ_SEED");
+	uint64_t seed, first = only ? strtoull(only, NULL, 10) : 1;
+	uint64_t last = only ? first : 600;
+
+	for (seed = first; seed <= last; seed++) {
+		char json[256], err[GQ_ERR_MAX], *f;
+		bworld_t w = { 0 };
+		bool started[8] = { false }, held_start = false, published;
+		gq_view_t *v1;
+		uint64_t e;
+		int i, may;
+
+		brng = seed * 0x9E3779B97F4A7C15ULL + 1;
+		w.q = brnd(3);
+		w.l = w.q + brnd(3);
+		w.run_a = brnd(w.l + 1);
+		w.run_x = brnd(8 - w.run_a);
+		w.npend = 1 + brnd(6);
+		for (i = 0; i < w.npend; i++)
+			w.later[i] = brnd(3) == 0;
+		snprintf(json, sizeof(json),
+			 "{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": %d, \"gpu_limit\": %d},"
+			 " {\"name\": \"team-x\", \"gpu_quota\": 1}]}", w.q, w.l);
+		f = write_temp(json);
+		gq_state_lock();
+		ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+		bpass(&w, false);
+		for (i = 0; i < w.npend; i++)	/* Slurm may start V0's unheld */
+			started[i] = !gq_view_job(gq_state_next()->view[0],
+						  100 + i)->hold && brnd(2);
+		gq_state_publish();
+		e = gq_state_pass_read();
+		v1 = bpass(&w, true);
+		for (i = 0; i < w.npend; i++) {
+			if (!started[i])
+				continue;
+			held_start |= gq_view_job(v1, 100 + i)->hold != 0;
+			gq_state_job_started(100 + i);
+		}
+		may = w.run_a;
+		for (i = 0; i < w.npend; i++)
+			may += started[i] || !gq_view_job(v1, 100 + i)->hold;
+		published = gq_state_pass_write(e, NULL, NULL);
+		ck_assert_msg(published == !held_start,
+			      "seed %llu: published %d with a held job started %d",
+			      (unsigned long long)seed, published, held_start);
+		ck_assert_msg(!published || may <= w.l,
+			      "seed %llu: published, team-a may hold %d > L %d",
+			      (unsigned long long)seed, may, w.l);
+		gq_state_clear();
+		gq_state_unlock();
+		unlink(f);
+		free(f);
+	}
+}
+END_TEST
+
 /*
  * A person's hold on a job gpuquota holds (scontrol hold: an update to
  * priority 0).  Slurm changes nothing in a record already at priority 0,
@@ -185,6 +295,7 @@ Suite *between_passes_suite(void)
 
 	tcase_add_test(tc, natural_end_shrinks_candidates);
 	tcase_add_test(tc, start_of_held_job_between_holds_stales_pass);
+	tcase_add_test(tc, starts_between_holds_keep_limits);
 	tcase_add_test(tc, person_hold_takes_over_gpuquota_hold);
 	tcase_add_test(tc, wiring_job_submit_lists_gpuquota);
 	suite_add_tcase(s, tc);

@@ -3,7 +3,8 @@
 # one scheduling cycle, so gpuquota throttles the array (%N) to the tasks
 # that fit; the project never holds more than its limit, the array's tasks
 # run as room frees, and the user's own %N comes back when the limit no
-# longer binds.  Without the throttle all 3 tasks (the user's %3) start.
+# longer binds.  Without the throttle all 3 tasks (the user's %3) start;
+# the array is held from its submit until the first pass throttles it.
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1, "gpu_limit": 2},
@@ -20,6 +21,17 @@ done
 [[ $(held_gpus team-a) == 2 ]] || fail "team-a holds $(held_gpus team-a), want 2"
 grep -q "array throttle 2, the user's 3" "$DIR/log/slurmctld.log" \
 	|| fail "no throttle line in slurmctld.log"
+# no task started before the throttle: a new array is held at its submit
+# until the pass after it sets %N (Slurm makes the tasks after it asks
+# the array's priority); before, a scheduling cycle between the submit and
+# that pass could start the user's 3
+grep -q "hold JobId=$arr: gpuquota: a new job array" "$DIR/log/slurmctld.log" \
+	|| fail "the new array $arr was not held at its submit"
+awk -v a="$arr" '
+	/array throttle 2, the user.s 3/ && !t { t = NR }
+	($0 ~ ("Allocate JobId=" a "_") || $0 ~ ("Started JobId=" a "_")) && !s { s = NR }
+	END { exit !(t && s && t < s) }' "$DIR/log/slurmctld.log" \
+	|| fail "a task of $arr started before gpuquota throttled the array"
 # the pending rest of the array is held by the limit, with the user's %3
 meta=$(sl squeue -h -r -t PD -j "$arr" -o '%i' | head -1)
 [[ -n $meta ]] || fail "no pending task of $arr"

@@ -111,6 +111,13 @@ int gq_pools_find(const gq_pools_t *p, uint32_t id)
 	return gq_pools_job(p, id, &k) ? k : -1;
 }
 
+int gq_pools_reclaiming(const gq_pools_t *p, uint32_t id)
+{
+	int k = gq_pools_find(p, id);
+
+	return k >= 0 && gq_view_may_reclaim(p->view[k], id) ? k : -1;
+}
+
 bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 			  uint32_t preemptor)
 {

@@ -67,6 +67,12 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 uint32_t gq_pools_tasks_now(const gq_pools_t *p, uint32_t id);
 
 /*
+ * The pool whose view has pending job `id` able to reclaim now
+ * (gq_view_may_reclaim), or -1.  O(pools).
+ */
+int gq_pools_reclaiming(const gq_pools_t *p, uint32_t id);
+
+/*
  * May `preemptee` be requeued for `preemptor`?  Only inside one pool: both
  * in the same pool's view, and that view says so.  O(pools).
  */

@@ -107,41 +107,50 @@ static bool _waits_for_completing(uint32_t preemptor, time_t now)
 	return last_wait;
 }
 
+/* pools whose ended jobs _note_ends remembers looking for */
+#define GQ_NOTE_POOLS 64
+
 /*
- * Jobs of the view that ended since it was made, taken out of it
- * (gq_state_job_gone) before a candidate is offered, so that no floor is
- * judged on GPUs already gone.  Slurm tells the priority plugin of a job's
- * end only with AccountingStorageEnforce=limits (acct_policy.c
- * _adjust_limit_usage calls priority_g_job_end), and a job's end runs
- * Slurm's scheduler at once, before the next pass.  Done when Slurm's
- * jobs (last_job_update) or the view changed since the last time: O(running
- * jobs of the view) lookups by id then.  Caller holds the job write lock
- * and the state lock.
+ * Jobs of pool k's view that ended since it was made, taken out of it
+ * (gq_state_job_gone) before a candidate is offered to a preemptor of
+ * that pool, so that no floor is judged on GPUs already gone.  Slurm
+ * tells the priority plugin of a job's end only with
+ * AccountingStorageEnforce=limits (acct_policy.c _adjust_limit_usage
+ * calls priority_g_job_end), and a job's end runs Slurm's scheduler at
+ * once, before the next pass.  Done when Slurm's jobs (last_job_update)
+ * or the view changed since the last time for this pool: O(running jobs
+ * of the pool) lookups by id then, at most once per preemptor that may
+ * reclaim and change of Slurm's jobs (each job Slurm starts in a cycle is
+ * one).  Caller holds the job write lock and the state lock.
  */
-static void _note_ends(void)
+static void _note_ends(int k)
 {
-	static time_t seen_update;
-	static uint64_t seen_view;
+	static time_t seen_update[GQ_NOTE_POOLS];
+	static uint64_t seen_view[GQ_NOTE_POOLS];
 	gq_pools_t *p = gq_state()->view;
-	int k, i;
+	gq_view_t *v;
+	int i;
 
-	if (!p || !job_list || (seen_update == last_job_update &&
-				seen_view == gq_state()->published))
+	if (!job_list || k < 0)
 		return;
-	seen_update = last_job_update;
-	seen_view = gq_state()->published;
-	for (k = 0; k < p->n; k++)
-		for (i = 0; i < gq_view_njobs(p->view[k]); i++) {
-			const gq_job_t *job = gq_view_job_at(p->view[k], i);
-			job_record_t *job_ptr;
+	if (k < GQ_NOTE_POOLS) {
+		if (seen_update[k] == last_job_update &&
+		    seen_view[k] == gq_state()->published)
+			return;
+		seen_update[k] = last_job_update;
+		seen_view[k] = gq_state()->published;
+	}
+	v = p->view[k];
+	for (i = 0; i < gq_view_njobs(v); i++) {
+		const gq_job_t *job = gq_view_job_at(v, i);
+		job_record_t *job_ptr;
 
-			if (job->in.state != GQ_JOB_RUNNING ||
-			    job->in.elsewhere)
-				continue;
-			job_ptr = find_job_record(job->in.id);
-			if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
-				gq_state_job_gone(job->in.id);
-		}
+		if (job->in.state != GQ_JOB_RUNNING || job->in.elsewhere)
+			continue;
+		job_ptr = find_job_record(job->in.id);
+		if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+			gq_state_job_gone(job->in.id);
+	}
 }
 
 extern bool preempt_p_preemptable(job_record_t *preemptee,
@@ -151,7 +160,9 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	bool rc = false;
 
 	gq_state_lock();
-	_note_ends();
+	if (gq_state()->view)
+		_note_ends(gq_pools_reclaiming(gq_state()->view,
+					       preemptor->job_id));
 	/* inside one pool only: both in the preemptor's pool's view */
 	if (_in_grace(preemptee))
 		rc = gq_pools_may_take_leaving(gq_state()->view,

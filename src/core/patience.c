@@ -49,15 +49,17 @@ static bool _may_wait(const gq_job_t *job)
 }
 
 /*
- * Is this running job a loan for `job`: one of its reclaim candidates
- * (another project's job, offered under job's kind of reclaim: over its
- * project's floor)?  A job in its project's quota, or of job's own
- * project, ends when it ends but frees nothing job could have taken.
+ * Is this running job a loan for `job`: another project's job that job's
+ * kind of reclaim could take without passing a floor (its project's, and
+ * its department's against outsiders), whether or not the candidate walk
+ * picked it (it takes the youngest first; a loan that ends soon may be
+ * older)?  A job its project needs for its floor, or of job's own
+ * project, ends when it ends but is nothing job could have taken.
  */
 static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
 		      const gq_loan_t *loan)
 {
-	return gq_reclaim_allowed(&v->reg, &v->jobs[loan->job], job);
+	return gq_reclaim_over_floor(&v->reg, &v->jobs[loan->job], job);
 }
 
 /*
@@ -147,9 +149,10 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	for (e = 0; e < v->npl; e++) {
 		const gq_job_t *j = &v->jobs[v->pl_job[e]];
 
-		/* offered to some kind of reclaim, on a node that takes
-		 * work; whether to this waiter: _loan_for */
-		if (j->in.state == GQ_JOB_RUNNING && j->victim &&
+		/* eligible (requeueable, past min_runtime), on a node that
+		 * takes work; whether for this waiter: _loan_for */
+		if (j->in.state == GQ_JOB_RUNNING &&
+		    j->preempt_rank != UINT32_MAX &&
 		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
 		    !v->node_closed[v->pl_node[e]])
 			loans[nloans++] = (gq_loan_t){ v->pl_node[e],

@@ -402,6 +402,28 @@ bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
 	return kind && (ee->victim & kind);
 }
 
+bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
+			   const gq_job_t *er)
+{
+	uint8_t kind = gq_reclaim_kind(r, ee, er);
+	bool fair = kind & (GQ_VICTIM_FAIR | GQ_VICTIM_FAIR_OUT);
+	bool out = kind & (GQ_VICTIM_QUOTA_OUT | GQ_VICTIM_FAIR_OUT);
+	const gq_project_t *p = &r->proj[ee->project];
+	const gq_dept_t *d;
+
+	if (!kind || (double)p->alloc - p->at_risk -
+			     gq_floor(out ? p->quota_out : p->quota,
+				      p->share_floor, fair) <
+		     ee->in.gpus)
+		return false;
+	if (!out || p->department < 0)
+		return true;
+	d = &r->dept[p->department];
+	return (double)d->alloc - d->at_risk -
+		       gq_floor(d->quota, d->share_floor, fair) >=
+	       ee->in.gpus;
+}
+
 /*
  * One project at a time, most over-served first: its running jobs sorted
  * into walk order (O(n) when Slurm listed them in order or reversed,

@@ -144,4 +144,13 @@ int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
 			const gq_job_t *er);
 
+/*
+ * Could running `ee` leave its project (and, for `er` outside ee's
+ * department, its department) without either passing the floor of the
+ * reclaim `er` may make (gq_reclaim_kind)?  Whether or not the candidate
+ * walk picked it: what a loan that ends soon is for patience.h.  O(1).
+ */
+bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
+			   const gq_job_t *er);
+
 #endif

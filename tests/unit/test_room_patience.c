@@ -1,7 +1,7 @@
 /*
  * test_room_patience.c - what counts as room on a node, and who a job
- * waits for instead of reclaiming: loans are the waiter's own reclaim
- * candidates, a patient job is tried after the jobs that can start or
+ * waits for instead of reclaiming: loans are jobs the waiter's reclaim
+ * could take without passing a floor, a patient job is tried after the jobs that can start or
  * reclaim, victims leaving in their grace time are room coming, a node
  * that takes no work is no room.  The numbers of docs/MODEL.md ("Bands
  * and priority", "Making room", "Patience for loans that end soon").
@@ -34,7 +34,8 @@ static gq_job_in_t ending(uint32_t id, uint32_t gpus, int64_t start,
 }
 
 /*
- * A loan is one of the waiter's reclaim candidates.  P = 120 s, now 100.
+ * A loan is a job the waiter's reclaim could take without passing a
+ * floor.  P = 120 s, now 100.
  *
  * 1 node x 2 GPUs.  team-a (q 1) runs a1 (1 GPU, its time limit ends it at
  * 130, within P): team-a holds 1 = its quota, a1 is no candidate.
@@ -297,12 +298,54 @@ START_TEST(patience_waits_not_on_a_closed_node)
 }
 END_TEST
 
+/*
+ * A loan need not be the job the candidate walk picks (the youngest): the
+ * integration test test_patience.  P = 120 s, now 100; 2 nodes x 2 GPUs.
+ * team-a (q 2) runs a3 (n0, started 1, its limit ends it at 130), a1 (n0,
+ * 2), a2 (n1, 3), a4 (n1, 4): 4, 2 over its quota; the walk offers a4
+ * and a2.  team-b (q 2) pends b1 (1 GPU): in quota, no idle GPU.  a3 is
+ * older than both, but team-a could lose it and stay at 3 >= 2: a loan.
+ * b1 waits for a3 (patient, tried after the in-quota jobs that can
+ * reclaim), and reclaims nothing meanwhile.
+ */
+START_TEST(patience_waits_for_older_loan_over_floor)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	gq_view_t *v = patient_view(p, 2, 120);
+	const gq_job_t *b1;
+
+	gq_view_begin(v, 4, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	add(v, "team-a", ending(3, 1, 1, 130));
+	run(v, 1, "team-a", 1, 2);
+	run(v, 2, "team-a", 1, 3);
+	run(v, 4, "team-a", 1, 4);
+	ck_assert_int_eq(gq_view_place(v, 3, 0, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 2, 1, 1), 0);
+	ck_assert_int_eq(gq_view_place(v, 4, 1, 1), 0);
+	pend(v, 20, "team-b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	b1 = gq_view_job(v, 20);
+	ck_assert_int_eq(b1->band, GQ_BAND_IN_QUOTA);
+	ck_assert(!gq_view_job(v, 3)->victim);
+	ck_assert(gq_view_job(v, 4)->victim);
+	ck_assert_msg(b1->patient && b1->waits_for == 3,
+		      "b1 patient %d, waits for %u: not for a3", b1->patient,
+		      b1->waits_for);
+	ck_assert(!gq_view_may_reclaim(v, 20));
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *room_patience_suite(void)
 {
 	Suite *s = suite_create("room_patience");
 	TCase *tc = tcase_create("room_patience");
 
 	tcase_add_test(tc, patience_waits_only_for_loans);
+	tcase_add_test(tc, patience_waits_for_older_loan_over_floor);
 	tcase_add_test(tc, patient_job_tried_after_jobs_that_can_reclaim);
 	tcase_add_test(tc, grace_victims_are_room_coming);
 	tcase_add_test(tc, draining_node_is_no_room);

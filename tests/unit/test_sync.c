@@ -35,6 +35,34 @@ START_TEST(grptres_parse)
 }
 END_TEST
 
+/* The configuration of plan_changes and backstop_missing: department
+ * research (limit 10) with vision (no limit) and nlp (limit 6); search
+ * (limit 3, accounts search and search-ci) outside. */
+static char *acc_v[] = { "vision" }, *acc_n[] = { "nlp" },
+	    *acc_s[] = { "search", "search-ci" };
+
+static gq_config_t research_config(gq_dept_cfg_t *d, gq_project_cfg_t *p)
+{
+	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
+			    .ndepts = 1 };
+
+	d[0] = (gq_dept_cfg_t){ .name = "research", .gpu_quota = 6,
+				.over_quota_weight = 1, .gpu_limit = 10 };
+	p[0] = (gq_project_cfg_t){ .name = "vision", .gpu_quota = 4,
+				   .over_quota_weight = 1,
+				   .gpu_limit = GQ_NO_LIMIT, .department = 0,
+				   .accounts = acc_v, .naccounts = 1 };
+	p[1] = (gq_project_cfg_t){ .name = "nlp", .gpu_quota = 2,
+				   .over_quota_weight = 1, .gpu_limit = 6,
+				   .department = 0, .accounts = acc_n,
+				   .naccounts = 1 };
+	p[2] = (gq_project_cfg_t){ .name = "search", .gpu_quota = 2,
+				   .over_quota_weight = 1, .gpu_limit = 3,
+				   .department = -1, .accounts = acc_s,
+				   .naccounts = 2 };
+	return cfg;
+}
+
 /*
  * Config: department research (limit 10), project vision (research, no
  * limit), nlp (research, limit 6), search (accounts search and search-ci,
@@ -47,23 +75,9 @@ END_TEST
  */
 START_TEST(plan_changes)
 {
-	char *acc_v[] = { "vision" }, *acc_n[] = { "nlp" },
-	     *acc_s[] = { "search", "search-ci" };
-	gq_dept_cfg_t d[1] = { { .name = "research", .gpu_quota = 6,
-				 .over_quota_weight = 1, .gpu_limit = 10 } };
-	gq_project_cfg_t p[3] = {
-		{ .name = "vision", .gpu_quota = 4, .over_quota_weight = 1,
-		  .gpu_limit = GQ_NO_LIMIT, .department = 0,
-		  .accounts = acc_v, .naccounts = 1 },
-		{ .name = "nlp", .gpu_quota = 2, .over_quota_weight = 1,
-		  .gpu_limit = 6, .department = 0, .accounts = acc_n,
-		  .naccounts = 1 },
-		{ .name = "search", .gpu_quota = 2, .over_quota_weight = 1,
-		  .gpu_limit = 3, .department = -1, .accounts = acc_s,
-		  .naccounts = 2 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
-			    .ndepts = 1 };
+	gq_dept_cfg_t d[1];
+	gq_project_cfg_t p[3];
+	gq_config_t cfg = research_config(d, p);
 	gq_acct_t have[3] = { { "research", "root", -1 },
 			      { "vision", "root", 2 },
 			      { "search", "root", 3 } };
@@ -113,23 +127,9 @@ static void count_warn(const char *line, void *ctx)
  */
 START_TEST(backstop_missing)
 {
-	char *acc_v[] = { "vision" }, *acc_n[] = { "nlp" },
-	     *acc_s[] = { "search", "search-ci" };
-	gq_dept_cfg_t d[1] = { { .name = "research", .gpu_quota = 6,
-				 .over_quota_weight = 1, .gpu_limit = 10 } };
-	gq_project_cfg_t p[3] = {
-		{ .name = "vision", .gpu_quota = 4, .over_quota_weight = 1,
-		  .gpu_limit = GQ_NO_LIMIT, .department = 0,
-		  .accounts = acc_v, .naccounts = 1 },
-		{ .name = "nlp", .gpu_quota = 2, .over_quota_weight = 1,
-		  .gpu_limit = 6, .department = 0, .accounts = acc_n,
-		  .naccounts = 1 },
-		{ .name = "search", .gpu_quota = 2, .over_quota_weight = 1,
-		  .gpu_limit = 3, .department = -1, .accounts = acc_s,
-		  .naccounts = 2 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
-			    .ndepts = 1 };
+	gq_dept_cfg_t d[1];
+	gq_project_cfg_t p[3];
+	gq_config_t cfg = research_config(d, p);
 	gq_acct_t have[4] = { { "research", "root", -1 },
 			      { "vision", "research", 2 },
 			      { "nlp", "research", 8 },

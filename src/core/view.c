@@ -1063,7 +1063,9 @@ void gq_view_job_gone(gq_view_t *v, uint32_t id)
 	was_running = job->in.state == GQ_JOB_RUNNING;
 	_untally(v, job);
 	gq_queue_unlate(&v->reg, job, false);
+	/* gone: waits for nothing of its own (not a begin-time waiter) */
 	job->in.state = GQ_JOB_WAITING;
+	job->in.begins_later = false;
 	if (was_running)
 		_shrink_candidates(v, job->project);
 }

@@ -541,19 +541,74 @@ static void check_all(gq_view_t *v, world_t *w)
 }
 
 /*
+ * Slurm starts pending job j on a node with room for it, if any (one node
+ * each in this world); it runs from the next pass on.
+ */
+static void start_job(world_t *w, rjob_t *j)
+{
+	int used[MAXN] = { 0 }, i, n;
+
+	for (i = 0; i < w->njobs; i++)
+		if (w->jobs[i].live && w->jobs[i].in.state == GQ_JOB_RUNNING)
+			used[w->jobs[i].node] += w->jobs[i].in.gpus;
+	for (n = 0; n < w->nnodes; n++)
+		if (!w->down[n] && used[n] + (int)j->in.gpus <= w->gpn)
+			break;
+	if (n == w->nnodes)
+		return;
+	j->in.state = GQ_JOB_RUNNING;
+	j->in.begins_later = false;
+	j->in.start_time = w->now;
+	j->in.nodes = j->in.gpus_per_node = 0;
+	j->node = n;
+}
+
+/*
  * Events between passes, as slurmctld reports them to the view: a submit
  * (priority_p_set), a reclaim of any subset of one preemptor's offered
  * candidates (each victim gone), a job that ends (reported by Slurm, or
  * found ended by preempt/gpuquota before it offers candidates), a node
  * that fails (its jobs requeued; C drops at the next pass).  Floors and
- * limits after each.
+ * limits after each.  And what Slurm does that the view learns only at
+ * the next pass: a job started (one gpuquota lets start), a person's hold,
+ * a dependency or begin time cleared; the next pass's guarantees are
+ * checked on the world they leave.
  */
 static void events(world_t *w, gq_view_t *v)
 {
 	int e, nev = 1 + rnd(6), a, b;
 
 	for (e = 0; e < nev; e++) {
-		switch (rnd(4)) {
+		switch (rnd(6)) {
+		case 5:	/* a person holds a pending job (scontrol hold), or a
+			 * waiter's dependency clears / begin time passes: the
+			 * view learns of it at the next pass; until then what
+			 * it lets start must hold as it is */
+			a = rnd(w->njobs);
+			if (w->jobs[a].live &&
+			    w->jobs[a].in.state != GQ_JOB_RUNNING) {
+				bool held = w->jobs[a].in.state ==
+					    GQ_JOB_PENDING;
+
+				w->jobs[a].in.state = held ? GQ_JOB_WAITING :
+							     GQ_JOB_PENDING;
+				w->jobs[a].in.begins_later = false;
+			}
+			break;
+		case 4:	/* Slurm starts a job gpuquota lets start: eligible
+			 * and not held, or a waiter on its own (begins_later);
+			 * the view learns of it at the next pass */
+			a = rnd(w->njobs);
+			if (w->jobs[a].live && w->jobs[a].in.gpus &&
+			    w->jobs[a].in.tasks == 1 &&
+			    (w->jobs[a].in.state == GQ_JOB_PENDING ||
+			     w->jobs[a].in.begins_later)) {
+				const gq_job_t *j = gq_view_job(v, w->jobs[a].in.id);
+
+				if (j && !j->hold)
+					start_job(w, &w->jobs[a]);
+			}
+			break;
 		case 3:	/* a node fails: Slurm requeues its jobs */
 			b = rnd(w->nnodes);
 			w->down[b] = true;

@@ -816,7 +816,11 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		prio = gq_mf_priority(job_ptr, prio);
 		gq_mf_write(job_ptr, prio);
 	}
-	if (!job) {
+	if (!job && in.gpus && gq_read_new_array(job_ptr)) {
+		/* before the first pass too (_set_in_view) */
+		gq_hold_new_array(job_ptr);
+		prio = 0;
+	} else if (!job) {
 		prio = mf_prio;
 		info("gpuquota: %pJ not classified yet, priority %u until the next pass",
 		     job_ptr, prio);

@@ -27,6 +27,7 @@ ALL=(bookworm trixie forky)
 TESTS=(test_quick_start test_at_quota_no_reclaim test_weighted_share test_limit
        test_departments test_multinode test_config_errors
        test_grace_time test_patience test_usage test_roomless_order)
+QUICK=(test_quick_start test_limit test_multinode test_config_errors)
 
 others=0
 releases=()

@@ -363,6 +363,7 @@ static int _use_pool(gq_cli_t *c, int k)
 static int _load(gq_cli_t *c, const char *file, bool check_only)
 {
 	slurm_conf_t *conf = NULL;
+	const char *wiring;
 	char err[GQ_ERR_MAX], *path;
 	time_t now = time(NULL);
 	int k;
@@ -372,8 +373,8 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	_privacy(c, conf);
-	if (check_only && gq_wiring_job_submit(conf->job_submit_plugins))
-		_warn(gq_wiring_job_submit(conf->job_submit_plugins), NULL);
+	if (check_only && (wiring = gq_wiring_job_submit(conf->job_submit_plugins)))
+		_warn(wiring, NULL);
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	/* the file slurmctld reads: the same trust as the plugin's */

@@ -672,6 +672,7 @@ static void _mf_load(void)
 
 extern int init(void)
 {
+	const char *wiring;
 	bool had_config;
 
 	/* client commands (sprio, sshare) load us too: no pass there;
@@ -699,9 +700,8 @@ extern int init(void)
 	_usage_load();
 	_load(!had_config);
 	_mf_load();
-	if (gq_wiring_job_submit(slurm_conf.job_submit_plugins))
-		error("gpuquota: %s",
-		      gq_wiring_job_submit(slurm_conf.job_submit_plugins));
+	if ((wiring = gq_wiring_job_submit(slurm_conf.job_submit_plugins)))
+		error("gpuquota: %s", wiring);
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
 	verbose("%s loaded", plugin_type);

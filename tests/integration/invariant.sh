@@ -40,15 +40,27 @@
 #     one after another, so check_invariant retries: a reclaim in flight or a
 #     torn read passes as soon as one later check is clean.
 #
-#   invariant_violation         prints the violations now (nothing when none)
+#   invariant_violation [POOL PARTITIONS]
+#                               prints the violations now (nothing when
+#                               none); with a pool (gpuquota.json's
+#                               `pools`), of that pool alone: its projects
+#                               and jobs (gpuquota --pool), the nodes of
+#                               its partitions (a comma list), victims
+#                               running there (each pool is its own model,
+#                               docs/MODEL.md "Pools")
 #   check_invariant [SECONDS]   fails the test if every check for SECONDS
 #                               (default 15) finds a violation
 
 # One JSON document with everything the check needs, on stdout.
-_invariant_input() {
-	local projects jobs pend run nodes
-	projects=$(sl "$GPUQUOTA" projects --json) || return 1
-	jobs=$(sl "$GPUQUOTA" jobs --json) || return 1
+_invariant_input() { # [POOL PARTITIONS]
+	local projects jobs pend run nodes pool=${1:-} parts=${2:-}
+	if [[ -n $pool ]]; then
+		projects=$(sl "$GPUQUOTA" projects --pool "$pool" --json | jq '.pools[0]') || return 1
+		jobs=$(sl "$GPUQUOTA" jobs --pool "$pool" --json) || return 1
+	else
+		projects=$(sl "$GPUQUOTA" projects --json) || return 1
+		jobs=$(sl "$GPUQUOTA" jobs --json) || return 1
+	fi
 	# pending: id|reason|cpus|min nodes; %A, the record's job id as in
 	# gpuquota jobs (%i of a pending array is "10_[0-3]")
 	pend=$(sl squeue -h -t PD -o '%A|%r|%C|%D' | jq -R -s '
@@ -58,14 +70,20 @@ _invariant_input() {
 	run=$(sl squeue -h -t R -o '%A|%C' | jq -R -s '
 		split("\n") | map(select(length > 0) | split("|")
 		| {key: .[0], value: (.[1] | tonumber)}) | from_entries') || return 1
-	# usable nodes: GPUs and CPUs, total and in use
-	nodes=$(sl scontrol -d -o show node | awk '
+	# usable nodes (of the pool's partitions): GPUs and CPUs, total and
+	# in use
+	nodes=$(sl scontrol -d -o show node | awk -v parts="$parts" '
+		BEGIN { np = split(parts, want, ",") }
 		{
-			name = ""; g = 0; gu = 0; c = 0; ca = 0; st = ""
+			name = ""; g = 0; gu = 0; c = 0; ca = 0; st = ""; in_pool = !np
 			for (i = 1; i <= NF; i++) {
 				split($i, kv, "=")
 				if (kv[1] == "NodeName") name = kv[2]
 				else if (kv[1] == "State") st = kv[2]
+				else if (kv[1] == "Partitions")
+					for (k = 1; k <= np; k++)
+						if (index("," kv[2] ",", "," want[k] ","))
+							in_pool = 1
 				else if (kv[1] == "CPUTot") c = kv[2]
 				else if (kv[1] == "CPUAlloc") ca = kv[2]
 				else if (kv[1] == "Gres" || kv[1] == "GresUsed") {
@@ -77,21 +95,23 @@ _invariant_input() {
 					if (kv[1] == "Gres") g = v; else gu = v
 				}
 			}
-			if (name == "" || st ~ /DOWN|DRAIN|FAIL|NOT_RESPONDING|FUTURE|\*/)
+			if (name == "" || !in_pool ||
+			    st ~ /DOWN|DRAIN|FAIL|NOT_RESPONDING|FUTURE|\*/)
 				next
 			printf "{\"name\":\"%s\",\"gpus\":%d,\"gpus_used\":%d,\"cpus\":%d,\"cpus_used\":%d}\n",
 				name, g, gu, c, ca
 		}' | jq -s .) || return 1
 	jq -n --argjson p "$projects" --argjson j "$jobs" --argjson pend "$pend" \
-		--argjson run "$run" --argjson nodes "$nodes" \
-		'{p: $p, j: $j, pend: $pend, run: $run, nodes: $nodes}'
+		--argjson run "$run" --argjson nodes "$nodes" --arg pool "$pool" \
+		'{p: $p, j: $j, pend: $pend, run: $run, nodes: $nodes,
+		  in: (if $pool == "" then "" else " in pool \($pool)" end)}'
 }
 
 # jq: the violations in an _invariant_input document, one string each.
 # shellcheck disable=SC2016
 _INVARIANT_JQ='
 def dem: .gpus * ([.tasks // 1, 1] | max);
-.p as $p | .j as $j | .pend as $pend | .run as $runcpu | .nodes as $nodes
+.p as $p | .j as $j | .pend as $pend | .run as $runcpu | .nodes as $nodes | .in as $in
 | ($p.projects | map({key: .name, value: .gpu_quota}) | from_entries) as $quota
 | ($p.projects | map({key: .name, value: .department}) | from_entries) as $dept
 | (($p.departments // []) | map({key: .name, value: .gpu_quota}) | from_entries) as $dquota
@@ -149,16 +169,16 @@ def dem: .gpus * ([.tasks // 1, 1] | max);
 | select($rooms | length > 0)
 | select($elig | all(. as $J | $rooms
                      | any(.gpus >= $J.gpus and .cpus >= $J.info.cpus)))
-| "project \($u) holds \($au) GPUs, below its floor \($floor) (quota \($qu));"
+| "project \($u)\($in) holds \($au) GPUs, below its floor \($floor) (quota \($qu));"
   + " pending in-quota jobs \($elig | map(.job_id))"
   + " would fit by requeueing other projects over quota: "
   + ($rooms | map("\(.node): jobs \(.victims) (free after: \(.gpus) GPUs)")
      | join(", "))
 '
 
-invariant_violation() {
+invariant_violation() { # [POOL PARTITIONS]
 	local doc
-	doc=$(_invariant_input) || { echo "invariant: cannot read the cluster"; return 0; }
+	doc=$(_invariant_input "$@") || { echo "invariant: cannot read the cluster"; return 0; }
 	jq -r "$_INVARIANT_JQ" <<<"$doc"
 }
 

@@ -5,7 +5,8 @@
 # ends and, at the end, the seeds run, the minutes, and every failing seed
 # (replay: GQ_SOAK_SEED=SEED tests/integration/run.sh soak); each failure's
 # work dir is kept.  Every seed runs with the boundary actions
-# (GQ_SOAK_BOUNDARY=1), every other one with slurmdbd (GQ_ACCOUNTING=1).
+# (GQ_SOAK_BOUNDARY=1), every other one with slurmdbd (GQ_ACCOUNTING=1),
+# every third one with two pools (GQ_SOAK_POOLS=1).
 # Results are appended to build/soak/results ("SEED SECONDS MODES VERDICT
 # DATE").  Exits 1 when any seed failed.
 set -uo pipefail
@@ -24,10 +25,12 @@ while ((EPOCHSECONDS < end)); do
 	log=$out/soak-$seed.log
 	# every seed with the boundary actions; every other one with slurmdbd
 	accounting=$((n % 2 == 0))
+	pools=$((n % 3 == 0))
 	modes=boundary
 	((accounting == 0)) || modes+=" accounting"
+	((pools == 0)) || modes+=" pools"
 	if GQ_SOAK_SEED=$seed GQ_SOAK_SECONDS=$seconds GQ_SOAK_BOUNDARY=1 \
-		GQ_ACCOUNTING=$accounting GQ_ACCOUNTING_TESTS="" "$here/run.sh" soak >"$log" 2>&1; then
+		GQ_ACCOUNTING=$accounting GQ_SOAK_POOLS=$pools GQ_ACCOUNTING_TESTS="" "$here/run.sh" soak >"$log" 2>&1; then
 		verdict=pass
 	else
 		verdict=FAIL

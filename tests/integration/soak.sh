@@ -25,6 +25,11 @@
 #     of the time with the quota of p1, p2, p3 or p4 changed.
 # GQ_SOAK_BOUNDARY=1 adds, from a second stream of the seed, jobs on a
 # dependency, jobs with a begin time and admin holds (make_boundary below).
+# GQ_SOAK_POOLS=1 splits the cluster into two pools (a100: partition a100,
+# n1-n4; h100: partition h100, n5-n6) with quotas and limits by pool, and
+# sends each submit to a100, h100, or both (a third stream of the seed:
+# arrays and jobs that list two pools); the limits, the invariant and the
+# reclaims are then checked pool by pool.
 # GQ_ACCOUNTING=1 runs it with slurmdbd and AccountingStorageEnforce=
 # associations,limits,qos (Slurm then reports job ends to gpuquota).
 # Only one action reads the cluster: a job whose launch failed on a dead
@@ -75,7 +80,40 @@ export GQ_EXTRA_ACCOUNTS
 ENFORCE=()
 [[ ${GQ_ACCOUNTING:-0} != 1 ]] ||
 	ENFORCE=(--conf-extra AccountingStorageEnforce=associations,limits,qos)
-echo "$TEST: boundary actions ${GQ_SOAK_BOUNDARY:-0}, accounting ${GQ_ACCOUNTING:-0}"
+POOLS=${GQ_SOAK_POOLS:-0}
+echo "$TEST: boundary actions ${GQ_SOAK_BOUNDARY:-0}, pools $POOLS, accounting ${GQ_ACCOUNTING:-0}"
+# pools: name and partitions ("" and none: one pool, the whole cluster)
+POOL_NAMES=("") POOL_PARTS=("")
+PART_OPT=()	# the partition of a job that does not draw one
+if ((POOLS)); then
+	POOL_NAMES=(a100 h100) POOL_PARTS=(a100 h100)
+	PART_OPT=(-p a100)
+	# quotas by pool: a100 (16 GPUs) 14 in all, h100 (8) 7; p1 has a
+	# limit in h100 only, so that its arrays listing both pools meet it
+	up_cluster '{"pools": [{"name": "a100", "partitions": ["a100"]},
+                       {"name": "h100", "partitions": ["h100"]}],
+  "departments": [{"name": "ml", "gpu_quota": {"a100": 6, "h100": 2},
+                   "gpu_limit": {"a100": 10, "h100": 4}},
+                  {"name": "sim", "gpu_quota": {"a100": 4, "h100": 1}}],
+  "projects": [
+    {"name": "ml-a", "gpu_quota": {"a100": 3, "h100": 1}, "department": "ml"},
+    {"name": "ml-b", "gpu_quota": {"a100": 2, "h100": 1}, "over_quota_weight": 2, "department": "ml"},
+    {"name": "ml-c", "gpu_quota": 0, "department": "ml"},
+    {"name": "sim-a", "gpu_quota": {"a100": 2, "h100": 1}, "department": "sim"},
+    {"name": "sim-b", "gpu_quota": {"a100": 1}, "gpu_limit": 4, "department": "sim"},
+    {"name": "p1", "gpu_quota": {"a100": 2, "h100": 2}, "gpu_limit": {"h100": 3}},
+    {"name": "p2", "gpu_quota": {"a100": 2, "h100": 1}, "over_quota_weight": 3},
+    {"name": "p3", "gpu_quota": {"a100": 1}, "gpu_limit": 5},
+    {"name": "p4", "gpu_quota": {"a100": 1, "h100": 1}, "accounts": ["p4", "p4-ci"]},
+    {"name": "p5", "gpu_quota": 0},
+    {"name": "p6", "gpu_quota": 0, "over_quota_weight": 0.5}],
+  "settings": {"recompute_interval": 2}}' \
+		--nodes "$NODES" --gpus 4 --cpus 8 \
+		--conf-extra "PartitionName=a100 Nodes=n[1-4] MaxTime=INFINITE State=UP" \
+		--conf-extra "PartitionName=h100 Nodes=n[5-6] MaxTime=INFINITE State=UP" \
+		--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
+		--conf-extra SlurmdTimeout=20 "${ENFORCE[@]}"
+else
 up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
                              {"name": "sim", "gpu_quota": 5}],
   "projects": [
@@ -94,43 +132,62 @@ up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
 	--nodes "$NODES" --gpus 4 --cpus 8 \
 	--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
 	--conf-extra SlurmdTimeout=20 "${ENFORCE[@]}"
+fi
 START_EPOCH=$EPOCHSECONDS
 START_TIME=$(date +%Y-%m-%dT%H:%M:%S)
 
 # ---------------------------------------------------------------- checker
-# "ACCOUNT GPUS" for every running job, from squeue (GPUs per node x nodes)
+# "ACCOUNT PARTITION GPUS" for every running job, from squeue (GPUs per
+# node x nodes; the partition it runs in)
 running_by_account() {
-	sl squeue -h -t R -o '%a|%b|%D' | awk -F'|' '{
+	sl squeue -h -t R -o '%a|%b|%D|%P' | awk -F'|' '{
 		g = 0
 		if (match($2, /gpu(:[A-Za-z0-9_]+)?:[0-9]+/)) {
 			s = substr($2, RSTART, RLENGTH); sub(/.*:/, "", s); g = s
 		}
-		print tolower($1), g * $3
+		print tolower($1), $4, g * $3
 	}'
 }
 
-# Projects and departments past their gpu_limit, one line each.
+# Projects and departments past their gpu_limit, one line each, pool by
+# pool (a number is the same in every pool; a pool an object leaves out
+# has no limit).
 # shellcheck disable=SC2016
 limit_violation() {
 	local run
 	run=$(running_by_account) || return 0
 	jq -r --arg run "$run" '
+		def in_pool($p): if type == "object" then .[$p] else . end;
 		. as $c
 		| ($run | split("\n") | map(select(length > 0) | split(" ")
-		   | {a: .[0], g: (.[1] | tonumber)})) as $r
-		| [$c.projects[] | {name, department, gpu_limit,
+		   | {a: .[0], part: .[1], g: (.[2] | tonumber)})) as $all
+		| ($c.pools // [{name: "", partitions: null}])[] as $pool
+		| (if $pool.name == "" then "" else " in pool \($pool.name)" end) as $in
+		| [$all[] | select($pool.partitions == null
+		                   or (.part as $x | $pool.partitions | index($x)))] as $r
+		| [$c.projects[] | {name, department,
+		    gpu_limit: (.gpu_limit | in_pool($pool.name)),
 		    accounts: ((.accounts // [.name]) | map(ascii_downcase))}] as $ps
 		| [$ps[] | . as $p
 		   | {name, department, gpu_limit,
 		      held: ([$r[] | select(.a as $a | $p.accounts | index($a)) | .g] | add // 0)}]
 		  as $held
 		| ($held[] | select(.gpu_limit != null and .held > .gpu_limit)
-		   | "project \(.name) holds \(.held) GPUs, past its gpu_limit \(.gpu_limit)"),
-		  ($c.departments // [] | .[] | select(.gpu_limit != null) | . as $d
+		   | "project \(.name)\($in) holds \(.held) GPUs, past its gpu_limit \(.gpu_limit)"),
+		  ($c.departments // [] | .[] | (.gpu_limit | in_pool($pool.name)) as $dl
+		   | select($dl != null) | . as $d
 		   | ([$held[] | select(.department == $d.name) | .held] | add // 0) as $h
-		   | select($h > $d.gpu_limit)
-		   | "department \($d.name) holds \($h) GPUs, past its gpu_limit \($d.gpu_limit)")
+		   | select($h > $dl)
+		   | "department \($d.name)\($in) holds \($h) GPUs, past its gpu_limit \($dl)")
 	' "$DIR/gpuquota.json"
+}
+
+# The invariant in every pool, one violation a line.
+pools_violation() {
+	local k
+	for k in "${!POOL_NAMES[@]}"; do
+		invariant_violation "${POOL_NAMES[k]}" "${POOL_PARTS[k]}"
+	done
 }
 
 # The end of the last transition (epoch seconds): a violation counts from
@@ -173,8 +230,8 @@ soak_checker() {
 		for u in "${!lim_told[@]}"; do
 			[[ -n ${lim_seen[$u]:-} ]] || unset "lim_told[$u]"
 		done
-		v=$(invariant_violation 2>&1)
-		if [[ $v == "invariant: cannot read the cluster" ]]; then
+		v=$(pools_violation 2>&1)
+		if [[ $v == *"invariant: cannot read the cluster"* ]]; then
 			echo "$now unreadable" >>"$SD/violations.log"
 			sleep 2
 			continue
@@ -183,7 +240,7 @@ soak_checker() {
 		while IFS= read -r line; do
 			[[ $line == "project "* ]] || continue
 			u=${line#project }
-			u=${u%% *}
+			u=${u%% holds *}
 			seen[$u]=1
 			[[ -n ${first[$u]:-} ]] || first[$u]=$now
 			echo "$now $line" >>"$SD/violations.log"
@@ -307,6 +364,30 @@ make_boundary() { # STEPS -> boundary actions on stdout
 		fi
 	done
 }
+# GQ_SOAK_POOLS=1: each submit's partitions, from a third stream (seed +
+# 2 x 7919), appended to its line: a100 (45 %), h100 (25 %), both
+# (a100,h100 20 %, h100,a100 10 %: home pool the first one listed).
+pick_partitions() { # schedule on stdin -> with partitions on stdout
+	local i act rest
+	RANDOM=$((SEED + 2 * 7919))
+	while read -r i act rest; do
+		if [[ $act == submit ]]; then
+			rnd 100
+			if ((R < 45)); then rest+=" a100"
+			elif ((R < 70)); then rest+=" h100"
+			elif ((R < 90)); then rest+=" a100,h100"
+			else rest+=" h100,a100"
+			fi
+		fi
+		echo "$i $act $rest"
+	done
+}
+if ((POOLS)); then
+	pick_partitions <"$SD/schedule" >"$SD/schedule.pools"
+	mv "$SD/schedule.pools" "$SD/schedule"
+	echo "$TEST: partitions of seed $SEED: sha1 $(sha1sum <"$SD/schedule" | cut -c1-12)"
+fi
+
 if [[ ${GQ_SOAK_BOUNDARY:-0} == 1 ]]; then
 	make_boundary "$SOAK_SECONDS" >"$SD/boundary"
 	echo "$TEST: boundary actions of seed $SEED: $(wc -l <"$SD/boundary"), sha1 $(sha1sum <"$SD/boundary" | cut -c1-12)"
@@ -319,16 +400,20 @@ fi
 declare -A KIND=()
 declare -a SUBMIT_ID=()	# submit number -> its job id ("" if sbatch failed)
 n_sub=0 n_arr=0 n_multi=0 n_nr=0 n_cancel=0 n_fail=0 n_kill=0 n_reload=0 n_quota=0 n_release=0
-n_dep=0 n_begin=0 n_hold=0
+n_dep=0 n_begin=0 n_hold=0 n_two=0
 events() { echo "$(date +%T) $*" >>"$SD/events.log"; }
 
-submit_job() { # ACCOUNT KIND GPUS SECONDS -> records the job
+submit_job() { # ACCOUNT KIND GPUS SECONDS [PARTITIONS] -> records the job
 	local a=$1 kind=$2 g=$3 t=$4 id
 	local -a opt=()
+	if [[ -n ${5:-} ]]; then
+		opt=(-p "$5")
+		[[ $5 != *,* ]] || n_two=$((n_two + 1))
+	fi
 	case $kind in
-	array) opt=(--array=0-3%2); n_arr=$((n_arr + 1)) ;;
-	multi) opt=(-N 2); n_multi=$((n_multi + 1)) ;;
-	norequeue) opt=(--no-requeue); n_nr=$((n_nr + 1)) ;;
+	array) opt+=(--array=0-3%2); n_arr=$((n_arr + 1)) ;;
+	multi) opt+=(-N 2); n_multi=$((n_multi + 1)) ;;
+	norequeue) opt+=(--no-requeue); n_nr=$((n_nr + 1)) ;;
 	esac
 	n_sub=$((n_sub + 1))
 	SUBMIT_ID[n_sub]=""
@@ -353,7 +438,7 @@ boundary_submit() { # ACCOUNT GPUS SECONDS dep SUBMIT_NUMBER | begin DELAY
 		opt=--begin=now+$5
 		n_begin=$((n_begin + 1))
 	fi
-	id=$(sl sbatch --parsable -J "b-$a" -A "$a" --gres="gpu:$g" "$opt" \
+	id=$(sl sbatch --parsable -J "b-$a" -A "$a" --gres="gpu:$g" "$opt" "${PART_OPT[@]}" \
 		--wrap "sleep $t" 2>>"$SD/sbatch.err") || { events "sbatch failed: $a $opt"; return 0; }
 	id=${id%%;*}
 	KIND[$id]=$4
@@ -423,9 +508,12 @@ reload() { # P(0..3) QUOTA CHANGE(0/1)
 	local p=p$(($1 + 1)) q=$2
 	n_reload=$((n_reload + 1))
 	if (($3)); then
-		# p3's limit is 5: any quota 0..4 stays valid
+		# p3's limit is 5: any quota 0..4 stays valid (with pools, the
+		# quota in a100, where no limit of p1..p4 is set)
 		jq --arg p "$p" --argjson q "$q" \
-			'.projects |= map(if .name == $p then .gpu_quota = $q else . end)' \
+			'.projects |= map(if .name != $p then .
+				elif (.gpu_quota | type) == "object" then .gpu_quota.a100 = $q
+				else .gpu_quota = $q end)' \
 			"$DIR/gpuquota.json" >"$SD/gpuquota.json.new"
 		mv "$SD/gpuquota.json.new" "$DIR/gpuquota.json"
 		n_quota=$((n_quota + 1))
@@ -451,7 +539,7 @@ release_launch_failures() {
 
 run_step() { # ACTION ARGS...
 	case $1 in
-	submit) submit_job "$2" "$3" "$4" "$5" ;;
+	submit) submit_job "$2" "$3" "$4" "$5" "${6:-}" ;;
 	cancel) cancel_submit "$2" ;;
 	fail) fail_node "$2" "$3" "$4" ;;
 	restore) restore_node ;;
@@ -498,7 +586,7 @@ check_failed
 stop_checker
 # once more, the cluster left alone (as check_invariant, without failing here)
 t0=$SECONDS
-while v=$(invariant_violation) && [[ -n $v ]] && ((SECONDS - t0 < GRACE)); do sleep 1; done
+while v=$(pools_violation) && [[ -n $v ]] && ((SECONDS - t0 < GRACE)); do sleep 1; done
 [[ -z $v ]] || defect "invariant at the end, for ${GRACE}s: $v" || true
 checks=$(cat "$SD/checks" 2>/dev/null || echo 0)
 seen=$(grep -vc ' unreadable$' "$SD/violations.log" 2>/dev/null || true)
@@ -554,7 +642,7 @@ fi
 
 # ---- reclaims
 LOG=$DIR/log/slurmctld.log
-grep -E 'gpuquota: reclaim: ' "$LOG" >"$SD/reclaims" || true
+grep -E 'gpuquota: reclaim( in pool [^:]+)?: ' "$LOG" >"$SD/reclaims" || true
 grep -oE 'preempted JobId=[0-9_]+(\([0-9]+\))? has been requeued to reclaim resources for JobId=[0-9_]+(\([0-9]+\))?' \
 	"$LOG" >"$SD/requeues" || true
 bad=$(awk -v maxr="$MAX_RECLAIMS" -v nr="$nr_ids" '
@@ -614,9 +702,9 @@ bad=$(awk -v maxr="$MAX_RECLAIMS" -v nr="$nr_ids" '
 while IFS= read -r l; do [[ -z $l ]] || defect "reclaim: $l" || true; done <<<"$bad"
 # A victim runs between two of its reclaims: Slurm's start lines and
 # gpuquota's reclaim lines, in the log's order.
-bad=$(grep -E 'gpuquota: reclaim: |_start_job: Started JobId=|sched: Allocate JobId=' "$LOG" | awk '
+bad=$(grep -E 'gpuquota: reclaim( in pool [^:]+)?: |_start_job: Started JobId=|sched: Allocate JobId=' "$LOG" | awk '
 	function raw(s) { sub(/^JobId=/, "", s); if (s ~ /\(/) { sub(/.*\(/, "", s); sub(/\).*/, "", s) } return s }
-	/gpuquota: reclaim: / {
+	/gpuquota: reclaim( in pool [^:]+)?: / {
 		for (i = 1; i <= NF; i++) if ($i == "takes") v = raw($(i + 1))
 		if ((v in reclaimed) && !(v in started))
 			print "job " v " reclaimed again without starting in between: " $0
@@ -631,7 +719,7 @@ max_per=$(grep -oE 'takes JobId=[0-9]+' "$SD/reclaims" | sort | uniq -c | sort -
 ((n_reclaims > 0)) || defect "the soak caused no reclaim at all: not a test of reclaim" || true
 states=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^JobState=/) print substr($i, 10) }' "$SD/jobs.final" |
 	sort | uniq -c | awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')
-echo "$TEST: seed $SEED: $n_sub submits ($n_arr arrays, $n_multi two-node, $n_nr --no-requeue), $n_cancel cancels, $n_fail node failures ($n_kill slurmd kills), $n_reload reloads ($n_quota quota changes), $n_release launch-failure releases; $n_dep on a dependency, $n_begin with a begin time, $n_hold admin holds"
+echo "$TEST: seed $SEED: $n_sub submits ($n_arr arrays, $n_multi two-node, $n_nr --no-requeue), $n_cancel cancels, $n_fail node failures ($n_kill slurmd kills), $n_reload reloads ($n_quota quota changes), $n_release launch-failure releases; $n_dep on a dependency, $n_begin with a begin time, $n_hold admin holds; $n_two listing two pools"
 echo "$TEST: $n_reclaims reclaims of $n_victims jobs (at most ${max_per:-0} per job); $checks checks, $seen transient violations; jobs: $states; $((EPOCHSECONDS - START_EPOCH))s"
 if [[ -s $SD/defects ]]; then
 	fail "$(wc -l <"$SD/defects") violations (seed $SEED):

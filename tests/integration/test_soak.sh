@@ -9,14 +9,15 @@ failed=()
 while read -r seed seconds modes; do
 	[[ $seed =~ ^[0-9]+$ ]] || continue
 	modes=${modes%%#*}
-	boundary=0 accounting=0
+	boundary=0 accounting=0 pools=0
 	[[ " $modes " != *" boundary "* ]] || boundary=1
 	[[ " $modes " != *" accounting "* ]] || accounting=1
+	[[ " $modes " != *" pools "* ]] || pools=1
 	GQ_SOAK_SEED=$seed GQ_SOAK_SECONDS=$seconds GQ_SOAK_BOUNDARY=$boundary \
-		GQ_ACCOUNTING=$accounting bash "$here/soak.sh" || failed+=("$seed")
+		GQ_ACCOUNTING=$accounting GQ_SOAK_POOLS=$pools bash "$here/soak.sh" || failed+=("$seed")
 done <"$here/soak-seeds"
 if ((${#failed[@]})); then
-	echo "test_soak: FAIL: seeds ${failed[*]} (replay one: GQ_SOAK_SEED=SEED [GQ_SOAK_BOUNDARY=1] [GQ_ACCOUNTING=1] tests/integration/run.sh soak, as its line in soak-seeds says)"
+	echo "test_soak: FAIL: seeds ${failed[*]} (replay one: GQ_SOAK_SEED=SEED [GQ_SOAK_BOUNDARY=1] [GQ_ACCOUNTING=1] [GQ_SOAK_POOLS=1] tests/integration/run.sh soak, as its line in soak-seeds says)"
 	exit 1
 fi
 echo "test_soak: PASS"

@@ -16,6 +16,11 @@
  * job, an array) is judged on top of what the pass let start, begin-time
  * and dependency waiters included (they start on their own).
  * A reload (a quota changed) comes between the events and the next pass.
+ * With two pools (random_pools_keep_limits_in_every_pool), jobs list one
+ * pool or both (a shadow in the other, gq_pools_shadow): each pool's view
+ * keeps the guarantees above, and after Slurm starts everything the pools
+ * let start (a job listing both in either, an array's tasks each in
+ * either, as many as gq_pools_tasks_now), no pool's limit is passed.
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
  */
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pools.h"
 #include "core/view.h"
 
 #define MAXP 6
@@ -49,6 +55,9 @@ typedef struct {
 	int proj;
 	int node;		/* running: where (one node) */
 	bool live;		/* still known (not ended) */
+	int pool;		/* with pools: running, its node's; pending,
+				 * its home (the first it lists) */
+	bool both;		/* pending, listing both pools */
 } rjob_t;
 
 typedef struct {
@@ -65,6 +74,11 @@ typedef struct {
 	bool down[MAXN];	/* failed nodes: out of C */
 	uint32_t next_id;
 	int64_t now;
+	/* with pools (make_pools): nodes split in two, numbers by pool */
+	int node_pool[MAXN];
+	gq_pool_cfg_t pools[2];
+	char *parts[2];
+	gq_pool_numbers_t pn[MAXP][2], dn[MAXD][2];
 } world_t;
 
 static void make_world(world_t *w, uint64_t seed)
@@ -371,7 +385,8 @@ static void check_holds(const gq_view_t *v, const world_t *w)
 	}
 }
 
-static void check_shares(const gq_view_t *v, const world_t *w)
+/* the shares of a view whose capacity (GPUs of up nodes) is c */
+static void check_shares(const gq_view_t *v, const world_t *w, double c)
 {
 	double sum = 0, cap = 0;
 	bool all_weighted = true;
@@ -398,12 +413,12 @@ static void check_shares(const gq_view_t *v, const world_t *w)
 		cap += fmin(d->demand, d->limit);
 		all_weighted &= d->weight > 0;
 	}
-	ck_assert_msg(sum <= capacity(w) + EPS,
+	ck_assert_msg(sum <= c + EPS,
 		      "seed %llu: shares %g exceed C", (unsigned long long)w->seed, sum);
 	if (all_weighted)
-		ck_assert_msg(fabs(sum - fmin(capacity(w), cap)) < EPS,
+		ck_assert_msg(fabs(sum - fmin(c, cap)) < EPS,
 			      "seed %llu: shares add up to %g, not min(C %g, demand %g)",
-			      (unsigned long long)w->seed, sum, capacity(w), cap);
+			      (unsigned long long)w->seed, sum, c, cap);
 }
 
 /*
@@ -666,6 +681,293 @@ static uint64_t env_u64(const char *name, uint64_t dflt)
 	return s && *s ? strtoull(s, NULL, 10) : dflt;
 }
 
+/* ---- two pools ------------------------------------------------------ */
+
+static void random_numbers(gq_pool_numbers_t *n, int most)
+{
+	n->gpu_quota = rnd(most + 1);
+	n->over_quota_weight = (double)rnd(4) / (1 + rnd(2));
+	n->gpu_limit = rnd(3) ? GQ_NO_LIMIT : n->gpu_quota + (int)rnd(4);
+}
+
+/*
+ * Two pools, "a" and "b" of partitions of those names: nodes 0..split-1
+ * in a, the rest in b (one at least each); every project's and
+ * department's numbers drawn by pool; running jobs in their node's pool.
+ */
+static void make_pools(world_t *w)
+{
+	int i, k, split;
+
+	if (w->nnodes < 2)
+		w->nnodes = 2;
+	split = 1 + rnd(w->nnodes - 1);
+	for (i = 0; i < w->nnodes; i++)
+		w->node_pool[i] = i >= split;
+	for (k = 0; k < 2; k++) {
+		w->parts[k] = k ? "b" : "a";
+		w->pools[k].name = w->parts[k];
+		w->pools[k].partitions = &w->parts[k];
+		w->pools[k].npartitions = 1;
+	}
+	w->cfg.pools = w->pools;
+	w->cfg.npools = 2;
+	for (i = 0; i < w->nproj; i++) {
+		for (k = 0; k < 2; k++)
+			random_numbers(&w->pn[i][k], w->gpn * 2);
+		w->p[i].by_pool = w->pn[i];
+	}
+	for (i = 0; i < w->ndept; i++) {
+		for (k = 0; k < 2; k++)
+			random_numbers(&w->dn[i][k], w->nnodes * w->gpn);
+		w->d[i].by_pool = w->dn[i];
+	}
+	for (i = 0; i < w->njobs; i++)
+		w->jobs[i].pool = w->node_pool[w->jobs[i].node];
+}
+
+/* a pending job of a random home pool, a third of them listing both */
+static void random_pending_pools(world_t *w, rjob_t *j)
+{
+	random_pending(w, j);
+	j->pool = rnd(2);
+	j->both = rnd(3) == 0;
+}
+
+/* job j in its pool's view and, pending and listing both, a shadow in
+ * the other (as read_slurm.c adds them) */
+static void pools_add_job(gq_pools_t *p, const world_t *w, const rjob_t *j)
+{
+	gq_job_in_t shadow;
+
+	ck_assert_ptr_nonnull(gq_view_add_job(p->view[j->pool],
+					      w->names[j->proj], &j->in));
+	if (!j->both || j->in.state == GQ_JOB_RUNNING)
+		return;
+	shadow = j->in;
+	gq_pools_shadow(&shadow);
+	ck_assert_ptr_nonnull(gq_view_add_job(p->view[!j->pool],
+					      w->names[j->proj], &shadow));
+}
+
+/* GPUs of the up nodes of pool k */
+static double pool_capacity(const world_t *w, int k)
+{
+	int i, up = 0;
+
+	for (i = 0; i < w->nnodes; i++)
+		up += !w->down[i] && w->node_pool[i] == k;
+	return (double)up * w->gpn;
+}
+
+static gq_pools_t *pools_pass(world_t *w)
+{
+	gq_pools_t *p = gq_pools_new(&w->cfg);
+	uint32_t idle[MAXN];
+	int i, k;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->n, 2);
+	for (k = 0; k < 2; k++) {
+		gq_view_begin(p->view[k], pool_capacity(w, k), w->now);
+		ck_assert_int_eq(gq_view_set_nodes(p->view[k], w->nnodes), 0);
+	}
+	for (i = 0; i < w->nnodes; i++)
+		idle[i] = w->gpn;
+	for (i = 0; i < w->njobs; i++) {
+		rjob_t *j = &w->jobs[i];
+
+		if (!j->live)
+			continue;
+		pools_add_job(p, w, j);
+		if (j->in.state != GQ_JOB_RUNNING)
+			continue;
+		ck_assert_int_eq(gq_view_place(p->view[j->pool], j->in.id,
+					       j->node, j->in.gpus), 0);
+		idle[j->node] -= j->in.gpus;
+	}
+	for (i = 0; i < w->nnodes; i++)
+		if (!w->down[i])
+			gq_view_node_free(p->view[w->node_pool[i]], i, idle[i]);
+	for (k = 0; k < 2; k++)
+		ck_assert_msg(gq_view_compute(p->view[k]) == 0,
+			      "seed %llu: pass of pool %d failed",
+			      (unsigned long long)w->seed, k);
+	return p;
+}
+
+/*
+ * Each pool's view keeps the guarantees of one; nothing is reclaimed
+ * across pools (a victim and its preemptor are of one pool).
+ */
+static void pools_check(const gq_pools_t *p, const world_t *w)
+{
+	int k, a, b;
+
+	for (k = 0; k < 2; k++) {
+		check_shares(p->view[k], w, pool_capacity(w, k));
+		check_floors(p->view[k], w);
+		check_holds(p->view[k], w);
+	}
+	for (a = 0; a < w->njobs; a++)
+		for (b = 0; b < w->njobs; b++)
+			if (w->jobs[a].proj == w->jobs[b].proj ||
+			    w->jobs[a].pool != w->jobs[b].pool)
+				ck_assert_msg(!gq_pools_preemptable(p, w->jobs[a].in.id,
+								    w->jobs[b].in.id),
+					      "seed %llu: job %u offered to job %u (pools %d, %d)",
+					      (unsigned long long)w->seed,
+					      w->jobs[a].in.id, w->jobs[b].in.id,
+					      w->jobs[a].pool, w->jobs[b].pool);
+}
+
+/* a node of a pool in `mask` with room for g GPUs, from a random one */
+static int node_with_room(const world_t *w, int mask, uint32_t g,
+			  const int *used)
+{
+	int i, first = rnd(w->nnodes);
+
+	for (i = 0; i < w->nnodes; i++) {
+		int n = (first + i) % w->nnodes;
+
+		if (!w->down[n] && (mask & (1 << w->node_pool[n])) &&
+		    used[n] + (int)g <= w->gpn)
+			return n;
+	}
+	return -1;
+}
+
+/* task t of pending job j starts on node n: a running job of its own */
+static void start_task(world_t *w, rjob_t *j, int n)
+{
+	rjob_t *r = &w->jobs[w->njobs++];
+
+	*r = *j;
+	r->in.id = w->next_id++;
+	r->in.state = GQ_JOB_RUNNING;
+	r->in.begins_later = false;
+	r->in.tasks = 1;
+	r->in.tasks_at_once = 0;
+	r->in.start_time = w->now;
+	r->node = n;
+	r->pool = w->node_pool[n];
+	r->both = false;
+	if (j->in.tasks > 1)
+		j->in.tasks--;
+	else
+		j->live = false;
+}
+
+/*
+ * Slurm starts everything the pools let start, before the next pass: of
+ * each single-node job that is eligible (or starts on its own), as many
+ * tasks as gq_pools_tasks_now, each on a node with room in any pool the
+ * job lists.
+ */
+static void slurm_starts_all(world_t *w, const gq_pools_t *p)
+{
+	int used[MAXN] = { 0 }, a, n0 = w->njobs;
+
+	for (a = 0; a < w->njobs; a++)
+		if (w->jobs[a].live && w->jobs[a].in.state == GQ_JOB_RUNNING)
+			used[w->jobs[a].node] += w->jobs[a].in.gpus;
+	for (a = 0; a < n0; a++) {
+		rjob_t *j = &w->jobs[a];
+		uint32_t t, n;
+
+		if (!j->live || j->in.state == GQ_JOB_RUNNING ||
+		    !j->in.gpus || j->in.nodes > 1 ||
+		    (j->in.state != GQ_JOB_PENDING && !j->in.begins_later))
+			continue;
+		n = gq_pools_tasks_now(p, j->in.id);
+		for (t = 0; t < n && j->live && w->njobs < MAXJ; t++) {
+			int node = node_with_room(w, j->both ? 3 : 1 << j->pool,
+						  j->in.gpus, used);
+
+			if (node < 0)
+				break;
+			used[node] += j->in.gpus;
+			start_task(w, j, node);
+		}
+	}
+}
+
+/* GPUs held by each project and department in each pool */
+typedef struct {
+	double p[2][MAXP], d[2][MAXD];
+} held_t;
+
+static void pools_held(const gq_pools_t *p, const world_t *w, held_t *h)
+{
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < w->nproj; i++)
+			h->p[k][i] = proj_of(p->view[k], w, i)->alloc;
+		for (i = 0; i < gq_view_ndepts(p->view[k]) && i < MAXD; i++)
+			h->d[k][i] = gq_view_dept(p->view[k], i)->alloc;
+	}
+}
+
+/* after Slurm's starts, none holds more than its limit in any pool (or,
+ * past it already, more than before) */
+static void check_pool_limits(const gq_pools_t *p, const world_t *w,
+			      const held_t *was)
+{
+	held_t now;
+	int k, i;
+
+	pools_held(p, w, &now);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < w->nproj; i++) {
+			double l = proj_of(p->view[k], w, i)->limit;
+
+			ck_assert_msg(now.p[k][i] <= fmax(l, was->p[k][i]) + EPS,
+				      "seed %llu: %s holds %g in pool %s, gpu_limit %g (held %g)",
+				      (unsigned long long)w->seed, w->names[i],
+				      now.p[k][i], w->parts[k], l, was->p[k][i]);
+		}
+		for (i = 0; i < gq_view_ndepts(p->view[k]) && i < MAXD; i++) {
+			double l = gq_view_dept(p->view[k], i)->limit;
+
+			ck_assert_msg(now.d[k][i] <= fmax(l, was->d[k][i]) + EPS,
+				      "seed %llu: department %d holds %g in pool %s, gpu_limit %g (held %g)",
+				      (unsigned long long)w->seed, i,
+				      now.d[k][i], w->parts[k], l, was->d[k][i]);
+		}
+	}
+}
+
+START_TEST(random_pools_keep_limits_in_every_pool)
+{
+	uint64_t only = env_u64("GQ_SEED", 0);
+	uint64_t cases = only ? 1 : env_u64("GQ_CASES", DEFAULT_CASES) / 2;
+	uint64_t c;
+
+	for (c = 0; c < cases; c++) {
+		world_t w;
+		gq_pools_t *p;
+		held_t was;
+		int k, npend;
+
+		make_world(&w, only ? only : c + 1);
+		make_pools(&w);
+		npend = rnd(MAXJ / 2 - w.njobs);
+		for (k = 0; k < npend; k++)
+			random_pending_pools(&w, &w.jobs[w.njobs++]);
+		p = pools_pass(&w);
+		pools_check(p, &w);
+		pools_held(p, &w, &was);
+		slurm_starts_all(&w, p);
+		gq_pools_free(p);
+		p = pools_pass(&w);
+		pools_check(p, &w);
+		check_pool_limits(p, &w, &was);
+		gq_pools_free(p);
+	}
+}
+END_TEST
+
 START_TEST(random_clusters_keep_the_guarantees)
 {
 	uint64_t only = env_u64("GQ_SEED", 0);
@@ -682,7 +984,7 @@ START_TEST(random_clusters_keep_the_guarantees)
 		for (k = 0; k < npend; k++)
 			random_pending(&w, &w.jobs[w.njobs++]);
 		v = pass(&w);
-		check_shares(v, &w);
+		check_shares(v, &w, capacity(&w));
 		check_all(v, &w);
 		events(&w, v);
 		gq_view_free(v);
@@ -695,7 +997,7 @@ START_TEST(random_clusters_keep_the_guarantees)
 				p->gpu_limit = p->gpu_quota;
 		}
 		v = pass(&w);
-		check_shares(v, &w);
+		check_shares(v, &w, capacity(&w));
 		check_all(v, &w);
 		check_no_ping_pong(&w, v);
 	}
@@ -709,6 +1011,7 @@ Suite *property_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, random_clusters_keep_the_guarantees);
+	tcase_add_test(tc, random_pools_keep_limits_in_every_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }

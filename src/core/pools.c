@@ -104,6 +104,20 @@ uint32_t gq_pools_tasks_now(const gq_pools_t *p, uint32_t id)
 	return n == UINT32_MAX ? 0 : n;
 }
 
+int gq_pools_same(const gq_pools_t *p, const gq_pools_t *of, int k)
+{
+	int i;
+
+	if (!p || !of || k < 0 || k >= of->n)
+		return -1;
+	for (i = 0; i < p->n; i++)
+		if (p->name[i] && of->name[k] ?
+		    !strcmp(p->name[i], of->name[k]) :
+		    !p->name[i] && !of->name[k])
+			return i;
+	return -1;
+}
+
 int gq_pools_find(const gq_pools_t *p, uint32_t id)
 {
 	int k = -1;

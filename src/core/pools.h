@@ -35,6 +35,14 @@ void gq_pools_free(gq_pools_t *p);
 int gq_pools_find(const gq_pools_t *p, uint32_t id);
 
 /*
+ * Pool k of `of` in `p`, found by name (pools made of two configurations:
+ * a reload may add, drop or reorder pools, so an index of one means
+ * nothing in the other); without pools, the one pool.  -1 when p is NULL
+ * or has no such pool.  O(pools).
+ */
+int gq_pools_same(const gq_pools_t *p, const gq_pools_t *of, int k);
+
+/*
  * The job `id` in the pool it is demand in or runs in (NULL: none).
  * O(pools).
  */

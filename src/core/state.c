@@ -153,7 +153,7 @@ static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 	uint32_t id;
 	int i;
 
-	if (!p || k >= p->n || !(id = gq_view_kept_for(p->view[k])))
+	if (!p || k < 0 || k >= p->n || !(id = gq_view_kept_for(p->view[k])))
 		return false;
 	for (i = 0; i < _state.nroomwait; i++)
 		if (_state.roomwait[i].preemptor == id)
@@ -162,16 +162,19 @@ static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 	return false;
 }
 
-bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now)
+bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 {
+	const gq_pools_t *p = next ? _state.view : NULL;
 	int i;
 
+	if (p)		/* the same pool in the last pass */
+		k = gq_pools_same(p, next, k);
 	if (_room_kept(p, k, now))
 		return true;
 	for (i = 0; i < _state.ninflight; i++)
 		if (now - _state.inflight[i].since <
 			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
-		    (!p || k >= p->n ||
+		    (!p || k < 0 ||
 		     gq_view_job(p->view[k], _state.inflight[i].preemptor)))
 			return true;
 	return false;

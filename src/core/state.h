@@ -148,15 +148,17 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
 bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace);
 
 /*
- * Will work outside quotas in pool k of `p` wait for a reclaim in flight
- * noted less than its wait before `now` (its preemptor in that pool's
- * view of `p`, the last pass; any pool when p is NULL), or for GPUs that
+ * Will work outside quotas in pool k of the next pass (`next`, being
+ * filled) wait for a reclaim in flight noted less than its wait before
+ * `now` (its preemptor in that pool's view of the last pass, the pool
+ * found by name: a reload may have changed the pools; any pool when next
+ * is NULL, there is no last pass, or the pool is new), or for GPUs that
  * pool's last pass kept for a room waiter whose wait is not over?  Read
  * before a pass (gq_view_expect_reclaim_wait: arrays are then split at
  * their band, so an array's in-quota tasks are not held with the rest).
- * Caller holds the lock.  O(reclaims in flight + room waits).
+ * Caller holds the lock.  O(pools + reclaims in flight + room waits).
  */
-bool gq_state_reclaim_waiting(const gq_pools_t *p, int k, int64_t now);
+bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now);
 
 /* How long work outside quotas waits for `preemptor` (seconds). */
 int gq_state_reclaim_wait(uint32_t preemptor);

@@ -189,7 +189,7 @@ static int _compute(gq_state_t *st, gq_pools_t *next, time_t now)
 			       st->config->settings.usage_half_life);
 	for (k = 0; !rc && k < next->n; k++) {	/* each pool its own model */
 		gq_view_expect_reclaim_wait(next->view[k],
-			gq_state_reclaim_waiting(st->view, k, now));
+			gq_state_reclaim_waiting(next, k, now));
 		rc = gq_view_compute(next->view[k]);
 	}
 	if (!rc)	/* work outside quotas waits for reclaims in flight */

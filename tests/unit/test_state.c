@@ -122,6 +122,50 @@ static gq_view_t *reclaim_pass(bool a1_runs)
  * waits.  The wait lasts GQ_RECLAIM_WAIT from a1's first reclaim, and a
  * later reclaim for a1 does not renew it.
  */
+/*
+ * A reclaim in flight belongs to its preemptor's pool, found by name when
+ * a reload reorders the pools: team-a's job 20 in pool a100 reclaims at
+ * 100; the file is reloaded with h100 listed first.  At 110 the next
+ * pass's pool 0 (h100) has no reclaim to wait for, its pool 1 (a100) has.
+ * A pool the last pass did not have waits for any reclaim in flight.
+ */
+START_TEST(reclaim_waiting_follows_pool_names)
+{
+	char *a = write_temp("{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+			     " {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	char *b = write_temp("{\"pools\": [{\"name\": \"h100\", \"partitions\": [\"h100\"]},"
+			     " {\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+			     " {\"name\": \"l40\", \"partitions\": [\"l40\"]}],"
+			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	char err[GQ_ERR_MAX];
+	gq_pools_t *next;
+	int k;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(a, err, sizeof(err)), 0);
+	next = gq_state_next();
+	for (k = 0; k < 2; k++)
+		gq_view_begin(next->view[k], 4, 100);
+	pend(next->view[0], 20, "team-a", 1, 90);
+	for (k = 0; k < 2; k++)
+		ck_assert_int_eq(gq_view_compute(next->view[k]), 0);
+	gq_state_publish();
+	ck_assert(gq_state_note_reclaim(20, 100, 0));
+
+	ck_assert_int_eq(gq_state_load(b, err, sizeof(err)), 0);
+	next = gq_state_next();
+	ck_assert_int_eq(gq_pools_same(gq_state()->view, next, 0), 1);
+	ck_assert_int_eq(gq_pools_same(gq_state()->view, next, 1), 0);
+	ck_assert_int_eq(gq_pools_same(gq_state()->view, next, 2), -1);
+	ck_assert(!gq_state_reclaim_waiting(next, 0, 110));	/* h100 */
+	ck_assert(gq_state_reclaim_waiting(next, 1, 110));	/* a100 */
+	ck_assert(gq_state_reclaim_waiting(next, 2, 110));	/* new */
+	ck_assert(!gq_state_reclaim_waiting(next, 1, 100 + GQ_RECLAIM_WAIT));
+	end_state(a, b);
+}
+END_TEST
+
 START_TEST(freed_gpus_kept_for_preemptor)
 {
 	char *f = reclaim_config();
@@ -712,6 +756,7 @@ Suite *state_suite(void)
 	TCase *tc = tcase_create("state");
 
 	tcase_add_test(tc, reload_keeps_last_good_view);
+	tcase_add_test(tc, reclaim_waiting_follows_pool_names);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_after_a_grace_time);

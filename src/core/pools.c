@@ -158,13 +158,15 @@ bool gq_pools_fits_idle(const gq_pools_t *p, uint32_t id, gq_node_idle_t *n,
 }
 
 bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
-			       uint32_t preemptor)
+			       uint32_t owner, uint32_t preemptor)
 {
 	const gq_job_t *ee, *er;
 	int k = gq_pools_find(p, preemptor), ke = -1;
 
 	if (k < 0 || !gq_view_may_reclaim(p->view[k], preemptor))
 		return false;
+	if (owner && owner != preemptor && gq_pools_reclaiming(p, owner) >= 0)
+		return false;	/* coming free for its owner */
 	if (!(ee = gq_pools_job(p, preemptee, &ke)))
 		return true;
 	er = gq_view_job(p->view[k], preemptor);

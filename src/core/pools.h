@@ -97,14 +97,20 @@ bool gq_pools_fits_idle(const gq_pools_t *p, uint32_t id, gq_node_idle_t *n,
 			int count);
 
 /*
- * `preemptee` was reclaimed already and is in its grace time (warned,
- * leaving): may `preemptor` count on its GPUs?  When the preemptor may
- * reclaim in its pool and the preemptee is of that pool or of none any
- * more (gone from the views since), not of the preemptor's project.  It
- * costs no budget: its GPUs count as lost already.  O(pools).
+ * `preemptee` was reclaimed already for job `owner` (0: not known) and is
+ * in its grace time (warned, leaving): may `preemptor` count on its GPUs?
+ * When the preemptor may reclaim in its pool and the preemptee is of that
+ * pool or of none any more (gone from the views since), not of the
+ * preemptor's project; and when they are not coming free for another
+ * job: the preemptor is its owner, or its owner no longer may reclaim
+ * (started, gone, held).  Else two preemptors would count on the same
+ * GPUs, and Slurm, taking jobs in their grace time first, would give the
+ * second nothing new: it would wait for the first to start, then for a
+ * grace time of its own.  It costs no budget: its GPUs count as lost
+ * already.  O(pools).
  */
 bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
-			       uint32_t preemptor);
+			       uint32_t owner, uint32_t preemptor);
 
 /* The job left (gq_view_job_gone in the pool that has it).  O(pools). */
 void gq_pools_job_gone(gq_pools_t *p, uint32_t id);

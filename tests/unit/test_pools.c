@@ -62,6 +62,39 @@ START_TEST(pool_of_job)
 END_TEST
 
 /*
+ * A warned victim's GPUs come free for the job it was reclaimed for:
+ * team-b (quota 0) runs 1 and 2, team-a (quota 2) pends 20 and 21, both
+ * in quota.  Job 1, warned for 20, is not for 21 while 20 may reclaim
+ * (21 takes 2 instead, and both start when their victims leave); it is
+ * for 20, for anyone when its owner is not known or gone, and 2 (not
+ * warned for anyone) for both.
+ */
+START_TEST(leaving_gpus_for_their_owner)
+{
+	gq_pools_t *p = pools_of("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
+				 " {\"name\": \"team-b\", \"gpu_quota\": 0}]}");
+	gq_view_t *v = p->view[0];
+
+	gq_view_begin(v, 2, 100);
+	run(v, 1, "team-b", 1, 1);
+	run(v, 2, "team-b", 1, 2);
+	pend(v, 20, "team-a", 1, 20);
+	pend(v, 21, "team-a", 1, 21);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_may_reclaim(v, 20) && gq_view_may_reclaim(v, 21));
+
+	ck_assert(!gq_pools_may_take_leaving(p, 1, 20, 21));
+	ck_assert(gq_pools_may_take_leaving(p, 1, 20, 20));
+	ck_assert(gq_pools_may_take_leaving(p, 1, 0, 21));
+	ck_assert(gq_pools_may_take_leaving(p, 1, 77, 21));
+	ck_assert(gq_pools_preemptable(p, 2, 21));
+	gq_pools_job_gone(p, 20);	/* 20 started or ended */
+	ck_assert(gq_pools_may_take_leaving(p, 1, 20, 21));
+	gq_pools_free(p);
+}
+END_TEST
+
+/*
  * Each pool its own model, numbers by hand.  a100: 4 GPUs, h100: 2.
  * team-b runs 2 in a100 (quota 0 there: over) and 2 in h100 (its quota).
  * team-a pends a1 (1 GPU) in a100: in quota there (A = 1 <= 2) and it
@@ -136,13 +169,13 @@ START_TEST(pools_apart)
 	 * still in the view or gone from it since; not on another pool's;
 	 * a job that may not reclaim, on none.
 	 */
-	ck_assert(gq_pools_may_take_leaving(p, 1, 20));
+	ck_assert(gq_pools_may_take_leaving(p, 1, 0, 20));
 	gq_pools_job_gone(p, 2);
-	ck_assert(gq_pools_may_take_leaving(p, 2, 20));
-	ck_assert(gq_pools_may_take_leaving(p, 99, 20));
-	ck_assert(!gq_pools_may_take_leaving(p, 3, 20));	/* h100 */
-	ck_assert(!gq_pools_may_take_leaving(p, 1, 3));	/* running */
-	ck_assert(!gq_pools_may_take_leaving(p, 1, 98));	/* unknown */
+	ck_assert(gq_pools_may_take_leaving(p, 2, 0, 20));
+	ck_assert(gq_pools_may_take_leaving(p, 99, 0, 20));
+	ck_assert(!gq_pools_may_take_leaving(p, 3, 0, 20));	/* h100 */
+	ck_assert(!gq_pools_may_take_leaving(p, 1, 0, 3));	/* running */
+	ck_assert(!gq_pools_may_take_leaving(p, 1, 0, 98));	/* unknown */
 	gq_pools_free(p);
 }
 END_TEST
@@ -244,6 +277,7 @@ Suite *pools_suite(void)
 
 	tcase_add_test(tc, pool_of_job);
 	tcase_add_test(tc, pools_apart);
+	tcase_add_test(tc, leaving_gpus_for_their_owner);
 	tcase_add_test(tc, array_listing_pools_starts_fewest_tasks);
 	tcase_add_test(tc, pool_partitions_checked);
 	suite_add_tcase(s, tc);

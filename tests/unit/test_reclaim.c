@@ -1,8 +1,8 @@
 /*
  * test_reclaim.c - Reclaim: which running jobs an in-quota or fair-share
- * job may take. Victims keep their project at or above its floor
- * (max(quota, fair share)) whatever subset Slurm requeues, the most over-
- * served project and the youngest job go first, jobs that cannot be
+ * job may take.  Victims keep their project at or above its floor
+ * (max(quota, fair share)) whatever subset Slurm requeues, the most
+ * over-served project and the youngest job go first, jobs that cannot be
  * requeued or are younger than min_runtime are never victims, and a job
  * submitted between passes reclaims at once.  docs/MODEL.md "Reclaim"
  * (Reclaim order).

@@ -748,7 +748,6 @@ Suite *state_suite(void)
 	TCase *tc = tcase_create("state");
 
 	tcase_add_test(tc, reload_keeps_last_good_view);
-	tcase_add_test(tc, reload_window_ignores_limit);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_after_a_grace_time);
@@ -756,6 +755,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
 	tcase_add_test(tc, pass_in_two_holds);
+	tcase_add_test(tc, reload_window_ignores_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

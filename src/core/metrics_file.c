@@ -279,11 +279,11 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		    _count(rd, e, "pass_us", &r.pass_us) ||
 		    _count(rd, e, "lock_hold_us", &r.lock_hold_us))
 			return -1;
-		/* absent in files written before 2026-12-01 */
+		/* optional: files of older plugins lack it */
 		if (json_object_object_get_ex(e, "lock_cpu_us", NULL) &&
 		    _count(rd, e, "lock_cpu_us", &r.lock_cpu_us))
 			return -1;
-		/* absent in files written before 2026-12-01 17:30 UTC */
+		/* optional: files of older plugins lack it */
 		if (json_object_object_get_ex(e, "read_hold_us", NULL) &&
 		    _count(rd, e, "read_hold_us", &r.read_hold_us))
 			return -1;
@@ -299,7 +299,7 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 		}
 		if (json_object_object_get_ex(e, "ok", &ok))
 			r.ok = json_object_get_boolean(ok);
-		/* absent in files written before 2026-12-01 14:40 */
+		/* optional: files of older plugins lack it */
 		if (json_object_object_get_ex(e, "rehold", &rehold))
 			r.rehold = json_object_get_boolean(rehold);
 		m->recent[m->recent_n++] = r;
@@ -345,7 +345,7 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	    _count(&rd, root, "releases_total", &m->releases_total) ||
 	    _read_hist(&rd, root, "pass_seconds", &m->pass_seconds) ||
 	    _read_hist(&rd, root, "lock_hold_seconds", &m->lock_hold_seconds) ||
-	    /* absent in files written before 2026-12-01 17:30 UTC */
+	    /* optional: files of older plugins lack it */
 	    (json_object_object_get_ex(root, "read_hold_seconds", NULL) &&
 	     _read_hist(&rd, root, "read_hold_seconds",
 			&m->read_hold_seconds)) ||

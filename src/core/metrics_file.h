@@ -6,7 +6,7 @@
  * with "version", "written_at" and "started_at" (unix seconds),
  * "passes_total", "pass_failures_total", "recent_passes" (up to 1024,
  * oldest first: "at", "pass_us", "lock_hold_us", "lock_cpu_us" (absent
- * before 2026-12-01: read as 0), "ok"), "reclaims_total",
+ * in files of older plugins: read as 0), "ok"), "reclaims_total",
  * "victims_total", "victim_gpus_total" and the same "..._by_reason"
  * ({"quota": n, "fair_share": n}), "holds_total", "holds_by_reason"
  * ({"limit", "department_limit", "not_requeueable"}), "releases_total",

@@ -82,9 +82,9 @@ bool gq_hold_lost(const job_record_t *job_ptr);
  * GQ_HOLD_LOG_LINES holds and releases get a line each in slurmctld's
  * log; the rest are at debug level and the batch ends with one line
  * counting them.  Thousands of jobs may wait for one reclaim, each hold
- * and release of them a line written under the job write lock (the bench
- * cluster, 2026-12-01: 274 000 such lines in 8 minutes, batches of 3 600
- * taking 27-120 ms).  Outside a batch every hold has its line.  Caller
+ * and release of them a line written under the job write lock: at that
+ * rate the log alone holds the lock for tens of milliseconds a batch.
+ * Outside a batch every hold has its line.  Caller
  * holds the job write lock.
  */
 #define GQ_HOLD_LOG_LINES 20

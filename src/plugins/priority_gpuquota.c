@@ -868,10 +868,10 @@ static bool _visible(const job_record_t *job_ptr, uid_t uid)
 
 /*
  * sprio: the factors behind each pending job's priority.  SITE is the
- * band's base (in-quota 2000000001, fair-share 1000000001, over 1) and
- * FAIRSHARE the place inside the band (smaller share of quota or of
- * weighted surplus: higher); they add up to the job's priority.  Only
- * the jobs PrivateData lets uid see.
+ * band's base (gq_band_base: in-quota 1400000001, fair-share 700000001,
+ * over 1) and FAIRSHARE the place inside the band (smaller share of
+ * quota or of weighted surplus: higher); they add up to the job's
+ * priority.  Only the jobs PrivateData lets uid see.
  */
 static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 {

@@ -7,8 +7,8 @@
 # h100 (n2).  team-b fills a100 (4 x 1 GPU, quota 0 there); h100 is idle.
 # team-a: quota {a100: 4}, limit {h100: 1}.  Its array (4 x 1 GPU,
 # -p a100,h100, no %N) is in quota in a100 (it may reclaim 4 there) and
-# may start 1 task in h100.  Before the fix its %N came from a100 alone:
-# all 4 tasks started on h100's idle GPUs, team-a held 4 > 1 there.  Once
+# may start 1 task in h100.  A %N from a100 alone would start all 4 tasks
+# on h100's idle GPUs, team-a holding 4 > 1 there.  Once
 # one runs in h100, the rest is held by h100's limit: it is judged in
 # every pool it lists (docs/MODEL.md "Pools").
 . "$(dirname "$0")/lib.sh"

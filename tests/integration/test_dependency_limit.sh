@@ -7,7 +7,7 @@
 # team-b runs b1 (1 GPU, ends after a few seconds).  team-a's k (1 GPU)
 # waits on b1 (afterany).  When b1 ends, 2 GPUs are idle: k must wait
 # (team-a would hold 3 > 2) and team-a holds 2; once a1 is cancelled, k
-# starts.  Before the fix k started when b1 ended: team-a held 3.
+# starts; it must not start when b1 ends (team-a would hold 3).
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1, "gpu_limit": 2},

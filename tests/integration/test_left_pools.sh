@@ -5,7 +5,7 @@
 # settings.partitions ["gpu"]: partition gpu (n1, 2 GPUs) is the pool,
 # shared (n2) is not.  team-a (quota 1, limit 1) runs a1 in gpu; a2 in gpu
 # is held (limit).  a2 is moved to shared: it runs on n2 while a1 runs.
-# Before the fix it stayed held with gpuquota's reason for ever.
+# It must not stay held with gpuquota's reason for ever.
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1, "gpu_limit": 1}],

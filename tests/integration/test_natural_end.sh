@@ -8,9 +8,10 @@
 # license and ends after a few seconds).  team-b (quota 2) pends b1 (2 GPUs
 # on one node, the license): in quota, it cannot start before a1 ends.
 # The pass offers a4 and a3 (team-a may lose 2).  a1 ends: team-a holds
-# 3 and may lose 1.  Before the fix Slurm requeued a3 and a4 for b1 (n1
-# had a2 and one idle GPU): team-a held 1 < 2.  Now team-a never holds
-# less than 2, and b1 runs (on n1, in place of a2, after the next pass).
+# 3 and may lose 1: were a3 and a4 both still candidates, Slurm would
+# requeue them for b1 (n1 has a2 and one idle GPU), leaving team-a 1 < 2.
+# team-a never holds less than 2, and b1 runs (on n1, in place of a2,
+# after the next pass).
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},

@@ -6,7 +6,7 @@
 # 1 node x 4 GPUs.  team-a (quota 1, limit 2) runs a1 and a1b; a2 and a3
 # are held by gpuquota (limit).  The admin holds a2 (scontrol hold) and
 # uholds a3.  a1 ends: team-a is under its limit, yet a2 and a3 stay held
-# (before the fix gpuquota released one and it ran).  scontrol release a2:
+# (gpuquota must not release them).  scontrol release a2:
 # it runs.
 . "$(dirname "$0")/lib.sh"
 

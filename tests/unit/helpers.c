@@ -45,6 +45,18 @@ gq_view_t *view_of(gq_project_cfg_t *p, int np, gq_dept_cfg_t *d, int nd)
 	return v;
 }
 
+gq_view_t *view2(const char *a, int qa, const char *b, int qb,
+		 int min_runtime)
+{
+	gq_project_cfg_t p[2] = { proj(a, qa, 1, GQ_NO_LIMIT),
+				  proj(b, qb, 1, GQ_NO_LIMIT) };
+	gq_config_t cfg = { .projects = p, .nprojects = 2 };
+
+	cfg.settings.min_runtime = min_runtime;
+	cfg.settings.recompute_interval = 2;
+	return gq_view_create(&cfg);
+}
+
 gq_job_in_t running(uint32_t id, uint32_t gpus, int64_t start)
 {
 	gq_job_in_t in = { .id = id, .state = GQ_JOB_RUNNING, .gpus = gpus,

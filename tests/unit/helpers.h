@@ -16,6 +16,15 @@ gq_dept_cfg_t dept(const char *name, int quota, int limit);
 /* A view of np projects and nd departments (both copied). */
 gq_view_t *view_of(gq_project_cfg_t *p, int np, gq_dept_cfg_t *d, int nd);
 
+/* A view of two projects given as name/quota pairs, weight 1, no limit. */
+gq_view_t *view2(const char *a, int qa, const char *b, int qb,
+		 int min_runtime);
+
+/* The in-quota band's base priority: a job there with no room (or
+ * patient) has it; a keyed job base + 1 + (1 - key) x (700 000 000 - 2)
+ * (band.h). */
+#define IN_QUOTA_BASE 1400000001u
+
 /* What Slurm says of a running job (requeueable, started at `start`). */
 gq_job_in_t running(uint32_t id, uint32_t gpus, int64_t start);
 

@@ -83,6 +83,42 @@ START_TEST(reload_keeps_last_good_view)
 }
 END_TEST
 
+/*
+ * R6. After a config reload and before the next pass, a job submitted by
+ * a project already at its gpu_limit must be held: priority_p_set answers
+ * from the state's view, which is the last good pass until a pass on the
+ * new config succeeds (never an empty view).
+ */
+START_TEST(reload_window_ignores_limit)
+{
+	char *path = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 2}]}");
+	char err[GQ_ERR_MAX];
+	gq_job_in_t in = { .id = 9, .state = GQ_JOB_PENDING, .gpus = 1,
+			   .tasks = 1, .requeueable = true };
+	gq_view_t *v;
+	const gq_job_t *j;
+	uint32_t id;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(path, err, sizeof(err)), 0);
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 8, 100);
+	for (id = 1; id <= 2; id++)	/* team-a runs 2 GPUs */
+		run(v, id, "team-a", 1, id);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	gq_state_publish();
+	/* the reload (scontrol reconfigure), no pass yet */
+	ck_assert_int_eq(gq_state_load(path, err, sizeof(err)), 0);
+	j = gq_view_add_job(gq_state()->view->view[0], "team-a", &in);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(j->hold, GQ_HOLD_LIMIT);	/* 3 > L = 2 */
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 /* The projects of reclaim_pass, in a config file (caller removes it). */
 static char *reclaim_config(void)
 {
@@ -764,6 +800,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, room_wait_only_when_it_helps);
 	tcase_add_test(tc, room_wait_setting);
 	tcase_add_test(tc, pass_in_two_holds);
+	tcase_add_test(tc, reload_window_ignores_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -223,8 +223,8 @@ def main():
 	rate = None
 	if len(burst) > 1:
 		rate = len(burst) / (max(s["ret"] for s in burst) - min(s["call"] for s in burst))
-	# the submit storm after the window (replay.py; absent before
-	# 2026-12-01 19:00 UTC): held submits per second, none failed
+	# the submit storm after the window (replay.py; absent from runs
+	# without one): held submits per second, none failed
 	storm_rate = None
 	try:
 		with open(os.path.join(a.run, "storm.json")) as f:
@@ -255,10 +255,10 @@ def main():
 		if pj["file_seen"] else None,
 		"lock_us": stats([p["lock_hold_us"] for p in pj["passes"]]) if pj["file_seen"] else None,
 		"reholds": sum(1 for p in pj["passes"] if p.get("rehold")) if pj["file_seen"] else None,
-		# the pass thread's CPU while it held the lock (plugins of 2026-12-01 on)
+		# the pass thread's CPU while it held the lock (absent from older plugins' files)
 		"lock_cpu_us": stats([p["lock_cpu_us"] for p in pj["passes"]
 				      if p.get("lock_cpu_us") is not None]) if pj["file_seen"] else None,
-		# passes in two holds (plugins of 2026-12-01 17:30 UTC on): the read-lock
+		# passes in two holds (absent from older plugins' files): the read-lock
 		# hold of each pass read in two, and the passes made whole
 		"read_us": stats([p["read_hold_us"] for p in pj["passes"]
 				  if not p.get("rehold") and p.get("read_hold_us")]) if pj["file_seen"] else None,

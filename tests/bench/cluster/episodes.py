@@ -46,8 +46,8 @@ CAUSES = {
 		"is served in order)",
 	"array wider than its quota":
 		"a job array one task of which fits what is left of the quota, but not all its "
-		"pending tasks together: banded as a whole, out of the in-quota band (split at "
-		"its band since commit 2775f54)",
+		"pending tasks together: banded as a whole, out of the in-quota band (plugins "
+		"that do not split an array at its band)",
 	"not classified yet":
 		"the waiting job has no band in any sample yet (just submitted, or Slurm "
 		"cleared the reason before a pass wrote it)",
@@ -61,7 +61,7 @@ CAUSES = {
 		"reclaim" % (AHEAD_S, AHEAD_S),
 	"no room by gpuquota, room by this analysis":
 		"an in-quota job whose reason says gpuquota found no node that can free its "
-		"GPUs within the floors (\"no node can free\", plugins of 2026-12-01 on), "
+		"GPUs within the floors (\"no node can free\"), "
 		"while this script, which places jobs from the log and takes each project's "
 		"jobs youngest first, finds room: the two reckonings differ (the script does "
 		"not know min_runtime, nor which victims gpuquota already offered to other "

@@ -2,12 +2,12 @@
 <StateSaveLocation>/gpuquota-metrics.json ("recent_passes": [{"at",
 "pass_us", "read_hold_us", "read_cpu_us", "lock_hold_us", "lock_cpu_us", "tries",
 "rehold"},
-...], the last <= 1024, oldest first; "lock_cpu_us" absent before
-2026-12-01: None; "rehold" (a walk writing holds again after Slurm's cycle,
-not a pass) absent before 2026-12-01 14:40: False; "read_hold_us" (the
-pass's job read-lock hold, 0 for a pass made whole under the write lock)
-its thread's CPU meanwhile "read_cpu_us", and "tries" (its read holds)
-absent before 2026-12-01 17:30 UTC: None), polled
+...], the last <= 1024, oldest first; in files of older plugins
+"lock_cpu_us" is absent: None; "rehold" (a walk writing holds again after
+Slurm's cycle, not a pass) absent: False; "read_hold_us" (the pass's job
+read-lock hold, 0 for a pass made whole under the write lock), its
+thread's CPU meanwhile "read_cpu_us", and "tries" (its read holds)
+absent: None), polled
 every few seconds and deduplicated by "at".  Absent file: no passes (the
 report prints n/a)."""
 import json

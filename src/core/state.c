@@ -103,6 +103,7 @@ static gq_inflight_t *_inflight_add(uint32_t preemptor, int64_t since,
 	e->preemptor = preemptor;
 	e->grace = grace > 0 ? grace : 0;
 	e->since = since;
+	e->seen = e->left = false;
 	return e;
 }
 
@@ -142,9 +143,34 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 	for (i = 0; i < _state.ninflight; i++)
 		if (_state.inflight[i].preemptor == preemptor)
 			return _state.inflight[i].grace > 0 &&
+			       !_state.inflight[i].left &&
 			       now - _state.inflight[i].since <
 				       _state.inflight[i].grace + settle;
 	return false;
+}
+
+void gq_state_leaving_begin(void)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		_state.inflight[i].seen = false;
+}
+
+void gq_state_victim_leaving(uint32_t owner)
+{
+	gq_inflight_t *e = _inflight_of(owner);
+
+	if (e)
+		e->seen = true;
+}
+
+void gq_state_leaving_end(void)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		_state.inflight[i].left = !_state.inflight[i].seen;
 }
 
 /* pool k of p kept freed GPUs for a room waiter whose wait is not over */

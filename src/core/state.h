@@ -43,6 +43,9 @@ typedef struct {
 	uint32_t preemptor;	/* or the job GPUs are kept for */
 	int64_t since;		/* its first victims, or first kept for */
 	int grace;		/* the longest grace time of its victims */
+	bool seen;		/* a victim of it leaving, in this read */
+	bool left;		/* the last pass found none of its victims
+				 * leaving (gq_state_leaving_end) */
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -174,8 +177,9 @@ int gq_state_reclaim_wait(uint32_t preemptor);
 bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now);
 
 /*
- * Are `preemptor`'s victims still on their way out: warned (a grace time)
- * and less than grace + `settle` seconds since its first reclaim?  Slurm
+ * Are `preemptor`'s victims still on their way out: warned (a grace time),
+ * less than grace + `settle` seconds since its first reclaim, and not
+ * found gone by the last pass (gq_state_leaving_end)?  Slurm
  * itself takes no more victims for a preemptor for `settle` seconds after
  * it took some (its KillWait + MessageTimeout); a grace time lengthens
  * that, so gpuquota offers it nothing new meanwhile (it would take a
@@ -183,6 +187,20 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now);
  * O(reclaims in flight).
  */
 bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle);
+
+/*
+ * A pass reads which victims are still leaving (running in their grace
+ * time): gq_state_leaving_begin, then gq_state_victim_leaving(owner) for
+ * each, with the job it was reclaimed for, then gq_state_leaving_end.  A
+ * reclaim in flight none of whose victims is leaving any more settles no
+ * longer (gq_state_reclaim_settling): their GPUs are free, or coming free
+ * (coming_free.h, which has its own wait), so its preemptor may take new
+ * victims, as an array's next task needs (Slurm preempts for one task at
+ * a time).  Caller holds the lock.  O(reclaims in flight) each.
+ */
+void gq_state_leaving_begin(void);
+void gq_state_victim_leaving(uint32_t owner);
+void gq_state_leaving_end(void);
 
 /*
  * How long, at most, work outside quotas waits while freed GPUs are kept

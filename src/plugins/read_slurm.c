@@ -392,6 +392,23 @@ static void _rebuild_reclaim(job_record_t *job_ptr)
 		      preemptor, job_ptr, since, grace);
 }
 
+/* A warned victim still running in its grace time: its reclaim's GPUs
+ * are still leaving (gq_state_victim_leaving).  Caller holds the state
+ * lock. */
+static void _note_leaving(job_record_t *job_ptr)
+{
+	gq_job_facts_t f = { .job_state = job_ptr->job_state };
+	uint32_t owner;
+	int64_t since;
+	int grace;
+
+	if (job_ptr->preempt_time &&
+	    gq_facts_reclaim_of(&f, job_ptr->system_comment,
+				job_ptr->preempt_time, job_ptr->end_time,
+				&owner, &since, &grace))
+		gq_state_victim_leaving(owner);
+}
+
 static bool _active(job_record_t *job_ptr)
 {
 	gq_job_facts_t f = { .job_state = job_ptr->job_state };
@@ -428,6 +445,7 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 		return -1;
 	groups = gq_groups_begin();
 	jobs = xmalloc_nz((list_count(job_list) + 1) * sizeof(*jobs));
+	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		uint32_t group = 0;
@@ -439,6 +457,7 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 			continue;
 		if (!gq_state()->inflight_read)
 			_rebuild_reclaim(job_ptr);
+		_note_leaving(job_ptr);
 		if ((k = gq_read_pool(p, job_ptr)) < 0)
 			continue;
 		r = &jobs[n++];
@@ -452,6 +471,7 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 			r->in.node_group = group;
 	}
 	list_iterator_destroy(it);
+	gq_state_leaving_end();
 	gq_state()->inflight_read = true;
 	for (k = 0; k < p->n && !rc; k++) {
 		gq_view_begin(p->view[k], 0, now);

@@ -202,6 +202,40 @@ START_TEST(reclaim_waiting_follows_pool_names)
 }
 END_TEST
 
+/*
+ * A reclaim's pause ends when its victims have left: job 20 reclaims at
+ * 100 with a grace time of 60 s (KillWait + MessageTimeout 40 s: by the
+ * clock, no new victims until 200), and so does 30.  A pass finds a
+ * victim of each still leaving: 20 still settles at 150.  The next pass
+ * finds none of 20's (they saved and exited): from then on 20 may take
+ * new victims (an array's next task), where the clock alone would wait
+ * until 200; 30, whose victim still leaves, settles until 200.  The
+ * wait of work outside quotas (reclaim in flight) is not shortened.
+ */
+START_TEST(reclaim_pause_ends_when_victims_left)
+{
+	gq_state_lock();
+	ck_assert(gq_state_note_reclaim(20, 100, 60));
+	ck_assert(gq_state_note_reclaim(30, 100, 60));
+	ck_assert(gq_state_reclaim_settling(20, 120, 40));
+	gq_state_leaving_begin();
+	gq_state_victim_leaving(20);
+	gq_state_victim_leaving(30);
+	gq_state_victim_leaving(99);	/* no reclaim in flight: nothing */
+	gq_state_leaving_end();
+	ck_assert(gq_state_reclaim_settling(20, 150, 40));
+	gq_state_leaving_begin();
+	gq_state_victim_leaving(30);
+	gq_state_leaving_end();
+	ck_assert(!gq_state_reclaim_settling(20, 171, 40));
+	ck_assert(gq_state_reclaim_settling(30, 171, 40));
+	ck_assert(gq_state_reclaim_settling(30, 199, 40));
+	ck_assert(!gq_state_reclaim_settling(30, 200, 40));
+	ck_assert_int_eq(gq_state_reclaim_wait(20), GQ_RECLAIM_WAIT + 60);
+	end_state(NULL, NULL);
+}
+END_TEST
+
 START_TEST(freed_gpus_kept_for_preemptor)
 {
 	char *f = reclaim_config();
@@ -793,6 +827,7 @@ Suite *state_suite(void)
 
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, reclaim_waiting_follows_pool_names);
+	tcase_add_test(tc, reclaim_pause_ends_when_victims_left);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_after_a_grace_time);

@@ -392,20 +392,18 @@ static void _rebuild_reclaim(job_record_t *job_ptr)
 		      preemptor, job_ptr, since, grace);
 }
 
-/* A warned victim still running in its grace time: its reclaim's GPUs
- * are still leaving (gq_state_victim_leaving).  Caller holds the state
- * lock. */
+/* A victim still leaving: warned and running in its grace time, or
+ * requeued and still completing (KillWait for one that ignores the
+ * warning): its reclaim's GPUs are not free yet
+ * (gq_state_victim_leaving).  Caller holds the state lock. */
 static void _note_leaving(job_record_t *job_ptr)
 {
-	gq_job_facts_t f = { .job_state = job_ptr->job_state };
 	uint32_t owner;
-	int64_t since;
-	int grace;
 
-	if (job_ptr->preempt_time &&
-	    gq_facts_reclaim_of(&f, job_ptr->system_comment,
-				job_ptr->preempt_time, job_ptr->end_time,
-				&owner, &since, &grace))
+	if (!(job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr)) &&
+	    !IS_JOB_COMPLETING(job_ptr))
+		return;
+	if ((owner = gq_facts_reclaimed_for(job_ptr->system_comment)))
 		gq_state_victim_leaving(owner);
 }
 
@@ -453,11 +451,11 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 		/* every pending job's, in job_list's order, as room needs */
 		if (IS_JOB_PENDING(job_ptr))
 			group = gq_groups_note_pending(groups, job_ptr);
-		if (!_active(job_ptr))
-			continue;
 		if (!gq_state()->inflight_read)
 			_rebuild_reclaim(job_ptr);
 		_note_leaving(job_ptr);
+		if (!_active(job_ptr))
+			continue;
 		if ((k = gq_read_pool(p, job_ptr)) < 0)
 			continue;
 		r = &jobs[n++];

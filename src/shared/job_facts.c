@@ -50,23 +50,32 @@ bool gq_facts_hold_handed_over(uint32_t priority, uint32_t reason,
 	       gq_facts_held_by_us(reason, state_desc);
 }
 
-bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
-			 int64_t preempt_time, int64_t end_time,
-			 uint32_t *preemptor, int64_t *since, int *grace)
+uint32_t gq_facts_reclaimed_for(const char *system_comment)
 {
 	size_t n = strlen(GQ_RECLAIMED_FOR);
 	unsigned long id;
 	char *end;
 
-	if (!gq_facts_running(f) || preempt_time <= 0 || !system_comment ||
-	    strncmp(system_comment, GQ_RECLAIMED_FOR, n) ||
+	if (!system_comment || strncmp(system_comment, GQ_RECLAIMED_FOR, n) ||
 	    !isdigit((unsigned char)system_comment[n]))
-		return false;
+		return 0;
 	errno = 0;
 	id = strtoul(system_comment + n, &end, 10);
-	if (errno || !id || id > UINT32_MAX || (*end && *end != ' '))
+	if (errno || id > UINT32_MAX || (*end && *end != ' '))
+		return 0;
+	return (uint32_t)id;
+}
+
+bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
+			 int64_t preempt_time, int64_t end_time,
+			 uint32_t *preemptor, int64_t *since, int *grace)
+{
+	uint32_t id;
+
+	if (!gq_facts_running(f) || preempt_time <= 0 ||
+	    !(id = gq_facts_reclaimed_for(system_comment)))
 		return false;
-	*preemptor = (uint32_t)id;
+	*preemptor = id;
 	*since = preempt_time;
 	*grace = end_time > preempt_time ?
 		 (int)(end_time - preempt_time > INT32_MAX ?

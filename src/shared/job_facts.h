@@ -67,6 +67,10 @@ bool gq_facts_running(const gq_job_facts_t *f);
  * preempt_time, since Slurm sets end_time to min(its end, preempt_time +
  * grace); 0 when not after it.  False when the job is no such victim.
  */
+/* The job a victim was reclaimed for, as gpuquota's system comment on it
+ * names it (GQ_RECLAIMED_FOR), or 0. */
+uint32_t gq_facts_reclaimed_for(const char *system_comment);
+
 bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
 			 int64_t preempt_time, int64_t end_time,
 			 uint32_t *preemptor, int64_t *since, int *grace);

@@ -435,6 +435,11 @@ START_TEST(victim_record_names_its_preemptor)
 				       160, &pre, &since, &grace));
 	ck_assert(!gq_facts_reclaim_of(&run, GQ_RECLAIMED_FOR "4294967296 of a",
 				       100, 160, &pre, &since, &grace));
+	/* the comment alone (a requeued victim still completing) */
+	ck_assert_uint_eq(gq_facts_reclaimed_for(c), 20);
+	ck_assert_uint_eq(gq_facts_reclaimed_for("requeued by admin"), 0);
+	ck_assert_uint_eq(gq_facts_reclaimed_for(NULL), 0);
+	ck_assert_uint_eq(gq_facts_reclaimed_for(GQ_RECLAIMED_FOR "20x"), 0);
 }
 END_TEST
 

@@ -164,7 +164,14 @@ static void _note_ends(int k)
 		if (job->in.state != GQ_JOB_RUNNING || job->in.elsewhere)
 			continue;
 		job_ptr = find_job_record(job->in.id);
-		if (!job_ptr || !IS_JOB_RUNNING(job_ptr))
+		/* ended, or preempted since the view was made without
+		 * gpuquota knowing: a job on time borrowed from a
+		 * reservation (MaxStartDelay) is preempted by Slurm itself,
+		 * preemptable() and the grace callback unasked (preempt.c,
+		 * job_borrow_from_resv_check).  A view made since reads it
+		 * as leaving (at_risk) and keeps it. */
+		if (!job_ptr || !IS_JOB_RUNNING(job_ptr) ||
+		    (job_ptr->preempt_time && !job->in.at_risk))
 			gq_state_job_gone(job->in.id);
 	}
 }

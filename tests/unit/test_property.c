@@ -581,8 +581,9 @@ static void start_job(world_t *w, rjob_t *j)
 /*
  * Events between passes, as slurmctld reports them to the view: a submit
  * (priority_p_set), a reclaim of any subset of one preemptor's offered
- * candidates (each victim gone), a job that ends (reported by Slurm, or
- * found ended by preempt/gpuquota before it offers candidates), a node
+ * candidates (each victim gone), a job that ends (reported by Slurm), or
+ * ends unreported (without AccountingStorageEnforce=limits) and is found
+ * ended by preempt/gpuquota when it next offers candidates, a node
  * that fails (its jobs requeued; C drops at the next pass).  Floors and
  * limits after each.  And what Slurm does that the view learns only at
  * the next pass: a job started (one gpuquota lets start), a person's hold,
@@ -594,7 +595,18 @@ static void events(world_t *w, gq_view_t *v)
 	int e, nev = 1 + rnd(6), a, b;
 
 	for (e = 0; e < nev; e++) {
-		switch (rnd(6)) {
+		switch (rnd(7)) {
+		case 6:	/* jobs end unreported: found ended (_note_ends in
+			 * preempt_gpuquota.c) before the next candidate */
+			for (a = rnd(3); a >= 0; a--) {
+				b = rnd(w->njobs);
+				w->jobs[b].live = false;
+			}
+			for (a = 0; a < w->njobs; a++)
+				if (!w->jobs[a].live &&
+				    gq_view_job(v, w->jobs[a].in.id))
+					gq_view_job_gone(v, w->jobs[a].in.id);
+			break;
 		case 5:	/* a person holds a pending job (scontrol hold), or a
 			 * waiter's dependency clears / begin time passes: the
 			 * view learns of it at the next pass; until then what

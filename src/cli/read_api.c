@@ -364,8 +364,11 @@ int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 		if (a->mf_weights > 0)
 			in.site_order = llround(gq_priority_part(j->priority,
 								 j->site_factor));
+		/* as the plugin reads it: on a node that does not respond,
+		 * or reclaimed and in its grace time (its GPUs leaving) */
 		if (in.state == GQ_JOB_RUNNING)
-			in.at_risk = _on_node_not_responding(a, j);
+			in.at_risk = _on_node_not_responding(a, j) ||
+				     j->preempt_time;
 		/* room only where it may run: its partition (several: any),
 		 * narrowed by its constraint and GPU type */
 		if (in.state != GQ_JOB_RUNNING) {

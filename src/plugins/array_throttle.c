@@ -22,6 +22,7 @@
 #include "plugins/slurm_compat.h"
 
 #include "plugins/array_throttle.h"
+#include "plugins/xalloc.h"
 
 #define GQ_THROTTLE_FILE "gpuquota-array-throttles"
 
@@ -75,12 +76,11 @@ static void _drop(gq_throttle_t *t)
 	changed = true;
 }
 
+/* NULL when out of memory */
 static gq_throttle_t *_add(uint32_t job_id, int64_t submit)
 {
-	if (nthrottles == cap) {
-		cap = cap ? cap * 2 : 16;
-		xrecalloc(table, cap, sizeof(*table));
-	}
+	if (gq_xgrow(&table, nthrottles, &cap, sizeof(*table)))
+		return NULL;
 	memset(&table[nthrottles], 0, sizeof(table[nthrottles]));
 	table[nthrottles].e.job_id = job_id;
 	table[nthrottles].e.submit = submit;
@@ -95,16 +95,18 @@ static void _touched(void)
 		last_job_update = time(NULL);
 }
 
+/* NULL when out of memory */
 static char *_path(void)
 {
-	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-			      GQ_THROTTLE_FILE);
+	return gq_xprintf("%s/%s", slurm_conf.state_save_location,
+			  GQ_THROTTLE_FILE);
 }
 
 void gq_throttle_load(void)
 {
 	char *path = _path(), line[256];
-	FILE *f = fopen(path, "r");
+	FILE *f = path ? fopen(path, "r") : NULL;
+	gq_throttle_t *t;
 	struct stat st;
 	int n = 0, old = 0;
 
@@ -114,7 +116,9 @@ void gq_throttle_load(void)
 	if (f && !fstat(fileno(f), &st))
 		file_time = st.st_mtime;
 	if (!f) {
-		if (errno != ENOENT)
+		if (!path)
+			error("gpuquota: out of memory: arrays' own throttles gpuquota lowered are not known");
+		else if (errno != ENOENT)
 			error("gpuquota: cannot read %s: %m; arrays' own throttles gpuquota lowered are not known",
 			      path);
 		goto out;
@@ -145,7 +149,12 @@ void gq_throttle_load(void)
 		case GQ_TLINE_ENTRY:
 			break;
 		}
-		_add(e.job_id, e.submit)->e = e;
+		if (!(t = _add(e.job_id, e.submit))) {
+			error("gpuquota: %s: out of memory at line %d: the arrays' own throttles of the rest are not known",
+			      path, n);
+			break;
+		}
+		t->e = e;
 	}
 	fclose(f);
 	if (old)
@@ -226,13 +235,18 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 		slurm_mutex_unlock(&throttle_mutex);
 		return;
 	}
-	if (!t)
-		t = _add(job_ptr->job_id, submit);
-	if (t->e.user != user || t->e.ours != want)
+	if (!t && !(t = _add(job_ptr->job_id, submit)))
+		/* throttled all the same (the limit comes first); the
+		 * user's own %N is not remembered */
+		error("gpuquota: %pJ: out of memory: its own throttle (%u) is not remembered",
+		      job_ptr, user);
+	if (t && (t->e.user != user || t->e.ours != want))
 		changed = true;
-	t->e.user = user;
-	t->e.ours = want;
-	t->seen = true;
+	if (t) {
+		t->e.user = user;
+		t->e.ours = want;
+		t->seen = true;
+	}
 	if (a->max_run_tasks != want)
 		info("gpuquota: %pJ: %u more task%s may start before the next pass (array throttle %u, the user's %u)",
 		     job_ptr, want - a->tot_run_tasks,
@@ -269,8 +283,9 @@ void gq_throttle_pass_end(void)
 /* Atomically: a temporary file, then rename.  O(throttled arrays). */
 void gq_throttle_save(void)
 {
-	char *path, *tmp, *text = NULL, line[96];
-	FILE *f;
+	char *path, *tmp, *text, line[96];
+	size_t len, at;
+	FILE *f = NULL;
 	bool ok;
 	int i;
 
@@ -279,16 +294,31 @@ void gq_throttle_save(void)
 		slurm_mutex_unlock(&throttle_mutex);
 		return;
 	}
-	changed = false;
-	xstrcat(text, gq_throttle_file_header);
-	for (i = 0; i < nthrottles; i++) {
-		gq_throttle_line_format(&table[i].e, line, sizeof(line));
-		xstrcat(text, line);
+	len = strlen(gq_throttle_file_header) + 1;
+	if ((text = gq_xcalloc(len + (size_t)nthrottles * sizeof(line), 1))) {
+		changed = false;
+		at = len - 1;
+		memcpy(text, gq_throttle_file_header, at);
+		for (i = 0; i < nthrottles; i++) {
+			gq_throttle_line_format(&table[i].e, line, sizeof(line));
+			memcpy(text + at, line, strlen(line));
+			at += strlen(line);
+		}
 	}
 	slurm_mutex_unlock(&throttle_mutex);
 
-	path = _path();
-	tmp = xstrdup_printf("%s.new", path);
+	path = text ? _path() : NULL;
+	tmp = path ? gq_xprintf("%s.new", path) : NULL;
+	if (!tmp) {	/* out of memory: written by a later pass */
+		error("gpuquota: %s not written (out of memory)",
+		      GQ_THROTTLE_FILE);
+		slurm_mutex_lock(&throttle_mutex);
+		changed = true;
+		slurm_mutex_unlock(&throttle_mutex);
+		xfree(text);
+		xfree(path);
+		return;
+	}
 	f = fopen(tmp, "w");
 	ok = f && fputs(text, f) != EOF && !fflush(f) && !fsync(fileno(f));
 	if (f && fclose(f))

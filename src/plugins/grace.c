@@ -2,6 +2,7 @@
  * grace.c - victims in their grace time are requeued when it ends (see
  * grace.h and docs/MODEL.md "Warning before requeue").
  */
+#include "plugins/xalloc.h"
 #include "plugins/grace.h"
 
 
@@ -27,10 +28,9 @@ void gq_grace_note(job_record_t *job_ptr, time_t now)
 {
 	if (!_grace_over(job_ptr, now))
 		return;
-	if (ndue == due_cap) {
-		due_cap = due_cap ? due_cap * 2 : 16;
-		xrecalloc(due, due_cap, sizeof(*due));
-	}
+	/* out of memory: requeued by Slurm's own check, or the next pass */
+	if (gq_xgrow(&due, ndue, &due_cap, sizeof(*due)))
+		return;
 	due[ndue++] = job_ptr->job_id;
 }
 

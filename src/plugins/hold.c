@@ -7,6 +7,7 @@
 
 #include "core/log_budget.h"
 #include "core/state.h"
+#include "plugins/xalloc.h"
 #include "plugins/hold.h"
 #include "shared/job_facts.h"
 
@@ -105,12 +106,12 @@ void gq_hold_note_release(uint32_t job_id)
 			lost[i] = lost[--nlost];
 		else
 			i++;
-	if (nlost == lost_cap) {
-		lost_cap = lost_cap ? lost_cap * 2 : 16;
-		xrecalloc(lost, lost_cap, sizeof(*lost));
+	/* out of memory: the hold reads as an admin's until the next pass
+	 * writes it again */
+	if (!gq_xgrow(&lost, nlost, &lost_cap, sizeof(*lost))) {
+		lost[nlost].job_id = job_id;
+		lost[nlost++].noted = now;
 	}
-	lost[nlost].job_id = job_id;
-	lost[nlost++].noted = now;
 	slurm_mutex_unlock(&lost_mutex);
 }
 
@@ -146,18 +147,17 @@ static char *_room_text(const gq_view_t *view, uint32_t id)
 				      NULL;
 	uint32_t gpn = er ? er->in.gpus_per_node : 0;
 	uint32_t nodes = er ? er->in.nodes : 0;
-	char *shape, *desc;
+
+	char shape[96];
 
 	if (nodes > 1)
-		shape = xstrdup_printf("%u GPU%s on each of %u nodes", gpn,
-				       _plural(gpn), nodes);
+		snprintf(shape, sizeof(shape), "%u GPU%s on each of %u nodes",
+			 gpn, _plural(gpn), nodes);
 	else
-		shape = xstrdup_printf("%u GPU%s on one node", gpn,
-				       _plural(gpn));
-	desc = xstrdup_printf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, which needs %s; work outside quotas waits at most %d s",
-			      id, pr ? pr->name : "?", shape, gq_state_room_wait());
-	xfree(shape);
-	return desc;
+		snprintf(shape, sizeof(shape), "%u GPU%s on one node", gpn,
+			 _plural(gpn));
+	return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, which needs %s; work outside quotas waits at most %d s",
+			  id, pr ? pr->name : "?", shape, gq_state_room_wait());
 }
 
 /* What a hold of `job` names besides its kind: the job waited for, the
@@ -190,19 +190,19 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->hold) {
 	case GQ_HOLD_LIMIT:
-		return xstrdup_printf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit%s (%.0f GPU%s)",
+		return gq_xprintf(GQ_HOLD_PREFIX " project %s would pass its gpu_limit%s (%.0f GPU%s)",
 				      p->name, in, p->limit, _plural(p->limit));
 	case GQ_HOLD_DEPT_LIMIT:
-		return xstrdup_printf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit%s (%.0f GPU%s)",
+		return gq_xprintf(GQ_HOLD_PREFIX " department %s would pass its gpu_limit%s (%.0f GPU%s)",
 				      d ? d->name : "?", in, d ? d->limit : 0,
 				      _plural(d ? d->limit : 0));
 	case GQ_HOLD_NOT_REQUEUEABLE:
-		return xstrdup_printf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
+		return gq_xprintf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
 				      p->name, in, p->quota, _plural(p->quota));
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);
 		pr = er ? gq_view_project(view, er->project) : NULL;
-		return xstrdup_printf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
+		return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));
 	case GQ_HOLD_ROOM:
@@ -255,12 +255,34 @@ bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
 	return same;
 }
 
+/*
+ * Out of memory for a hold's text: held all the same (a limit comes
+ * first), without a text of its own, and noted as gpuquota's
+ * (gq_hold_lost) until a pass writes the hold again or releases it.
+ */
+static void _hold_without_text(job_record_t *job_ptr)
+{
+	error("gpuquota: hold %pJ: out of memory for its reason; held without one",
+	      job_ptr);
+	if (!gq_facts_held_by_us(job_ptr->state_reason,
+				 job_ptr->state_desc)) {
+		xfree(job_ptr->state_desc);
+		gq_hold_note_release(job_ptr->job_id);
+	}
+	job_ptr->priority = 0;
+	job_ptr->state_reason = WAIT_HELD;
+	if (&last_job_update)
+		last_job_update = time(NULL);
+}
+
 void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		   const gq_job_t *job, const char *pool)
 {
 	char *own, *desc;
 	const char *text = _text(view, job, pool, &own);
 
+	if (!text && job->hold != GQ_HOLD_NONE)
+		_hold_without_text(job_ptr);
 	if (!text)
 		return;
 	if (job_ptr->state_reason == WAIT_HELD &&
@@ -278,7 +300,10 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		}
 		return;
 	}
-	desc = own ? own : xstrdup(text);
+	if (!(desc = own ? own : gq_xstrdup(text))) {
+		_hold_without_text(job_ptr);
+		return;
+	}
 	if (gq_hold_log_line(false))
 		info("gpuquota: hold %pJ: %s", job_ptr, desc);
 	else
@@ -303,7 +328,9 @@ void gq_hold_new_array(job_record_t *job_ptr)
 	job_ptr->priority = 0;
 	job_ptr->state_reason = WAIT_HELD;
 	xfree(job_ptr->state_desc);
-	job_ptr->state_desc = xstrdup(GQ_HOLD_NEW_ARRAY);
+	/* out of memory: held without a text, noted as gpuquota's */
+	if (!(job_ptr->state_desc = gq_xstrdup(GQ_HOLD_NEW_ARRAY)))
+		gq_hold_note_release(job_ptr->job_id);
 	if (&last_job_update)
 		last_job_update = time(NULL);
 }

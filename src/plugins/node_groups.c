@@ -5,6 +5,7 @@
 #include "plugins/node_groups.h"
 
 #include "core/constraint.h"
+#include "plugins/xalloc.h"
 
 #pragma weak part_list
 
@@ -48,11 +49,15 @@ static bool _narrow_of(const gq_groups_t *g, job_record_t *job_ptr,
 
 gq_groups_t *gq_groups_begin(void)
 {
-	gq_groups_t *g = xcalloc(1, sizeof(*g));
+	gq_groups_t *g = gq_xcalloc(1, sizeof(*g));
 
-	if (!part_list)
+	if (!g || !part_list)
 		return g;
-	g->part = xcalloc(list_count(part_list) + 1, sizeof(*g->part));
+	if (!(g->part = gq_xcalloc(list_count(part_list) + 1,
+				   sizeof(*g->part)))) {
+		xfree(g);
+		return NULL;
+	}
 	list_for_each(part_list, _collect_part, g);
 	return g;
 }

@@ -17,7 +17,8 @@ typedef struct gq_groups gq_groups_t;
 
 /*
  * The partitions, from part_list; the narrowings come from
- * gq_groups_note_pending.  O(P).  Caller holds the partition read lock.
+ * gq_groups_note_pending.  O(P).  NULL when out of memory.  Caller holds
+ * the partition read lock.
  */
 gq_groups_t *gq_groups_begin(void);
 

@@ -13,6 +13,7 @@
 #include "core/reclaim.h"
 #include "core/state.h"
 #include "plugins/hold.h"
+#include "plugins/xalloc.h"
 #include "shared/job_facts.h"
 
 /* slurmctld's own data: absent when a client command loads us */
@@ -255,8 +256,9 @@ static void _note_reclaim(job_record_t *victim, int grace)
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);
-	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of) */
-	victim->system_comment = xstrdup_printf(
+	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of);
+	 * out of memory: none (its GPUs then come free for any preemptor) */
+	victim->system_comment = gq_xprintf(
 		GQ_RECLAIMED_FOR "%u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	/* holds written inside Slurm's main cycle: written again by a re-hold

@@ -30,6 +30,7 @@
 #include "plugins/multifactor.h"
 #include "plugins/read_slurm.h"
 #include "plugins/run_secs.h"
+#include "plugins/xalloc.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
 #include "shared/wiring.h"
@@ -60,17 +61,28 @@ static void _log_advice(const char *line, void *ctx)
 	info("gpuquota: note: %s", line);
 }
 
+/* project i as the load's log line lists it, into buf (n: its size,
+ * 0 to measure); its length */
+static int _project_text(const gq_config_t *cfg, int i, char *buf, size_t n)
+{
+	return snprintf(buf, n, "%s%s(quota=%d,weight=%g)", i ? " " : "",
+			cfg->projects[i].name, cfg->projects[i].gpu_quota,
+			cfg->projects[i].over_quota_weight);
+}
+
 static void _log_config(const gq_config_t *cfg, const char *path)
 {
-	char *s = NULL;
+	size_t len = 1, at = 0;
+	char *s;
 	int i;
 
 	for (i = 0; i < cfg->nprojects; i++)
-		xstrfmtcat(s, "%s%s(quota=%d,weight=%g)", i ? " " : "",
-			   cfg->projects[i].name, cfg->projects[i].gpu_quota,
-			   cfg->projects[i].over_quota_weight);
+		len += _project_text(cfg, i, NULL, 0);
+	if ((s = gq_xcalloc(len, 1)))	/* out of memory: no list */
+		for (i = 0; i < cfg->nprojects; i++)
+			at += _project_text(cfg, i, s + at, len - at);
 	info("gpuquota: loaded %s: %d projects: %s", path, cfg->nprojects,
-	     s ? s : "(none)");
+	     s && *s ? s : "(none)");
 	xfree(s);
 	gq_config_advice(cfg, _log_advice, NULL);
 }

@@ -13,6 +13,7 @@
 #include "plugins/hold.h"
 #include "plugins/multifactor.h"
 #include "plugins/node_groups.h"
+#include "plugins/xalloc.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
 
@@ -442,7 +443,12 @@ int gq_read_pass(gq_pools_t *p, time_t now)
 	if (!job_list || !part_list)
 		return -1;
 	groups = gq_groups_begin();
-	jobs = xmalloc_nz((list_count(job_list) + 1) * sizeof(*jobs));
+	jobs = gq_xcalloc(list_count(job_list) + 1, sizeof(*jobs));
+	if (!groups || !jobs) {	/* the pass fails: the last one answers */
+		xfree(jobs);
+		gq_groups_free(groups);
+		return -1;
+	}
 	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {

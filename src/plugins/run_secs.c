@@ -8,6 +8,7 @@
 
 #include "core/run_secs.h"
 #include "plugins/run_secs.h"
+#include "plugins/xalloc.h"
 
 static void _give_back(uint64_t *used, const uint64_t *give,
 		       const char *what, const char *name,
@@ -27,7 +28,11 @@ void gq_give_back_run_secs(job_record_t *job_ptr)
 
 	if (!job_ptr->tres_alloc_cnt)
 		return;		/* never started: nothing reserved */
-	give = xcalloc(slurmctld_tres_cnt, sizeof(*give));
+	if (!(give = gq_xcalloc(slurmctld_tres_cnt, sizeof(*give)))) {
+		error("gpuquota: %pJ: out of memory: its reserved run-minutes are not given back",
+		      job_ptr);
+		return;
+	}
 	gq_run_secs_reserved(job_ptr->tres_alloc_cnt, slurmctld_tres_cnt,
 			     job_ptr->time_limit,
 			     qos ? qos->usage_factor : -1, TRES_ARRAY_ENERGY,

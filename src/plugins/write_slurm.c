@@ -13,6 +13,7 @@
 #include "plugins/hold.h"
 #include "plugins/multifactor.h"
 #include "plugins/read_slurm.h"
+#include "plugins/xalloc.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
 
@@ -128,24 +129,25 @@ static char *_explain_text(job_record_t *job_ptr, const gq_view_t *prev,
 		snprintf(in, sizeof(in), " in pool %s", pool);
 	switch (job->band) {
 	case GQ_BAND_IN_QUOTA:
-		desc = xstrdup_printf("%s, gpuquota: in quota%s (%s would hold %g of %g)%s",
+		desc = gq_xprintf("%s, gpuquota: in quota%s (%s would hold %g of %g)%s",
 				      why, in, p->name, job->cum, p->quota,
 				      _in_quota_tail(view, job, loan,
 						     sizeof(loan)));
 		break;
 	case GQ_BAND_FAIR_SHARE:
-		desc = xstrdup_printf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)%s",
+		desc = gq_xprintf("%s, gpuquota: over quota, within fair share%s (%s would hold %g, quota %g, fair share %.1f)%s",
 				      why, in, p->name, job->cum, p->quota, p->share,
 				      _patience(view, job, loan, sizeof(loan)));
 		break;
 	case GQ_BAND_OVER:
-		desc = xstrdup_printf("%s, gpuquota: over fair share, runs on idle GPUs only%s (%s would hold %g, quota %g, fair share %.1f)",
+		desc = gq_xprintf("%s, gpuquota: over fair share, runs on idle GPUs only%s (%s would hold %g, quota %g, fair share %.1f)",
 				      why, in, p->name, job->cum, p->quota, p->share);
 		break;
 	default:
 		return NULL;
 	}
-	if (!xstrcmp(job_ptr->state_desc, desc))
+	/* out of memory (NULL): the text waits for a later pass */
+	if (desc && !xstrcmp(job_ptr->state_desc, desc))
 		xfree(desc);
 	return desc;
 }

@@ -18,6 +18,10 @@
 list_t *job_list;
 time_t last_job_update;
 
+/* read_slurm.c reads the partitions (a pass needs them); NULL but in
+ * the test of a whole read (test_oom.c) */
+list_t *part_list;
+
 /* read_slurm.c (_on_node_not_responding, the node walk) and node_groups.c
  * read the node table: the tests have no nodes */
 int node_record_count;
@@ -27,6 +31,13 @@ node_record_t *next_node(int *index)
 {
 	(void)index;
 	return NULL;
+}
+
+/* read_slurm.c reads the account tree from slurmdbd's: the tests have
+ * none (libslurmfull's own would read slurm.conf) */
+bool slurm_with_slurmdbd(void)
+{
+	return false;
 }
 
 /* read_slurm.c reads the account tree under the association lock */

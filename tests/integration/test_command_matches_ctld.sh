@@ -73,12 +73,14 @@ wide=$(submit d-wide delta 2 -N 2)
 
 # squeue's "id|state|priority|reason" per job.  Slurm clears a reason's
 # gpuquota text when a scheduling attempt fails and the next pass writes it
-# again: read 3 times and keep, per job, a line that has it.
+# again (the top job's at each attempt, every few seconds on a busy
+# machine): read 6 times over about 4 s and keep, per job, a line that
+# has it.
 _squeue_reasons() {
 	local i
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5 6; do
 		sl squeue -h -o '%A|%T|%Q|%r'
-		((i < 3)) && sleep 0.7
+		((i < 6)) && sleep 0.7
 	done | awk -F'|' '
 		!($1 in line) { order[++n] = $1 }
 		!($1 in line) || ($4 ~ /gpuquota/ && line[$1] !~ /gpuquota/) { line[$1] = $0 }

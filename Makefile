@@ -47,7 +47,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
+.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -78,10 +78,14 @@ $(BUILD)/obj/plugins/%.o: src/plugins/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSI
 	$(CC) $(CFLAGS) $(SLURM_CFLAGS) -c $< -o $@
 
 # The one reading of Slurm's jobs (public slurm.h only): plugins and command.
+# Its slurm.h is the one of the Slurm in $(SLURM) (the host's own for
+# build/slurm, the same file as /usr/include's): job states and reasons are
+# enum values that differ between releases.
 SHARED_SRC := $(wildcard src/shared/*.c)
-$(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
+PUBLIC_CFLAGS := -I$(SLURM)/build -I$(SLURM)/src
+$(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) -c $< -o $@
 
 PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o multifactor.o) \
 	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
@@ -237,7 +241,26 @@ clean:
 		$(BUILD)/glue $(BUILD)/glue_tests
 
 # ---- the gpuquota command -------------------------------------------------
+# Against the system's libslurm, or with SLURM_PREFIX=DIR against the Slurm
+# installed in DIR (scripts/slurm-build.sh; its slurm.h and libslurm, an
+# rpath to DIR/lib; SLURM_RPATH= for none, as a package wants).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
+SLURM_PREFIX ?=
+comma := ,
+ifneq ($(SLURM_PREFIX),)
+SLURM_RPATH ?= $(abspath $(SLURM_PREFIX))/lib
+CLI_SLURM_CFLAGS := -I$(SLURM_PREFIX)/include
+CLI_SLURM_LIBS := -L$(SLURM_PREFIX)/lib $(if $(SLURM_RPATH),-Wl$(comma)-rpath$(comma)$(SLURM_RPATH))
+endif
 $(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+	$(CC) $(CFLAGS) $(CLI_SLURM_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(CLI_SLURM_LIBS) -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+
+# The command compiled (not linked: no libslurm of that release is built)
+# against the public headers of the Slurm in $(SLURM): what CI checks for
+# the releases it has only the configured source of (make releases-check).
+CLI_CHECK := $(patsubst src/cli/%.c,$(BUILD)/obj/cli/%.o,$(CLI_SRC))
+$(BUILD)/obj/cli/%.o: src/cli/%.c $(CLI_HDR) $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -c $< -o $@
+cli-objs: $(CLI_CHECK)

@@ -20,8 +20,21 @@
 #                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
 
 CC       ?= gcc
+# SLURM_VERSION=V: build for SchedMD's release V from its source tarball in
+# SLURM_SRC_DIR (headers in build/slurm-V, gpuquota in build/v-V); default:
+# the host's slurm-wlm (build/slurm, build/).
+SLURM_SRC_DIR ?= /work/shared/slurm-src
+SLURM_VERSION ?=
+ifneq ($(SLURM_VERSION),)
+BUILD    := build/v-$(SLURM_VERSION)
+SLURM    := build/slurm-$(SLURM_VERSION)
+SLURM_SRC ?= $(SLURM_SRC_DIR)/slurm-$(SLURM_VERSION).tar.xz
+# the command links that release's libslurm (scripts/slurm-build.sh V)
+SLURM_PREFIX ?= $(SLURM)/install
+else
 BUILD    := build
 SLURM    := $(BUILD)/slurm
+endif
 PLUGINDIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 PREFIX   ?= /usr/local
 MANDIR   ?= $(PREFIX)/share/man
@@ -59,10 +72,10 @@ deps:
 # installed slurm-wlm's Debian source.
 SLURM_SRC ?=
 $(SLURM)/VERSION: scripts/prepare-slurm.sh
-	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
+	SLURM_PREP_DIR=$(abspath $(SLURM)) scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
 prepare:
-	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
+	SLURM_PREP_DIR=$(abspath $(SLURM)) scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
 $(BUILD)/obj/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -106,8 +119,13 @@ install: $(PLUGINS)
 	install -m 644 man/gpuquota.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/gpuquota.json.5 $(DESTDIR)$(MANDIR)/man5/
 
-deb: all
-	scripts/make-deb.sh
+# SLURM_VERSION=V (or SLURM_SRC=PATH with SLURM_PREFIX=that Slurm installed):
+# the package for that release (scripts/make-deb.sh; V is built first with
+# scripts/slurm-build.sh, cached, for the command's libslurm).
+deb:
+	$(if $(SLURM_VERSION),scripts/slurm-build.sh $(SLURM_VERSION))
+	$(MAKE) all $(if $(filter source%,$(shell cat $(SLURM)/VERSION 2>/dev/null)),$(BUILD)/pkg/gpuquota)
+	BUILD=$(BUILD) SLURM=$(SLURM) SLURM_PREFIX=$(SLURM_PREFIX) scripts/make-deb.sh
 
 # The RPM (gpuquota.spec) built here against the host's Slurm source, as a
 # RHEL-family site would against theirs (--nodeps: this host's rpm database
@@ -186,9 +204,15 @@ soak: deps all asan-plugins
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) releases-check
 	$(MAKE) fuzz
 	$(MAKE) integration
 	$(MAKE) rpm
+
+# gpuquota's plugins and command compiled against each SchedMD release of
+# SLURM_SRC_DIR (configured headers only; scripts/releases-check.sh)
+releases-check:
+	SLURM_SRC_DIR=$(SLURM_SRC_DIR) scripts/releases-check.sh
 
 matrix: deps
 	scripts/matrix.sh
@@ -243,18 +267,28 @@ clean:
 # ---- the gpuquota command -------------------------------------------------
 # Against the system's libslurm, or with SLURM_PREFIX=DIR against the Slurm
 # installed in DIR (scripts/slurm-build.sh; its slurm.h and libslurm, an
-# rpath to DIR/lib; SLURM_RPATH= for none, as a package wants).
+# rpath to DIR/lib).  $(BUILD)/pkg/gpuquota: the same without the rpath, for
+# a package (the site's libslurm of that release).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
+CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
 SLURM_PREFIX ?=
 comma := ,
 ifneq ($(SLURM_PREFIX),)
-SLURM_RPATH ?= $(abspath $(SLURM_PREFIX))/lib
 CLI_SLURM_CFLAGS := -I$(SLURM_PREFIX)/include
-CLI_SLURM_LIBS := -L$(SLURM_PREFIX)/lib $(if $(SLURM_RPATH),-Wl$(comma)-rpath$(comma)$(SLURM_RPATH))
+CLI_SLURM_LIBS := -L$(SLURM_PREFIX)/lib
+CLI_RPATH := -Wl,-rpath,$(abspath $(SLURM_PREFIX))/lib
+CLI_SLURM_DEP := $(SLURM_PREFIX)/include/slurm/slurm.h
+$(CLI_SLURM_DEP):
+	@echo "no Slurm installed in $(SLURM_PREFIX): scripts/slurm-build.sh VERSION builds one" >&2; exit 1
 endif
-$(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(CLI_SLURM_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(CLI_SLURM_LIBS) -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+CLI_LINK = $(CC) $(CFLAGS) $(CLI_SLURM_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' \
+	-o $@ $(CLI_SRC) $(CLI_OBJ) $(CLI_SLURM_LIBS) -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+$(BUILD)/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
+	$(CLI_LINK) $(CLI_RPATH)
+$(BUILD)/pkg/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
+	@mkdir -p $(dir $@)
+	$(CLI_LINK)
 
 # The command compiled (not linked: no libslurm of that release is built)
 # against the public headers of the Slurm in $(SLURM): what CI checks for

@@ -1,15 +1,20 @@
 # gpuquota - Run:ai-style GPU quotas, fair share and reclaim for Slurm
-# (22.05, 24.11; src/plugins/slurm_compat.h).
+# (22.05 to 26.05; src/plugins/slurm_compat.h).
 #
 #   make            build the plugins (prepares Slurm's internal headers first)
 #   make install    install the plugins into PLUGINDIR
 #   make deb        build/gpuquota_<version>_<arch>.deb for the installed Slurm
+#                   (SLURM_VERSION=V: for SchedMD's release V, below)
 #   make rpm        the RPM of gpuquota.spec, against the host's Slurm source
-#   make matrix     build, package and test against every supported Slurm,
-#                   each in a cached Debian root (build/roots)
+#                   (SLURM_VERSION=V: against release V)
+#   make matrix     build and test against every supported Slurm: Debian's in
+#                   cached Debian roots (build/roots), SchedMD's built from
+#                   source on the host (build/slurm-V/install)
+#   make releases-check  the plugins and the command compiled against each
+#                   SchedMD release's configured headers (no Slurm make)
 #   make test       install dependencies, build, run unit + integration tests
-#                   on the host's Slurm, build the RPM (the other versions:
-#                   make matrix, behind its own target)
+#                   on the host's Slurm, releases-check, build the RPM (the
+#                   other versions' daemons: make matrix, its own target)
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
@@ -131,13 +136,17 @@ deb:
 # RHEL-family site would against theirs (--nodeps: this host's rpm database
 # has no slurm-devel).
 RPM_VERSION := $(shell awk '$$1 == "Version:" { print $$2 }' gpuquota.spec)
+# SLURM_VERSION=V: against SchedMD's release V (its command against
+# build/slurm-V/install's libslurm when scripts/slurm-build.sh built it).
+RPM_PREFIX := $(if $(SLURM_PREFIX),$(if $(wildcard $(SLURM_PREFIX)/include/slurm/slurm.h),$(abspath $(SLURM_PREFIX))))
 rpm: prepare
 	rm -rf $(BUILD)/rpm
 	mkdir -p $(BUILD)/rpm/SOURCES
 	tar --exclude=./build --exclude=./.git --transform 's,^\.,gpuquota-$(RPM_VERSION),' \
 		-czf $(BUILD)/rpm/SOURCES/gpuquota-$(RPM_VERSION).tar.gz .
-	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
-		--define "slurm_source $(CURDIR)/$(SLURM)/src" gpuquota.spec
+	env -u MAKEFLAGS -u MAKELEVEL rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
+		--define "slurm_source $(CURDIR)/$(SLURM)/src" \
+		$(if $(RPM_PREFIX),--define "slurm_prefix $(RPM_PREFIX)") gpuquota.spec
 	ls $(BUILD)/rpm/RPMS/*/gpuquota-*.rpm
 
 # ---- tests -------------------------------------------------------------
@@ -267,8 +276,8 @@ clean:
 # ---- the gpuquota command -------------------------------------------------
 # Against the system's libslurm, or with SLURM_PREFIX=DIR against the Slurm
 # installed in DIR (scripts/slurm-build.sh; its slurm.h and libslurm, an
-# rpath to DIR/lib).  $(BUILD)/pkg/gpuquota: the same without the rpath, for
-# a package (the site's libslurm of that release).
+# rpath to DIR/lib; SLURM_RPATH=0: none).  $(BUILD)/pkg/gpuquota: the same
+# without the rpath, for a package (the site's libslurm of that release).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
 CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
@@ -277,7 +286,8 @@ comma := ,
 ifneq ($(SLURM_PREFIX),)
 CLI_SLURM_CFLAGS := -I$(SLURM_PREFIX)/include
 CLI_SLURM_LIBS := -L$(SLURM_PREFIX)/lib
-CLI_RPATH := -Wl,-rpath,$(abspath $(SLURM_PREFIX))/lib
+SLURM_RPATH ?= 1
+CLI_RPATH := $(if $(filter 1,$(SLURM_RPATH)),-Wl$(comma)-rpath$(comma)$(abspath $(SLURM_PREFIX))/lib)
 CLI_SLURM_DEP := $(SLURM_PREFIX)/include/slurm/slurm.h
 $(CLI_SLURM_DEP):
 	@echo "no Slurm installed in $(SLURM_PREFIX): scripts/slurm-build.sh VERSION builds one" >&2; exit 1

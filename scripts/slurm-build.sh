@@ -4,9 +4,10 @@
 # /work/shared/slurm-src/slurm-V.tar.xz (or SLURM_SRC_DIR/slurm-V.tar.xz),
 # its checksum checked against SHA256SUMS there, into the prefix
 # build/slurm-V/install (slurmctld, slurmd, the client commands, munge auth,
-# select/cons_tres, gres/gpu; no slurmdbd storage, no slurmrestd).
-# Cached: a stamp (install/.built, the tarball's checksum) makes a second
-# run do nothing.  Also prepares build/slurm-V's internal headers
+# select/cons_tres, gres/gpu, slurmdbd with accounting_storage/mysql for
+# the tests in accounting mode; no slurmrestd).
+# Cached: a stamp (install/.built: the tarball's checksum and the configure
+# flags) makes a second run do nothing.  Also prepares build/slurm-V's internal headers
 # (scripts/prepare-slurm.sh --source) when they are missing.
 #
 #   slurm-build.sh V          build (nice make -j2); log build/slurm-V/make.log
@@ -33,12 +34,20 @@ want=$(awk -v f="slurm-$v.tar.xz" '$2 == f { print $1 }' "$srcdir/SHA256SUMS")
 have=$(sha256sum "$tarball" | cut -d' ' -f1)
 [ -n "$want" ] && [ "$want" = "$have" ] \
 	|| { echo "slurm-build: checksum of $tarball does not match $srcdir/SHA256SUMS" >&2; exit 1; }
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$have" ]; then
+flags=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
+       --enable-multiple-slurmd --disable-debug --disable-slurmrestd
+       --disable-x11 --without-hdf5 --without-rrdtool --without-ucx --without-pmix
+       --without-nvml --without-rsmi --without-hwloc
+       --without-freeipmi --without-libcurl --without-jwt
+       --without-yaml --without-http-parser --without-bpf)
+want_stamp="$have ${flags[*]}"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
 	exit 0
 fi
 
 # Build dependencies (idempotent, as scripts/install-deps.sh).
-deps=(build-essential pkg-config libmunge-dev munge python3 libjson-c-dev)
+deps=(build-essential pkg-config libmunge-dev munge python3 libjson-c-dev
+      libmariadb-dev libmariadb-dev-compat)
 missing=()
 for p in "${deps[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -57,12 +66,6 @@ rm -rf "$work" "$prefix"
 mkdir -p "$work/src" "$work/build"
 tar -xf "$tarball" -C "$work/src" --strip-components=1
 cd "$work/build"
-flags=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
-       --enable-multiple-slurmd --disable-debug --disable-slurmrestd
-       --disable-x11 --without-hdf5 --without-rrdtool --without-ucx --without-pmix
-       --without-nvml --without-rsmi --without-hwloc --without-lua
-       --without-mysql_config --without-freeipmi --without-libcurl --without-jwt
-       --without-yaml --without-http-parser --without-dbus --without-bpf)
 t0=$SECONDS
 {
 	env -u CFLAGS -u CPPFLAGS -u LDFLAGS "$work/src/configure" "${flags[@]}" \
@@ -73,7 +76,8 @@ t0=$SECONDS
 [ -x "$prefix/sbin/slurmctld" ] && [ -x "$prefix/sbin/slurmd" ] \
 	&& [ -f "$prefix/lib/slurm/priority_multifactor.so" ] \
 	&& [ -f "$prefix/lib/slurm/gres_gpu.so" ] && [ -f "$prefix/lib/slurm/auth_munge.so" ] \
-	|| { echo "slurm-build: $v built without slurmctld, slurmd or a needed plugin" >&2; exit 1; }
+	&& [ -x "$prefix/sbin/slurmdbd" ] && [ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] \
+	|| { echo "slurm-build: $v built without a daemon or a plugin the tests need (see $out/make.log)" >&2; exit 1; }
 rm -rf "$work"
-echo "$have" >"$stamp"
+echo "$want_stamp" >"$stamp"
 echo "slurm-build: Slurm $v built in $(((SECONDS - t0) / 60)) min $(((SECONDS - t0) % 60)) s"

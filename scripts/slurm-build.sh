@@ -10,7 +10,8 @@
 # flags) makes a second run do nothing.  Also prepares build/slurm-V's internal headers
 # (scripts/prepare-slurm.sh --source) when they are missing.
 #
-#   slurm-build.sh V          build (nice make -j2); log build/slurm-V/make.log
+#   slurm-build.sh V          build (nice make -j2, src/ and the headers: no
+#                             docs, contribs); log build/slurm-V/make.log
 #   slurm-build.sh --prefix V print the prefix (exit 1 when not built)
 set -euo pipefail
 
@@ -69,8 +70,9 @@ cd "$work/build"
 t0=$SECONDS
 {
 	env -u CFLAGS -u CPPFLAGS -u LDFLAGS "$work/src/configure" "${flags[@]}" \
-		&& nice make -j2 \
-		&& nice make install
+		&& nice make -j2 -C src \
+		&& nice make -C src install \
+		&& nice make install-pkgincludeHEADERS
 } >"$out/make.log" 2>&1 \
 	|| { echo "slurm-build: building $v failed, see $out/make.log" >&2; exit 1; }
 [ -x "$prefix/sbin/slurmctld" ] && [ -x "$prefix/sbin/slurmd" ] \

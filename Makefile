@@ -144,7 +144,8 @@ rpm: prepare
 	mkdir -p $(BUILD)/rpm/SOURCES
 	tar --exclude=./build --exclude=./.git --transform 's,^\.,gpuquota-$(RPM_VERSION),' \
 		-czf $(BUILD)/rpm/SOURCES/gpuquota-$(RPM_VERSION).tar.gz .
-	env -u MAKEFLAGS -u MAKELEVEL rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
+	env -u MAKEFLAGS -u MAKELEVEL -u SLURM_VERSION -u SLURM_SRC -u SLURM_PREFIX -u SLURM \
+		-u BUILD rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
 		--define "slurm_source $(CURDIR)/$(SLURM)/src" \
 		$(if $(RPM_PREFIX),--define "slurm_prefix $(RPM_PREFIX)") gpuquota.spec
 	ls $(BUILD)/rpm/RPMS/*/gpuquota-*.rpm

@@ -129,7 +129,7 @@ install: $(PLUGINS)
 # scripts/slurm-build.sh, cached, for the command's libslurm).
 deb:
 	$(if $(SLURM_VERSION),scripts/slurm-build.sh $(SLURM_VERSION))
-	$(MAKE) all $(if $(filter source%,$(shell cat $(SLURM)/VERSION 2>/dev/null)),$(BUILD)/pkg/gpuquota)
+	$(MAKE) all $(if $(SLURM_SRC),$(BUILD)/pkg/gpuquota)
 	BUILD=$(BUILD) SLURM=$(SLURM) SLURM_PREFIX=$(SLURM_PREFIX) scripts/make-deb.sh
 
 # The RPM (gpuquota.spec) built here against the host's Slurm source, as a

@@ -28,8 +28,10 @@ if [[ $prepared == source\ * ]]; then
 	[[ -n $upstream ]] || die "$sdir/src/META has no Version"
 	slurm=$upstream
 	depends=${GQ_DEB_SLURM_DEPENDS:-slurmctld (>= $upstream), slurmctld (<< $upstream.0~)}
+	[[ -n ${SLURM_PREFIX:-} && -f $SLURM_PREFIX/include/slurm/slurm.h ]] \
+		|| die "Slurm $upstream from source: the command needs it installed (SLURM_PREFIX=DIR, or SLURM_VERSION=V)"
 	cli=$build/pkg/gpuquota
-	shlibs_opts=(--ignore-missing-info -l"${SLURM_PREFIX:-$sdir/install}/lib")
+	shlibs_opts=(--ignore-missing-info -l"$SLURM_PREFIX/lib")
 else
 	slurm=$(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null) \
 		|| die "slurmctld is not installed: the package depends on its exact version"

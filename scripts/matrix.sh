@@ -157,7 +157,7 @@ run_source() { # ROW VERSION LOG
 	fi
 	build[$r]=yes
 	echo "matrix: $r: tests: ${TESTS[*]}" | tee -a "$log"
-	GQ_SLURM_PREFIX=$prefix GQ_ACCOUNTING_TESTS= \
+	GQ_SLURM_PREFIX=$prefix GQ_ACCOUNTING_TESTS='' \
 		"$top/tests/integration/run.sh" "${TESTS[@]}" >>"$log" 2>&1
 	count_tests "$r" "$log"
 }

@@ -1,15 +1,20 @@
 # gpuquota - Run:ai-style GPU quotas, fair share and reclaim for Slurm
-# (22.05, 24.11; src/plugins/slurm_compat.h).
+# (22.05 to 26.05; src/plugins/slurm_compat.h).
 #
 #   make            build the plugins (prepares Slurm's internal headers first)
 #   make install    install the plugins into PLUGINDIR
 #   make deb        build/gpuquota_<version>_<arch>.deb for the installed Slurm
+#                   (SLURM_VERSION=V: for SchedMD's release V, below)
 #   make rpm        the RPM of gpuquota.spec, against the host's Slurm source
-#   make matrix     build, package and test against every supported Slurm,
-#                   each in a cached Debian root (build/roots)
+#                   (SLURM_VERSION=V: against release V)
+#   make matrix     build and test against every supported Slurm: Debian's in
+#                   cached Debian roots (build/roots), SchedMD's built from
+#                   source on the host (build/slurm-V/install)
+#   make releases-check  the plugins and the command compiled against each
+#                   SchedMD release's configured headers (no Slurm make)
 #   make test       install dependencies, build, run unit + integration tests
-#                   on the host's Slurm, build the RPM (the other versions:
-#                   make matrix, behind its own target)
+#                   on the host's Slurm, releases-check, build the RPM (the
+#                   other versions' daemons: make matrix, its own target)
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
@@ -20,8 +25,21 @@
 #                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
 
 CC       ?= gcc
+# SLURM_VERSION=V: build for SchedMD's release V from its source tarball in
+# SLURM_SRC_DIR (headers in build/slurm-V, gpuquota in build/v-V); default:
+# the host's slurm-wlm (build/slurm, build/).
+SLURM_SRC_DIR ?= /work/shared/slurm-src
+SLURM_VERSION ?=
+ifneq ($(SLURM_VERSION),)
+BUILD    := build/v-$(SLURM_VERSION)
+SLURM    := build/slurm-$(SLURM_VERSION)
+SLURM_SRC ?= $(SLURM_SRC_DIR)/slurm-$(SLURM_VERSION).tar.xz
+# the command links that release's libslurm (scripts/slurm-build.sh V)
+SLURM_PREFIX ?= $(SLURM)/install
+else
 BUILD    := build
 SLURM    := $(BUILD)/slurm
+endif
 PLUGINDIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 PREFIX   ?= /usr/local
 MANDIR   ?= $(PREFIX)/share/man
@@ -47,7 +65,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
+.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -59,10 +77,10 @@ deps:
 # installed slurm-wlm's Debian source.
 SLURM_SRC ?=
 $(SLURM)/VERSION: scripts/prepare-slurm.sh
-	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
+	SLURM_PREP_DIR=$(abspath $(SLURM)) scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
 prepare:
-	scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
+	SLURM_PREP_DIR=$(abspath $(SLURM)) scripts/prepare-slurm.sh $(if $(SLURM_SRC),--source $(SLURM_SRC))
 
 $(BUILD)/obj/%.o: src/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -78,10 +96,14 @@ $(BUILD)/obj/plugins/%.o: src/plugins/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSI
 	$(CC) $(CFLAGS) $(SLURM_CFLAGS) -c $< -o $@
 
 # The one reading of Slurm's jobs (public slurm.h only): plugins and command.
+# Its slurm.h is the one of the Slurm in $(SLURM) (the host's own for
+# build/slurm, the same file as /usr/include's): job states and reasons are
+# enum values that differ between releases.
 SHARED_SRC := $(wildcard src/shared/*.c)
-$(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR)
+PUBLIC_CFLAGS := -I$(SLURM)/build -I$(SLURM)/src
+$(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) -c $< -o $@
 
 PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o multifactor.o xalloc.o) \
 	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
@@ -102,20 +124,30 @@ install: $(PLUGINS)
 	install -m 644 man/gpuquota.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/gpuquota.json.5 $(DESTDIR)$(MANDIR)/man5/
 
-deb: all
-	scripts/make-deb.sh
+# SLURM_VERSION=V (or SLURM_SRC=PATH with SLURM_PREFIX=that Slurm installed):
+# the package for that release (scripts/make-deb.sh; V is built first with
+# scripts/slurm-build.sh, cached, for the command's libslurm).
+deb:
+	$(if $(SLURM_VERSION),scripts/slurm-build.sh $(SLURM_VERSION))
+	$(MAKE) all $(if $(SLURM_SRC),$(BUILD)/pkg/gpuquota)
+	BUILD=$(BUILD) SLURM=$(SLURM) SLURM_PREFIX=$(SLURM_PREFIX) scripts/make-deb.sh
 
 # The RPM (gpuquota.spec) built here against the host's Slurm source, as a
 # RHEL-family site would against theirs (--nodeps: this host's rpm database
 # has no slurm-devel).
 RPM_VERSION := $(shell awk '$$1 == "Version:" { print $$2 }' gpuquota.spec)
+# SLURM_VERSION=V: against SchedMD's release V (its command against
+# build/slurm-V/install's libslurm when scripts/slurm-build.sh built it).
+RPM_PREFIX := $(if $(SLURM_PREFIX),$(if $(wildcard $(SLURM_PREFIX)/include/slurm/slurm.h),$(abspath $(SLURM_PREFIX))))
 rpm: prepare
 	rm -rf $(BUILD)/rpm
 	mkdir -p $(BUILD)/rpm/SOURCES
 	tar --exclude=./build --exclude=./.git --transform 's,^\.,gpuquota-$(RPM_VERSION),' \
 		-czf $(BUILD)/rpm/SOURCES/gpuquota-$(RPM_VERSION).tar.gz .
-	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
-		--define "slurm_source $(CURDIR)/$(SLURM)/src" gpuquota.spec
+	env -u MAKEFLAGS -u MAKELEVEL -u SLURM_VERSION -u SLURM_SRC -u SLURM_PREFIX -u SLURM \
+		-u BUILD rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(BUILD)/rpm" \
+		--define "slurm_source $(CURDIR)/$(SLURM)/src" \
+		$(if $(RPM_PREFIX),--define "slurm_prefix $(RPM_PREFIX)") gpuquota.spec
 	ls $(BUILD)/rpm/RPMS/*/gpuquota-*.rpm
 
 # ---- tests -------------------------------------------------------------
@@ -182,9 +214,15 @@ soak: deps all asan-plugins
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) releases-check
 	$(MAKE) fuzz
 	$(MAKE) integration
 	$(MAKE) rpm
+
+# gpuquota's plugins and command compiled against each SchedMD release of
+# SLURM_SRC_DIR (configured headers only; scripts/releases-check.sh)
+releases-check:
+	SLURM_SRC_DIR=$(SLURM_SRC_DIR) scripts/releases-check.sh
 
 matrix: deps
 	scripts/matrix.sh
@@ -237,7 +275,37 @@ clean:
 		$(BUILD)/glue $(BUILD)/glue_tests
 
 # ---- the gpuquota command -------------------------------------------------
+# Against the system's libslurm, or with SLURM_PREFIX=DIR against the Slurm
+# installed in DIR (scripts/slurm-build.sh; its slurm.h and libslurm, an
+# rpath to DIR/lib; SLURM_RPATH=0: none).  $(BUILD)/pkg/gpuquota: the same
+# without the rpath, for a package (the site's libslurm of that release).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
-$(BUILD)/gpuquota: $(CLI_SRC) $(CLI_HDR) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o $(GLUE_HDR)
-	$(CC) $(CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -o $@ $(CLI_SRC) $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
+SLURM_PREFIX ?=
+comma := ,
+ifneq ($(SLURM_PREFIX),)
+CLI_SLURM_CFLAGS := -I$(SLURM_PREFIX)/include
+CLI_SLURM_LIBS := -L$(SLURM_PREFIX)/lib
+SLURM_RPATH ?= 1
+CLI_RPATH := $(if $(filter 1,$(SLURM_RPATH)),-Wl$(comma)-rpath$(comma)$(abspath $(SLURM_PREFIX))/lib)
+CLI_SLURM_DEP := $(SLURM_PREFIX)/include/slurm/slurm.h
+$(CLI_SLURM_DEP):
+	@echo "no Slurm installed in $(SLURM_PREFIX): scripts/slurm-build.sh VERSION builds one" >&2; exit 1
+endif
+CLI_LINK = $(CC) $(CFLAGS) $(CLI_SLURM_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' \
+	-o $@ $(CLI_SRC) $(CLI_OBJ) $(CLI_SLURM_LIBS) -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
+$(BUILD)/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
+	$(CLI_LINK) $(CLI_RPATH)
+$(BUILD)/pkg/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
+	@mkdir -p $(dir $@)
+	$(CLI_LINK)
+
+# The command compiled (not linked: no libslurm of that release is built)
+# against the public headers of the Slurm in $(SLURM): what CI checks for
+# the releases it has only the configured source of (make releases-check).
+CLI_CHECK := $(patsubst src/cli/%.c,$(BUILD)/obj/cli/%.o,$(CLI_SRC))
+$(BUILD)/obj/cli/%.o: src/cli/%.c $(CLI_HDR) $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' -c $< -o $@
+cli-objs: $(CLI_CHECK)

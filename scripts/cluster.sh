@@ -545,9 +545,11 @@ cmd_up() {
 	} >"$DIR/slurm.conf"
 	# 24.11's slurmd starts a cgroup plugin even with proctrack/linuxproc
 	# and task/none; a test machine may have no cgroup filesystem for it.
+	# 23.11.4 has no CgroupPlugin=disabled (slurmd fails: "cannot find
+	# cgroup plugin for disabled"): it autodetects (cgroup/v1 on the host).
 	local ver
 	ver=$(slurmd -V 2>/dev/null | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
-	if [[ -n $ver ]] && ((${ver%%.*} >= 23)); then
+	if [[ -n $ver ]] && ((${ver%%.*} >= 24)); then
 		echo "CgroupPlugin=disabled" >"$DIR/cgroup.conf"
 	fi
 	[[ -z $json ]] || cp "$json" "$DIR/gpuquota.json"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares the internal headers of a Slurm for building plugins, in
-# build/slurm: src (the source tree) and build (config.h from ./configure,
-# no make).  A plugin must be built with the headers of the exact Slurm it
-# is loaded into.
+# build/slurm: src (the source tree) and build (config.h and
+# slurm/slurm_version.h from ./configure, no Makefiles, no make).  A plugin
+# must be built with the headers of the exact Slurm it is loaded into.
 #
 #   prepare-slurm.sh                the installed slurm-wlm (Debian): fetches
 #                                   its Debian source (apt-get source),
@@ -94,7 +94,11 @@ else
 		&& flags+=(--with-pmix=/usr/lib/x86_64-linux-gnu/pmix2)
 fi
 # (not with the flags gpuquota is built with: make exports them)
-env -u CFLAGS -u CPPFLAGS -u LDFLAGS "$out/src/configure" "${flags[@]}" >configure.log 2>&1 \
+# --no-create, then config.status for the two headers only: the plugins
+# need config.h and slurm/slurm_version.h, not the tree's hundreds of
+# Makefiles (most of configure's time).
+env -u CFLAGS -u CPPFLAGS -u LDFLAGS "$out/src/configure" --no-create "${flags[@]}" >configure.log 2>&1 \
+	&& ./config.status config.h slurm/slurm_version.h >>configure.log 2>&1 \
 	|| { echo "prepare-slurm: configure failed, see $out/build/configure.log" >&2; exit 1; }
 echo "$ver" > "$out/VERSION"
 echo "prepare-slurm: ok"

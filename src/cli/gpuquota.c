@@ -29,6 +29,9 @@
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
+/* public API only: the command links libslurm */
+#define GQ_SLURM_PUBLIC_ONLY
+#include "plugins/slurm_compat.h"
 #include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
@@ -394,7 +397,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	if (!path || (conf->state_save_location && !c->state_path)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
 		free(path);
-		slurm_free_ctl_conf(conf);
+		gq_free_ctl_conf(conf);
 		return 1;
 	}
 	c->dbd = gq_sacctmgr_is_dbd(conf) &&
@@ -409,12 +412,12 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
 		free(path);
-		slurm_free_ctl_conf(conf);
+		gq_free_ctl_conf(conf);
 		return check_only ? 2 : 1;
 	}
 	free(path);
 	if (gq_api_load(&c->api, conf)) {
-		slurm_free_ctl_conf(conf);
+		gq_free_ctl_conf(conf);
 		return 1;
 	}
 	/* slurmctld's plugin loads multifactor unless told not to */
@@ -424,7 +427,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		c->api.mf_weights = gq_priority_weights(
 			w, conf->priority_weight_tres);
 	}
-	slurm_free_ctl_conf(conf);
+	gq_free_ctl_conf(conf);
 	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
 	if (_check_partitions(c) && check_only)
 		return 2;

@@ -18,6 +18,9 @@
 
 #include <slurm/slurm.h>
 
+/* public API only: the command links libslurm */
+#define GQ_SLURM_PUBLIC_ONLY
+#include "plugins/slurm_compat.h"
 #include "cli/sacctmgr.h"
 
 #define SACCTMGR "sacctmgr"
@@ -331,13 +334,13 @@ int gq_sync_command(const char *file, bool dry_run)
 		fprintf(stderr, "gpuquota: sync needs AccountingStorageType=accounting_storage/slurmdbd (this cluster has %s)\n",
 			conf->accounting_storage_type ?
 			conf->accounting_storage_type : "none");
-		slurm_free_ctl_conf(conf);
+		gq_free_ctl_conf(conf);
 		return 1;
 	}
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	cluster = strdup(conf->cluster_name ? conf->cluster_name : "");
-	slurm_free_ctl_conf(conf);
+	gq_free_ctl_conf(conf);
 	if (!path || !cluster) {
 		fprintf(stderr, "gpuquota: out of memory\n");
 		free(path);

@@ -37,6 +37,7 @@
 
 /* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
 #pragma weak job_list
+#pragma weak acct_db_conn
 
 const char plugin_name[] = "Priority gpuquota plugin";
 const char plugin_type[] = "priority/gpuquota";

@@ -10,6 +10,11 @@
 #include "plugins/run_secs.h"
 #include "plugins/xalloc.h"
 
+/* slurmctld data, used only there (a job's end): sshare of 25.05.8 loads
+ * the priority plugin, and a plain reference fails its dlopen ("undefined
+ * symbol: slurmctld_tres_cnt") */
+#pragma weak slurmctld_tres_cnt
+
 static void _give_back(uint64_t *used, const uint64_t *give,
 		       const char *what, const char *name,
 		       job_record_t *job_ptr)

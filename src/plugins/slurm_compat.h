@@ -26,6 +26,20 @@
 #error "gpuquota needs Slurm 22.05 or newer"
 #endif
 
+/* ---- libslurm's public API (the gpuquota command, src/cli) ---------- */
+
+/* 26.05: slurm_free_ctl_conf() became slurm_free_conf(); keyed on 26.05,
+ * the first release checked here to have it (25.11.7 has the old name). */
+#if GQ_SLURM_AT_LEAST(26, 5)
+#define gq_free_ctl_conf(conf) slurm_free_conf(conf)
+#else
+#define gq_free_ctl_conf(conf) slurm_free_ctl_conf(conf)
+#endif
+
+/* The command includes this file with GQ_SLURM_PUBLIC_ONLY defined: what
+ * follows needs Slurm's internal headers (the plugins). */
+#ifndef GQ_SLURM_PUBLIC_ONLY
+
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/job_resources.h"
@@ -383,5 +397,7 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 #else
 #define GQ_JOB_MODIFY_ERR_MSG
 #endif
+
+#endif /* !GQ_SLURM_PUBLIC_ONLY */
 
 #endif

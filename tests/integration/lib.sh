@@ -16,7 +16,9 @@ else
 	# GQ_PLUGINDIR: another build of the plugins (run.sh, GQ_ASAN=1: the
 	# sanitizer build, its runtime preloaded into slurmctld)
 	PLUGIN_OPTS=(--plugindir "${GQ_PLUGINDIR:-$ROOT/build}")
-	GPUQUOTA=$ROOT/build/gpuquota
+	# GQ_GPUQUOTA: another build of the command (run.sh, GQ_SLURM_PREFIX:
+	# the one linked against that Slurm's libslurm)
+	GPUQUOTA=${GQ_GPUQUOTA:-$ROOT/build/gpuquota}
 fi
 TEST=$(basename "$0" .sh)
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/gq-$TEST.XXXXXX")

@@ -10,6 +10,24 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# GQ_SLURM_PREFIX=DIR: the Slurm installed in DIR (scripts/slurm-build.sh V:
+# build/slurm-V/install) instead of the system's: its bin and sbin first in
+# PATH, its plugin directory as Slurm's own in PluginDir (priority/multifactor
+# from there), gpuquota's plugins built against its headers (build/slurm-V)
+# into build/v-V, the command against its libslurm (build/v-V/gpuquota).
+if [[ -n ${GQ_SLURM_PREFIX:-} ]]; then
+	top=$(cd "$here/../.." && pwd)
+	GQ_SLURM_PREFIX=$(cd "$GQ_SLURM_PREFIX" && pwd) || exit 1
+	[[ ${GQ_ASAN:-0} != 1 ]] || { echo "integration: GQ_ASAN=1 is for the host's Slurm, not GQ_SLURM_PREFIX" >&2; exit 1; }
+	v=$("$GQ_SLURM_PREFIX/sbin/slurmctld" -V | awk '{ print $2 }')
+	[[ -f $top/build/slurm-$v/VERSION ]] || { echo "integration: no headers of Slurm $v in build/slurm-$v: scripts/slurm-build.sh $v" >&2; exit 1; }
+	make -s -C "$top" SLURM_VERSION="$v" SLURM_PREFIX="$GQ_SLURM_PREFIX" all \
+		|| { echo "integration: building gpuquota against Slurm $v failed" >&2; exit 1; }
+	export PATH=$GQ_SLURM_PREFIX/bin:$GQ_SLURM_PREFIX/sbin:$PATH
+	export GPUQUOTA_SYS_PLUGINDIR=$GQ_SLURM_PREFIX/lib/slurm
+	export GQ_PLUGINDIR=$top/build/v-$v GQ_GPUQUOTA=$top/build/v-$v/gpuquota
+	echo "integration: Slurm $v from $GQ_SLURM_PREFIX"
+fi
 # GQ_ASAN=1: slurmctld loads the plugins built with AddressSanitizer and
 # UBSan (make asan-plugins), their runtime preloaded; a report fails the test.
 if [[ ${GQ_ASAN:-0} == 1 ]]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Owns the CI check of the Slurm releases the host does not run (`make
 # releases-check`, part of `make test`): for each release V of RELEASES
-# (default: every slurm-V.tar.xz of SLURM_SRC_DIR, /work/shared/slurm-src),
+# (default: every slurm-V.tar.xz of SLURM_SRC_DIR, ../shared/slurm-src
+# beside the checkout),
 # its checksum checked against SHA256SUMS, Slurm's source configured for its
 # headers (scripts/prepare-slurm.sh --source into build/slurm-V; no make of
 # Slurm), then gpuquota's three plugins built against them with -Werror
@@ -14,17 +15,12 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # the releases' source: SLURM_SRC_DIR, else ../shared/slurm-src beside
-# the checkout, else /work/shared/slurm-src
-srcdir=${SLURM_SRC_DIR:-}
-if [[ -z $srcdir ]]; then
-	for d in "$top/../shared/slurm-src" /work/shared/slurm-src; do
-		[[ -d $d ]] && { srcdir=$d; break; }
-	done
-fi
-if [[ -z $srcdir || ! -d $srcdir ]]; then
+# the checkout
+srcdir=${SLURM_SRC_DIR:-$top/../shared/slurm-src}
+if [[ ! -d $srcdir ]]; then
 	# a machine without the releases' source: nothing to check, said
 	# loudly (SLURM_SRC_DIR=DIR names one)
-	echo "releases-check: NOT RUN: no Slurm source directory ${srcdir:-(SLURM_SRC_DIR, ../shared/slurm-src, /work/shared/slurm-src)}" >&2
+	echo "releases-check: NOT RUN: no Slurm source directory $srcdir (SLURM_SRC_DIR=DIR names one)" >&2
 	exit 0
 fi
 log=$top/build/releases-check.log

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Owns the Slurm daemons built from SchedMD's source for testing gpuquota on
 # releases Debian does not package: builds release V from
-# /work/shared/slurm-src/slurm-V.tar.xz (or SLURM_SRC_DIR/slurm-V.tar.xz),
+# ../shared/slurm-src/slurm-V.tar.xz beside the checkout (or
+# SLURM_SRC_DIR/slurm-V.tar.xz),
 # its checksum checked against SHA256SUMS there, into the prefix
 # build/slurm-V/install (slurmctld, slurmd, the client commands, munge auth,
 # select/cons_tres, gres/gpu, slurmdbd with accounting_storage/mysql for
@@ -16,7 +17,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-srcdir=${SLURM_SRC_DIR:-/work/shared/slurm-src}
+srcdir=${SLURM_SRC_DIR:-$top/../shared/slurm-src}
 print=0
 if [ "${1:-}" = "--prefix" ]; then print=1; shift; fi
 v=${1:?usage: slurm-build.sh [--prefix] VERSION (e.g. 25.05.8)}

@@ -283,7 +283,9 @@ void gq_throttle_pass_end(void)
 /* Atomically: a temporary file, then rename.  O(throttled arrays). */
 void gq_throttle_save(void)
 {
-	char *path, *tmp, *text, line[96];
+	/* a line is at most GQ_THROTTLE_LINE bytes, its NUL included */
+	enum { GQ_THROTTLE_LINE = 96 };
+	char *path, *tmp, *text;
 	size_t len, at;
 	FILE *f = NULL;
 	bool ok;
@@ -295,15 +297,14 @@ void gq_throttle_save(void)
 		return;
 	}
 	len = strlen(gq_throttle_file_header) + 1;
-	if ((text = gq_xcalloc(len + (size_t)nthrottles * sizeof(line), 1))) {
+	if ((text = gq_xcalloc(len + (size_t)nthrottles * GQ_THROTTLE_LINE,
+			       1))) {
 		changed = false;
 		at = len - 1;
 		memcpy(text, gq_throttle_file_header, at);
-		for (i = 0; i < nthrottles; i++) {
-			gq_throttle_line_format(&table[i].e, line, sizeof(line));
-			memcpy(text + at, line, strlen(line));
-			at += strlen(line);
-		}
+		for (i = 0; i < nthrottles; i++)
+			at += gq_throttle_line_format(&table[i].e, text + at,
+						      GQ_THROTTLE_LINE);
 	}
 	slurm_mutex_unlock(&throttle_mutex);
 

@@ -80,22 +80,6 @@ static bool _in_grace(job_record_t *job_ptr)
 	return job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr);
 }
 
-/* The job a warned victim was reclaimed for (the system comment
- * gpuquota wrote on it), or 0. */
-static uint32_t _owner(job_record_t *job_ptr)
-{
-	gq_job_facts_t f = { .job_state = job_ptr->job_state };
-	uint32_t owner = 0;
-	int64_t since;
-	int grace;
-
-	if (!gq_facts_reclaim_of(&f, job_ptr->system_comment,
-				 job_ptr->preempt_time, job_ptr->end_time,
-				 &owner, &since, &grace))
-		return 0;
-	return owner;
-}
-
 /*
  * Does the preemptor wait for GPUs coming free (core/coming_free.h)?
  * Slurm asks preemptable() for every running job in a row for one
@@ -191,7 +175,8 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	if (_in_grace(preemptee))
 		rc = gq_pools_may_take_leaving(gq_state()->view,
 					       preemptee->job_id,
-					       _owner(preemptee),
+					       gq_facts_reclaimed_for(
+						       preemptee->system_comment),
 					       preemptor->job_id);
 	else if (gq_state_reclaim_settling(preemptor->job_id, now,
 					   slurm_conf.kill_wait +

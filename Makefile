@@ -106,8 +106,8 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) -c $< -o $@
 
-PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o node_groups.o grace.o run_secs.o multifactor.o xalloc.o) \
-	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o read_slurm.o write_slurm.o array_throttle.o hold.o grace.o run_secs.o multifactor.o xalloc.o) \
+	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
@@ -173,7 +173,7 @@ unit: $(BUILD)/unit_tests glue
 # integration tests.
 SLURMFULL_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 GLUE_PLUGIN_SRC := $(addprefix src/plugins/,array_throttle.c grace.c hold.c \
-	multifactor.c node_groups.c priority_gpuquota.c read_slurm.c run_secs.c \
+	multifactor.c priority_gpuquota.c read_slurm.c run_secs.c \
 	write_slurm.c xalloc.c)
 GLUE_TEST_SRC := $(wildcard tests/glue/*.c)
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/glue/%.o,$(GLUE_TEST_SRC) $(GLUE_PLUGIN_SRC))
@@ -282,7 +282,7 @@ clean:
 # without the rpath, for a package (the site's libslurm of that release).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
-CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/wiring.o
+CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o
 SLURM_PREFIX ?=
 comma := ,
 ifneq ($(SLURM_PREFIX),)

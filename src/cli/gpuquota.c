@@ -434,14 +434,13 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	if (!(c->pools = gq_pools_new(c->cfg)) ||
 	    !(c->caps = calloc(c->pools->n, sizeof(*c->caps))) ||
 	    gq_api_read_pass(&c->api, c->pools, now,
-			     gq_sacctmgr_qos_priority, &c->qos)) {
+			     gq_sacctmgr_qos_priority, &c->qos, c->caps)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
 		return 1;
 	}
 	gq_usage_apply(&c->usage, c->pools, c->cfg->settings.usage_weight,
 		       c->cfg->settings.usage_half_life);
 	for (k = 0; k < c->pools->n; k++) {
-		c->caps[k] = gq_api_capacity(&c->api, c->pools->config[k]);
 		if (_account_tree(c, c->pools->view[k]) ||
 		    gq_view_compute(c->pools->view[k])) {
 			fprintf(stderr, "gpuquota: out of memory\n");

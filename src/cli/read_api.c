@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cli/read_api.h"
-#include "core/constraint.h"
 #include "core/gres_text.h"
 #include "core/hash.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 
 int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
 {
@@ -114,137 +114,8 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 
 int gq_api_pool(const gq_pools_t *p, const slurm_job_info_t *j)
 {
-	gq_job_facts_t f = { .job_state = j->job_state };
-
-	return gq_pool_of_job(p->config, p->n, j->partition,
-			      gq_facts_running(&f));
-}
-
-/* Is the node in the pool's partitions (whatever its state)? */
-static bool _node_in_pool(const gq_config_t *cfg, const node_info_t *n)
-{
-	return n->name && gq_pool_has(cfg, n->partitions);
-}
-
-double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg)
-{
-	double c = 0;
-	uint32_t i;
-
-	for (i = 0; i < a->nodes->record_count; i++) {
-		const node_info_t *n = &a->nodes->node_array[i];
-
-		if (_node_in_pool(cfg, n))
-			c += gq_node_capacity(n->node_state,
-					      gq_gres_text_gpus(n->gres),
-					      gq_gres_text_gpus(n->gres_used));
-	}
-	return c;
-}
-
-/* A partition's number from 1 (its node group), by name; 0: none. */
-static int _group_of(const gq_api_t *a, const char *name, size_t len)
-{
-	uint32_t i;
-
-	for (i = 0; name && i < a->parts->record_count; i++) {
-		const char *p = a->parts->partition_array[i].name;
-
-		if (p && strlen(p) == len && !strncmp(p, name, len))
-			return i + 1;
-	}
-	return 0;
-}
-
-/* Does the comma separated partition list name partition group `group`? */
-static bool _lists_group(const gq_api_t *a, const char *parts, int group)
-{
-	const char *p = parts;
-
-	while (group && p && *p) {
-		size_t len = strcspn(p, ",");
-
-		if (_group_of(a, p, len) == group)
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
-/* A pending job's partition group (0: it lists several) */
-static int _job_part(const gq_api_t *a, const slurm_job_info_t *j)
-{
-	if (!j->partition || strchr(j->partition, ','))
-		return 0;
-	return _group_of(a, j->partition, strlen(j->partition));
-}
-
-static bool _narrow_of(const gq_api_t *a, const slurm_job_info_t *j,
-		       gq_narrow_t *w)
-{
-	return gq_narrow_of(_job_part(a, j), j->features, j->tres_per_node,
-			    j->tres_per_job, w);
-}
-
-/*
- * Each node's idle GPUs and node groups, by its index in the node table:
- * its partitions, then the pending jobs' narrowings it allows, as the
- * plugin does (plugins/node_groups.c, core/constraint.h).
- */
-static void _collect_narrows(const gq_api_t *a, gq_narrows_t *narrows)
-{
-	uint32_t i;
-
-	for (i = 0; i < a->jobs->record_count; i++) {
-		const slurm_job_info_t *j = &a->jobs->job_array[i];
-		gq_narrow_t w;
-
-		if ((j->job_state & JOB_STATE_BASE) == JOB_PENDING &&
-		    _narrow_of(a, j, &w))
-			gq_narrows_add(narrows, &w);
-	}
-}
-
-static int _read_nodes(const gq_api_t *a, const gq_config_t *cfg,
-		       gq_view_t *view, const gq_narrows_t *narrows)
-{
-	uint32_t i;
-	int k, nparts = a->parts->record_count;
-
-	if (gq_view_set_nodes(view, a->nodes->record_count) ||
-	    gq_view_set_groups(view, nparts + narrows->n))
-		return -1;
-	for (i = 0; i < a->nodes->record_count; i++) {
-		const node_info_t *n = &a->nodes->node_array[i];
-		uint64_t total = gq_gres_text_gpus(n->gres);
-		uint64_t used = gq_gres_text_gpus(n->gres_used);
-		const char *p = n->partitions;
-
-		while (p && *p) {
-			size_t len = strcspn(p, ",");
-
-			gq_view_node_group(view, i, _group_of(a, p, len));
-			p += len + (p[len] == ',');
-		}
-		for (k = 0; k < narrows->n; k++) {
-			const gq_narrow_t *w = &narrows->w[k];
-
-			if (gq_narrow_allows(w, _lists_group(a, n->partitions,
-							     w->part),
-					     n->features_act ? n->features_act :
-					     n->features, n->gres))
-				gq_view_node_group(view, i, nparts + 1 + k);
-		}
-
-		if (!_node_in_pool(cfg, n))
-			continue;
-		if (gq_node_takes_work(n->node_state))
-			gq_view_node_free(view, i, total > used ?
-					  (uint32_t)(total - used) : 0);
-		else	/* no room there (read_slurm.c does the same) */
-			gq_view_close_node(view, i);
-	}
-	return 0;
+	return gq_pass_pool(p, j->partition,
+			    (j->job_state & JOB_STATE_BASE) == JOB_PENDING);
 }
 
 /* Is one of a running job's nodes (node_inx) not responding (not DOWN)? */
@@ -260,29 +131,6 @@ static bool _on_node_not_responding(const gq_api_t *a,
 				    a->nodes->node_array[n].node_state))
 				return true;
 	return false;
-}
-
-/*
- * A running job's GPUs per node: node_inx holds ranges of node indexes
- * (first, last, ..., -1), gres_detail_str one entry per node in order.
- */
-static int _read_placement(gq_view_t *view, const slurm_job_info_t *j)
-{
-	uint32_t k = 0;
-	int r, n;
-
-	for (r = 0; j->node_inx && j->node_inx[r] >= 0; r += 2)
-		for (n = j->node_inx[r]; n <= j->node_inx[r + 1]; n++, k++) {
-			uint64_t gpus;
-
-			if (k >= j->gres_detail_cnt)
-				return 0;
-			gpus = gq_gres_text_gpus(j->gres_detail_str[k]);
-			if (gpus && gq_view_place(view, j->job_id, n,
-						  (uint32_t)gpus))
-				return -1;
-		}
-	return 0;
 }
 
 /*
@@ -309,87 +157,158 @@ static int _count_array_tasks(const gq_api_t *a, gq_hash_t *running)
 	return 0;
 }
 
-/* A pending job into the other pools it lists, as a shadow there. */
-static int _add_shadows(gq_pools_t *p, int home, const slurm_job_info_t *j,
-			const gq_job_in_t *in)
+/* The input's arrays, sized for everything the messages hold. */
+static int _alloc_input(const gq_api_t *a, gq_pass_in_t *in)
 {
-	gq_job_in_t shadow;
-	int k;
+	size_t places = 0, parts = 0;
+	uint32_t i;
+	int r;
 
-	if (in->state != GQ_JOB_PENDING && !in->begins_later)
-		return 0;
-	for (k = 0; k < p->n; k++) {
-		if (k == home || !j->partition ||
-		    !gq_pool_has(p->config[k], j->partition))
-			continue;
-		shadow = *in;
-		gq_pools_shadow(&shadow);
-		if (!gq_view_add_job(p->view[k], j->account, &shadow))
-			return -1;
+	for (i = 0; i < a->jobs->record_count; i++)
+		for (r = 0; a->jobs->job_array[i].node_inx &&
+			    a->jobs->job_array[i].node_inx[r] >= 0; r += 2)
+			places += a->jobs->job_array[i].node_inx[r + 1] -
+				  a->jobs->job_array[i].node_inx[r] + 1;
+	for (i = 0; i < a->nodes->record_count; i++) {
+		const char *p = a->nodes->node_array[i].partitions;
+
+		for (; p && *p; p++)
+			parts += *p == ',';
+		parts++;
 	}
-	return 0;
+	in->job = calloc(a->jobs->record_count + 1, sizeof(*in->job));
+	in->node = calloc(a->nodes->record_count + 1, sizeof(*in->node));
+	in->place = calloc(places + 1, sizeof(*in->place));
+	in->node_part = calloc(parts + 1, sizeof(*in->node_part));
+	in->part = calloc(a->parts->record_count + 1, sizeof(*in->part));
+	return in->job && in->node && in->place && in->node_part && in->part ?
+	       0 : -1;
+}
+
+static void _free_input(gq_pass_in_t *in)
+{
+	free(in->job);
+	free(in->node);
+	free(in->place);
+	free(in->node_part);
+	free((void *)in->part);
+}
+
+/* The partitions, then each node: GPUs (SHOW_DETAIL's gres_used), state,
+ * partitions by index, features, gres.  O(N x node partitions x P). */
+static void _read_nodes(const gq_api_t *a, gq_pass_in_t *in)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->parts->record_count; i++)
+		((const char **)in->part)[in->nparts++] =
+			a->parts->partition_array[i].name;
+	in->nnodes = a->nodes->record_count;
+	for (i = 0; i < a->nodes->record_count; i++) {
+		const node_info_t *n = &a->nodes->node_array[i];
+		gq_pass_node_t *pn = &in->node[i];
+		const char *p = n->partitions;
+
+		pn->present = n->name != NULL;
+		pn->state = n->node_state;
+		pn->gpus = gq_gres_text_gpus(n->gres);
+		pn->alloc = gq_gres_text_gpus(n->gres_used);
+		pn->features = n->features_act ? n->features_act : n->features;
+		pn->gres = n->gres;
+		pn->part = in->nnode_parts;
+		while (p && *p) {
+			size_t len = strcspn(p, ",");
+			int k = gq_pass_part_index(in, p, len);
+
+			if (k >= 0) {
+				in->node_part[in->nnode_parts++] = k;
+				pn->nparts++;
+			}
+			p += len + (p[len] == ',');
+		}
+	}
+}
+
+/*
+ * A running job's GPUs per node: node_inx holds ranges of node indexes
+ * (first, last, ..., -1), gres_detail_str one entry per node in order.
+ */
+static void _read_placement(const slurm_job_info_t *j, gq_pass_in_t *in,
+			    gq_pass_job_t *pj)
+{
+	uint32_t k = 0;
+	int r, n;
+
+	pj->place = in->nplaces;
+	for (r = 0; j->node_inx && j->node_inx[r] >= 0; r += 2)
+		for (n = j->node_inx[r]; n <= j->node_inx[r + 1]; n++, k++) {
+			uint64_t gpus;
+
+			if (k >= j->gres_detail_cnt)
+				return;
+			gpus = gq_gres_text_gpus(j->gres_detail_str[k]);
+			if (!gpus)
+				continue;
+			in->place[in->nplaces].node = n;
+			in->place[in->nplaces++].gpus = (uint32_t)gpus;
+			pj->nplaces++;
+		}
+}
+
+/* An active job of a pool into the pass input, as the plugin reads it */
+static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
+		      time_t now, gq_qos_priority_t qos, void *qos_ctx,
+		      uint32_t array_running, gq_pass_in_t *in)
+{
+	gq_pass_job_t *pj = &in->job[in->njobs++];
+
+	pj->account = j->account;
+	pj->partitions = j->partition;
+	pj->pending = (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
+	pj->features = j->features;
+	pj->tres_per_node = j->tres_per_node;
+	pj->tres_per_job = j->tres_per_job;
+	gq_api_job(j, now, qos, qos_ctx, array_running, &pj->in);
+	/* multifactor's part orders a project's queue (read_slurm.c) */
+	if (a->mf_weights > 0)
+		pj->in.site_order = llround(gq_priority_part(j->priority,
+							     j->site_factor));
+	if (pj->in.state != GQ_JOB_RUNNING)
+		return;
+	/* on a node that does not respond, or reclaimed and in its grace
+	 * time (its GPUs leaving) */
+	pj->in.at_risk = _on_node_not_responding(a, j) || j->preempt_time;
+	_read_placement(j, in, pj);
 }
 
 int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
-		     gq_qos_priority_t qos, void *qos_ctx)
+		     gq_qos_priority_t qos, void *qos_ctx, double *caps)
 {
-	gq_narrows_t *narrows = calloc(1, sizeof(*narrows));
+	gq_pass_in_t in = { .min_runtime = a->preempt_exempt_time };
 	gq_hash_t running;
 	uint32_t i;
-	int k, rc = -1;
+	int rc = -1;
 
 	gq_hash_init(&running, &gq_hash_ints);
-	if (!narrows || _count_array_tasks(a, &running))
+	if (_alloc_input(a, &in) || _count_array_tasks(a, &running))
 		goto out;
-	_collect_narrows(a, narrows);
-	for (k = 0; k < p->n; k++) {
-		gq_view_begin(p->view[k], gq_api_capacity(a, p->config[k]),
-			      now);
-		if (_read_nodes(a, p->config[k], p->view[k], narrows))
-			goto out;
-		gq_view_min_runtime_at_least(p->view[k],
-					     a->preempt_exempt_time);
-	}
+	_read_nodes(a, &in);
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };
-		gq_job_in_t in;
 		int n;
 
-		if (!gq_facts_active(&f) || (k = gq_api_pool(p, j)) < 0)
+		if (!gq_facts_active(&f) || gq_api_pool(p, j) < 0)
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
-		gq_api_job(j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
-		/* multifactor's part orders a project's queue (read_slurm.c) */
-		if (a->mf_weights > 0)
-			in.site_order = llround(gq_priority_part(j->priority,
-								 j->site_factor));
-		/* as the plugin reads it: on a node that does not respond,
-		 * or reclaimed and in its grace time (its GPUs leaving) */
-		if (in.state == GQ_JOB_RUNNING)
-			in.at_risk = _on_node_not_responding(a, j) ||
-				     j->preempt_time;
-		/* room only where it may run: its partition (several: any),
-		 * narrowed by its constraint and GPU type */
-		if (in.state != GQ_JOB_RUNNING) {
-			gq_narrow_t w;
-			int g;
-
-			if (_narrow_of(a, j, &w) &&
-			    (g = gq_narrows_find(narrows, &w)) >= 0)
-				in.node_group = a->parts->record_count + 1 + g;
-			else
-				in.node_group = _job_part(a, j);
-		}
-		if (!gq_view_add_job(p->view[k], j->account, &in) ||
-		    (in.state == GQ_JOB_RUNNING &&
-		     _read_placement(p->view[k], j)) ||
-		    (in.state != GQ_JOB_RUNNING && _add_shadows(p, k, j, &in)))
-			goto out;
+		_read_job(a, j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
 	}
-	rc = 0;
+	rc = gq_pass_fill(p, &in, now);
+	if (!rc)
+		for (i = 0; i < (uint32_t)p->n; i++)
+			caps[i] = gq_pass_capacity(&in, p->config[i]);
 out:
 	gq_hash_free(&running);
-	free(narrows);
+	_free_input(&in);
 	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * read_api.h - slurmctld's state through libslurm's public API into the
  * core's inputs: the command's counterpart of plugins/read_slurm.c.  It
- * only copies fields; what they mean is decided in shared/job_facts.h, the
- * same rules the plugins use.
+ * only copies fields into a pass input; what they mean is decided in
+ * shared/job_facts.h, and the pass is filled by shared/pass_input.h, the
+ * same rules and steps the plugins use.
  */
 #ifndef GPUQUOTA_READ_API_H
 #define GPUQUOTA_READ_API_H
@@ -46,17 +47,14 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 int gq_api_pool(const gq_pools_t *p, const slurm_job_info_t *j);
 
 /*
- * Fill each pool's view for a pass, as the plugin does: the pool's nodes,
- * capacity and idle GPUs, every active job of the pool (a pending job
- * listing several pools as a shadow in the others, gq_pools_shadow),
- * running jobs' placement, PreemptExemptTime.  (Slurm's account tree
+ * Fill each pool's view for a pass with the plugin's one step
+ * (shared/pass_input.h: nodes, capacity, node groups, jobs, placement,
+ * shadows, PreemptExemptTime), from the messages read into the same pass
+ * input as the plugin's; caps[k] gets pool k's C.  (Slurm's account tree
  * comes from slurmdbd: the caller adds it.)  Returns 0, or -1 when out of
  * memory.  O(pools x (J + N)).
  */
 int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
-		     gq_qos_priority_t qos, void *qos_ctx);
-
-/* C of the last gq_api_read_pass: GPUs of the pool's nodes. */
-double gq_api_capacity(const gq_api_t *a, const gq_config_t *cfg);
+		     gq_qos_priority_t qos, void *qos_ctx, double *caps);
 
 #endif

@@ -12,10 +12,10 @@
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
 #include "plugins/multifactor.h"
-#include "plugins/node_groups.h"
 #include "plugins/xalloc.h"
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
@@ -114,73 +114,14 @@ static const char *_partitions(job_record_t *job_ptr)
 
 int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr)
 {
-	return gq_pool_of_job(p->config, p->n, _partitions(job_ptr),
-			      !IS_JOB_PENDING(job_ptr));
+	return gq_pass_pool(p, _partitions(job_ptr), IS_JOB_PENDING(job_ptr));
 }
 
 int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
 		    const gq_job_in_t *in)
 {
-	const char *parts = _partitions(job_ptr);
-	gq_job_in_t shadow;
-	int k;
-
-	if (in->state != GQ_JOB_PENDING && !in->begins_later)
-		return 0;
-	for (k = 0; k < p->n; k++) {
-		if (k == home || !parts || !gq_pool_has(p->config[k], parts))
-			continue;
-		shadow = *in;
-		gq_pools_shadow(&shadow);
-		if (!gq_view_add_job(p->view[k], job_ptr->account, &shadow))
-			return -1;
-	}
-	return 0;
-}
-
-/* Is the node in the pool's partitions (whatever its state)? */
-static bool _node_in_pool(const gq_config_t *cfg, node_record_t *node_ptr)
-{
-	int i;
-
-	for (i = 0; i < node_ptr->part_cnt; i++)
-		if (gq_pool_has(cfg, ((part_record_t *)node_ptr->part_pptr[i])->name))
-			return true;
-	return !cfg->settings.npartitions;
-}
-
-/*
- * C: the GPUs of the pool's nodes (gq_node_capacity); each node's idle
- * GPUs when it takes work, else the node closed (draining, failing, not
- * responding, down: no room there, gq_view_close_node), and its
- * partitions (node groups), for making room.  O(nodes x partitions per
- * node x partitions).
- */
-static int _read_nodes(const gq_config_t *cfg, gq_view_t *view,
-		       const gq_groups_t *groups, double *c)
-{
-	node_record_t *node_ptr;
-	int i;
-
-	*c = 0;
-	if (gq_view_set_nodes(view, node_record_count) ||
-	    gq_groups_fill(groups, view))
-		return -1;
-	for (i = 0; (node_ptr = next_node(&i)); i++) {
-		uint64_t total, idle;
-
-		if (!_node_in_pool(cfg, node_ptr))
-			continue;
-		total = _sum_gpus2(node_ptr->gres_list, _node_avail,
-				   _node_idle, &idle);
-		*c += gq_node_capacity(node_ptr->node_state, total,
-				       total - idle);
-		if (gq_node_takes_work(node_ptr->node_state))
-			gq_view_node_free(view, node_ptr->index, idle);
-		else
-			gq_view_close_node(view, node_ptr->index);
-	}
-	return 0;
+	return gq_pass_shadows(p, home, job_ptr->account, _partitions(job_ptr),
+			       in);
 }
 
 int gq_read_completing(gq_node_idle_t *out, int max)
@@ -230,15 +171,17 @@ static int _add_node_alloc(void *x, void *arg)
 }
 
 /*
- * The GPUs a running job holds on each of its nodes.  O(its nodes x its
- * gres entries).
+ * The GPUs a running job holds on each of its nodes, appended to
+ * in->place (*cap allocated).  O(its nodes x its gres entries).
  */
-static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
+static int _read_placement(gq_pass_in_t *in, int *cap, job_record_t *job_ptr,
+			   gq_pass_job_t *j)
 {
 	bitstr_t *bm = job_ptr->job_resrcs && job_ptr->job_resrcs->node_bitmap ?
 		       job_ptr->job_resrcs->node_bitmap : job_ptr->node_bitmap;
 	int first, last, n, i = 0;
 
+	j->place = in->nplaces;
 	if (!bm || !job_ptr->gres_list_alloc || (first = bit_ffs(bm)) < 0)
 		return 0;
 	last = bit_fls(bm);
@@ -248,10 +191,15 @@ static int _read_placement(gq_view_t *view, job_record_t *job_ptr)
 		if (!bit_test(bm, n))
 			continue;
 		list_for_each(job_ptr->gres_list_alloc, _add_node_alloc, &a);
-		if (a.gpus && gq_view_place(view, job_ptr->job_id, n,
-					    (uint32_t)a.gpus))
-			return -1;
 		i++;
+		if (!a.gpus)
+			continue;
+		if (gq_xgrow(&in->place, in->nplaces, cap, sizeof(*in->place)))
+			return -1;
+		in->place[in->nplaces].node = n;
+		in->place[in->nplaces++].gpus = a.gpus > UINT32_MAX ?
+						UINT32_MAX : (uint32_t)a.gpus;
+		j->nplaces++;
 	}
 	return 0;
 }
@@ -415,91 +363,162 @@ static bool _active(job_record_t *job_ptr)
 	return gq_facts_active(&f);
 }
 
-/* an active job of a pool, as read in the pass' one walk of job_list */
+/* The pass input of a read, and the room its arrays have. */
 typedef struct {
-	job_record_t *job_ptr;
-	int pool;
-	bool later;		/* its node group once all are noted */
-	gq_job_in_t in;
+	gq_pass_in_t in;
+	int place_cap, node_part_cap;
+	part_record_t **part;	/* part_list in order: in.part's names */
 } gq_read_t;
 
+static int _collect_part(void *x, void *arg)
+{
+	gq_read_t *r = arg;
+	part_record_t *part_ptr = x;
+
+	r->part[r->in.nparts] = part_ptr;
+	((const char **)r->in.part)[r->in.nparts++] = part_ptr->name;
+	return 0;
+}
+
+/* Slurm's partitions, in part_list's order.  O(P). */
+static int _read_parts(gq_read_t *r)
+{
+	int n = list_count(part_list) + 1;
+
+	if (!(r->part = gq_xcalloc(n, sizeof(*r->part))) ||
+	    !(r->in.part = gq_xcalloc(n, sizeof(*r->in.part))))
+		return -1;
+	list_for_each(part_list, _collect_part, r);
+	return 0;
+}
+
+/* A node's partitions as indexes of in.part.  O(its partitions x P). */
+static int _read_node_parts(gq_read_t *r, node_record_t *node_ptr,
+			    gq_pass_node_t *n)
+{
+	int k, i;
+
+	n->part = r->in.nnode_parts;
+	for (k = 0; k < node_ptr->part_cnt; k++) {
+		for (i = 0; i < r->in.nparts; i++)
+			if (r->part[i] == node_ptr->part_pptr[k])
+				break;
+		if (i == r->in.nparts)
+			continue;
+		if (gq_xgrow(&r->in.node_part, r->in.nnode_parts,
+			     &r->node_part_cap, sizeof(*r->in.node_part)))
+			return -1;
+		r->in.node_part[r->in.nnode_parts++] = i;
+		n->nparts++;
+	}
+	return 0;
+}
+
 /*
- * One walk of job_list reads every active job of the pools and notes the
- * pending jobs' narrowings (node_groups.h); then the nodes, in the node
- * groups those make; then the jobs go into their pools' views.  O(J) job
- * records read once each (O(J x W) narrowing lookups for W distinct
- * narrowings, at most GQ_NARROW_MAX), plus O(nodes x (W + partitions))
- * per pool.
+ * The node table: each node's GPUs (all, allocated), state, partitions,
+ * features and gres.  O(N x node partitions x P).
  */
-int gq_read_pass(gq_pools_t *p, time_t now)
+static int _read_nodes(gq_read_t *r)
+{
+	node_record_t *node_ptr;
+	int i;
+
+	if (!(r->in.node = gq_xcalloc(node_record_count + 1,
+				      sizeof(*r->in.node))))
+		return -1;
+	r->in.nnodes = node_record_count;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		gq_pass_node_t *n = &r->in.node[node_ptr->index];
+		uint64_t idle;
+
+		n->present = true;
+		n->state = node_ptr->node_state;
+		n->gpus = _sum_gpus2(node_ptr->gres_list, _node_avail,
+				     _node_idle, &idle);
+		n->alloc = n->gpus - idle;
+		n->features = node_ptr->features_act ? node_ptr->features_act :
+			      node_ptr->features;
+		n->gres = node_ptr->gres ? node_ptr->gres :
+			  node_ptr->config_ptr ? node_ptr->config_ptr->gres :
+			  NULL;
+		if (_read_node_parts(r, node_ptr, n))
+			return -1;
+	}
+	return 0;
+}
+
+/* An active job of a pool into the pass input. */
+static int _read_pass_job(gq_read_t *r, job_record_t *job_ptr, time_t now)
+{
+	gq_pass_job_t *j = &r->in.job[r->in.njobs++];
+
+	j->account = job_ptr->account;
+	j->partitions = _partitions(job_ptr);
+	j->pending = IS_JOB_PENDING(job_ptr);
+	j->features = job_ptr->details ? job_ptr->details->features : NULL;
+	j->tres_per_node = job_ptr->tres_per_node;
+	j->tres_per_job = job_ptr->tres_per_job;
+	gq_read_job(job_ptr, now, &j->in);
+	if (j->in.state == GQ_JOB_RUNNING)
+		return _read_placement(&r->in, &r->place_cap, job_ptr, j);
+	return 0;
+}
+
+/*
+ * One walk of job_list: the reclaims in flight (rebuilt after a restart,
+ * victims leaving) and every active job of the pools.  O(J).
+ */
+static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
-	gq_groups_t *groups;
-	gq_read_t *jobs, *r;
-	double capacity;
-	int k, i, n = 0, rc = 0;
+	int rc = 0;
 
-	if (!job_list || !part_list)
+	if (!(r->in.job = gq_xcalloc(list_count(job_list) + 1,
+				     sizeof(*r->in.job))))
 		return -1;
-	groups = gq_groups_begin();
-	jobs = gq_xcalloc(list_count(job_list) + 1, sizeof(*jobs));
-	if (!groups || !jobs) {	/* the pass fails: the last one answers */
-		xfree(jobs);
-		gq_groups_free(groups);
-		return -1;
-	}
 	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		uint32_t group = 0;
-
-		/* every pending job's, in job_list's order, as room needs */
-		if (IS_JOB_PENDING(job_ptr))
-			group = gq_groups_note_pending(groups, job_ptr);
+	while ((job_ptr = list_next(it)) && !rc) {
 		if (!gq_state()->inflight_read)
 			_rebuild_reclaim(job_ptr);
 		_note_leaving(job_ptr);
-		if (!_active(job_ptr))
-			continue;
-		if ((k = gq_read_pool(p, job_ptr)) < 0)
-			continue;
-		r = &jobs[n++];
-		r->job_ptr = job_ptr;
-		r->pool = k;
-		gq_read_job(job_ptr, now, &r->in);
-		/* room only where it may run (node_groups.h) */
-		r->later = r->in.state != GQ_JOB_RUNNING &&
-			   !IS_JOB_PENDING(job_ptr);
-		if (r->in.state != GQ_JOB_RUNNING)
-			r->in.node_group = group;
+		if (_active(job_ptr) && gq_read_pool(p, job_ptr) >= 0)
+			rc = _read_pass_job(r, job_ptr, now);
 	}
 	list_iterator_destroy(it);
 	gq_state_leaving_end();
 	gq_state()->inflight_read = true;
-	for (k = 0; k < p->n && !rc; k++) {
-		gq_view_begin(p->view[k], 0, now);
-		if (_read_nodes(p->config[k], p->view[k], groups, &capacity) ||
-		    _read_account_tree(p->view[k]))
-			rc = -1;
-		gq_view_set_capacity(p->view[k], capacity);
-		gq_view_min_runtime_at_least(p->view[k],
-					     slurm_conf.preempt_exempt_time);
-	}
-	for (i = 0; i < n && !rc; i++) {
-		r = &jobs[i];
-		job_ptr = r->job_ptr;
-		k = r->pool;
-		if (r->later)
-			r->in.node_group = gq_groups_of_job(groups, job_ptr);
-		if (!gq_view_add_job(p->view[k], job_ptr->account, &r->in))
-			rc = -1;
-		else if (r->in.state == GQ_JOB_RUNNING)
-			rc = _read_placement(p->view[k], job_ptr);
-		else
-			rc = gq_read_shadows(p, k, job_ptr, &r->in);
-	}
-	xfree(jobs);
-	gq_groups_free(groups);
+	return rc;
+}
+
+static void _free_read(gq_read_t *r)
+{
+	xfree(r->in.job);
+	xfree(r->in.node);
+	xfree(r->in.place);
+	xfree(r->in.node_part);
+	xfree(r->in.part);
+	xfree(r->part);
+}
+
+/*
+ * Slurm's jobs, nodes and partitions into a pass input, filled into the
+ * pools by the one shared step (shared/pass_input.h), then Slurm's account
+ * tree into each view.  O(J) job records read once each, plus
+ * gq_pass_fill's cost.
+ */
+int gq_read_pass(gq_pools_t *p, time_t now)
+{
+	gq_read_t r = { .in.min_runtime = slurm_conf.preempt_exempt_time };
+	int k, rc;
+
+	if (!job_list || !part_list)
+		return -1;
+	rc = (_read_parts(&r) || _read_nodes(&r) || _read_jobs(&r, p, now) ||
+	      gq_pass_fill(p, &r.in, now)) ? -1 : 0;
+	for (k = 0; k < p->n && !rc; k++)
+		rc = _read_account_tree(p->view[k]);
+	_free_read(&r);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * stubs.c - slurmctld's own symbols that the plugin glue under test
  * (src/plugins/{array_throttle,write_slurm,hold,read_slurm,grace,
- * node_groups,multifactor}.c) reaches.  In slurmctld they resolve inside
+ * multifactor}.c) reaches.  In slurmctld they resolve inside
  * the daemon at dlopen(); libslurmfull (linked here) has the rest of
  * Slurm's common code (lists, xmalloc, logging, bitstrings).  Each stub
  * does the least those paths need, and says why it is here.  The jobs the
@@ -22,7 +22,7 @@ time_t last_job_update;
  * the test of a whole read (test_oom.c) */
 list_t *part_list;
 
-/* read_slurm.c (_on_node_not_responding, the node walk) and node_groups.c
+/* read_slurm.c (_on_node_not_responding, the node walk)
  * read the node table: the tests have no nodes */
 int node_record_count;
 node_record_t **node_record_table_ptr;

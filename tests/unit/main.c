@@ -34,6 +34,7 @@ Suite *coming_free_suite(void);
 Suite *run_secs_suite(void);
 Suite *between_passes_suite(void);
 Suite *usage_memory_suite(void);
+Suite *pass_input_suite(void);
 
 int main(void)
 {
@@ -69,6 +70,7 @@ int main(void)
 	srunner_add_suite(sr, throttle_file_suite());
 	srunner_add_suite(sr, unresponsive_suite());
 	srunner_add_suite(sr, usage_memory_suite());
+	srunner_add_suite(sr, pass_input_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,0 +1,243 @@
+/*
+ * pass_input.c - a pass's input into the pools' views (see pass_input.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/pass_input.h"
+
+#include "core/constraint.h"
+#include "shared/job_facts.h"
+
+int gq_pass_pool(const gq_pools_t *p, const char *partitions, bool pending)
+{
+	return gq_pool_of_job(p->config, p->n, partitions, !pending);
+}
+
+int gq_pass_shadows(gq_pools_t *p, int home, const char *account,
+		    const char *partitions, const gq_job_in_t *in)
+{
+	gq_job_in_t shadow;
+	int k;
+
+	if (in->state != GQ_JOB_PENDING && !in->begins_later)
+		return 0;
+	for (k = 0; k < p->n; k++) {
+		if (k == home || !partitions ||
+		    !gq_pool_has(p->config[k], partitions))
+			continue;
+		shadow = *in;
+		gq_pools_shadow(&shadow);
+		if (!gq_view_add_job(p->view[k], account, &shadow))
+			return -1;
+	}
+	return 0;
+}
+
+/* Is the node in the pool's partitions (whatever its state)?  A pool
+ * that names none has every node. */
+static bool _node_in_pool(const gq_config_t *cfg, const gq_pass_in_t *in,
+			  const gq_pass_node_t *n)
+{
+	uint32_t i;
+
+	if (!n->present)
+		return false;
+	if (!cfg->settings.npartitions)
+		return true;
+	for (i = 0; i < n->nparts; i++)
+		if (gq_pool_has(cfg, in->part[in->node_part[n->part + i]]))
+			return true;
+	return false;
+}
+
+double gq_pass_capacity(const gq_pass_in_t *in, const gq_config_t *cfg)
+{
+	double c = 0;
+	size_t i;
+
+	for (i = 0; i < in->nnodes; i++)
+		if (_node_in_pool(cfg, in, &in->node[i]))
+			c += gq_node_capacity(in->node[i].state,
+					      in->node[i].gpus,
+					      in->node[i].alloc);
+	return c;
+}
+
+int gq_pass_part_index(const gq_pass_in_t *in, const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; name && i < in->nparts; i++)
+		if (in->part[i] && strlen(in->part[i]) == len &&
+		    !strncmp(in->part[i], name, len))
+			return i;
+	return -1;
+}
+
+/* A partition's node group (its number from 1), by name; 0: none. */
+static int _group_of(const gq_pass_in_t *in, const char *name, size_t len)
+{
+	return gq_pass_part_index(in, name, len) + 1;
+}
+
+/* Is the node in node group `group` (a partition's)? */
+static bool _node_in_group(const gq_pass_in_t *in, const gq_pass_node_t *n,
+			   int group)
+{
+	uint32_t i;
+
+	for (i = 0; group && i < n->nparts; i++)
+		if (in->node_part[n->part + i] + 1 == group)
+			return true;
+	return false;
+}
+
+/* A job's partition group: 0 when it lists several (any of the pool's) */
+static int _job_part(const gq_pass_in_t *in, const gq_pass_job_t *j)
+{
+	if (!j->partitions || strchr(j->partitions, ','))
+		return 0;
+	return _group_of(in, j->partitions, strlen(j->partitions));
+}
+
+static bool _narrow_of(const gq_pass_in_t *in, const gq_pass_job_t *j,
+		       gq_narrow_t *w)
+{
+	return gq_narrow_of(_job_part(in, j), j->features, j->tres_per_node,
+			    j->tres_per_job, w);
+}
+
+/*
+ * Each job's pool (-1: none) into pool[], and the distinct narrowings of
+ * the pools' pending jobs, in the jobs' order.  O(J x W) lookups.
+ */
+static void _note_jobs(gq_pools_t *p, const gq_pass_in_t *in, int *pool,
+		       gq_narrows_t *narrows)
+{
+	size_t i;
+
+	for (i = 0; i < in->njobs; i++) {
+		const gq_pass_job_t *j = &in->job[i];
+		gq_narrow_t w;
+
+		pool[i] = gq_pass_pool(p, j->partitions, j->pending);
+		if (pool[i] >= 0 && j->pending && _narrow_of(in, j, &w))
+			gq_narrows_add(narrows, &w);
+	}
+}
+
+/* A not-running job's nodes: its narrowing's group, else its partition's
+ * (0: any of the pool's). */
+static uint32_t _node_group(const gq_pass_in_t *in, const gq_pass_job_t *j,
+			    const gq_narrows_t *narrows)
+{
+	gq_narrow_t w;
+	int g;
+
+	if (_narrow_of(in, j, &w) && (g = gq_narrows_find(narrows, &w)) >= 0)
+		return in->nparts + 1 + g;
+	return _job_part(in, j);
+}
+
+/* A node's groups: each of its partitions, each narrowing it allows. */
+static void _node_groups(gq_view_t *view, const gq_pass_in_t *in, int i,
+			 const gq_narrows_t *narrows)
+{
+	const gq_pass_node_t *n = &in->node[i];
+	uint32_t p;
+	int k;
+
+	for (p = 0; p < n->nparts; p++)
+		gq_view_node_group(view, i, in->node_part[n->part + p] + 1);
+	for (k = 0; k < narrows->n; k++) {
+		const gq_narrow_t *w = &narrows->w[k];
+
+		if (gq_narrow_allows(w, _node_in_group(in, n, w->part),
+				     n->features, n->gres))
+			gq_view_node_group(view, i, in->nparts + 1 + k);
+	}
+}
+
+/*
+ * A pool's nodes: every node's groups (a job of the pool may list
+ * another pool's partition too), then the pool's own nodes' idle GPUs
+ * where they take work, else closed (no room there).  O(N x node
+ * partitions x (W + pool partitions)).
+ */
+static int _read_nodes(gq_view_t *view, const gq_config_t *cfg,
+		       const gq_pass_in_t *in, const gq_narrows_t *narrows)
+{
+	size_t i;
+
+	if (gq_view_set_nodes(view, in->nnodes) ||
+	    gq_view_set_groups(view, in->nparts + narrows->n))
+		return -1;
+	for (i = 0; i < in->nnodes; i++) {
+		const gq_pass_node_t *n = &in->node[i];
+
+		if (!n->present)
+			continue;
+		_node_groups(view, in, i, narrows);
+		if (!_node_in_pool(cfg, in, n))
+			continue;
+		if (gq_node_takes_work(n->state))
+			gq_view_node_free(view, i, n->gpus > n->alloc ?
+					  (uint32_t)(n->gpus - n->alloc) : 0);
+		else
+			gq_view_close_node(view, i);
+	}
+	return 0;
+}
+
+/* A job into its pool: placement when running, else its node group and
+ * its shadows. */
+static int _add_job(gq_pools_t *p, int k, const gq_pass_in_t *in,
+		    gq_pass_job_t *j, const gq_narrows_t *narrows)
+{
+	uint32_t i;
+
+	if (j->in.state != GQ_JOB_RUNNING)
+		j->in.node_group = _node_group(in, j, narrows);
+	if (!gq_view_add_job(p->view[k], j->account, &j->in))
+		return -1;
+	if (j->in.state != GQ_JOB_RUNNING)
+		return gq_pass_shadows(p, k, j->account, j->partitions,
+				       &j->in);
+	for (i = 0; i < j->nplaces && j->place + i < in->nplaces; i++) {
+		const gq_pass_place_t *pl = &in->place[j->place + i];
+
+		if (pl->gpus && gq_view_place(p->view[k], j->in.id,
+					      pl->node, pl->gpus))
+			return -1;
+	}
+	return 0;
+}
+
+int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now)
+{
+	gq_narrows_t *narrows = calloc(1, sizeof(*narrows));
+	int *pool = calloc(in->njobs + 1, sizeof(*pool));
+	size_t i;
+	int k, rc = -1;
+
+	if (!narrows || !pool)
+		goto out;
+	_note_jobs(p, in, pool, narrows);
+	for (k = 0; k < p->n; k++) {
+		gq_view_begin(p->view[k], gq_pass_capacity(in, p->config[k]),
+			      now);
+		if (_read_nodes(p->view[k], p->config[k], in, narrows))
+			goto out;
+		gq_view_min_runtime_at_least(p->view[k], in->min_runtime);
+	}
+	for (i = 0; i < in->njobs; i++)
+		if (pool[i] >= 0 && _add_job(p, pool[i], in, &in->job[i],
+					     narrows))
+			goto out;
+	rc = 0;
+out:
+	free(pool);
+	free(narrows);
+	return rc;
+}

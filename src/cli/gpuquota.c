@@ -50,6 +50,7 @@
 #include "core/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "shared/wiring.h"
 
 /*
@@ -363,6 +364,12 @@ static int _use_pool(gq_cli_t *c, int k)
  * Returns 0, or on failure (said on stderr) the exit status: 2 for a bad
  * configuration under `check`, else 1.  _cli_free frees c either way.
  */
+static int _oom(void)
+{
+	fprintf(stderr, "gpuquota: out of memory\n");
+	return 1;
+}
+
 static int _load(gq_cli_t *c, const char *file, bool check_only)
 {
 	slurm_conf_t *conf = NULL;
@@ -438,15 +445,12 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		fprintf(stderr, "gpuquota: out of memory\n");
 		return 1;
 	}
-	gq_usage_apply(&c->usage, c->pools, c->cfg->settings.usage_weight,
-		       c->cfg->settings.usage_half_life);
-	for (k = 0; k < c->pools->n; k++) {
-		if (_account_tree(c, c->pools->view[k]) ||
-		    gq_view_compute(c->pools->view[k])) {
-			fprintf(stderr, "gpuquota: out of memory\n");
-			return 1;
-		}
-	}
+	for (k = 0; k < c->pools->n; k++)
+		if (_account_tree(c, c->pools->view[k]))
+			return _oom();
+	/* slurmctld's steps: usage, reclaims in flight, the model */
+	if (gq_pass_compute(c->pools, &c->usage, &c->cfg->settings, now))
+		return _oom();
 	return _use_pool(c, 0);
 }
 

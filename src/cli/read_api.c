@@ -10,6 +10,7 @@
 #include "cli/read_api.h"
 #include "core/gres_text.h"
 #include "core/hash.h"
+#include "core/state.h"
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
 
@@ -281,6 +282,28 @@ static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
 	_read_placement(j, in, pj);
 }
 
+/*
+ * The reclaims in flight as slurmctld's first pass after a restart reads
+ * them back (gq_pass_victim): from the victims still warned, with the
+ * system comment gpuquota wrote on them (Slurm sends it to every client).
+ */
+static void _read_victims(const gq_api_t *a)
+{
+	uint32_t i, preemptor;
+	int64_t since;
+	int grace;
+
+	gq_state_leaving_begin();
+	for (i = 0; i < a->jobs->record_count; i++) {
+		const slurm_job_info_t *j = &a->jobs->job_array[i];
+
+		gq_pass_victim(j->job_state, j->system_comment,
+			       j->preempt_time, j->end_time, true, &preemptor,
+			       &since, &grace);
+	}
+	gq_state_leaving_end();
+}
+
 int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 		     gq_qos_priority_t qos, void *qos_ctx, double *caps)
 {
@@ -293,6 +316,7 @@ int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 	if (_alloc_input(a, &in) || _count_array_tasks(a, &running))
 		goto out;
 	_read_nodes(a, &in);
+	_read_victims(a);
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };

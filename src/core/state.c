@@ -195,6 +195,8 @@ bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 
 	if (p)		/* the same pool in the last pass */
 		k = gq_pools_same(p, next, k);
+	else		/* none (a restart, the command): the pass's own */
+		p = next;
 	if (_room_kept(p, k, now))
 		return true;
 	for (i = 0; i < _state.ninflight; i++)

@@ -154,8 +154,9 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace);
  * Will work outside quotas in pool k of the next pass (`next`, being
  * filled) wait for a reclaim in flight noted less than its wait before
  * `now` (its preemptor in that pool's view of the last pass, the pool
- * found by name: a reload may have changed the pools; any pool when next
- * is NULL, there is no last pass, or the pool is new), or for GPUs that
+ * found by name: a reload may have changed the pools; without a last
+ * pass, next's own view of pool k; any pool when next is NULL or the pool
+ * is new), or for GPUs that
  * pool's last pass kept for a room waiter whose wait is not over?  Read
  * before a pass (gq_view_expect_reclaim_wait: arrays are then split at
  * their band, so an array's in-quota tasks are not held with the rest).

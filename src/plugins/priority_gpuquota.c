@@ -33,6 +33,7 @@
 #include "plugins/xalloc.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "shared/wiring.h"
 
 /* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
@@ -194,20 +195,9 @@ static gq_write_plan_t plan;
  */
 static int _compute(gq_state_t *st, gq_pools_t *next, time_t now)
 {
-	int k, rc = next ? gq_read_pass(next, now) : -1;
-
-	if (!rc)	/* the surplus tilted by each project's usage */
-		gq_usage_apply(&st->usage, next,
-			       st->config->settings.usage_weight,
-			       st->config->settings.usage_half_life);
-	for (k = 0; !rc && k < next->n; k++) {	/* each pool its own model */
-		gq_view_expect_reclaim_wait(next->view[k],
-			gq_state_reclaim_waiting(next, k, now));
-		rc = gq_view_compute(next->view[k]);
-	}
-	if (!rc)	/* work outside quotas waits for reclaims in flight */
-		gq_state_wait_for_reclaims(next, now);
-	return rc;
+	if (!next || gq_read_pass(next, now))
+		return -1;
+	return gq_pass_compute(next, &st->usage, &st->config->settings, now);
 }
 
 /* A pass failed (out of memory) or succeeded: said when that changes. */

@@ -315,45 +315,26 @@ static int _read_account_tree(gq_view_t *view)
 }
 
 /*
- * A victim still warned (in its grace time) when the reclaims in flight
- * are not rebuilt yet (the first pass since the state was made: after a
- * slurmctld restart): its preemptor's pause is noted again, so that it
- * is offered no new victims while these leave (MODEL.md "Warning before
- * requeue").  Caller holds the state lock.
+ * A victim still warned or leaving: its reclaim rebuilt at the first pass
+ * since the state was made (after a slurmctld restart), its GPUs not free
+ * yet (gq_pass_victim).  Caller holds the state lock.
  */
-static void _rebuild_reclaim(job_record_t *job_ptr)
+static void _note_victim(job_record_t *job_ptr)
 {
-	gq_job_facts_t f = { .job_state = job_ptr->job_state };
-	uint32_t preemptor;
-	int64_t since;
-	int grace;
+	uint32_t preemptor = 0;
+	int64_t since = 0;
+	int grace = 0, rc;
 
-	if (!job_ptr->preempt_time ||
-	    !gq_facts_reclaim_of(&f, job_ptr->system_comment,
-				 job_ptr->preempt_time, job_ptr->end_time,
-				 &preemptor, &since, &grace))
-		return;
-	if (!gq_state_rebuild_reclaim(preemptor, since, grace))
+	rc = gq_pass_victim(job_ptr->job_state, job_ptr->system_comment,
+			    job_ptr->preempt_time, job_ptr->end_time,
+			    !gq_state()->inflight_read, &preemptor, &since,
+			    &grace);
+	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
 		      preemptor);
-	else
+	else if (rc > 0)
 		debug("gpuquota: reclaim for JobId=%u rebuilt from %pJ, warned at %"PRId64" for %d s",
 		      preemptor, job_ptr, since, grace);
-}
-
-/* A victim still leaving: warned and running in its grace time, or
- * requeued and still completing (KillWait for one that ignores the
- * warning): its reclaim's GPUs are not free yet
- * (gq_state_victim_leaving).  Caller holds the state lock. */
-static void _note_leaving(job_record_t *job_ptr)
-{
-	uint32_t owner;
-
-	if (!(job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr)) &&
-	    !IS_JOB_COMPLETING(job_ptr))
-		return;
-	if ((owner = gq_facts_reclaimed_for(job_ptr->system_comment)))
-		gq_state_victim_leaving(owner);
 }
 
 static bool _active(job_record_t *job_ptr)
@@ -480,9 +461,7 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)) && !rc) {
-		if (!gq_state()->inflight_read)
-			_rebuild_reclaim(job_ptr);
-		_note_leaving(job_ptr);
+		_note_victim(job_ptr);
 		if (_active(job_ptr) && gq_read_pool(p, job_ptr) >= 0)
 			rc = _read_pass_job(r, job_ptr, now);
 	}

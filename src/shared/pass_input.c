@@ -7,6 +7,7 @@
 #include "shared/pass_input.h"
 
 #include "core/constraint.h"
+#include "core/state.h"
 #include "shared/job_facts.h"
 
 int gq_pass_pool(const gq_pools_t *p, const char *partitions, bool pending)
@@ -239,5 +240,41 @@ int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now)
 out:
 	free(pool);
 	free(narrows);
+	return rc;
+}
+
+int gq_pass_victim(uint32_t job_state, const char *system_comment,
+		   int64_t preempt_time, int64_t end_time, bool rebuild,
+		   uint32_t *preemptor, int64_t *since, int *grace)
+{
+	gq_job_facts_t f = { .job_state = job_state };
+	bool running = (job_state & JOB_STATE_BASE) == JOB_RUNNING;
+	uint32_t owner;
+	int rc = 0;
+
+	if (rebuild && preempt_time &&
+	    gq_facts_reclaim_of(&f, system_comment, preempt_time, end_time,
+				preemptor, since, grace))
+		rc = gq_state_rebuild_reclaim(*preemptor, *since, *grace) ?
+		     1 : -1;
+	if (((preempt_time && running) || (job_state & JOB_COMPLETING)) &&
+	    (owner = gq_facts_reclaimed_for(system_comment)))
+		gq_state_victim_leaving(owner);
+	return rc;
+}
+
+int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
+		    const gq_settings_t *s, int64_t now)
+{
+	int k, rc = 0;
+
+	gq_usage_apply(usage, p, s->usage_weight, s->usage_half_life);
+	for (k = 0; !rc && k < p->n; k++) {	/* each pool its own model */
+		gq_view_expect_reclaim_wait(p->view[k],
+			gq_state_reclaim_waiting(p, k, now));
+		rc = gq_view_compute(p->view[k]);
+	}
+	if (!rc)	/* work outside quotas waits for reclaims in flight */
+		gq_state_wait_for_reclaims(p, now);
 	return rc;
 }

@@ -21,7 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config.h"
 #include "core/pools.h"
+#include "core/usage.h"
 #include "core/view.h"
 
 /* A running job's GPUs on one node (its index in the node table). */
@@ -108,5 +110,30 @@ double gq_pass_capacity(const gq_pass_in_t *in, const gq_config_t *cfg);
  * narrowings)) for J jobs, N nodes, P partitions.
  */
 int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now);
+
+/*
+ * A job's part in the reclaims in flight, from what Slurm keeps (both
+ * readers, between gq_state_leaving_begin and gq_state_leaving_end): a
+ * victim still warned (running with a preempt_time) noted as its reclaim
+ * again when `rebuild` (the first pass since the state was made:
+ * gq_state_rebuild_reclaim, with *preemptor, *since, *grace set); a
+ * victim still leaving (warned and running, or completing) told to
+ * gq_state_victim_leaving.  Returns 1 when a reclaim was rebuilt, -1 when
+ * that ran out of memory, else 0.  Caller holds the state lock.
+ * O(reclaims in flight).
+ */
+int gq_pass_victim(uint32_t job_state, const char *system_comment,
+		   int64_t preempt_time, int64_t end_time, bool rebuild,
+		   uint32_t *preemptor, int64_t *since, int *grace);
+
+/*
+ * Compute a filled pass (the plugin's and the command's one order): the
+ * surplus tilted by each project's usage, each pool's model with the
+ * reclaims in flight expected (gq_state_reclaim_waiting), then work
+ * outside quotas made to wait for them (gq_state_wait_for_reclaims).
+ * Returns 0, or -1 out of memory.  Caller holds the state lock.
+ */
+int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
+		    const gq_settings_t *s, int64_t now);
 
 #endif

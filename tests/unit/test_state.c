@@ -236,6 +236,37 @@ START_TEST(reclaim_pause_ends_when_victims_left)
 }
 END_TEST
 
+/*
+ * Without a last pass (the first after a restart, or the command), a
+ * reclaim in flight rebuilt from its victims belongs to the pool its
+ * preemptor is in in the pass itself: team-a's job 20 pends in a100 and
+ * its victim, warned at 100 for 30 s, is rebuilt at 110; a100 waits for
+ * it, h100 does not; at 100 + 30 + GQ_RECLAIM_WAIT nothing waits.
+ */
+START_TEST(reclaim_waiting_without_last_pass)
+{
+	char *a = write_temp("{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+			     " {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	char err[GQ_ERR_MAX];
+	gq_pools_t *next;
+	int k;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(a, err, sizeof(err)), 0);
+	ck_assert_ptr_null(gq_state()->view);
+	next = gq_state_next();
+	for (k = 0; k < 2; k++)
+		gq_view_begin(next->view[k], 4, 110);
+	pend(next->view[0], 20, "team-a", 1, 90);
+	ck_assert(gq_state_rebuild_reclaim(20, 100, 30));
+	ck_assert(gq_state_reclaim_waiting(next, 0, 110));
+	ck_assert(!gq_state_reclaim_waiting(next, 1, 110));
+	ck_assert(!gq_state_reclaim_waiting(next, 0, 130 + GQ_RECLAIM_WAIT));
+	end_state(a, NULL);
+}
+END_TEST
+
 START_TEST(freed_gpus_kept_for_preemptor)
 {
 	char *f = reclaim_config();
@@ -828,6 +859,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, reclaim_waiting_follows_pool_names);
 	tcase_add_test(tc, reclaim_pause_ends_when_victims_left);
+	tcase_add_test(tc, reclaim_waiting_without_last_pass);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_after_a_grace_time);

@@ -1,9 +1,9 @@
 /*
  * constraint.h - which nodes a pending job may run on beyond its
  * partitions: its --constraint (node features) and the GPU type it asks
- * for.  Room is made for a job only on such nodes (room.h); the plugin
- * (plugins/node_groups.c) and the command (cli/read_api.c) both build the
- * view's node groups from these rules.
+ * for.  Room is made for a job only on such nodes (room.h); the view's
+ * node groups are built from these rules for the plugin and the command
+ * alike (shared/pass_input.c).
  *
  * Owns: evaluating the plain forms of Slurm's feature expressions against
  * a node's features, and the set of distinct narrowings of a pass.  The

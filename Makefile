@@ -1,5 +1,5 @@
 # gpuquota - Run:ai-style GPU quotas, fair share and reclaim for Slurm
-# (22.05 to 26.05; src/plugins/slurm_compat.h).
+# (22.05 to 26.05; src/shared/slurm_compat.h).
 #
 #   make            build the plugins (prepares Slurm's internal headers first)
 #   make install    install the plugins into PLUGINDIR
@@ -52,8 +52,10 @@ JSONC    := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONL    := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-CORE_SRC := $(wildcard src/core/*.c) $(wildcard src/config/*.c)
-CORE_HDR := $(wildcard src/core/*.h) $(wildcard src/config/*.h)
+# the library's layers: generic tools, then the configuration and the
+# model, then the process state and its files
+CORE_SRC := $(wildcard src/tools/*.c src/config/*.c src/core/*.c src/state/*.c)
+CORE_HDR := $(wildcard src/tools/*.h src/config/*.h src/core/*.h src/state/*.h)
 CORE_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CORE_SRC))
 GLUE_HDR := $(wildcard src/plugins/*.h) $(wildcard src/shared/*.h)
 
@@ -163,6 +165,7 @@ $(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HD
 
 unit: $(BUILD)/unit_tests glue
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
+	scripts/check-layers.sh
 
 # The glue tests (tests/glue): the plugins' code in src/plugins/ against
 # Slurm's internal headers, with slurmctld's own symbols stubbed
@@ -249,9 +252,9 @@ $(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c src/config/config.c src/config/co
 	@mkdir -p $(BUILD)
 	clang $(FUZZ_FLAGS) $(JSONC) -o $@ tests/fuzz/fuzz_config.c src/config/config.c $(JSONL) -lm
 
-$(BUILD)/fuzz_gres_text: tests/fuzz/fuzz_gres_text.c src/core/gres_text.c src/core/gres_text.h
+$(BUILD)/fuzz_gres_text: tests/fuzz/fuzz_gres_text.c src/tools/gres_text.c src/tools/gres_text.h
 	@mkdir -p $(BUILD)
-	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_gres_text.c src/core/gres_text.c
+	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_gres_text.c src/tools/gres_text.c
 
 fuzz: $(BUILD)/fuzz_config $(BUILD)/fuzz_gres_text
 	tests/fuzz/run.sh $(FUZZ_SECONDS)

@@ -31,7 +31,7 @@
 
 /* public API only: the command links libslurm */
 #define GQ_SLURM_PUBLIC_ONLY
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 #include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
@@ -43,11 +43,11 @@
 #ifndef GQ_VERSION
 #define GQ_VERSION "unknown"
 #endif
-#include "core/metrics_file.h"
+#include "state/metrics_file.h"
 #include "config/advice.h"
 #include "config/config.h"
 #include "core/pools.h"
-#include "core/usage.h"
+#include "state/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"

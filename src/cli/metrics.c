@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "cli/metrics.h"
-#include "core/metrics_file.h"
+#include "state/metrics_file.h"
 
 const char *gq_quota_state(double alloc, double quota)
 {

@@ -6,14 +6,14 @@
  * the numbers come from the command's own pass over Slurm's public API
  * (the same core as `gpuquota projects`); what only the plugin knows
  * (passes, lock hold, reclaims, victims, holds, releases) from the file it
- * writes after each pass (core/metrics_file.h).
+ * writes after each pass (state/metrics_file.h).
  */
 #ifndef GPUQUOTA_CLI_METRICS_H
 #define GPUQUOTA_CLI_METRICS_H
 
 #include <slurm/slurm.h>
 
-#include "core/prom.h"
+#include "tools/prom.h"
 #include "core/view.h"
 
 /* "under-quota", "at-quota" or "over-quota" (as `gpuquota projects`). */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cli/read_api.h"
-#include "core/gres_text.h"
-#include "core/hash.h"
-#include "core/state.h"
+#include "tools/gres_text.h"
+#include "tools/hash.h"
+#include "state/state.h"
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
 

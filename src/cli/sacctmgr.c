@@ -20,7 +20,7 @@
 
 /* public API only: the command links libslurm */
 #define GQ_SLURM_PUBLIC_ONLY
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 #include "cli/sacctmgr.h"
 
 #define SACCTMGR "sacctmgr"

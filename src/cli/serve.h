@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "core/prom.h"
+#include "tools/prom.h"
 
 /* Fill out with the exposition; 0, or -1 with the reason in err. */
 typedef int (*gq_render_t)(void *ctx, gq_prom_t *out, char *err,

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/constraint.h"
-#include "core/gres_text.h"
+#include "tools/gres_text.h"
 
 bool gq_constraint_plain(const char *expr)
 {

@@ -7,7 +7,7 @@
 #include "core/band.h"
 #include "core/patience.h"
 #include "core/reclaim.h"
-#include "core/sort.h"
+#include "tools/sort.h"
 #include "core/view_impl.h"
 
 /* A loan's GPUs on one node. */

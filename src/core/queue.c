@@ -7,7 +7,7 @@
 
 #include "core/fairshare.h"
 #include "core/queue.h"
-#include "core/sort.h"
+#include "tools/sort.h"
 
 /* gq_queue_cmp of two queued jobs by index, for gq_sort_ints */
 static int _cmp_queue(const void *a, const void *b, void *ctx)

@@ -13,7 +13,7 @@
 #ifndef GPUQUOTA_QUEUE_H
 #define GPUQUOTA_QUEUE_H
 
-#include "core/bucket.h"
+#include "tools/bucket.h"
 #include "core/registry.h"
 #include "core/view.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/fairshare.h"
 #include "core/reclaim.h"
-#include "core/sort.h"
+#include "tools/sort.h"
 
 /* The four kinds of reclaim, in the order of their bits. */
 enum { K_QUOTA, K_FAIR, K_QUOTA_OUT, K_FAIR_OUT, K_N };

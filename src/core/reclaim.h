@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/bucket.h"
+#include "tools/bucket.h"
 #include "core/registry.h"
 #include "core/view.h"
 

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
-#include "core/hash.h"
+#include "tools/hash.h"
 
 /*
  * The sums of a project's queue walk (queue.c) at some job: a_p plus the

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bucket.h"
+#include "tools/bucket.h"
 #include "core/fairshare.h"
 #include "core/reclaim.h"
 #include "core/room.h"

@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/bucket.h"
+#include "tools/bucket.h"
 #include "core/fairshare.h"
 #include "core/queue.h"
 #include "core/reclaim.h"

@@ -5,9 +5,9 @@
 #ifndef GPUQUOTA_VIEW_IMPL_H
 #define GPUQUOTA_VIEW_IMPL_H
 
-#include "core/bucket.h"
-#include "core/hash.h"
-#include "core/idmap.h"
+#include "tools/bucket.h"
+#include "tools/hash.h"
+#include "tools/idmap.h"
 #include "core/queue.h"
 #include "core/registry.h"
 #include "core/view.h"

@@ -4,7 +4,7 @@
  *
  * The table: one entry per array record gpuquota throttles, {job id,
  * submit time, the user's %N, gpuquota's %N}; which job an entry belongs
- * to and the file's lines are src/core/throttle_file.c's.  A pass marks the entries it writes; the
+ * to and the file's lines are src/state/throttle_file.c's.  A pass marks the entries it writes; the
  * others (arrays started, ended, no longer throttled) are dropped at its
  * end.  Lookups are linear in the throttled arrays: a handful, since an
  * array is throttled only while its project or department is at a bound.
@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/throttle_file.h"
+#include "state/throttle_file.h"
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "plugins/array_throttle.h"
 #include "plugins/xalloc.h"

@@ -17,7 +17,7 @@
 #define GPUQUOTA_ARRAY_THROTTLE_H
 
 #include "core/view.h"
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /* Load the remembered values (slurmctld start).  A missing file is no
  * error; a bad line is logged and skipped. */
@@ -25,7 +25,7 @@ void gq_throttle_load(void);
 
 /* The user's own %N of an array record whose %N is now `max_run_tasks`
  * (0: none).  Entries are the job's by its id and submit time
- * (src/core/throttle_file.h).  Linear in the throttled arrays. */
+ * (src/state/throttle_file.h).  Linear in the throttled arrays. */
 uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks);
 
 /*

@@ -8,7 +8,7 @@
 #ifndef GPUQUOTA_GRACE_H
 #define GPUQUOTA_GRACE_H
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /*
  * During a pass (the job read lock held at least): note `job_ptr` if it

@@ -3,10 +3,10 @@
  */
 #include <pthread.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
-#include "core/log_budget.h"
-#include "core/state.h"
+#include "tools/log_budget.h"
+#include "state/state.h"
 #include "plugins/xalloc.h"
 #include "plugins/hold.h"
 #include "shared/job_facts.h"

@@ -11,7 +11,7 @@
 
 #include "core/pools.h"
 #include "core/view.h"
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 #include "shared/job_facts.h"
 
 /* Room for " in pool NAME" (names are at most 64 characters). */

@@ -17,7 +17,7 @@
  * job's owner or an operator: Slurm checks who may update a job after
  * asking the plugins.  Nothing else is changed, and submits are untouched.
  */
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "shared/job_facts.h"
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 #include "src/common/plugin.h"
 
 #include "core/band.h"

@@ -15,7 +15,7 @@
 #ifndef GPUQUOTA_PLUGIN_MULTIFACTOR_H
 #define GPUQUOTA_PLUGIN_MULTIFACTOR_H
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /* Load and init multifactor (from init); false when it cannot (logged
  * unless `quiet`: client commands load it for sshare's factor only). */

@@ -7,11 +7,11 @@
  * running jobs when Slurm's jobs changed since the last answer:
  * _note_ends).
  */
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "core/band.h"
 #include "core/reclaim.h"
-#include "core/state.h"
+#include "state/state.h"
 #include "plugins/hold.h"
 #include "plugins/xalloc.h"
 #include "shared/job_facts.h"

@@ -7,9 +7,9 @@
  * under the job read lock, read Slurm (read_slurm.c), compute
  * (core/view.c) and note the jobs to write (write_slurm.c); under the
  * write lock, publish the view preempt/gpuquota answers from
- * (core/state.c) and write those jobs back (write_slurm.c); then the
+ * (state/state.c) and write those jobs back (write_slurm.c); then the
  * pass is timed into the metrics and the metrics file written, outside
- * slurmctld's locks (core/metrics_file.h).  A pass that fails is logged
+ * slurmctld's locks (state/metrics_file.h).  A pass that fails is logged
  * once and changes nothing: the last good view stays.
  */
 #include <errno.h>
@@ -18,12 +18,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "config/advice.h"
 #include "core/band.h"
-#include "core/metrics_file.h"
-#include "core/state.h"
+#include "state/metrics_file.h"
+#include "state/state.h"
 #include "plugins/array_throttle.h"
 #include "plugins/grace.h"
 #include "plugins/hold.h"

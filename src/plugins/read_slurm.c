@@ -5,9 +5,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
-#include "core/state.h"
+#include "state/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"

@@ -12,7 +12,7 @@
 #include "config/config.h"
 #include "core/pools.h"
 #include "core/view.h"
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /* Once per plugin load. */
 void gq_read_init(void);

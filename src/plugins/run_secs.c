@@ -4,7 +4,7 @@
  * partition's QOS and every association up its tree, as priority/basic
  * does, on the QOS multifactor gives back to.
  */
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "core/run_secs.h"
 #include "plugins/run_secs.h"

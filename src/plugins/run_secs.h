@@ -4,7 +4,7 @@
 #ifndef GPUQUOTA_PLUGIN_RUN_SECS_H
 #define GPUQUOTA_PLUGIN_RUN_SECS_H
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /*
  * Give back the TRES run seconds the job's start reserved

@@ -4,9 +4,9 @@
  */
 #include <string.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
-#include "core/state.h"
+#include "state/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
 #include "plugins/grace.h"

@@ -11,7 +11,7 @@
 
 #include "core/pools.h"
 #include "core/view.h"
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /*
  * After a pass: hold, release, explain and reprioritize every pending job

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 #include "plugins/xalloc.h"
 
 int gq_xalloc_fail_at = -1;

@@ -7,7 +7,7 @@
 #include "shared/pass_input.h"
 
 #include "core/constraint.h"
-#include "core/state.h"
+#include "state/state.h"
 #include "shared/job_facts.h"
 
 int gq_pass_pool(const gq_pools_t *p, const char *partitions, bool pending)

@@ -23,7 +23,7 @@
 
 #include "config/config.h"
 #include "core/pools.h"
-#include "core/usage.h"
+#include "state/usage.h"
 #include "core/view.h"
 
 /* A running job's GPUs on one node (its index in the node table). */

@@ -14,13 +14,16 @@ first=${3:-1000}
 out=$root/build/differential
 cflags=(-std=gnu11 -Wall -Wextra -Werror -O1 $(pkg-config --cflags json-c))
 libs=($(pkg-config --libs json-c 2>/dev/null || echo -ljson-c) -lm)
+# the library's sources of a tree (src/tools and src/state: since the
+# core's split; a revision before it has them in src/core)
+srcs() { local d; for d in tools config core state; do ls "$1/src/$d"/*.c 2>/dev/null || true; done; }
 rm -rf "$out/rev"
 mkdir -p "$out/rev"
 git -C "$root" archive "$rev" src | tar -x -C "$out/rev"
 gcc "${cflags[@]}" -I"$root/src" -o "$out/dump-tree" "$root/tests/differential/dump.c" \
-	"$root"/src/core/*.c "$root"/src/config/*.c "${libs[@]}"
+	$(srcs "$root") "${libs[@]}"
 gcc "${cflags[@]}" -I"$out/rev/src" -o "$out/dump-rev" "$root/tests/differential/dump.c" \
-	"$out"/rev/src/core/*.c "$out"/rev/src/config/*.c "${libs[@]}"
+	$(srcs "$out/rev") "${libs[@]}"
 "$out/dump-rev" "$cases" "$first" >"$out/rev.txt"
 "$out/dump-tree" "$cases" "$first" >"$out/tree.txt"
 if ! cmp -s "$out/rev.txt" "$out/tree.txt"; then

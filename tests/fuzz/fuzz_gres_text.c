@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gres_text.h"
+#include "tools/gres_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 
 #include <check.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 /* An empty job_list and job table (records of earlier tests are left to
  * the test's fork). */

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "glue.h"
 

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "glue.h"
 

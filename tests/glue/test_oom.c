@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
-#include "core/state.h"
+#include "state/state.h"
 #include "plugins/hold.h"
 #include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plugins/slurm_compat.h"
+#include "shared/slurm_compat.h"
 
 #include "core/pools.h"
-#include "core/state.h"
+#include "state/state.h"
 #include "plugins/array_throttle.h"
 #include "plugins/write_slurm.h"
 #include "glue.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "state/state.h"
 #include "shared/job_facts.h"
 #include "shared/wiring.h"
 #include "helpers.h"

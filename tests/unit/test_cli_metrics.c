@@ -10,7 +10,7 @@
 
 #include "cli/metrics.h"
 #include "core/pools.h"
-#include "core/metrics_file.h"
+#include "state/metrics_file.h"
 #include "helpers.h"
 
 /*

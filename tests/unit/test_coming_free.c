@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/coming_free.h"
-#include "core/state.h"
+#include "state/state.h"
 #include "helpers.h"
 
 /*

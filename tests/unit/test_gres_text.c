@@ -3,7 +3,7 @@
  */
 #include <check.h>
 
-#include "core/gres_text.h"
+#include "tools/gres_text.h"
 
 START_TEST(gres_text_forms)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 
-#include "core/bucket.h"
-#include "core/hash.h"
+#include "tools/bucket.h"
+#include "tools/hash.h"
 
 /* both integer types: any ints, and job ids (dense, hashed by low bits) */
 static const gq_hash_type_t *const int_types[] = { &gq_hash_ints,

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/idmap.h"
+#include "tools/idmap.h"
 
 /* the reference: ids[k] has index idx[k] */
 typedef struct {

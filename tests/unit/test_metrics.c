@@ -13,10 +13,10 @@
 
 #include <json-c/json.h>
 
-#include "core/histogram.h"
-#include "core/log_budget.h"
-#include "core/metrics.h"
-#include "core/metrics_file.h"
+#include "tools/histogram.h"
+#include "tools/log_budget.h"
+#include "state/metrics.h"
+#include "state/metrics_file.h"
 #include "helpers.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/prom.h"
+#include "tools/prom.h"
 
 static const char *_num(double v)
 {

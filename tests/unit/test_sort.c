@@ -4,7 +4,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "core/sort.h"
+#include "tools/sort.h"
 
 /* by key[i], ties by index: a total order */
 static int _cmp(const void *a, const void *b, void *ctx)

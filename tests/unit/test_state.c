@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/state.h"
+#include "state/state.h"
 #include "helpers.h"
 
 

@@ -6,7 +6,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "core/throttle_file.h"
+#include "state/throttle_file.h"
 
 START_TEST(line_round_trip)
 {

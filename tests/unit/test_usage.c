@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/pools.h"
-#include "core/usage.h"
+#include "state/usage.h"
 #include "helpers.h"
 
 static gq_pools_t *pools_ab(void)

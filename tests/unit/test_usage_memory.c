@@ -14,8 +14,8 @@
 
 #include "config/config.h"
 #include "core/pools.h"
-#include "core/state.h"
-#include "core/usage.h"
+#include "state/state.h"
+#include "state/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
 #include "helpers.h"

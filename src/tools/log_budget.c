@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "core/log_budget.h"
+#include "tools/log_budget.h"
 
 void gq_log_budget_begin(gq_log_budget_t *b, int max)
 {

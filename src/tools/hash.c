@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/hash.h"
+#include "tools/hash.h"
 
 #define GQ_HASH_MIN_CAP 16
 

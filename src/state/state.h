@@ -24,9 +24,9 @@
 #include <stdbool.h>
 
 #include "config/config.h"
-#include "core/metrics.h"
+#include "state/metrics.h"
 #include "core/pools.h"
-#include "core/usage.h"
+#include "state/usage.h"
 #include "core/view.h"
 
 /*

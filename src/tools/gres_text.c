@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gres_text.h"
+#include "tools/gres_text.h"
 
 /*
  * One entry, e.g. "gres:gpu:a100:2(IDX:0-1)"; returns its GPU count, and

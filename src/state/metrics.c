@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "core/metrics.h"
+#include "state/metrics.h"
 
 _Static_assert(GQ_HOLD_ROOM + 1 == GQ_HOLD_NREASONS,
 	       "a counter for each hold reason");

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/state.h"
+#include "state/state.h"
 
 static gq_state_t _state;
 static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "core/metrics.h"
+#include "state/metrics.h"
 
 #define GQ_METRICS_FILE "gpuquota-metrics.json"
 #define GQ_METRICS_VERSION 1

@@ -3,7 +3,7 @@
  */
 #include <math.h>
 
-#include "core/histogram.h"
+#include "tools/histogram.h"
 
 const double gq_hist_pass_bounds[] = {
 	0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,

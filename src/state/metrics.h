@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "core/band.h"
-#include "core/histogram.h"
+#include "tools/histogram.h"
 #include "core/view.h"
 
 #define GQ_RECENT_PASSES 1024	/* passes kept for percentiles */

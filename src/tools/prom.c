@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/prom.h"
+#include "tools/prom.h"
 
 void gq_prom_init(gq_prom_t *p)
 {

@@ -10,8 +10,8 @@
 
 #include <json-c/json.h>
 
-#include "core/atomic_file.h"
-#include "core/usage.h"
+#include "tools/atomic_file.h"
+#include "state/usage.h"
 #include "core/view_impl.h"
 
 void gq_usage_free(gq_usage_t *u)

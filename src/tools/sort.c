@@ -5,7 +5,7 @@
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
 
-#include "core/sort.h"
+#include "tools/sort.h"
 
 void gq_sort_ints(int *a, int n, gq_cmp_t cmp, void *ctx)
 {

@@ -9,7 +9,7 @@
 
 #include <json-c/json.h>
 
-#include "core/atomic_file.h"
+#include "tools/atomic_file.h"
 
 char *gq_state_file_path(const char *dir, const char *name)
 {

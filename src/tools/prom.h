@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/histogram.h"
+#include "tools/histogram.h"
 
 typedef struct {
 	char *buf;		/* NUL-terminated text so far */

@@ -13,9 +13,9 @@
 
 #include <json-c/json.h>
 
-#include "core/atomic_file.h"
-#include "core/metrics_file.h"
-#include "core/prom.h"
+#include "tools/atomic_file.h"
+#include "state/metrics_file.h"
+#include "tools/prom.h"
 
 char *gq_metrics_file_path(const char *dir)
 {

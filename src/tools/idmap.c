@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/idmap.h"
+#include "tools/idmap.h"
 
 #define GQ_IDMAP_MIN_CAP 16
 

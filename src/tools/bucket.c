@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bucket.h"
+#include "tools/bucket.h"
 
 /* grow *p to hold n ints; 0 or -1 */
 static int _reserve(int **p, int *cap, int n)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/throttle_file.h"
+#include "state/throttle_file.h"
 
 const char gq_throttle_file_header[] =
 	"# gpuquota: arrays it throttles: job_id submit_time user_throttle gpuquota_throttle\n";

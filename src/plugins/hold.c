@@ -313,7 +313,7 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		_forget(job_ptr->job_id);
 	else if (!gq_facts_held_by_us(job_ptr->state_reason,
 				      job_ptr->state_desc))
-		gq_metrics_hold(&gq_state()->metrics, job->hold);
+		gq_metrics_hold(gq_state_metrics(), job->hold);
 	job_ptr->priority = 0;
 	job_ptr->state_reason = WAIT_HELD;
 	xfree(job_ptr->state_desc);

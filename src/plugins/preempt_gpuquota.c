@@ -97,12 +97,11 @@ static bool _waits_for_completing(uint32_t preemptor, time_t now)
 
 	if (preemptor == last_id && now == last_at)
 		return last_wait;
-	n = gq_state()->completing_nodes ?
-		    gq_state()->completing_nodes(cg, GQ_COMPLETING_MAX) : 0;
+	n = gq_state_completing_nodes(cg, GQ_COMPLETING_MAX);
 	last_id = preemptor;
 	last_at = now;
 	last_wait = gq_state_wait_coming_free(
-		preemptor, n && gq_pools_fits_idle(gq_state()->view, preemptor,
+		preemptor, n && gq_pools_fits_idle(gq_state_view(), preemptor,
 						   cg, n),
 		now);
 	return last_wait;
@@ -128,7 +127,7 @@ static void _note_ends(int k)
 {
 	static time_t seen_update[GQ_NOTE_POOLS];
 	static uint64_t seen_view[GQ_NOTE_POOLS];
-	gq_pools_t *p = gq_state()->view;
+	gq_pools_t *p = gq_state_view();
 	gq_view_t *v;
 	int i;
 
@@ -136,10 +135,10 @@ static void _note_ends(int k)
 		return;
 	if (k < GQ_NOTE_POOLS) {
 		if (seen_update[k] == last_job_update &&
-		    seen_view[k] == gq_state()->published)
+		    seen_view[k] == gq_state_published())
 			return;
 		seen_update[k] = last_job_update;
-		seen_view[k] = gq_state()->published;
+		seen_view[k] = gq_state_published();
 	}
 	v = p->view[k];
 	for (i = 0; i < gq_view_njobs(v); i++) {
@@ -168,12 +167,12 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	bool rc = false;
 
 	gq_state_lock();
-	if (gq_state()->view)
-		_note_ends(gq_pools_reclaiming(gq_state()->view,
+	if (gq_state_view())
+		_note_ends(gq_pools_reclaiming(gq_state_view(),
 					       preemptor->job_id));
 	/* inside one pool only: both in the preemptor's pool's view */
 	if (_in_grace(preemptee))
-		rc = gq_pools_may_take_leaving(gq_state()->view,
+		rc = gq_pools_may_take_leaving(gq_state_view(),
 					       preemptee->job_id,
 					       gq_facts_reclaimed_for(
 						       preemptee->system_comment),
@@ -183,7 +182,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 						   slurm_conf.msg_timeout))
 		rc = false;
 	else
-		rc = gq_pools_preemptable(gq_state()->view, preemptee->job_id,
+		rc = gq_pools_preemptable(gq_state_view(), preemptee->job_id,
 					  preemptor->job_id) &&
 		     !_waits_for_completing(preemptor->job_id, now);
 	if (rc)
@@ -222,7 +221,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	int k;
 
 	gq_state_lock();
-	pools = gq_state()->view;
+	pools = gq_state_view();
 	if (!(er = gq_pools_job(pools, last_preemptor, &k)) ||
 	    !(ee = gq_view_job((v = pools->view[k]), victim->job_id))) {
 		gq_state_unlock();
@@ -230,7 +229,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	}
 	pe = gq_view_project(v, ee->project);
 	pr = gq_view_project(v, er->project);
-	gq_metrics_victim(&gq_state()->metrics, er->in.id, er->band,
+	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
 			  ee->in.gpus);
 	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)%s",
 	     pools->name[k] ? " in pool " : "",
@@ -249,8 +248,8 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (priority_gpuquota.c, _want_pass_now) */
 	if (gq_state_note_reclaim(er->in.id, now, grace) &&
-	    _hold_for_reclaim(pools, now) && gq_state()->pass_now)
-		gq_state()->pass_now();
+	    _hold_for_reclaim(pools, now))
+		gq_state_want_pass_now();
 	gq_state_unlock();
 }
 
@@ -271,7 +270,7 @@ static uint32_t _prio(job_record_t *job_ptr)
 	if (_in_grace(job_ptr))
 		return 0;
 	gq_state_lock();
-	pools = gq_state()->view;
+	pools = gq_state_view();
 	if ((k = gq_pools_find(pools, job_ptr->job_id)) >= 0)
 		rank = gq_view_preempt_rank(pools->view[k], job_ptr->job_id);
 	gq_state_unlock();
@@ -287,14 +286,14 @@ static uint32_t _prio(job_record_t *job_ptr)
  */
 static int _grace_of(job_record_t *job_ptr)
 {
-	const gq_pools_t *pools = gq_state()->view;
+	const gq_pools_t *pools = gq_state_view();
 	const gq_job_t *job;
 	int k;
 
 	if (!(job = gq_pools_job(pools, job_ptr->job_id, &k)))
-		return gq_config_grace_time(gq_state()->config, NULL);
+		return gq_config_grace_time(gq_state_config(), NULL);
 	return gq_config_grace_time(
-		gq_state()->config,
+		gq_state_config(),
 		gq_view_project(pools->view[k], job->project)->name);
 }
 

@@ -327,7 +327,7 @@ static void _note_victim(job_record_t *job_ptr)
 
 	rc = gq_pass_victim(job_ptr->job_state, job_ptr->system_comment,
 			    job_ptr->preempt_time, job_ptr->end_time,
-			    !gq_state()->inflight_read, &preemptor, &since,
+			    !gq_state_inflight_read(), &preemptor, &since,
 			    &grace);
 	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
@@ -467,7 +467,7 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	}
 	list_iterator_destroy(it);
 	gq_state_leaving_end();
-	gq_state()->inflight_read = true;
+	gq_state_inflight_done();
 	return rc;
 }
 

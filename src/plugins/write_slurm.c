@@ -197,7 +197,7 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 		info("gpuquota: release %pJ", job_ptr);
 	else
 		debug("gpuquota: release %pJ", job_ptr);
-	gq_metrics_release(&gq_state()->metrics);
+	gq_metrics_release(gq_state_metrics());
 	if (!job_ptr->direct_set_prio || !job_ptr->priority)
 		gq_mf_write(job_ptr, gq_mf_priority(job_ptr, prio));
 	gq_write_unhold(job_ptr);

@@ -16,6 +16,47 @@ gq_state_t *gq_state(void)
 	return &_state;
 }
 
+gq_pools_t *gq_state_view(void)
+{
+	return _state.view;
+}
+
+const gq_config_t *gq_state_config(void)
+{
+	return _state.config;
+}
+
+gq_metrics_t *gq_state_metrics(void)
+{
+	return &_state.metrics;
+}
+
+uint64_t gq_state_published(void)
+{
+	return _state.published;
+}
+
+int gq_state_completing_nodes(gq_node_idle_t *out, int max)
+{
+	return _state.completing_nodes ? _state.completing_nodes(out, max) : 0;
+}
+
+void gq_state_want_pass_now(void)
+{
+	if (_state.pass_now)
+		_state.pass_now();
+}
+
+bool gq_state_inflight_read(void)
+{
+	return _state.inflight_read;
+}
+
+void gq_state_inflight_done(void)
+{
+	_state.inflight_read = true;
+}
+
 void gq_state_lock(void)
 {
 	pthread_mutex_lock(&_lock);

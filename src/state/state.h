@@ -107,6 +107,31 @@ void gq_state_lock(void);
 void gq_state_unlock(void);
 
 /*
+ * The state as the plugins read it, field by field (callers hold the
+ * lock; O(1) each): the last good pass, one view per pool (NULL until the
+ * first); the current configuration (NULL before the first load); the
+ * plugins' counters; how many views were published so far (a reader that
+ * keeps something of the view knows it is new).
+ */
+gq_pools_t *gq_state_view(void);
+const gq_config_t *gq_state_config(void);
+gq_metrics_t *gq_state_metrics(void);
+uint64_t gq_state_published(void);
+
+/* The completing nodes through the reading plugin's hook
+ * (gq_state_t.completing_nodes); 0 while none is set. */
+int gq_state_completing_nodes(gq_node_idle_t *out, int max);
+
+/* A pass at once, when a plugin runs passes (gq_state_t.pass_now); else
+ * nothing.  Does not block. */
+void gq_state_want_pass_now(void);
+
+/* Have the reclaims in flight been read back from Slurm's records (the
+ * first pass since the state was made does it, then says so)? */
+bool gq_state_inflight_read(void);
+void gq_state_inflight_done(void);
+
+/*
  * Load the file at path and, when it is good, make it current (a new view
  * for the next pass is made for it; answers still come from the last good
  * pass).  A bad file leaves everything in place.  Returns 0 or -1 with the

@@ -165,11 +165,14 @@ static gq_view_t *reclaim_pass(bool a1_runs)
  * pass's pool 0 (h100) has no reclaim to wait for, its pool 1 (a100) has.
  * A pool the last pass did not have waits for any reclaim in flight.
  */
+static const char a100_h100[] =
+	"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+	" {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+	" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}";
+
 START_TEST(reclaim_waiting_follows_pool_names)
 {
-	char *a = write_temp("{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
-			     " {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
-			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	char *a = write_temp(a100_h100);
 	char *b = write_temp("{\"pools\": [{\"name\": \"h100\", \"partitions\": [\"h100\"]},"
 			     " {\"name\": \"a100\", \"partitions\": [\"a100\"]},"
 			     " {\"name\": \"l40\", \"partitions\": [\"l40\"]}],"
@@ -245,9 +248,7 @@ END_TEST
  */
 START_TEST(reclaim_waiting_without_last_pass)
 {
-	char *a = write_temp("{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
-			     " {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
-			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	char *a = write_temp(a100_h100);
 	char err[GQ_ERR_MAX];
 	gq_pools_t *next;
 	int k;

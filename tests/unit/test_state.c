@@ -151,13 +151,11 @@ static gq_view_t *reclaim_pass(bool a1_runs)
 	return v;
 }
 
-/*
- * Freed GPUs are kept for the job they were reclaimed for: while a1's
- * victims leave, c1 (over quota) waits, d1 (in quota) does not, and a job
- * submitted meanwhile outside quota waits too.  Once a1 runs nothing
- * waits.  The wait lasts GQ_RECLAIM_WAIT from a1's first reclaim, and a
- * later reclaim for a1 does not renew it.
- */
+static const char a100_h100[] =
+	"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+	" {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+	" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}";
+
 /*
  * A reclaim in flight belongs to its preemptor's pool, found by name when
  * a reload reorders the pools: team-a's job 20 in pool a100 reclaims at
@@ -165,11 +163,6 @@ static gq_view_t *reclaim_pass(bool a1_runs)
  * pass's pool 0 (h100) has no reclaim to wait for, its pool 1 (a100) has.
  * A pool the last pass did not have waits for any reclaim in flight.
  */
-static const char a100_h100[] =
-	"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
-	" {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
-	" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}";
-
 START_TEST(reclaim_waiting_follows_pool_names)
 {
 	char *a = write_temp(a100_h100);
@@ -268,6 +261,13 @@ START_TEST(reclaim_waiting_without_last_pass)
 }
 END_TEST
 
+/*
+ * Freed GPUs are kept for the job they were reclaimed for: while a1's
+ * victims leave, c1 (over quota) waits, d1 (in quota) does not, and a job
+ * submitted meanwhile outside quota waits too.  Once a1 runs nothing
+ * waits.  The wait lasts GQ_RECLAIM_WAIT from a1's first reclaim, and a
+ * later reclaim for a1 does not renew it.
+ */
 START_TEST(freed_gpus_kept_for_preemptor)
 {
 	char *f = reclaim_config();

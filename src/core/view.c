@@ -549,6 +549,16 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 	return job;
 }
 
+const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
+				 const gq_job_in_t *in)
+{
+	int project = gq_registry_project_of(&v->reg, account);
+
+	if (project < 0 || !v->computed)
+		return NULL;
+	return _add_late(v, project, in);
+}
+
 const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 				const gq_job_in_t *in)
 {

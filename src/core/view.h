@@ -175,6 +175,16 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 				const gq_job_in_t *in);
 
 /*
+ * The late add by its own name: a job submitted, requeued or released
+ * between passes, into a computed view (gq_view_add_job's second case).
+ * NULL before gq_view_compute (a pass stores with gq_view_add_job) or out
+ * of memory.  O(1) amortized, plus its project's queue walk from the job
+ * on (queue.h, gq_queue_late).
+ */
+const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
+				 const gq_job_in_t *in);
+
+/*
  * Placement, optional, after gq_view_begin: the pool's nodes, their idle
  * GPUs, and the GPUs each running job holds on each node (all of a job's
  * entries right after adding it).  With it, a pass also makes room

@@ -121,7 +121,7 @@ int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,
 		    const gq_job_in_t *in)
 {
 	return gq_pass_shadows(p, home, job_ptr->account, _partitions(job_ptr),
-			       in);
+			       in, true);
 }
 
 int gq_read_completing(gq_node_idle_t *out, int max)

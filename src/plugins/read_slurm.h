@@ -21,9 +21,9 @@ void gq_read_init(void);
 int gq_read_pool(const gq_pools_t *p, job_record_t *job_ptr);
 
 /*
- * A pending job of pool `home` (its input `in`) into every other pool it
- * lists a partition of, as a shadow (gq_pools_shadow): held there when it
- * would pass a limit.  Returns 0, or -1 when a view ran out of memory.
+ * A pending job of pool `home` (its input `in`) added between passes into
+ * every other pool it lists a partition of, as a shadow (gq_pools_shadow,
+ * gq_view_add_late): held there when it would pass a limit.  Returns 0, or -1 when a view ran out of memory.
  * O(pools x listed partitions).
  */
 int gq_read_shadows(gq_pools_t *p, int home, job_record_t *job_ptr,

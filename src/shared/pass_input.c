@@ -16,7 +16,7 @@ int gq_pass_pool(const gq_pools_t *p, const char *partitions, bool pending)
 }
 
 int gq_pass_shadows(gq_pools_t *p, int home, const char *account,
-		    const char *partitions, const gq_job_in_t *in)
+		    const char *partitions, const gq_job_in_t *in, bool late)
 {
 	gq_job_in_t shadow;
 	int k;
@@ -29,7 +29,9 @@ int gq_pass_shadows(gq_pools_t *p, int home, const char *account,
 			continue;
 		shadow = *in;
 		gq_pools_shadow(&shadow);
-		if (!gq_view_add_job(p->view[k], account, &shadow))
+		if (!(late ? gq_view_add_late : gq_view_add_job)(p->view[k],
+								 account,
+								 &shadow))
 			return -1;
 	}
 	return 0;
@@ -204,7 +206,7 @@ static int _add_job(gq_pools_t *p, int k, const gq_pass_in_t *in,
 		return -1;
 	if (j->in.state != GQ_JOB_RUNNING)
 		return gq_pass_shadows(p, k, j->account, j->partitions,
-				       &j->in);
+				       &j->in, false);
 	for (i = 0; i < j->nplaces && j->place + i < in->nplaces; i++) {
 		const gq_pass_place_t *pl = &in->place[j->place + i];
 

@@ -83,11 +83,12 @@ int gq_pass_pool(const gq_pools_t *p, const char *partitions, bool pending);
 /*
  * A job of pool `home` not running (its input `in`) into every other
  * pool it lists a partition of, as a shadow (gq_pools_shadow): held there
- * when it would pass a limit.  Returns 0, or -1 when a view ran out of
- * memory.  O(pools x listed partitions).
+ * when it would pass a limit.  During a pass (gq_pass_fill) or, `late`,
+ * into computed views (gq_view_add_late).  Returns 0, or -1 when a view
+ * ran out of memory.  O(pools x listed partitions).
  */
 int gq_pass_shadows(gq_pools_t *p, int home, const char *account,
-		    const char *partitions, const gq_job_in_t *in);
+		    const char *partitions, const gq_job_in_t *in, bool late);
 
 /* A partition's index in in->part (name of len bytes), or -1.
  * O(partitions). */

@@ -222,6 +222,32 @@ START_TEST(requeued_job_keeps_its_place)
 END_TEST
 
 /*
+ * The late add has its own name: before the pass is computed it adds
+ * nothing (a pass stores with gq_view_add_job); after, it places the job
+ * as gq_view_add_job does.  team-a (q 1) runs 1 GPU on C = 2; job 9
+ * added late pends over quota (A = 2), in team-a's queue behind nothing.
+ */
+START_TEST(late_add_only_after_the_pass)
+{
+	gq_view_t *v = view2("team-a", 1, "team-b", 1, 0);
+	gq_job_in_t in = pending(9, 1, 95);
+	const gq_job_t *j;
+
+	gq_view_begin(v, 2, 100);
+	run(v, 1, "team-a", 1, 10);
+	ck_assert_ptr_null(gq_view_add_late(v, "team-a", &in));
+	ck_assert_ptr_null(gq_view_job(v, 9));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	j = gq_view_add_late(v, "team-a", &in);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_ptr_eq(gq_view_job(v, 9), j);
+	ck_assert_int_ne(j->band, GQ_BAND_IN_QUOTA);
+	ck_assert_double_eq_tol(j->cum, 2, 1e-9);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * gpu_limit holds: team-a q=1 L=2 alone on C=8 pends four 1-GPU jobs.
  * f_a = min(D=4, L=2) = 2.  A: 1 in quota, 2 fair share, the third would
  * make 3 > L: held; held jobs do not add to A, so the fourth is held too.
@@ -446,6 +472,7 @@ Suite *queue_suite(void)
 	tcase_add_test(tc, walk_lowest_order_first);
 	tcase_add_test(tc, walk_multifactor_before_qos);
 	tcase_add_test(tc, requeued_job_keeps_its_place);
+	tcase_add_test(tc, late_add_only_after_the_pass);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("holds: past gpu_limit, not requeueable outside quota, begin time ahead");
 	tcase_add_test(tc, limit_holds_jobs_past_it);

@@ -287,7 +287,7 @@ static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
  * them back (gq_pass_victim): from the victims still warned, with the
  * system comment gpuquota wrote on them (Slurm sends it to every client).
  */
-static void _read_victims(const gq_api_t *a)
+static void _read_victims(const gq_api_t *a, time_t now)
 {
 	uint32_t i, preemptor;
 	int64_t since;
@@ -296,10 +296,12 @@ static void _read_victims(const gq_api_t *a)
 	gq_state_leaving_begin();
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
+		gq_job_facts_t f = { .job_state = j->job_state,
+				     .submit_time = j->submit_time,
+				     .end_time = j->end_time };
 
-		gq_pass_victim(j->job_state, j->system_comment,
-			       j->preempt_time, j->end_time, true, &preemptor,
-			       &since, &grace);
+		gq_pass_victim(&f, j->system_comment, j->preempt_time, now,
+			       true, &preemptor, &since, &grace);
 	}
 	gq_state_leaving_end();
 }
@@ -316,7 +318,7 @@ int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 	if (_alloc_input(a, &in) || _count_array_tasks(a, &running))
 		goto out;
 	_read_nodes(a, &in);
-	_read_victims(a);
+	_read_victims(a, now);
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };

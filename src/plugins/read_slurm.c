@@ -319,15 +319,20 @@ static int _read_account_tree(gq_view_t *view)
  * since the state was made (after a slurmctld restart), its GPUs not free
  * yet (gq_pass_victim).  Caller holds the state lock.
  */
-static void _note_victim(job_record_t *job_ptr)
+static void _note_victim(job_record_t *job_ptr, time_t now)
 {
+	gq_job_facts_t f = {
+		.job_state = job_ptr->job_state,
+		.submit_time = job_ptr->details ?
+			       job_ptr->details->submit_time : 0,
+		.end_time = job_ptr->end_time,
+	};
 	uint32_t preemptor = 0;
 	int64_t since = 0;
 	int grace = 0, rc;
 
-	rc = gq_pass_victim(job_ptr->job_state, job_ptr->system_comment,
-			    job_ptr->preempt_time, job_ptr->end_time,
-			    !gq_state_inflight_read(), &preemptor, &since,
+	rc = gq_pass_victim(&f, job_ptr->system_comment, job_ptr->preempt_time,
+			    now, !gq_state_inflight_read(), &preemptor, &since,
 			    &grace);
 	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
@@ -461,7 +466,7 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)) && !rc) {
-		_note_victim(job_ptr);
+		_note_victim(job_ptr, now);
 		if (_active(job_ptr) && gq_read_pool(p, job_ptr) >= 0)
 			rc = _read_pass_job(r, job_ptr, now);
 	}

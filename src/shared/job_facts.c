@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "shared/job_facts.h"
+#include "state/state.h"
 
 /* Room for one line about a missing account. */
 #define GQ_LINE_MAX 512
@@ -80,6 +81,21 @@ bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
 	*grace = end_time > preempt_time ?
 		 (int)(end_time - preempt_time > INT32_MAX ?
 		       INT32_MAX : end_time - preempt_time) : 0;
+	return true;
+}
+
+bool gq_facts_requeued_for(const gq_job_facts_t *f, const char *system_comment,
+			   int64_t now, uint32_t *preemptor, int64_t *since)
+{
+	uint32_t id;
+
+	if ((f->job_state & JOB_STATE_BASE) != JOB_PENDING ||
+	    f->submit_time <= 0 || f->submit_time > now ||
+	    now - f->submit_time >= GQ_RECLAIM_WAIT ||
+	    !(id = gq_facts_reclaimed_for(system_comment)))
+		return false;
+	*preemptor = id;
+	*since = f->submit_time;
 	return true;
 }
 

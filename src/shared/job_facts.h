@@ -75,6 +75,18 @@ bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
 			 int64_t preempt_time, int64_t end_time,
 			 uint32_t *preemptor, int64_t *since, int *grace);
 
+/*
+ * A victim already requeued for a reclaim that may still be in flight:
+ * pending (f), gpuquota's system comment naming the preemptor (in
+ * *preemptor), and requeued less than GQ_RECLAIM_WAIT before `now`
+ * (Slurm gives a requeued job its requeue time as submit time and clears
+ * its preempt_time); *since is that time.  Whether the preemptor still
+ * pends is the pass's to tell (gq_state_wait_for_reclaims forgets it
+ * otherwise).  False when the job is no such victim.
+ */
+bool gq_facts_requeued_for(const gq_job_facts_t *f, const char *system_comment,
+			   int64_t now, uint32_t *preemptor, int64_t *since);
+
 /* Running, suspended or pending: the pass counts it (if in the pool). */
 bool gq_facts_active(const gq_job_facts_t *f);
 

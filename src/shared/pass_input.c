@@ -245,21 +245,22 @@ out:
 	return rc;
 }
 
-int gq_pass_victim(uint32_t job_state, const char *system_comment,
-		   int64_t preempt_time, int64_t end_time, bool rebuild,
+int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
+		   int64_t preempt_time, int64_t now, bool rebuild,
 		   uint32_t *preemptor, int64_t *since, int *grace)
 {
-	gq_job_facts_t f = { .job_state = job_state };
-	bool running = (job_state & JOB_STATE_BASE) == JOB_RUNNING;
+	bool running = (f->job_state & JOB_STATE_BASE) == JOB_RUNNING;
 	uint32_t owner;
 	int rc = 0;
 
-	if (rebuild && preempt_time &&
-	    gq_facts_reclaim_of(&f, system_comment, preempt_time, end_time,
-				preemptor, since, grace))
+	*grace = 0;
+	if (rebuild &&
+	    (gq_facts_reclaim_of(f, system_comment, preempt_time, f->end_time,
+				 preemptor, since, grace) ||
+	     gq_facts_requeued_for(f, system_comment, now, preemptor, since)))
 		rc = gq_state_rebuild_reclaim(*preemptor, *since, *grace) ?
 		     1 : -1;
-	if (((preempt_time && running) || (job_state & JOB_COMPLETING)) &&
+	if (((preempt_time && running) || (f->job_state & JOB_COMPLETING)) &&
 	    (owner = gq_facts_reclaimed_for(system_comment)))
 		gq_state_victim_leaving(owner);
 	return rc;

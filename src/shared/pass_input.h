@@ -25,6 +25,7 @@
 #include "core/pools.h"
 #include "state/usage.h"
 #include "core/view.h"
+#include "shared/job_facts.h"
 
 /* A running job's GPUs on one node (its index in the node table). */
 typedef struct {
@@ -114,17 +115,19 @@ int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now);
 
 /*
  * A job's part in the reclaims in flight, from what Slurm keeps (both
- * readers, between gq_state_leaving_begin and gq_state_leaving_end): a
- * victim still warned (running with a preempt_time) noted as its reclaim
- * again when `rebuild` (the first pass since the state was made:
- * gq_state_rebuild_reclaim, with *preemptor, *since, *grace set); a
- * victim still leaving (warned and running, or completing) told to
+ * readers, between gq_state_leaving_begin and gq_state_leaving_end): when
+ * `rebuild` (the first pass since the state was made, and every run of
+ * the command), a victim still warned (gq_facts_reclaim_of, f's state,
+ * end time and preempt_time) or requeued less than GQ_RECLAIM_WAIT ago
+ * (gq_facts_requeued_for) notes its reclaim again
+ * (gq_state_rebuild_reclaim, with *preemptor, *since, *grace set); a
+ * victim still leaving (warned and running, or completing) is told to
  * gq_state_victim_leaving.  Returns 1 when a reclaim was rebuilt, -1 when
  * that ran out of memory, else 0.  Caller holds the state lock.
  * O(reclaims in flight).
  */
-int gq_pass_victim(uint32_t job_state, const char *system_comment,
-		   int64_t preempt_time, int64_t end_time, bool rebuild,
+int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
+		   int64_t preempt_time, int64_t now, bool rebuild,
 		   uint32_t *preemptor, int64_t *since, int *grace);
 
 /*

@@ -79,8 +79,9 @@ bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
  * A victim already requeued for a reclaim that may still be in flight:
  * pending (f), gpuquota's system comment naming the preemptor (in
  * *preemptor), and requeued less than GQ_RECLAIM_WAIT before `now`
- * (Slurm gives a requeued job its requeue time as submit time and clears
- * its preempt_time); *since is that time.  Whether the preemptor still
+ * (Slurm clears a requeued job's preempt_time and, once its node is done
+ * with it, gives it that time as submit time: batch_requeue_fini in
+ * job_mgr.c); *since is that time.  Whether the preemptor still
  * pends is the pass's to tell (gq_state_wait_for_reclaims forgets it
  * otherwise).  False when the job is no such victim.
  */

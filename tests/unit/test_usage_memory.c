@@ -18,6 +18,7 @@
 #include "state/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "helpers.h"
 
 static gq_job_in_t begins_later(uint32_t id, uint32_t gpus, int64_t submit)
@@ -443,6 +444,50 @@ START_TEST(victim_record_names_its_preemptor)
 }
 END_TEST
 
+/*
+ * A victim already requeued (gq_facts_requeued_for): pending with Slurm's
+ * requeue time as its submit time, 100, and gpuquota's comment for job 20:
+ * at 110 and at 129 its reclaim may be in flight (since 100); at 130
+ * (GQ_RECLAIM_WAIT = 30 later) no longer.  Not such a victim: running, no
+ * comment, a submit time in the future or none.  A pass that rebuilds
+ * (gq_pass_victim) notes job 20's reclaim again, with no grace time: its
+ * wait is GQ_RECLAIM_WAIT from 100; one that does not rebuild, nothing.
+ */
+START_TEST(requeued_victim_names_its_reclaim)
+{
+	gq_job_facts_t pend = { .job_state = JOB_PENDING, .submit_time = 100 };
+	gq_job_facts_t run = { .job_state = JOB_RUNNING, .submit_time = 100 };
+	gq_job_facts_t none = { .job_state = JOB_PENDING };
+	const char *c = GQ_RECLAIMED_FOR "20 of team-a (in-quota)";
+	uint32_t pre = 0;
+	int64_t since = 0;
+	int grace = -1;
+
+	ck_assert_int_eq(GQ_RECLAIM_WAIT, 30);
+	ck_assert(gq_facts_requeued_for(&pend, c, 110, &pre, &since));
+	ck_assert_uint_eq(pre, 20);
+	ck_assert_int_eq(since, 100);
+	ck_assert(gq_facts_requeued_for(&pend, c, 129, &pre, &since));
+	ck_assert(!gq_facts_requeued_for(&pend, c, 130, &pre, &since));
+	ck_assert(!gq_facts_requeued_for(&pend, c, 99, &pre, &since));
+	ck_assert(!gq_facts_requeued_for(&run, c, 110, &pre, &since));
+	ck_assert(!gq_facts_requeued_for(&none, c, 110, &pre, &since));
+	ck_assert(!gq_facts_requeued_for(&pend, NULL, 110, &pre, &since));
+
+	gq_state_lock();
+	pre = 0;
+	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, true, &pre, &since,
+					&grace), 1);
+	ck_assert_uint_eq(pre, 20);
+	ck_assert_int_eq(grace, 0);
+	ck_assert_int_eq(gq_state_reclaim_wait(20), GQ_RECLAIM_WAIT);
+	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, false, &pre, &since,
+					&grace), 0);
+	gq_state_clear();
+	gq_state_unlock();
+}
+END_TEST
+
 Suite *usage_memory_suite(void)
 {
 	Suite *s = suite_create("usage_memory");
@@ -457,6 +502,7 @@ Suite *usage_memory_suite(void)
 	tcase_add_test(tc, usage_never_moves_floor_inside_department);
 	tcase_add_test(tc, restart_rebuilds_grace_pause);
 	tcase_add_test(tc, victim_record_names_its_preemptor);
+	tcase_add_test(tc, requeued_victim_names_its_reclaim);
 	suite_add_tcase(s, tc);
 	return s;
 }

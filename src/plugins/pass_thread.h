@@ -14,9 +14,9 @@
 /*
  * Start the pass thread, and let the state ask it for a re-hold
  * (gq_state_t.pass_now) and read the completing nodes
- * (gq_state_t.completing_nodes).  In slurmctld only, once (see
- * gq_passes_running): from init or, where Slurm has it, thread_start.
- * Takes the state lock; caller holds none.
+ * (gq_state_t.completing_nodes).  In slurmctld only, from init or, where
+ * Slurm has it, thread_start; once: the caller asks gq_passes_running
+ * first.  Takes the state lock; caller holds none.
  */
 void gq_passes_start(void);
 

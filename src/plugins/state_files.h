@@ -22,10 +22,10 @@
 void gq_files_init(const char *dir);
 
 /*
- * Write the usage file when GQ_USAGE_SAVE_EVERY seconds have passed since
- * the last write, or at once with `now`; nothing without a file, without
- * usage or with usage_half_life 0.  Takes the state lock for the copy;
- * caller holds no lock.  O(projects).
+ * Write the usage file when GQ_USAGE_SAVE_EVERY (30) seconds have passed
+ * since the last write (what a crash may lose), or at once with `now`;
+ * nothing without a file, without usage or with usage_half_life 0.  Takes
+ * the state lock for the copy; caller holds no lock.  O(projects).
  */
 void gq_files_save_usage(bool now);
 

@@ -246,7 +246,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 		GQ_RECLAIMED_FOR "%u of %s (%s)", er->in.id, pr->name,
 		gq_band_name(er->band));
 	/* holds written inside Slurm's main cycle: written again by a re-hold
-	 * right after it (priority_gpuquota.c, _want_pass_now) */
+	 * right after it (pass_thread.c, _want_pass_now) */
 	if (gq_state_note_reclaim(er->in.id, now, grace) &&
 	    _hold_for_reclaim(pools, now))
 		gq_state_want_pass_now();

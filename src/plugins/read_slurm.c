@@ -288,6 +288,29 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 	out->site_order = gq_mf_order(job_ptr);
 }
 
+void gq_read_set(job_record_t *job_ptr, gq_job_in_t *in)
+{
+	gq_read_job(job_ptr, time(NULL), in);
+	if (in->state == GQ_JOB_WAITING && IS_JOB_PENDING(job_ptr) &&
+	    job_ptr->priority == 0)
+		in->state = GQ_JOB_PENDING;	/* being given a priority now */
+}
+
+const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
+			    const gq_job_in_t *in, int *k)
+{
+	const gq_job_t *job, *shadow;
+
+	if ((*k = gq_read_pool(pools, job_ptr)) < 0 ||
+	    !(job = gq_view_add_job(pools->view[*k], job_ptr->account, in)))
+		return NULL;
+	/* held by a limit of another pool it lists: that hold */
+	if (!gq_read_shadows(pools, *k, job_ptr, in) && !job->hold &&
+	    (shadow = gq_pools_held_elsewhere(pools, in->id, k)))
+		job = shadow;
+	return job;
+}
+
 /*
  * Slurm's account tree, when slurmdbd has one: an account under a
  * department's account belongs to that department.  O(associations).

@@ -56,6 +56,22 @@ bool gq_read_new_array(const job_record_t *job_ptr);
 /* The core's input for one job. */
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 
+/* A job as priority_p_set reads it: gq_read_job now, and a waiting job
+ * at priority 0 is pending (being given a priority now).  O(1). */
+void gq_read_set(job_record_t *job_ptr, gq_job_in_t *in);
+
+/*
+ * priority_p_set's insertion of job_ptr (its input `in`, gq_read_set)
+ * into `pools` (its band from the pass, as if last in its project's
+ * queue); a pass between its read and its write adds the jobs
+ * priority_p_set added meanwhile the same way.  Returns the job as it
+ * orders (a shadow when another pool's limit holds it), NULL outside the
+ * pools or out of memory; *k its pool.  Caller holds the job write lock
+ * and the state lock.  O(pools x listed partitions).
+ */
+const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
+			    const gq_job_in_t *in, int *k);
+
 /*
  * Fill each pool's view for a pass: the pool's nodes and capacity,
  * Slurm's account tree, every active job of the pool and the running

@@ -46,7 +46,7 @@ typedef struct {
 	bool ok;		/* false: the pass failed, nothing changed */
 	bool rehold;		/* not a pass: a walk that writes gpuquota's
 				 * holds again after Slurm's main cycle
-				 * (priority_gpuquota.c); pass_us is the walk */
+				 * (pass_thread.c); pass_us is the walk */
 	int tries;		/* first holds made (a reclaim or reload
 				 * between the holds makes the pass again;
 				 * GQ_PASS_TRIES + 1: made whole at last) */

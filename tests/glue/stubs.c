@@ -85,13 +85,13 @@ void unlock_slurmctld(slurmctld_lock_t lock_levels)
 	(void)lock_levels;
 }
 
-/* priority_gpuquota.c: the pass asks for a scheduling cycle after a
+/* pass_thread.c: the pass asks for a scheduling cycle after a
  * release (the tests run no scheduler) */
 void queue_job_scheduler(void)
 {
 }
 
-/* priority_gpuquota.c: a pool's partitions checked at a pass (none here) */
+/* config_load.c: a pool's partitions checked at a pass (none here) */
 part_record_t *find_part_record(char *name)
 {
 	(void)name;

@@ -1,0 +1,406 @@
+/*
+ * pass_thread.c - the pass thread of priority/gpuquota and its pacing,
+ * the two lock holds of a pass and their timing, and the re-hold (see
+ * pass_thread.h): under the job read lock, read Slurm (read_slurm.c),
+ * compute (shared/pass_input.c) and note the jobs to write
+ * (write_slurm.c); under the job write lock, publish the view
+ * preempt/gpuquota answers from (state/state.c) and write those jobs back
+ * (write_slurm.c); then the pass is timed into the metrics and the files
+ * written, outside slurmctld's locks (state_files.c).  A pass that fails
+ * is logged once and changes nothing: the last good view stays.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "shared/slurm_compat.h"
+
+#include "state/state.h"
+#include "plugins/array_throttle.h"
+#include "plugins/config_load.h"
+#include "plugins/grace.h"
+#include "plugins/hold.h"
+#include "plugins/pass_thread.h"
+#include "plugins/read_slurm.h"
+#include "plugins/state_files.h"
+#include "plugins/write_slurm.h"
+#include "shared/pass_input.h"
+
+static pthread_t pass_thread;
+static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
+static bool pass_stop, pass_wanted, pass_urgent, pass_started;
+static bool pass_failing;	/* the last pass failed (logged once) */
+/* The jobs a two-hold pass writes (pass thread only; memory reused). */
+static gq_write_plan_t plan;
+
+static int _interval(void)
+{
+	int s = GQ_DEFAULT_INTERVAL;
+
+	gq_state_lock();
+	if (gq_state()->config)
+		s = gq_state()->config->settings.recompute_interval;
+	gq_state_unlock();
+	return s > 0 ? s : 1;
+}
+
+/*
+ * Read Slurm into `next` and compute it, reclaims in flight waited for.
+ * 0, or -1 out of memory.  Caller holds the job read lock (at least) and
+ * the state lock.
+ */
+static int _compute(gq_state_t *st, gq_pools_t *next, time_t now)
+{
+	if (!next || gq_read_pass(next, now))
+		return -1;
+	return gq_pass_compute(next, &st->usage, &st->config->settings, now);
+}
+
+/* A pass failed (out of memory) or succeeded: said when that changes. */
+static void _passed(bool ok)
+{
+	if (!ok && !pass_failing)
+		error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
+	else if (ok && pass_failing)
+		info("gpuquota: passes succeed again");
+	pass_failing = !ok;
+}
+
+/* The pass is published: usage counted up to now. */
+static void _published(gq_state_t *st, time_t now)
+{
+	if (gq_usage_advance(&st->usage, st->view,
+			     st->config->settings.usage_half_life, now))
+		error("gpuquota: usage not counted this pass (out of memory)");
+}
+
+/*
+ * A whole pass in one hold: compute, publish, write every pending job.
+ * Returns whether a scheduling pass should run now; *ok whether the pass
+ * succeeded.  Caller holds the job write lock and the state lock.
+ */
+static bool _pass(gq_state_t *st, time_t now, bool *ok)
+{
+	*ok = !_compute(st, gq_state_next(), now);
+	_passed(*ok);
+	if (!*ok)
+		return false;
+	gq_state_publish();
+	_published(st, now);
+	/* after publishing, `next` is the pass before (or NULL) */
+	return gq_write_pass(st->view, st->next, now);
+}
+
+/*
+ * A two-hold pass, its first hold: compute and plan the writes (`plan`).
+ * Returns false when it failed (out of memory; logged).  Caller holds
+ * the job read lock and the state lock.
+ */
+static bool _pass_read(gq_state_t *st, time_t now, uint64_t *epoch)
+{
+	gq_pools_t *next = gq_state_next();
+	bool ok;
+
+	*epoch = gq_state_pass_read();
+	ok = !_compute(st, next, now) &&
+	     !gq_write_plan(&plan, next, st->view, now);
+	if (!ok)
+		gq_state_pass_abandon();
+	_passed(ok);
+	return ok;
+}
+
+/* A job priority_p_set added between a pass's read and its write, added
+ * to the pass's view (gq_state_pass_write). */
+static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(id);
+	gq_job_in_t in;
+	int k;
+
+	if (!job_ptr || !IS_JOB_PENDING(job_ptr))
+		return;		/* started or gone: the next pass reads it */
+	gq_read_set(job_ptr, &in);
+	gq_read_add(pools, job_ptr, &in, &k);
+}
+
+/*
+ * A two-hold pass, its second hold: publish and write the planned jobs.
+ * Returns false when a reclaim, a reload or the start of a job the pass
+ * holds came between the holds (nothing published, the last pass's holds
+ * written again: the pass is made again).  *kick: a scheduling pass
+ * should run now.  Caller holds the job write lock and the state lock.
+ */
+static bool _pass_write(gq_state_t *st, uint64_t epoch, time_t now,
+			bool *kick)
+{
+	gq_write_plan_started(&plan);
+	if (!gq_state_pass_write(epoch, _added_since_read, NULL)) {
+		/* a reclaim inside Slurm's main cycle: its holds again now,
+		 * as the re-hold after it would (_run_rehold) */
+		gq_hold_again(st->view, GQ_HOLD_NONE, "re-hold");
+		return false;
+	}
+	_published(st, now);
+	*kick = gq_write_planned(&plan, st->view, st->next, now);
+	return true;
+}
+
+static uint64_t _us(const struct timespec *from, const struct timespec *to)
+{
+	int64_t ns = (int64_t)(to->tv_sec - from->tv_sec) * 1000000000 +
+		     (to->tv_nsec - from->tv_nsec);
+
+	return ns > 0 ? (uint64_t)ns / 1000 : 0;
+}
+
+/* A hold of slurmctld's locks, timed: when granted, and this thread's
+ * CPU while it holds them (the hold less the time it waited for a core). */
+typedef struct {
+	slurmctld_lock_t locks;
+	struct timespec granted, cpu0;
+} gq_timed_lock_t;
+
+static void _lock_timed(gq_timed_lock_t *t)
+{
+	lock_slurmctld(t->locks);
+	clock_gettime(CLOCK_MONOTONIC, &t->granted);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t->cpu0);
+}
+
+/* Let go of t's locks; r gets the hold's wall and CPU time. */
+static void _unlock_timed(gq_timed_lock_t *t, gq_pass_rec_t *r)
+{
+	struct timespec cpu1, released;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+	unlock_slurmctld(t->locks);
+	clock_gettime(CLOCK_MONOTONIC, &released);
+	r->lock_hold_us = _us(&t->granted, &released);
+	r->lock_cpu_us = _us(&t->cpu0, &cpu1);
+}
+
+/*
+ * A pass in two lock holds (docs/DEVELOPING.md "A pass in two lock
+ * holds"): read, compute and plan under the job read lock (squeue and the
+ * other readers go on; writers wait), then publish and write the jobs that
+ * change under the job write lock.  A reclaim or a reload between the two
+ * (gq_state_t.epoch) makes it again; after GQ_PASS_TRIES such, the pass is
+ * made whole under the write lock.
+ */
+#define GQ_PASS_TRIES 3
+
+static void _run_pass(void)
+{
+	/* as multifactor's decay thread: jobs, nodes and partitions */
+	gq_timed_lock_t rd = { .locks = { .job = READ_LOCK, .node = READ_LOCK,
+					  .part = READ_LOCK } };
+	gq_timed_lock_t wr = { .locks = { .job = WRITE_LOCK, .node = READ_LOCK,
+					  .part = READ_LOCK } };
+	gq_pass_rec_t r = { 0 }, hold;
+	uint64_t epoch;
+	gq_state_t *st = gq_state();
+	bool kick = false, ran = false, ok = false, read;
+	int tries;
+
+	for (tries = 0; tries <= GQ_PASS_TRIES && !ok; tries++) {
+		bool whole = tries == GQ_PASS_TRIES;
+
+		if (!whole) {	/* the first hold: read and plan */
+			_lock_timed(&rd);
+			gq_state_lock();
+			ran = st->config != NULL;
+			read = ran && _pass_read(st, time(NULL), &epoch);
+			if (ran)
+				gq_load_check(st->config);
+			gq_state_unlock();
+			_unlock_timed(&rd, &hold);
+			r.read_hold_us += hold.lock_hold_us;
+			r.read_cpu_us += hold.lock_cpu_us;
+			if (!read)
+				break;	/* no configuration, or failed */
+		}
+		_lock_timed(&wr);
+		gq_state_lock();
+		if (!st->config)
+			ran = false;
+		else if (whole)
+			kick = _pass(st, time(NULL), &ok);
+		else
+			ok = _pass_write(st, epoch, time(NULL), &kick);
+		gq_state_unlock();
+		/*
+		 * A released job, or a reclaim that only this pass made
+		 * possible: ask for a scheduling pass now rather than at the
+		 * next sched_interval (60 s by default).
+		 */
+		if (kick)
+			queue_job_scheduler();
+		_unlock_timed(&wr, &hold);
+		r.lock_hold_us += hold.lock_hold_us;
+		r.lock_cpu_us += hold.lock_cpu_us;
+	}
+	if (ran) {
+		r.pass_us = r.read_hold_us + r.lock_hold_us;
+		r.ok = ok;
+		r.tries = tries;
+		gq_files_record_pass(&r);
+	}
+	gq_grace_requeue();
+	gq_files_save_usage(false);
+	gq_throttle_save();
+}
+
+/*
+ * A re-hold (gq_state_t.pass_now): the holds of the last pass written
+ * again on the jobs Slurm's main cycle gave their priority back
+ * (gq_hold_again), as soon as the cycle lets go of the job lock.  A walk
+ * of the job list by id, not a pass: in a burst of reclaims, each inside a
+ * cycle, a whole pass each (reading every job) held the job write lock
+ * the submits wait for.  Its lock hold is recorded with the passes'.
+ */
+static void _run_rehold(void)
+{
+	gq_timed_lock_t t = { .locks = { .job = WRITE_LOCK } };
+	gq_pass_rec_t r = { .ok = true, .rehold = true };
+	struct timespec end;
+	bool ran = false;
+
+	_lock_timed(&t);
+	gq_state_lock();
+	if (gq_state()->view) {
+		ran = true;
+		gq_hold_again(gq_state()->view, GQ_HOLD_NONE, "re-hold");
+	}
+	gq_state_unlock();
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	_unlock_timed(&t, &r);
+	r.pass_us = _us(&t.granted, &end);
+	if (ran)
+		gq_files_record_pass(&r);
+}
+
+/*
+ * Passes asked for (submits, job ends, reloads) are paced: at least this
+ * long from the end of one pass to the start of the next, and every
+ * request in between is served by that one pass.  A submit storm thus
+ * costs one pass per gap, not one per submit (each holds the job write
+ * lock for O(J log J)); a job submitted meanwhile gets its band at once
+ * from priority_p_set.
+ */
+#define GQ_PASS_MIN_GAP_NS 500000000L
+
+static void _add_ns(struct timespec *t, long ns)
+{
+	t->tv_nsec += ns;
+	while (t->tv_nsec >= 1000000000L) {
+		t->tv_nsec -= 1000000000L;
+		t->tv_sec++;
+	}
+}
+
+static bool _before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static void *_pass_loop(void *arg)
+{
+	struct timespec earliest = { 0 };	/* end of last pass + gap */
+
+	while (true) {
+		struct timespec until, now;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += _interval();
+		slurm_mutex_lock(&pass_mutex);
+		while (!pass_stop && !pass_wanted &&
+		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
+					      &until) == 0)
+			;
+		/* an asked-for pass waits out the gap; more asks coalesce;
+		 * an urgent one re-holds at once, its pass comes after */
+		while (true) {
+			if (pass_urgent && !pass_stop) {
+				pass_urgent = false;
+				slurm_mutex_unlock(&pass_mutex);
+				_run_rehold();
+				slurm_mutex_lock(&pass_mutex);
+				continue;
+			}
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (pass_stop || !_before(&now, &earliest))
+				break;
+			pthread_cond_timedwait(&pass_cond, &pass_mutex,
+					       &earliest);
+		}
+		pass_wanted = pass_urgent = false;
+		if (pass_stop) {
+			slurm_mutex_unlock(&pass_mutex);
+			break;
+		}
+		slurm_mutex_unlock(&pass_mutex);
+		_run_pass();
+		clock_gettime(CLOCK_REALTIME, &earliest);
+		_add_ns(&earliest, GQ_PASS_MIN_GAP_NS);
+	}
+	return NULL;
+}
+
+void gq_passes_want(void)
+{
+	slurm_mutex_lock(&pass_mutex);
+	pass_wanted = true;
+	slurm_cond_signal(&pass_cond);
+	slurm_mutex_unlock(&pass_mutex);
+}
+
+/*
+ * A re-hold at once, and a pass after the gap (gq_state_t.pass_now):
+ * preempt/gpuquota held work for a reclaim inside Slurm's main scheduling
+ * cycle, which puts the priority of the jobs still in its queue back; the
+ * re-hold writes their holds again as soon as the cycle lets go of the
+ * job lock, before a second scheduling test could start them
+ * (docs/DEVELOPING.md).
+ */
+static void _want_pass_now(void)
+{
+	slurm_mutex_lock(&pass_mutex);
+	pass_wanted = pass_urgent = true;
+	slurm_cond_signal(&pass_cond);
+	slurm_mutex_unlock(&pass_mutex);
+}
+
+void gq_passes_start(void)
+{
+	pass_stop = false;
+	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
+	pass_started = true;
+	gq_state_lock();
+	gq_state()->pass_now = _want_pass_now;
+	gq_state()->completing_nodes = gq_read_completing;
+	gq_state_unlock();
+}
+
+bool gq_passes_running(void)
+{
+	return pass_started;
+}
+
+void gq_passes_stop(void)
+{
+	if (!pass_started)
+		return;
+	gq_state_lock();
+	gq_state()->pass_now = NULL;
+	gq_state()->completing_nodes = NULL;
+	gq_state_unlock();
+	slurm_mutex_lock(&pass_mutex);
+	pass_stop = true;
+	slurm_cond_signal(&pass_cond);
+	slurm_mutex_unlock(&pass_mutex);
+	gq_thread_join(pass_thread);
+	pass_started = false;
+	gq_write_plan_free(&plan);
+}

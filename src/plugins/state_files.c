@@ -1,0 +1,130 @@
+/*
+ * state_files.c - the usage file and the metrics file of priority/gpuquota:
+ * their paths, when each is read and written, and the log of a write that
+ * fails (see state_files.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shared/slurm_compat.h"
+
+#include "state/metrics_file.h"
+#include "state/state.h"
+#include "state/usage.h"
+#include "plugins/state_files.h"
+
+static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
+static bool metrics_failing;	/* the last write failed (logged once) */
+static char *usage_path;	/* <StateSaveLocation>/gpuquota-usage.json */
+static time_t usage_saved;	/* when it was last written */
+#define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
+static gq_metrics_t metrics_snap;	/* written by the pass thread only */
+
+/*
+ * Usage survives restarts: read at init (a missing file starts from zero;
+ * a bad one too, said in the log, never fatal), written every
+ * GQ_USAGE_SAVE_EVERY seconds and at fini, from a copy taken under the
+ * state lock (the file is written with no lock held).
+ */
+static void _usage_load(void)
+{
+	char err[GQ_ERR_MAX];
+	gq_usage_t u = { 0 };
+	int rc;
+
+	if (!usage_path)
+		return;
+	rc = gq_usage_file_read(usage_path, &u, err, sizeof(err));
+	if (rc == -1)
+		error("gpuquota: usage file: %s; usage starts from zero", err);
+	gq_state_lock();
+	if (!rc) {
+		gq_usage_free(&gq_state()->usage);
+		gq_state()->usage = u;
+		info("gpuquota: usage of %d projects read from %s", u.n,
+		     usage_path);
+	}
+	gq_state_unlock();
+}
+
+void gq_files_init(const char *dir)
+{
+	if (dir && (!(metrics_path = gq_metrics_file_path(dir)) ||
+		    !(usage_path = gq_usage_file_path(dir))))
+		fatal("gpuquota: out of memory");
+	_usage_load();
+}
+
+void gq_files_save_usage(bool now)
+{
+	char err[GQ_ERR_MAX];
+	gq_usage_t copy = { 0 };
+	const gq_usage_t *u;
+	int i, rc = 0;
+
+	if (!usage_path || (!now && time(NULL) - usage_saved < GQ_USAGE_SAVE_EVERY))
+		return;
+	usage_saved = time(NULL);
+	gq_state_lock();
+	u = &gq_state()->usage;
+	if (!u->n || !gq_state()->config ||
+	    !gq_state()->config->settings.usage_half_life) {
+		gq_state_unlock();
+		return;
+	}
+	copy.at = u->at;
+	if (!(copy.e = calloc(u->n, sizeof(*copy.e))))
+		rc = -1;
+	for (i = 0; !rc && i < u->n; i++, copy.n++) {
+		copy.e[i].gpu_seconds = u->e[i].gpu_seconds;
+		if (!(copy.e[i].pool = strdup(u->e[i].pool)) ||
+		    !(copy.e[i].project = strdup(u->e[i].project)))
+			rc = -1;
+	}
+	gq_state_unlock();
+	if (rc || gq_usage_file_write(&copy, usage_path, err, sizeof(err)))
+		error("gpuquota: usage file: %s", rc ? "out of memory" : err);
+	gq_usage_free(&copy);
+}
+
+/*
+ * Count a pass in the metrics, then write them to the metrics file: the
+ * snapshot is taken under the state lock, the file written after it, with
+ * no lock held.
+ */
+void gq_files_record_pass(gq_pass_rec_t *r)
+{
+	char err[GQ_ERR_MAX];
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = ts.tv_sec + ts.tv_nsec / 1e9;
+	r->at = now;
+	gq_state_lock();
+	gq_metrics_pass(&gq_state()->metrics, r);
+	metrics_snap = gq_state()->metrics;
+	gq_state_unlock();
+	if (!metrics_path)
+		return;
+	if (gq_metrics_file_write(&metrics_snap, metrics_path, now, err,
+				  sizeof(err))) {
+		if (!metrics_failing)
+			error("gpuquota: metrics file: %s; `gpuquota metrics` shows only what it reads from Slurm until a write succeeds",
+			      err);
+		metrics_failing = true;
+	} else if (metrics_failing) {
+		info("gpuquota: metrics file %s written again", metrics_path);
+		metrics_failing = false;
+	}
+}
+
+void gq_files_fini(void)
+{
+	gq_files_save_usage(true);
+	free(metrics_path);
+	metrics_path = NULL;
+	free(usage_path);
+	usage_path = NULL;
+}

@@ -59,7 +59,7 @@ int gq_load_config(bool fatal_on_error)
 	gq_state_lock();
 	rc = gq_state_load(path, err, sizeof(err));
 	if (!rc) {
-		_log_config(gq_state()->config, path);
+		_log_config(gq_state_config(), path);
 		accounts_checked = partitions_checked = false;
 	}
 	gq_state_unlock();

@@ -38,8 +38,8 @@ static int _interval(void)
 	int s = GQ_DEFAULT_INTERVAL;
 
 	gq_state_lock();
-	if (gq_state()->config)
-		s = gq_state()->config->settings.recompute_interval;
+	if (gq_state_config())
+		s = gq_state_config()->settings.recompute_interval;
 	gq_state_unlock();
 	return s > 0 ? s : 1;
 }
@@ -49,11 +49,12 @@ static int _interval(void)
  * 0, or -1 out of memory.  Caller holds the job read lock (at least) and
  * the state lock.
  */
-static int _compute(gq_state_t *st, gq_pools_t *next, time_t now)
+static int _compute(gq_pools_t *next, time_t now)
 {
 	if (!next || gq_read_pass(next, now))
 		return -1;
-	return gq_pass_compute(next, &st->usage, &st->config->settings, now);
+	return gq_pass_compute(next, gq_state_usage(),
+			       &gq_state_config()->settings, now);
 }
 
 /* A pass failed (out of memory) or succeeded: said when that changes. */
@@ -67,10 +68,10 @@ static void _passed(bool ok)
 }
 
 /* The pass is published: usage counted up to now. */
-static void _published(gq_state_t *st, time_t now)
+static void _published(time_t now)
 {
-	if (gq_usage_advance(&st->usage, st->view,
-			     st->config->settings.usage_half_life, now))
+	if (gq_usage_advance(gq_state_usage(), gq_state_view(),
+			     gq_state_config()->settings.usage_half_life, now))
 		error("gpuquota: usage not counted this pass (out of memory)");
 }
 
@@ -79,16 +80,16 @@ static void _published(gq_state_t *st, time_t now)
  * Returns whether a scheduling pass should run now; *ok whether the pass
  * succeeded.  Caller holds the job write lock and the state lock.
  */
-static bool _pass(gq_state_t *st, time_t now, bool *ok)
+static bool _pass(time_t now, bool *ok)
 {
-	*ok = !_compute(st, gq_state_next(), now);
+	*ok = !_compute(gq_state_next(), now);
 	_passed(*ok);
 	if (!*ok)
 		return false;
 	gq_state_publish();
-	_published(st, now);
+	_published(now);
 	/* after publishing, `next` is the pass before (or NULL) */
-	return gq_write_pass(st->view, st->next, now);
+	return gq_write_pass(gq_state_view(), gq_state_spare(), now);
 }
 
 /*
@@ -96,14 +97,14 @@ static bool _pass(gq_state_t *st, time_t now, bool *ok)
  * Returns false when it failed (out of memory; logged).  Caller holds
  * the job read lock and the state lock.
  */
-static bool _pass_read(gq_state_t *st, time_t now, uint64_t *epoch)
+static bool _pass_read(time_t now, uint64_t *epoch)
 {
 	gq_pools_t *next = gq_state_next();
 	bool ok;
 
 	*epoch = gq_state_pass_read();
-	ok = !_compute(st, next, now) &&
-	     !gq_write_plan(&plan, next, st->view, now);
+	ok = !_compute(next, now) &&
+	     !gq_write_plan(&plan, next, gq_state_view(), now);
 	if (!ok)
 		gq_state_pass_abandon();
 	_passed(ok);
@@ -131,18 +132,18 @@ static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
  * written again: the pass is made again).  *kick: a scheduling pass
  * should run now.  Caller holds the job write lock and the state lock.
  */
-static bool _pass_write(gq_state_t *st, uint64_t epoch, time_t now,
+static bool _pass_write(uint64_t epoch, time_t now,
 			bool *kick)
 {
 	gq_write_plan_started(&plan);
 	if (!gq_state_pass_write(epoch, _added_since_read, NULL)) {
 		/* a reclaim inside Slurm's main cycle: its holds again now,
 		 * as the re-hold after it would (_run_rehold) */
-		gq_hold_again(st->view, GQ_HOLD_NONE, "re-hold");
+		gq_hold_again(gq_state_view(), GQ_HOLD_NONE, "re-hold");
 		return false;
 	}
-	_published(st, now);
-	*kick = gq_write_planned(&plan, st->view, st->next, now);
+	_published(now);
+	*kick = gq_write_planned(&plan, gq_state_view(), gq_state_spare(), now);
 	return true;
 }
 
@@ -199,7 +200,6 @@ static void _run_pass(void)
 					  .part = READ_LOCK } };
 	gq_pass_rec_t r = { 0 }, hold;
 	uint64_t epoch;
-	gq_state_t *st = gq_state();
 	bool kick = false, ran = false, ok = false, read;
 	int tries;
 
@@ -209,10 +209,10 @@ static void _run_pass(void)
 		if (!whole) {	/* the first hold: read and plan */
 			_lock_timed(&rd);
 			gq_state_lock();
-			ran = st->config != NULL;
-			read = ran && _pass_read(st, time(NULL), &epoch);
+			ran = gq_state_config() != NULL;
+			read = ran && _pass_read(time(NULL), &epoch);
 			if (ran)
-				gq_load_check(st->config);
+				gq_load_check(gq_state_config());
 			gq_state_unlock();
 			_unlock_timed(&rd, &hold);
 			r.read_hold_us += hold.lock_hold_us;
@@ -222,12 +222,12 @@ static void _run_pass(void)
 		}
 		_lock_timed(&wr);
 		gq_state_lock();
-		if (!st->config)
+		if (!gq_state_config())
 			ran = false;
 		else if (whole)
-			kick = _pass(st, time(NULL), &ok);
+			kick = _pass(time(NULL), &ok);
 		else
-			ok = _pass_write(st, epoch, time(NULL), &kick);
+			ok = _pass_write(epoch, time(NULL), &kick);
 		gq_state_unlock();
 		/*
 		 * A released job, or a reclaim that only this pass made
@@ -268,9 +268,9 @@ static void _run_rehold(void)
 
 	_lock_timed(&t);
 	gq_state_lock();
-	if (gq_state()->view) {
+	if (gq_state_view()) {
 		ran = true;
-		gq_hold_again(gq_state()->view, GQ_HOLD_NONE, "re-hold");
+		gq_hold_again(gq_state_view(), GQ_HOLD_NONE, "re-hold");
 	}
 	gq_state_unlock();
 	clock_gettime(CLOCK_MONOTONIC, &end);
@@ -378,8 +378,7 @@ void gq_passes_start(void)
 	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
 	pass_started = true;
 	gq_state_lock();
-	gq_state()->pass_now = _want_pass_now;
-	gq_state()->completing_nodes = gq_read_completing;
+	gq_state_set_hooks(_want_pass_now, gq_read_completing);
 	gq_state_unlock();
 }
 
@@ -393,8 +392,7 @@ void gq_passes_stop(void)
 	if (!pass_started)
 		return;
 	gq_state_lock();
-	gq_state()->pass_now = NULL;
-	gq_state()->completing_nodes = NULL;
+	gq_state_set_hooks(NULL, NULL);
 	gq_state_unlock();
 	slurm_mutex_lock(&pass_mutex);
 	pass_stop = true;

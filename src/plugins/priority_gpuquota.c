@@ -54,7 +54,7 @@ static void _mf_load(void)
 	bool want;
 
 	gq_state_lock();
-	want = !gq_state()->config || gq_state()->config->settings.multifactor;
+	want = !gq_state_config() || gq_state_config()->settings.multifactor;
 	gq_state_unlock();
 	if (want)
 		gq_mf_load(false);
@@ -79,9 +79,9 @@ extern int init(void)
 	gq_throttle_load();
 	gq_read_init();
 	gq_state_lock();
-	gq_metrics_init(&gq_state()->metrics, (double)time(NULL));
+	gq_metrics_init(gq_state_metrics(), (double)time(NULL));
 	/* fatal only without a last good configuration in this process */
-	had_config = gq_state()->config != NULL;
+	had_config = gq_state_config() != NULL;
 	gq_state_unlock();
 	gq_files_init(slurm_conf.state_save_location);
 	gq_load_config(!had_config);
@@ -157,7 +157,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
 	const gq_job_t *job = NULL;
 	const gq_pools_t *pools;
-	gq_state_t *st;
+	gq_pools_t *view;
 	gq_job_in_t in;
 	uint32_t prio = 1, mf_prio;
 	int k = 0;
@@ -168,18 +168,18 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	mf_prio = gq_mf_set(last_prio, job_ptr);	/* 1 without it */
 	gq_read_set(job_ptr, &in);
 	gq_state_lock();
-	st = gq_state();
-	pools = st->view ? st->view : st->next;
+	view = gq_state_view();
+	pools = view ? view : gq_state_spare();
 	if (pools && gq_read_pool(pools, job_ptr) < 0) {
 		/* outside the GPU pools: multifactor's (or FIFO) */
-		bool left = st->view && gq_pools_job(st->view, in.id, &k);
+		bool left = view && gq_pools_job(view, in.id, &k);
 
 		gq_state_unlock();
 		return left ? gq_mf_left_pools(job_ptr) : mf_prio;
 	}
-	if (st->view && (job = gq_read_add(st->view, job_ptr, &in, &k))) {
+	if (view && (job = gq_read_add(view, job_ptr, &in, &k))) {
 		gq_state_job_added(in.id);	/* a pass reading meanwhile */
-		prio = _set_in_view(job_ptr, st->view, job, k);
+		prio = _set_in_view(job_ptr, view, job, k);
 	}
 	gq_state_unlock();
 	if (job && prio > 1) {	/* multifactor's part inside the band */
@@ -197,7 +197,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	} else if (prio && gq_read_held(job_ptr)) {
 		gq_write_unhold(job_ptr);
 		gq_state_lock();
-		gq_metrics_release(&gq_state()->metrics);
+		gq_metrics_release(gq_state_metrics());
 		gq_state_unlock();
 	}
 	if (in_ctld)

@@ -302,7 +302,7 @@ const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
 	const gq_job_t *job, *shadow;
 
 	if ((*k = gq_read_pool(pools, job_ptr)) < 0 ||
-	    !(job = gq_view_add_job(pools->view[*k], job_ptr->account, in)))
+	    !(job = gq_view_add_late(pools->view[*k], job_ptr->account, in)))
 		return NULL;
 	/* held by a limit of another pool it lists: that hold */
 	if (!gq_read_shadows(pools, *k, job_ptr, in) && !job->hold &&

@@ -40,8 +40,8 @@ static void _usage_load(void)
 		error("gpuquota: usage file: %s; usage starts from zero", err);
 	gq_state_lock();
 	if (!rc) {
-		gq_usage_free(&gq_state()->usage);
-		gq_state()->usage = u;
+		gq_usage_free(gq_state_usage());
+		*gq_state_usage() = u;
 		info("gpuquota: usage of %d projects read from %s", u.n,
 		     usage_path);
 	}
@@ -67,9 +67,9 @@ void gq_files_save_usage(bool now)
 		return;
 	usage_saved = time(NULL);
 	gq_state_lock();
-	u = &gq_state()->usage;
-	if (!u->n || !gq_state()->config ||
-	    !gq_state()->config->settings.usage_half_life) {
+	u = gq_state_usage();
+	if (!u->n || !gq_state_config() ||
+	    !gq_state_config()->settings.usage_half_life) {
 		gq_state_unlock();
 		return;
 	}
@@ -103,8 +103,8 @@ void gq_files_record_pass(gq_pass_rec_t *r)
 	now = ts.tv_sec + ts.tv_nsec / 1e9;
 	r->at = now;
 	gq_state_lock();
-	gq_metrics_pass(&gq_state()->metrics, r);
-	metrics_snap = gq_state()->metrics;
+	gq_metrics_pass(gq_state_metrics(), r);
+	metrics_snap = *gq_state_metrics();
 	gq_state_unlock();
 	if (!metrics_path)
 		return;

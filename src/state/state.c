@@ -36,6 +36,23 @@ uint64_t gq_state_published(void)
 	return _state.published;
 }
 
+gq_pools_t *gq_state_spare(void)
+{
+	return _state.next;
+}
+
+gq_usage_t *gq_state_usage(void)
+{
+	return &_state.usage;
+}
+
+void gq_state_set_hooks(void (*pass_now)(void),
+			int (*completing_nodes)(gq_node_idle_t *out, int max))
+{
+	_state.pass_now = pass_now;
+	_state.completing_nodes = completing_nodes;
+}
+
 int gq_state_completing_nodes(gq_node_idle_t *out, int max)
 {
 	return _state.completing_nodes ? _state.completing_nodes(out, max) : 0;

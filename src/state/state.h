@@ -118,6 +118,22 @@ const gq_config_t *gq_state_config(void);
 gq_metrics_t *gq_state_metrics(void);
 uint64_t gq_state_published(void);
 
+/*
+ * The other views the state holds, as they are (never made here, unlike
+ * gq_state_next): the ones the next pass fills; right after
+ * gq_state_publish, the pass it replaced (NULL when that was made for an
+ * older configuration).  Caller holds the lock.
+ */
+gq_pools_t *gq_state_spare(void);
+
+/* Decayed usage (usage.h), the plugins' to read and replace. */
+gq_usage_t *gq_state_usage(void);
+
+/* The hooks a plugin that runs passes sets while it does, NULL when it
+ * stops (gq_state_t.pass_now, .completing_nodes). */
+void gq_state_set_hooks(void (*pass_now)(void),
+			int (*completing_nodes)(gq_node_idle_t *out, int max));
+
 /* The completing nodes through the reading plugin's hook
  * (gq_state_t.completing_nodes); 0 while none is set. */
 int gq_state_completing_nodes(gq_node_idle_t *out, int max);

@@ -29,7 +29,7 @@ lost_requeue() {
 }
 
 round() { # SECONDS before the kill
-	local a1 a2 b1 b2 j ids t0
+	local a1 a2 b1 b2 j ids t0 burn
 	up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
 	                          {"name": "team-b", "gpu_quota": 2}]}'
 	a1=$(submit a1 team-a 1); wait_state "$a1" RUNNING
@@ -47,6 +47,13 @@ round() { # SECONDS before the kill
 	if [[ -z $(state "$b2") ]]; then
 		echo "$TEST: kill $1 s after the submit: Slurm lost b2 (job $b2) it had acknowledged" >&2
 		lost=$((lost + 1))
+		# Slurm gives a lost job's id to the next submit, while the
+		# node may still run the lost job's batch script: Slurm then
+		# fails the new job ("Registered PENDING JobId=4 StepId=
+		# 4.batch").  That id goes to a held job, cancelled at once.
+		burn=$(sl sbatch --parsable --hold -J burn -A team-b -o /dev/null --wrap true) \
+			|| fail "sbatch failed after the restart"
+		sl scancel "$burn"
 		b2=$(submit b2 team-b 1)
 	fi
 	# Slurm's restored state may say a1 runs on n1, which had already

@@ -28,8 +28,9 @@ CC       ?= gcc
 # SLURM_VERSION=V: build for SchedMD's release V from its source tarball in
 # SLURM_SRC_DIR (headers in build/slurm-V, gpuquota in build/v-V); default:
 # the host's slurm-wlm (build/slurm, build/).  SLURM_SRC_DIR: the
-# releases' tarballs, by default ../shared/slurm-src beside the checkout.
-SLURM_SRC_DIR ?= $(abspath $(CURDIR)/../shared/slurm-src)
+# releases' tarballs (slurm-V.tar.xz, checked against
+# scripts/slurm-releases.sha256), by default the cache build/slurm-src.
+SLURM_SRC_DIR ?= $(abspath $(CURDIR)/build/slurm-src)
 SLURM_VERSION ?=
 ifneq ($(SLURM_VERSION),)
 BUILD    := build/v-$(SLURM_VERSION)

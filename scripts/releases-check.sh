@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Owns the CI check of the Slurm releases the host does not run (`make
 # releases-check`, part of `make test`): for each release V of RELEASES
-# (default: every slurm-V.tar.xz of SLURM_SRC_DIR, ../shared/slurm-src
-# beside the checkout),
-# its checksum checked against SHA256SUMS, Slurm's source configured for its
-# headers (scripts/prepare-slurm.sh --source into build/slurm-V; no make of
+# (default: every slurm-V.tar.xz of SLURM_SRC_DIR, by default the cache
+# build/slurm-src: SchedMD's tarballs are not fetched, an admin or CI puts
+# them there), its checksum checked against scripts/slurm-releases.sha256,
+# Slurm's source configured for its headers (scripts/prepare-slurm.sh --source into build/slurm-V; no make of
 # Slurm), then gpuquota's three plugins built against them with -Werror
 # into build/v-V and the command's sources compiled against its public
 # slurm.h (not linked: no libslurm of V is built).  One configure cache
@@ -14,9 +14,8 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-# the releases' source: SLURM_SRC_DIR, else ../shared/slurm-src beside
-# the checkout
-srcdir=${SLURM_SRC_DIR:-$top/../shared/slurm-src}
+# the releases' source: SLURM_SRC_DIR, else the cache in the checkout
+srcdir=${SLURM_SRC_DIR:-$top/build/slurm-src}
 if [[ ! -d $srcdir ]]; then
 	# a machine without the releases' source: nothing to check, said
 	# loudly (SLURM_SRC_DIR=DIR names one)
@@ -39,9 +38,9 @@ cache=$top/build/releases-config.cache
 # same time do not write one file) and build; its output in build/v-V.check
 check() { # VERSION
 	local v=$1 t0=$SECONDS tarball=$srcdir/slurm-$1.tar.xz want out=$top/build/v-$1.check
-	want=$(awk -v f="slurm-$v.tar.xz" '$2 == f { print $1 }' "$srcdir/SHA256SUMS" 2>/dev/null)
+	want=$(awk -v f="slurm-$v.tar.xz" '$2 == f { print $1 }' "$top/scripts/slurm-releases.sha256" 2>/dev/null)
 	if [[ -z $want || $(sha256sum "$tarball" 2>/dev/null | cut -d' ' -f1) != "$want" ]]; then
-		echo "releases-check: $v: $tarball missing or its checksum differs from SHA256SUMS" >"$out"
+		echo "releases-check: $v: $tarball missing or its checksum differs from scripts/slurm-releases.sha256" >"$out"
 		return 1
 	fi
 	[[ -f $cache ]] && cp "$cache" "$cache.$v"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Owns the Slurm daemons built from SchedMD's source for testing gpuquota on
 # releases Debian does not package: builds release V from
-# ../shared/slurm-src/slurm-V.tar.xz beside the checkout (or
-# SLURM_SRC_DIR/slurm-V.tar.xz),
-# its checksum checked against SHA256SUMS there, into the prefix
+# SLURM_SRC_DIR/slurm-V.tar.xz (by default the cache build/slurm-src, where
+# an admin puts SchedMD's tarball), its checksum checked against
+# scripts/slurm-releases.sha256, into the prefix
 # build/slurm-V/install (slurmctld, slurmd, the client commands, munge auth,
 # select/cons_tres, gres/gpu, slurmdbd with accounting_storage/mysql for
 # the tests in accounting mode; no slurmrestd).
@@ -17,7 +17,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-srcdir=${SLURM_SRC_DIR:-$top/../shared/slurm-src}
+srcdir=${SLURM_SRC_DIR:-$top/build/slurm-src}
 print=0
 if [ "${1:-}" = "--prefix" ]; then print=1; shift; fi
 v=${1:?usage: slurm-build.sh [--prefix] VERSION (e.g. 25.05.8)}
@@ -32,10 +32,10 @@ fi
 
 tarball=$srcdir/slurm-$v.tar.xz
 [ -f "$tarball" ] || { echo "slurm-build: $tarball not found" >&2; exit 1; }
-want=$(awk -v f="slurm-$v.tar.xz" '$2 == f { print $1 }' "$srcdir/SHA256SUMS")
+want=$(awk -v f="slurm-$v.tar.xz" '$2 == f { print $1 }' "$top/scripts/slurm-releases.sha256")
 have=$(sha256sum "$tarball" | cut -d' ' -f1)
 [ -n "$want" ] && [ "$want" = "$have" ] \
-	|| { echo "slurm-build: checksum of $tarball does not match $srcdir/SHA256SUMS" >&2; exit 1; }
+	|| { echo "slurm-build: checksum of $tarball does not match scripts/slurm-releases.sha256" >&2; exit 1; }
 flags=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
        --enable-multiple-slurmd --disable-debug --disable-slurmrestd
        --disable-x11 --without-hdf5 --without-rrdtool --without-ucx --without-pmix

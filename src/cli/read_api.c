@@ -258,11 +258,12 @@ static void _read_placement(const slurm_job_info_t *j, gq_pass_in_t *in,
 
 /* An active job of a pool into the pass input, as the plugin reads it */
 static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
-		      time_t now, gq_qos_priority_t qos, void *qos_ctx,
-		      uint32_t array_running, gq_pass_in_t *in)
+		      int pool, time_t now, gq_qos_priority_t qos,
+		      void *qos_ctx, uint32_t array_running, gq_pass_in_t *in)
 {
 	gq_pass_job_t *pj = &in->job[in->njobs++];
 
+	pj->pool = pool;
 	pj->account = j->account;
 	pj->partitions = j->partition;
 	pj->pending = (j->job_state & JOB_STATE_BASE) == JOB_PENDING;
@@ -322,12 +323,12 @@ int gq_api_read_pass(const gq_api_t *a, gq_pools_t *p, time_t now,
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
 		gq_job_facts_t f = { .job_state = j->job_state };
-		int n;
+		int n, k;
 
-		if (!gq_facts_active(&f) || gq_api_pool(p, j) < 0)
+		if (!gq_facts_active(&f) || (k = gq_api_pool(p, j)) < 0)
 			continue;
 		n = gq_hash_get(&running, gq_key_int(j->job_id));
-		_read_job(a, j, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
+		_read_job(a, j, k, now, qos, qos_ctx, n < 0 ? 0 : n, &in);
 	}
 	rc = gq_pass_fill(p, &in, now);
 	if (!rc)

@@ -457,10 +457,12 @@ static int _read_nodes(gq_read_t *r)
 }
 
 /* An active job of a pool into the pass input. */
-static int _read_pass_job(gq_read_t *r, job_record_t *job_ptr, time_t now)
+static int _read_pass_job(gq_read_t *r, job_record_t *job_ptr, int pool,
+			  time_t now)
 {
 	gq_pass_job_t *j = &r->in.job[r->in.njobs++];
 
+	j->pool = pool;
 	j->account = job_ptr->account;
 	j->partitions = _partitions(job_ptr);
 	j->pending = IS_JOB_PENDING(job_ptr);
@@ -481,7 +483,7 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
-	int rc = 0;
+	int k, rc = 0;
 
 	if (!(r->in.job = gq_xcalloc(list_count(job_list) + 1,
 				     sizeof(*r->in.job))))
@@ -490,8 +492,8 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)) && !rc) {
 		_note_victim(job_ptr, now);
-		if (_active(job_ptr) && gq_read_pool(p, job_ptr) >= 0)
-			rc = _read_pass_job(r, job_ptr, now);
+		if (_active(job_ptr) && (k = gq_read_pool(p, job_ptr)) >= 0)
+			rc = _read_pass_job(r, job_ptr, k, now);
 	}
 	list_iterator_destroy(it);
 	gq_state_leaving_end();

@@ -111,21 +111,16 @@ static bool _narrow_of(const gq_pass_in_t *in, const gq_pass_job_t *j,
 			    j->tres_per_job, w);
 }
 
-/*
- * Each job's pool (-1: none) into pool[], and the distinct narrowings of
- * the pools' pending jobs, in the jobs' order.  O(J x W) lookups.
- */
-static void _note_jobs(gq_pools_t *p, const gq_pass_in_t *in, int *pool,
-		       gq_narrows_t *narrows)
+/* The distinct narrowings of the pending jobs, in the jobs' order.
+ * O(J x W) lookups. */
+static void _note_narrows(const gq_pass_in_t *in, gq_narrows_t *narrows)
 {
 	size_t i;
 
 	for (i = 0; i < in->njobs; i++) {
-		const gq_pass_job_t *j = &in->job[i];
 		gq_narrow_t w;
 
-		pool[i] = gq_pass_pool(p, j->partitions, j->pending);
-		if (pool[i] >= 0 && j->pending && _narrow_of(in, j, &w))
+		if (in->job[i].pending && _narrow_of(in, &in->job[i], &w))
 			gq_narrows_add(narrows, &w);
 	}
 }
@@ -220,13 +215,12 @@ static int _add_job(gq_pools_t *p, int k, const gq_pass_in_t *in,
 int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now)
 {
 	gq_narrows_t *narrows = calloc(1, sizeof(*narrows));
-	int *pool = calloc(in->njobs + 1, sizeof(*pool));
 	size_t i;
 	int k, rc = -1;
 
-	if (!narrows || !pool)
+	if (!narrows)
 		goto out;
-	_note_jobs(p, in, pool, narrows);
+	_note_narrows(in, narrows);
 	for (k = 0; k < p->n; k++) {
 		gq_view_begin(p->view[k], gq_pass_capacity(in, p->config[k]),
 			      now);
@@ -235,12 +229,11 @@ int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now)
 		gq_view_min_runtime_at_least(p->view[k], in->min_runtime);
 	}
 	for (i = 0; i < in->njobs; i++)
-		if (pool[i] >= 0 && _add_job(p, pool[i], in, &in->job[i],
-					     narrows))
+		if (in->job[i].pool >= 0 && in->job[i].pool < p->n &&
+		    _add_job(p, in->job[i].pool, in, &in->job[i], narrows))
 			goto out;
 	rc = 0;
 out:
-	free(pool);
 	free(narrows);
 	return rc;
 }

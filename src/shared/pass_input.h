@@ -33,8 +33,10 @@ typedef struct {
 	uint32_t gpus;
 } gq_pass_place_t;
 
-/* An active job (gq_facts_active) as the pass reads it. */
+/* An active job (gq_facts_active) of a pool, as the pass reads it. */
 typedef struct {
+	int pool;		/* its pool (gq_pass_pool): the reader, which
+				 * hands over only jobs of a pool, found it */
 	const char *account;
 	const char *partitions;	/* comma separated: a pending job's every
 				 * one, a started job's own first */
@@ -103,8 +105,9 @@ double gq_pass_capacity(const gq_pass_in_t *in, const gq_config_t *cfg);
  * GPUs where a node takes work, else closed), its capacity, the node
  * groups (Slurm's partitions, then each distinct narrowing of a pending
  * job of the pools, in the jobs' order), PreemptExemptTime; then every
- * job in its pool, a running one with its placement, one not running with
- * its node group and as a shadow in the other pools it lists.  (Slurm's
+ * job in the pool it names (a job of none is skipped), a running one with
+ * its placement, one not running with its node group and as a shadow in
+ * the other pools it lists.  (Slurm's
  * account tree comes from the reader: slurmctld's cache or slurmdbd.)
  * Sets in->job[i].in.node_group.  Returns 0, or -1 out of memory (the
  * views then hold a partial pass: not to be computed).

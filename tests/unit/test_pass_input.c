@@ -42,8 +42,8 @@ static int node_part[] = { 0, 0, 1, 2 };
  * down), n2 (h100, 8 GPUs all allocated), n3 (cpu, none) and a hole in
  * the node table.  Jobs: 1 (team-a, running 2 GPUs on n0), 2 (team-a
  * pending 2, listing a100 and h100, --constraint fast), 3 (team-b pending
- * 1 in h100), 4 (running in cpu), 5 (team-a pending 1 in a100,
- * --constraint slow), 6 (team-b running 8 on n2).
+ * 1 in h100), 4 (running in cpu: no pool's, skipped), 5 (team-a pending
+ * 1 in a100, --constraint slow), 6 (team-b running 8 on n2).
  */
 static void cluster(gq_pass_in_t *in, gq_pass_node_t *node,
 		    gq_pass_job_t *job, gq_pass_place_t *place)
@@ -65,20 +65,26 @@ static void cluster(gq_pass_in_t *in, gq_pass_node_t *node,
 	node[4] = (gq_pass_node_t){ .present = false };
 	place[0] = (gq_pass_place_t){ .node = 0, .gpus = 2 };
 	place[1] = (gq_pass_place_t){ .node = 2, .gpus = 8 };
-	job[0] = (gq_pass_job_t){ .account = "team-a", .partitions = "a100",
+	job[0] = (gq_pass_job_t){ .pool = 0,
+				  .account = "team-a", .partitions = "a100",
 				  .in = running(1, 2, 10), .place = 0,
 				  .nplaces = 1 };
-	job[1] = (gq_pass_job_t){ .account = "team-a",
+	job[1] = (gq_pass_job_t){ .pool = 0,
+				  .account = "team-a",
 				  .partitions = "a100,h100", .pending = true,
 				  .features = "fast", .in = pending(2, 2, 20) };
-	job[2] = (gq_pass_job_t){ .account = "team-b", .partitions = "h100",
+	job[2] = (gq_pass_job_t){ .pool = 1,
+				  .account = "team-b", .partitions = "h100",
 				  .pending = true, .in = pending(3, 1, 30) };
-	job[3] = (gq_pass_job_t){ .account = "team-a", .partitions = "cpu",
+	job[3] = (gq_pass_job_t){ .pool = -1,
+				  .account = "team-a", .partitions = "cpu",
 				  .in = running(4, 0, 40) };
-	job[4] = (gq_pass_job_t){ .account = "team-a", .partitions = "a100",
+	job[4] = (gq_pass_job_t){ .pool = 0,
+				  .account = "team-a", .partitions = "a100",
 				  .pending = true, .features = "slow",
 				  .in = pending(5, 1, 50) };
-	job[5] = (gq_pass_job_t){ .account = "team-b", .partitions = "h100",
+	job[5] = (gq_pass_job_t){ .pool = 1,
+				  .account = "team-b", .partitions = "h100",
 				  .in = running(6, 8, 60), .place = 1,
 				  .nplaces = 1 };
 	in->job = job;

@@ -8,6 +8,7 @@
 #include "core/patience.h"
 #include "core/reclaim.h"
 #include "tools/sort.h"
+#include "core/job_store.h"
 #include "core/view_impl.h"
 
 /* A loan's GPUs on one node. */
@@ -15,7 +16,7 @@ typedef struct {
 	int node;
 	uint32_t gpus;
 	int64_t ends;
-	int job;		/* index in v->jobs */
+	int job;		/* index in the view's store */
 } gq_loan_t;
 
 static int _cmp_loan(const void *a, const void *b)
@@ -59,7 +60,8 @@ static bool _may_wait(const gq_job_t *job)
 static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
 		      const gq_loan_t *loan)
 {
-	return gq_reclaim_over_floor(&v->reg, &v->jobs[loan->job], job);
+	return gq_reclaim_over_floor(&v->reg, gq_store_at(&v->store, loan->job),
+				     job);
 }
 
 /*
@@ -130,12 +132,14 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 			}
 		idle[best] = have - need;
 	}
-	_wait(job, v->jobs[loans[best_last].job].in.id);
+	_wait(job, gq_store_at(&v->store, loans[best_last].job)->in.id);
 	return true;
 }
 
 int gq_patience_apply(gq_view_t *v, int patience)
 {
+	gq_job_t *jobs = gq_store_records(&v->store);
+	int njobs = gq_store_count(&v->store);
 	gq_loan_t *loans = NULL;
 	int *first = NULL, *waiters = NULL;
 	uint32_t *free_gpus = NULL;
@@ -147,7 +151,7 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	if (!(loans = malloc(sizeof(*loans) * v->npl)))
 		return -1;
 	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = &v->jobs[v->pl_job[e]];
+		const gq_job_t *j = &jobs[v->pl_job[e]];
 
 		/* eligible (requeueable, past min_runtime), on a node that
 		 * takes work; whether for this waiter: _loan_for */
@@ -168,7 +172,7 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	if (!(first = calloc(v->nnodes + 1, sizeof(*first))) ||
 	    !(free_gpus = malloc(sizeof(*free_gpus) * v->nnodes)) ||
 	    !(used = calloc(nloans, 1)) ||
-	    !(waiters = malloc(sizeof(*waiters) * (v->njobs ? v->njobs : 1))))
+	    !(waiters = malloc(sizeof(*waiters) * (njobs ? njobs : 1))))
 		goto out;
 	for (e = 0, n = 0; n <= v->nnodes; n++) {
 		while (e < nloans && loans[e].node < n)
@@ -179,11 +183,11 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
 	/* of the jobs that may reclaim (gq_queue_walk), by index */
 	for (n = 0; n < v->nreclaimers; n++)
-		if (_may_wait(&v->jobs[v->reclaimers[n]]))
+		if (_may_wait(&jobs[v->reclaimers[n]]))
 			waiters[nwait++] = v->reclaimers[n];
-	gq_sort_ints(waiters, nwait, _cmp_waiter, v->jobs);
+	gq_sort_ints(waiters, nwait, _cmp_waiter, jobs);
 	for (k = 0; k < nwait; k++)
-		_wait_for_loans(v, &v->jobs[waiters[k]], free_gpus, loans,
+		_wait_for_loans(v, &jobs[waiters[k]], free_gpus, loans,
 				first, used);
 	rc = 0;
 out:

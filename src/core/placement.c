@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/view.h"
+#include "core/job_store.h"
 #include "core/view_impl.h"
 
 #define GQ_PLACES_MIN_CAP 256
@@ -118,13 +119,13 @@ static int _grow_places(gq_view_t *v)
 
 /*
  * May job idx have the next entry?  A job's entries must be consecutive.
- * During a pass its record holds its input alone (_store_job): whether it
- * has entries is a bit of its group, its entries are counted into its
- * record once it is grouped (_set_places).
+ * During a pass its record holds its input alone (job_store.h): whether
+ * it has entries the store keeps (gq_store_set_placed), its entries are
+ * counted into its record once it is grouped (view.c, _set_places).
  */
 static bool _next_place(gq_view_t *v, int idx)
 {
-	gq_job_t *job = &v->jobs[idx];
+	gq_job_t *job = gq_store_at(&v->store, idx);
 
 	if (v->computed) {
 		if (!job->place_n)
@@ -136,15 +137,12 @@ static bool _next_place(gq_view_t *v, int idx)
 	}
 	if (v->npl && v->pl_job[v->npl - 1] == idx)
 		return true;
-	if (v->group[idx] & GQ_PLACED)
-		return false;
-	v->group[idx] |= GQ_PLACED;
-	return true;
+	return gq_store_set_placed(&v->store, idx);
 }
 
 int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
 {
-	int idx = gq_idmap_get(&v->ids, job_id);
+	int idx = gq_store_index(&v->store, job_id);
 
 	if (idx < 0 || node < 0 || node >= v->nnodes)
 		return -1;

@@ -38,11 +38,12 @@ static inline int gq_queue_cmp(const gq_job_in_t *x, const gq_job_in_t *y)
 }
 
 /*
- * What the pass saw of a project's queue as it grouped the jobs (view.c),
- * so that gq_queue_demand need not read the queued records again: whether
- * they came in order (gq_queue_cmp), whether one is eligible work that
- * cannot be requeued (its hold reads A), and the GPUs (x tasks) of its
- * eligible jobs.  gq_queue_seen() counts a job in.
+ * What the pass saw of a project's queue as it grouped the jobs
+ * (job_store.h, gq_store_group), so that gq_queue_demand need not read the
+ * queued records again: whether they came in order (gq_queue_cmp),
+ * whether one is eligible work that cannot be requeued (its hold reads
+ * A), and the GPUs (x tasks) of its eligible jobs.  gq_queue_seen()
+ * counts a job in.
  */
 typedef struct {
 	int64_t order;		/* the last job seen: its order, id, state */

@@ -122,6 +122,28 @@ int gq_registry_account_parent(gq_registry_t *r, const char *account,
 void gq_registry_reset(gq_registry_t *r);
 
 /*
+ * A running job of `project` counted in (gpus > 0) or taken out (gpus <
+ * 0): a_p, and a_d of its department, change by `gpus`, their at_risk
+ * parts with them when the job runs on a node that does not respond.
+ * (Inline: the pass counts every running job as it groups the records,
+ * job_store.c.)  O(1).
+ */
+static inline void gq_registry_alloc(gq_registry_t *r, int project,
+				     int64_t gpus, bool at_risk)
+{
+	gq_project_t *p = &r->proj[project];
+
+	p->alloc += gpus;
+	if (at_risk)
+		p->at_risk += gpus;
+	if (p->department >= 0) {
+		r->dept[p->department].alloc += gpus;
+		if (at_risk)
+			r->dept[p->department].at_risk += gpus;
+	}
+}
+
+/*
  * Is the victim's project in a department the preemptor's project is not
  * in?  Then the department's floor bounds the reclaim too.  (Inline: room
  * asks it for every project, once per shape of preemptor.)

@@ -42,6 +42,7 @@
 #include "core/fairshare.h"
 #include "core/reclaim.h"
 #include "core/room.h"
+#include "core/job_store.h"
 #include "core/view_impl.h"
 
 #define GQ_ROOM_AHEAD 8	/* preemptors whose records are read ahead */
@@ -63,7 +64,7 @@ static void _kinds(gq_view_t *v, const gq_job_t *er, uint8_t *kind)
  * random per entry.
  */
 typedef struct {
-	int job;		/* index in v->jobs */
+	int job;		/* index in the view's store */
 	int project;
 	uint32_t gpus;		/* its GPUs on this node */
 	uint8_t victim;		/* its usual sets when the entries were made:
@@ -125,8 +126,9 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 static int _cmp_entry(const void *a, const void *b, void *ctx)
 {
 	const gq_view_t *v = ctx;
-	uint32_t x = v->jobs[v->pl_job[*(const int *)a]].preempt_rank;
-	uint32_t y = v->jobs[v->pl_job[*(const int *)b]].preempt_rank;
+	const gq_job_t *jobs = gq_store_records(&v->store);
+	uint32_t x = jobs[v->pl_job[*(const int *)a]].preempt_rank;
+	uint32_t y = jobs[v->pl_job[*(const int *)b]].preempt_rank;
 
 	return x < y ? -1 : x > y;
 }
@@ -209,6 +211,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		   gq_charge_t *undo, char *taken, uint8_t *kinds,
 		   const gq_ent_t *ents, gq_givers_t *g)
 {
+	gq_job_t *jobs = gq_store_records(&v->store);
 	int nchosen = 0, ok = 0, k, s, i, rc = 0;
 
 	if (!g->nchained &&
@@ -245,12 +248,12 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 				room += ent[s].gpus;
 				continue;
 			}
-			had = v->jobs[j].chain;
+			had = jobs[j].chain;
 			if (!kind ||
-			    !gq_budget_take(b, &v->reg, &v->jobs[j], kind,
+			    !gq_budget_take(b, &v->reg, &jobs[j], kind,
 					    &undo[nchosen]))
 				continue;
-			_giver_chained(g, b, &v->jobs[j], had, kinds);
+			_giver_chained(g, b, &jobs[j], had, kinds);
 			taken[j] = 1;
 			chosen[nchosen++] = j;
 			room += ent[s].gpus;
@@ -261,7 +264,7 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		}
 		/* this node cannot make it: undo its choices */
 		for (i = nchosen - 1; i >= mark; i--) {
-			gq_job_t *e = &v->jobs[chosen[i]];
+			gq_job_t *e = &jobs[chosen[i]];
 			uint8_t had = e->chain;
 
 			gq_budget_give_back(b, &v->reg, e, &undo[i]);
@@ -274,11 +277,11 @@ static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
 		for (i = 0; i < nchosen && !rc; i++)
 			rc = gq_hash_put(&v->room,
 					 gq_key_pair(er->in.id,
-						     v->jobs[chosen[i]].in.id), 1);
+						     jobs[chosen[i]].in.id), 1);
 		er->room = true;
 	} else {
 		for (i = nchosen - 1; i >= 0; i--) {
-			gq_job_t *e = &v->jobs[chosen[i]];
+			gq_job_t *e = &jobs[chosen[i]];
 			uint8_t had = e->chain;
 
 			gq_budget_give_back(b, &v->reg, e, &undo[i]);
@@ -298,7 +301,7 @@ static int _node_of(int e, const void *ctx)
 {
 	const gq_view_t *v = ctx;
 
-	if (v->jobs[v->pl_job[e]].preempt_rank == UINT32_MAX ||
+	if (gq_store_at(&v->store, v->pl_job[e])->preempt_rank == UINT32_MAX ||
 	    v->node_closed[v->pl_node[e]])
 		return -1;
 	return v->pl_node[e];
@@ -312,7 +315,7 @@ void gq_room_nodes(gq_view_t *v)
 		v->node_room[n] = v->node_closed[n] ? 0 : v->node_free[n];
 	/* a warned victim's GPUs: leaving, for the preemptors to come */
 	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = &v->jobs[v->pl_job[e]];
+		const gq_job_t *j = gq_store_at(&v->store, v->pl_job[e]);
 
 		n = v->pl_node[e];
 		if (j->in.at_risk && j->in.state == GQ_JOB_RUNNING &&
@@ -480,7 +483,8 @@ static int _reuse(gq_view_t *v, gq_job_t *er, const gq_shapes_t *sh,
 
 	for (i = 0; i < s->n; i++)
 		if (gq_hash_put(&v->room, gq_key_pair(er->in.id,
-			v->jobs[sh->victims[s->first + i]].in.id), 1))
+			gq_store_at(&v->store, sh->victims[s->first + i])->in.id),
+			1))
 			return -1;
 	er->room = true;
 	return 0;
@@ -572,12 +576,14 @@ static void _no_room(gq_job_t *er)
 int gq_room_make(gq_view_t *v, const int *order, int norder,
 		 gq_budget_t **budget)
 {
+	gq_job_t *jobs = gq_store_records(&v->store);
+	int njobs = gq_store_count(&v->store);
 	uint64_t *gpus = NULL;	/* each node's GPUs, when first needed */
 	int *nodes = malloc(sizeof(int) * (v->nnodes + 1));
 	int *chosen = malloc(sizeof(int) * (norder + 1));
-	int *need = malloc(sizeof(int) * (v->njobs + 1));
+	int *need = malloc(sizeof(int) * (njobs + 1));
 	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
-	char *taken = calloc(v->njobs + 1, 1);
+	char *taken = calloc(njobs + 1, 1);
 	uint8_t *kinds = malloc(v->reg.nproj + 1);
 	gq_ent_t *ents = malloc(sizeof(*ents) * (v->npl + 1));
 	uint8_t *offered = calloc(v->reg.nproj + 1, 1);	/* [nproj]: any */
@@ -590,7 +596,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	int k, i, nneed = 0, rc = -1;
 
 	gq_hash_init(&sh.index, &gq_hash_ints);
-	sh.shapes = malloc(sizeof(*sh.shapes) * (v->njobs + 1));
+	sh.shapes = malloc(sizeof(*sh.shapes) * (njobs + 1));
 	sh.cap = norder + 1;
 	sh.victims = malloc(sizeof(int) * sh.cap);
 	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
@@ -611,9 +617,9 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		int e = bynode->item[i], j = v->pl_job[e];
 
 		ents[i].job = j;
-		ents[i].project = v->jobs[j].project;
+		ents[i].project = jobs[j].project;
 		ents[i].gpus = v->pl_gpus[e];
-		ents[i].victim = v->jobs[j].victim;
+		ents[i].victim = jobs[j].victim;
 		offered[ents[i].project] |= ents[i].victim;
 		offered[v->reg.nproj] |= ents[i].victim;
 	}
@@ -626,18 +632,18 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		/* scattered records, both lines read: asked for ahead */
 		if (i + GQ_ROOM_AHEAD < v->nreclaimers) {
 			const char *a = (const char *)
-				&v->jobs[v->reclaimers[i + GQ_ROOM_AHEAD]];
+				&jobs[v->reclaimers[i + GQ_ROOM_AHEAD]];
 
 			__builtin_prefetch(a);
 			__builtin_prefetch(a + 64);
 		}
 		k = v->reclaimers[i];
-		if (!_wants_room(&v->jobs[k]))
+		if (!_wants_room(&jobs[k]))
 			continue;
-		if (!(s = _shape(&sh, &v->jobs[k], v->njobs)))
+		if (!(s = _shape(&sh, &jobs[k], njobs)))
 			goto out;
 		if (s->usual_fits < 0)
-			s->usual_fits = _usual_fits(v, &v->jobs[k], bynode,
+			s->usual_fits = _usual_fits(v, &jobs[k], bynode,
 						    nodes, kinds, ents,
 						    offered);
 		if (!s->usual_fits)
@@ -653,15 +659,15 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	 * what is left.  Every set of the pass draws on the same budget.
 	 */
 	for (k = 0; k < norder; k++)
-		v->jobs[order[k]].chain = v->jobs[order[k]].victim = 0;
+		jobs[order[k]].chain = jobs[order[k]].victim = 0;
 	gq_budget_free(*budget);
 	if (!(*budget = gq_budget_new(&v->reg)))
 		goto out;
-	if (_sort_need(v->jobs, need, nneed))
+	if (_sort_need(jobs, need, nneed))
 		goto out;
 	for (k = 0; k < nneed; k++) {
-		gq_job_t *er = &v->jobs[need[k]];
-		gq_shape_t *s = _shape(&sh, er, v->njobs);
+		gq_job_t *er = &jobs[need[k]];
+		gq_shape_t *s = _shape(&sh, er, njobs);
 		int n;
 
 		if (s->room == 0) {	/* none can be made: not for this one */
@@ -686,7 +692,7 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		if (_keep_victims(&sh, s, chosen, n))
 			goto out;
 	}
-	gq_reclaim_mark(*budget, &v->reg, v->jobs, order, norder);
+	gq_reclaim_mark(*budget, &v->reg, jobs, order, norder);
 	rc = 0;
 out:
 	gq_hash_free(&sh.index);

@@ -1,29 +1,21 @@
 /*
- * view.c - one scheduling pass: the job store, the order of the pass'
- * steps, and the lookups (see view.h; the nodes and placement are
- * placement.c's).
+ * view.c - one scheduling pass: the order of the pass' steps, the adds
+ * between passes, and the lookups (see view.h; the jobs' records are the
+ * store's, job_store.c; the nodes and placement are placement.c's).
  */
-#define _GNU_SOURCE	/* qsort_r, madvise */
-#include <stddef.h>
+#define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "tools/bucket.h"
 #include "core/fairshare.h"
+#include "core/job_store.h"
 #include "core/queue.h"
 #include "core/reclaim.h"
 #include "core/patience.h"
 #include "core/room.h"
 #include "core/view.h"
 #include "core/view_impl.h"
-
-#define GQ_JOBS_MIN_CAP 256
-#define GQ_HUGE_PAGE (2u << 20)
-#define GQ_GROUP_AHEAD 16	/* records the grouping reads ahead (2 KB) */
 
 #ifdef GQ_PASS_STEPS	/* view_impl.h: the benchmark's clock per step */
 #include <time.h>
@@ -55,7 +47,7 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 
 	if (!v)
 		return NULL;
-	gq_idmap_init(&v->ids);
+	gq_store_init(&v->store);
 	gq_hash_init(&v->room, &gq_hash_ints);
 	v->min_runtime = cfg->settings.min_runtime;
 	v->patience = cfg->settings.reclaim_patience;
@@ -72,14 +64,10 @@ void gq_view_free(gq_view_t *v)
 	if (!v)
 		return;
 	gq_registry_free(&v->reg);
-	free(v->jobs);
-	free(v->group);
-	free(v->spare);
-	free(v->moved);
+	gq_store_free(&v->store);
 	free(v->demand);
 	free(v->seen);
 	free(v->reclaimers);
-	gq_idmap_free(&v->ids);
 	free(v->node_free);
 	free(v->node_closed);
 	free(v->node_room);
@@ -100,9 +88,7 @@ void gq_view_free(gq_view_t *v)
 
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
-	v->njobs = 0;
-	v->group_stale = false;
-	gq_idmap_clear(&v->ids);
+	gq_store_clear(&v->store);
 	v->capacity = capacity;
 	v->now = now;
 	v->min_runtime_pass = v->min_runtime;
@@ -152,194 +138,18 @@ void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
 		v->min_runtime_pass = seconds;
 }
 
-/*
- * A record written where it will not be read again soon (the other
- * buffer while grouping: far larger than any cache): on x86-64,
- * streaming stores write the record's two whole lines without first
- * reading them (half the memory traffic); _put_done orders them before
- * the pass reads them.  Not for the store itself: a job is read back
- * right after it is added (placement), and reading a streamed line
- * stalls.
- */
-static inline void _put_record(gq_job_t *to, const gq_job_t *from)
-{
-#if defined(__SSE2__)
-	const __m128i *s = (const __m128i *)from;
-	__m128i *d = (__m128i *)to;
-	size_t i;
-
-	if (sizeof(*to) % sizeof(*d) == 0) {	/* to: 16-byte aligned */
-		for (i = 0; i < sizeof(*to) / sizeof(*d); i++)
-			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
-		return;
-	}
-#endif
-	*to = *from;
-}
-
-/*
- * What a pass has decided of a job before it starts: nothing.  Its
- * record's second line, after the input (the first line): see
- * _store_job.
- */
-static const gq_job_t _undecided = {
-	.band = GQ_BAND_NONE,
-	.preempt_rank = UINT32_MAX,
-	.place_first = -1,
-};
-
-_Static_assert(offsetof(gq_job_t, project) == sizeof(gq_job_in_t),
-	       "a record is its input, then its project");
-
-/* A staged record (its input alone) made whole: nothing decided yet. */
-static void _start_record(gq_job_t *job, int project)
-{
-	memcpy(&job->project, &_undecided.project,
-	       sizeof(*job) - offsetof(gq_job_t, project));
-	job->project = project;
-}
-
-/*
- * _put_record of a staged record `from` made whole (_start_record): its
- * input as added, then _undecided with its project, so that the pass
- * reads one line of each staged record, not two.
- */
-static inline void _put_started(gq_job_t *to, const gq_job_t *from,
-				int project)
-{
-#if defined(__SSE2__)
-	const __m128i *s = (const __m128i *)from;
-	const __m128i *u = (const __m128i *)&_undecided;
-	__m128i *d = (__m128i *)to;
-	size_t i, nin = sizeof(gq_job_in_t) / sizeof(*d);
-
-	if (sizeof(*to) % sizeof(*d) == 0 &&
-	    sizeof(gq_job_in_t) % sizeof(*d) == 0) {
-		for (i = 0; i < nin; i++)
-			_mm_stream_si128(d + i, _mm_loadu_si128(s + i));
-		/* project: the low 4 bytes of the first vector after in */
-		_mm_stream_si128(d + nin,
-				 _mm_or_si128(_mm_loadu_si128(u + nin),
-					      _mm_cvtsi32_si128(project)));
-		for (i = nin + 1; i < sizeof(*to) / sizeof(*d); i++)
-			_mm_stream_si128(d + i, _mm_loadu_si128(u + i));
-		return;
-	}
-#endif
-	to->in = from->in;
-	_start_record(to, project);
-}
-
-static inline void _put_done(void)
-{
-#if defined(__SSE2__)
-	_mm_sfence();
-#endif
-}
-
-/*
- * Memory for n records, whose first `keep` are those of *old (freed):
- * aligned on cache lines, so that a 128-byte record is two lines, not
- * three; a large store on 2 MB pages where the kernel offers them
- * (madvise), so that walking one project's scattered records does not
- * miss the TLB at every record.  NULL when out of memory (*old kept).
- */
-static gq_job_t *_records(gq_job_t *old, int keep, int n)
-{
-	size_t bytes = sizeof(gq_job_t) * (size_t)n;
-	size_t align = bytes >= GQ_HUGE_PAGE ? GQ_HUGE_PAGE : 64;
-	void *p;
-
-	bytes = (bytes + align - 1) / align * align;
-	if (posix_memalign(&p, align, bytes))
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	if (align == GQ_HUGE_PAGE)
-		madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	if (keep)
-		memcpy(p, old, sizeof(gq_job_t) * (size_t)keep);
-	free(old);
-	return p;
-}
-
-/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
-static int _group_of(int project, const gq_job_in_t *in)
-{
-	return 2 * project + (in->state == GQ_JOB_RUNNING);
-}
-
-/*
- * The record of job in->id: a new one for `in`; or, when the view has it
- * already, that one (*old set).  During a pass (before gq_view_compute)
- * only its input is written, the record's first line: its project is in
- * v->group, and the pass writes the rest as it groups the records
- * (_put_started), so that adding a job writes one line and grouping reads
- * one.  A job added after the pass gets its whole record at once,
- * nothing decided yet.
- */
-static gq_job_t *_store_job(gq_view_t *v, const gq_job_in_t *in, int project,
-			    bool *old)
-{
-	gq_job_t *job;
-	int idx;
-
-	if (v->njobs == v->jobs_cap) {
-		int ncap = v->jobs_cap ? v->jobs_cap * 2 : GQ_JOBS_MIN_CAP;
-		gq_job_t *nj = _records(v->jobs, v->njobs, ncap);
-		int *ng;
-
-		if (!nj)
-			return NULL;
-		v->jobs = nj;
-		if (!(ng = realloc(v->group, sizeof(*ng) * ncap)))
-			return NULL;
-		v->group = ng;
-		v->jobs_cap = ncap;
-	}
-	idx = gq_idmap_get_or_put(&v->ids, in->id, v->njobs);
-	*old = idx >= 0 && idx != v->njobs;
-	if (idx < 0)
-		return NULL;
-	if (*old)
-		return &v->jobs[idx];
-	job = &v->jobs[v->njobs++];
-	job->in = *in;
-	if (!job->in.tasks)
-		job->in.tasks = 1;
-	if (v->computed)
-		_start_record(job, project);
-	return job;
-}
-
 /* GPUs a job adds to its project's demand beyond allocation: x tasks */
 static uint64_t _pending_gpus(const gq_job_in_t *in)
 {
 	return (uint64_t)in->gpus * in->tasks;
 }
 
-/* a_p and a_d of a running job's project and department (idle GPUs: the
- * caller's) */
-static void _add_alloc_only(gq_view_t *v, int project, const gq_job_in_t *in,
-			    int sign)
-{
-	gq_project_t *p = &v->reg.proj[project];
-
-	p->alloc += sign * (int64_t)in->gpus;
-	if (in->at_risk)
-		p->at_risk += sign * (int64_t)in->gpus;
-	if (p->department >= 0) {
-		v->reg.dept[p->department].alloc += sign * (int64_t)in->gpus;
-		if (in->at_risk)
-			v->reg.dept[p->department].at_risk +=
-				sign * (int64_t)in->gpus;
-	}
-}
-
-/* ... and the pool's idle GPUs (between passes) */
+/* a_p and a_d of a running job's project and department, and the pool's
+ * idle GPUs (between passes) */
 static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 {
-	_add_alloc_only(v, job->project, &job->in, sign);
+	gq_registry_alloc(&v->reg, job->project, sign * (int64_t)job->in.gpus,
+			  job->in.at_risk);
 	v->reg.idle -= sign * (double)job->in.gpus;
 }
 
@@ -363,7 +173,8 @@ static void _untally(gq_view_t *v, gq_job_t *job)
 /* Room for the reclaim order and each project's run in it. */
 static int _alloc_order(gq_view_t *v)
 {
-	int *o = realloc(v->order, sizeof(int) * (v->njobs + 1));
+	int *o = realloc(v->order,
+			 sizeof(int) * (gq_store_count(&v->store) + 1));
 	int *f, *l;
 
 	if (!o)
@@ -397,6 +208,7 @@ static int _cmp_run(const void *a, const void *b, void *ctx)
 static void _shrink_candidates(gq_view_t *v, int project)
 {
 	gq_registry_t *r = &v->reg;
+	gq_job_t *jobs = gq_store_records(&v->store);
 	int d = r->proj[project].department, i, k, n = 0, nmine = 0;
 	int *runs, *mine;
 	gq_budget_t *b = NULL;
@@ -407,7 +219,7 @@ static void _shrink_candidates(gq_view_t *v, int project)
 	mine = malloc(sizeof(int) * (v->norder + 1));
 	if (!runs) {	/* no memory: offer nobody until the next pass */
 		for (k = 0; k < v->norder; k++)
-			v->jobs[v->order[k]].victim = 0;
+			jobs[v->order[k]].victim = 0;
 		free(mine);
 		return;
 	}
@@ -423,14 +235,14 @@ static void _shrink_candidates(gq_view_t *v, int project)
 		for (k = 0; k < v->run_len[runs[i]]; k++) {
 			int j = v->order[v->run_first[runs[i]] + k];
 
-			v->jobs[j].victim = v->jobs[j].chain = 0;
-			if (mine && v->jobs[j].in.state == GQ_JOB_RUNNING)
+			jobs[j].victim = jobs[j].chain = 0;
+			if (mine && jobs[j].in.state == GQ_JOB_RUNNING)
 				mine[nmine++] = j;
 		}
 	}
 	/* no memory for a budget: offer none of them until the next pass */
 	if (b)
-		gq_reclaim_mark(b, r, v->jobs, mine, nmine);
+		gq_reclaim_mark(b, r, jobs, mine, nmine);
 	gq_budget_free(b);
 	free(runs);
 	free(mine);
@@ -475,8 +287,8 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 		if (!waiting++)
 			v->waits_for = er->in.id;
 	}
-	for (k = 0; waiting && k < v->njobs; k++)
-		_hold_for_reclaim(v, &v->jobs[k]);
+	for (k = 0; waiting && k < gq_store_count(&v->store); k++)
+		_hold_for_reclaim(v, gq_store_at(&v->store, k));
 	return waiting;
 }
 
@@ -498,8 +310,8 @@ bool gq_view_keep_room(gq_view_t *v, uint32_t id)
 		return false;
 	v->waits_for = id;
 	v->waits_hold = GQ_HOLD_ROOM;
-	for (k = 0; k < v->njobs; k++)
-		_hold_for_reclaim(v, &v->jobs[k]);
+	for (k = 0; k < gq_store_count(&v->store); k++)
+		_hold_for_reclaim(v, gq_store_at(&v->store, k));
 	return true;
 }
 
@@ -512,13 +324,13 @@ uint32_t gq_view_kept_for(const gq_view_t *v)
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
 {
-	int idx = gq_idmap_get(&v->ids, in->id);
+	int idx = gq_store_index(&v->store, in->id);
 	int old_project = -1;
-	bool was_running = false, known;
+	bool was_running = false;
 	gq_job_t *job;
 
 	if (idx >= 0) {
-		job = &v->jobs[idx];
+		job = gq_store_at(&v->store, idx);
 		/* still pending in the same project: keep its place */
 		if (job->in.state == in->state && job->project == project &&
 		    in->state != GQ_JOB_RUNNING)
@@ -534,7 +346,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		job->in = *in;
 		if (!job->in.tasks)
 			job->in.tasks = 1;
-	} else if (!(job = _store_job(v, in, project, &known))) {
+	} else if (!(job = gq_store_add(&v->store, in, project))) {
 		return NULL;
 	}
 	if (job->in.state == GQ_JOB_RUNNING) {
@@ -564,35 +376,14 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 {
 	int project = gq_registry_project_of(&v->reg, account);
 	gq_job_t *job = NULL;
-	bool old = false;
 
 	if (project >= 0 && v->computed)
 		return _add_late(v, project, in);
-	if (project >= 0 && (job = _store_job(v, in, project, &old)) && old) {
-		job->in = *in;	/* the same job twice in a pass: the last */
-		if (!job->in.tasks)
-			job->in.tasks = 1;
-	}
-	if (job) {
-		int *g = &v->group[job - v->jobs];
-
-		/* a job added twice keeps its placement entries */
-		*g = _group_of(project, in) | (old ? *g & GQ_PLACED : 0);
-	} else if (!v->computed)
+	if (project >= 0)
+		job = gq_store_stage(&v->store, in, project);
+	if (!job && !v->computed)
 		v->failed = true;
 	return job;
-}
-
-/* A job as a pass starts it: nothing decided, its GPUs in a_p (the idle
- * GPUs are counted after all: _set_idle). */
-static void _reset_job(gq_view_t *v, gq_job_t *job)
-{
-	job->victim = job->chain = 0;
-	job->room = job->patient = job->roomless = job->later = false;
-	job->preempt_rank = UINT32_MAX;
-	job->demand = false;
-	if (job->in.state == GQ_JOB_RUNNING)
-		_add_alloc_only(v, job->project, &job->in, 1);
 }
 
 /*
@@ -601,116 +392,16 @@ static void _reset_job(gq_view_t *v, gq_job_t *job)
  */
 static void _set_places(gq_view_t *v)
 {
+	gq_job_t *jobs = gq_store_records(&v->store);
 	int k;
 
 	for (k = 0; k < v->npl; k++) {
-		gq_job_t *job = &v->jobs[v->pl_job[k]];
+		gq_job_t *job = &jobs[v->pl_job[k]];
 
 		if (!job->place_n)
 			job->place_first = k;
 		job->place_n++;
 	}
-}
-
-/*
- * The jobs grouped by project, and in each its queued (pending and
- * waiting) jobs before its running ones, each in the order they came, so
- * that the steps of the pass, which walk one project's queue or running
- * jobs at a time, read neighbouring memory: at 200 000 jobs the store
- * (128 bytes a job) is far larger than any cache, and every sweep of it
- * costs more than the work done on it.  The same sweep starts each job:
- * a record added during this pass is its input alone (_store_job), so
- * the copy reads that line and writes the rest as nothing decided
- * (_put_started), its placement counted in after (_set_places, O(entries)),
- * and a queued one is seen for gq_queue_demand as it goes by (v->seen:
- * its order, eligible demand; demand[]), so that the demand step need not
- * read the queued records again; a record of a pass before
- * (gq_view_compute again without gq_view_begin) is copied whole and
- * reset (_reset_job), nothing seen.  The queued and
- * running buckets are then runs of consecutive jobs (gq_buckets_runs, no
- * job read).  O(J + P), plus O(capacity) to renumber the id table.
- * Returns 0, or -1 when there is no memory for the second buffer: the
- * jobs are left as they are.
- */
-static int _group_by_project(gq_view_t *v)
-{
-	int ng = 2 * v->reg.nproj, k;
-	int *start, *at;
-	bool staged = !v->group_stale;	/* records are their input alone */
-	gq_job_t *t;
-
-	v->seen_now = false;
-	if (v->spare_cap < v->jobs_cap) {
-		gq_job_t *ns = _records(v->spare, 0, v->jobs_cap);
-
-		if (!ns)
-			return -1;
-		v->spare = ns;
-		v->spare_cap = v->jobs_cap;
-	}
-	if (staged && v->seen_cap < v->reg.nproj) {
-		gq_queue_seen_t *ns = realloc(v->seen,
-					      sizeof(*ns) * v->reg.nproj);
-
-		if (!ns)
-			return -1;
-		v->seen = ns;
-		v->seen_cap = v->reg.nproj;
-	}
-	if (!(start = calloc(2 * (ng + 1), sizeof(*start))))
-		return -1;
-	at = start + ng + 1;
-	if (staged && v->reg.nproj)
-		memset(v->seen, 0, sizeof(*v->seen) * v->reg.nproj);
-	for (k = 0; v->group_stale && k < v->njobs; k++)
-		v->group[k] = _group_of(v->jobs[k].project, &v->jobs[k].in);
-	v->group_stale = false;
-	for (k = 0; k < v->njobs; k++)
-		start[GQ_GROUP(v->group[k]) + 1]++;
-	for (k = 1; k <= ng; k++)
-		start[k] += start[k - 1];
-	memcpy(at, start, sizeof(*at) * ng);
-	for (k = 0; staged && k < v->njobs; k++) {
-		int g = GQ_GROUP(v->group[k]), to = at[g]++;
-
-		/* the inputs are read one line in two: the hardware's
-		 * prefetch does not run far enough ahead of them */
-		if (k + GQ_GROUP_AHEAD < v->njobs)
-			__builtin_prefetch(&v->jobs[k + GQ_GROUP_AHEAD]);
-		v->moved[k] = to;
-		if (g & 1) {	/* running: _reset_job's a_p */
-			_add_alloc_only(v, g / 2, &v->jobs[k].in, 1);
-		} else {	/* queued: gq_queue_demand's first look */
-			gq_queue_seen(&v->seen[g / 2], &v->jobs[k].in);
-			v->demand[to] = v->jobs[k].in.state == GQ_JOB_PENDING;
-		}
-		_put_started(&v->spare[to], &v->jobs[k], g / 2);
-	}
-	v->seen_now = staged;
-	for (k = 0; !staged && k < v->njobs; k++) {
-		int to = at[v->group[k]]++;
-		gq_job_t job = v->jobs[k];
-
-		v->moved[k] = to;
-		_reset_job(v, &job);
-		_put_record(&v->spare[to], &job);
-	}
-	_put_done();
-	t = v->jobs;
-	v->jobs = v->spare;
-	v->spare = t;
-	k = v->jobs_cap;
-	v->jobs_cap = v->spare_cap;
-	v->spare_cap = k;
-	gq_idmap_renumber(&v->ids, v->moved);
-	for (k = 0; k < v->npl; k++)
-		v->pl_job[k] = v->moved[v->pl_job[k]];
-	if (staged)
-		_set_places(v);
-	k = gq_buckets_runs(&v->queued, v->reg.nproj, start, 2) ||
-	    gq_buckets_runs(&v->running, v->reg.nproj, start + 1, 2);
-	free(start);
-	return k ? -2 : 0;
 }
 
 /* bucket of a pending or waiting job: its project; running: -1 */
@@ -729,10 +420,6 @@ static int _running_of(int k, const void *ctx)
 	return job->in.state == GQ_JOB_RUNNING ? job->project : -1;
 }
 
-/*
- * Start every job and bucket them: grouped (above), or, without memory
- * for that, where they are.  Returns 0 or -1 (memory).  O(J + P).
- */
 /* GPUs no running job holds: capacity minus every a_p.  O(P). */
 static void _set_idle(gq_view_t *v)
 {
@@ -743,17 +430,15 @@ static void _set_idle(gq_view_t *v)
 		v->reg.idle -= v->reg.proj[i].alloc;
 }
 
-/* Room for the pass' arrays by job index: moved, demand, reclaimers. */
+/* Room for the pass' arrays by job index: demand, reclaimers. */
 static int _alloc_by_job(gq_view_t *v)
 {
-	int n = v->jobs_cap;
-	void *m, *d, *r;
+	int n = gq_store_capacity(&v->store);
+	void *d, *r;
 
 	if (v->by_job_cap >= n)
 		return 0;
-	if ((m = realloc(v->moved, sizeof(*v->moved) * n)))
-		v->moved = m;
-	if ((d = m ? realloc(v->demand, sizeof(*v->demand) * n) : NULL))
+	if ((d = realloc(v->demand, sizeof(*v->demand) * n)))
 		v->demand = d;
 	if (!(r = d ? realloc(v->reclaimers, sizeof(int) * n) : NULL))
 		return -1;
@@ -762,32 +447,63 @@ static int _alloc_by_job(gq_view_t *v)
 	return 0;
 }
 
+/* Each project's queue as the grouping will see it, zeroed; -1: memory. */
+static int _alloc_seen(gq_view_t *v)
+{
+	int n = v->reg.nproj;
+
+	if (v->seen_cap < n) {
+		gq_queue_seen_t *ns = realloc(v->seen, sizeof(*ns) * n);
+
+		if (!ns)
+			return -1;
+		v->seen = ns;
+		v->seen_cap = n;
+	}
+	if (n)
+		memset(v->seen, 0, sizeof(*v->seen) * n);
+	return 0;
+}
+
+/*
+ * Start every job and bucket them: grouped by project (job_store.h,
+ * gq_store_group), or, without memory for that, where they are.  A
+ * record staged this pass is seen for gq_queue_demand as it goes by
+ * (v->seen: its order, eligible demand; demand[]), so that the demand
+ * step need not read the queued records again, and its placement is
+ * counted in after (_set_places, O(entries)).  Returns 0 or -1 (memory).
+ * O(J + P), plus O(capacity) to renumber the id table.
+ */
 static int _start_jobs(gq_view_t *v)
 {
-	bool staged = !v->group_stale;
-	int k, rc;
+	gq_job_store_t *s = &v->store;
+	bool staged = gq_store_staged(s);
+	gq_store_sweep_t sweep = { .reg = &v->reg };
+	int rc = -1;
 
+	v->seen_now = false;
 	if (_alloc_by_job(v))
 		return -1;
-	rc = _group_by_project(v);
-
-	/* the groups are those of the jobs added before this pass, by their
-	 * index then: a later pass without gq_view_begin reads the records */
-	v->group_stale = true;
-	if (rc != -1)
-		return rc;
-	for (k = 0; k < v->njobs; k++) {
-		if (staged)
-			_start_record(&v->jobs[k],
-				      GQ_GROUP(v->group[k]) / 2);
-		_reset_job(v, &v->jobs[k]);
+	if (!staged || !_alloc_seen(v)) {
+		sweep.seen = v->seen;
+		sweep.demand = v->demand;
+		rc = gq_store_group(s, v->reg.nproj, &sweep, &v->queued,
+				    &v->running);
+	}
+	if (rc != -1) {
+		v->seen_now = staged;
+		gq_store_renumber(s, v->pl_job, v->npl);
+	} else {
+		gq_store_start_in_place(s, &v->reg);
 	}
 	if (staged)
 		_set_places(v);
-	if (gq_buckets_fill(&v->queued, v->njobs, v->reg.nproj, _queue_of,
-			    v->jobs) ||
-	    gq_buckets_fill(&v->running, v->njobs, v->reg.nproj, _running_of,
-			    v->jobs))
+	if (rc != -1)
+		return rc;
+	if (gq_buckets_fill(&v->queued, gq_store_count(s), v->reg.nproj,
+			    _queue_of, gq_store_records(s)) ||
+	    gq_buckets_fill(&v->running, gq_store_count(s), v->reg.nproj,
+			    _running_of, gq_store_records(s)))
 		return -1;
 	return 0;
 }
@@ -795,7 +511,7 @@ static int _start_jobs(gq_view_t *v)
 /*
  * The pass, in order, and what each step costs (J jobs, P projects):
  *  - the jobs grouped by project and started, a_p: O(J + P), one copy of
- *    the records (_group_by_project);
+ *    the records (_start_jobs; job_store.h, gq_store_group);
  *  - each project's queue sorted and its demand (what its own holds keep
  *    back is not demand): O(J) when Slurm listed it in order, O(J log J)
  *    only for the projects whose jobs came out of order (sort.h); it
@@ -833,22 +549,22 @@ int gq_view_compute(gq_view_t *v)
 	if (v->expect_wait)	/* not open to the arrays' outside part */
 		r->idle = 0;
 	STEP(GQ_STEP_START);
-	gq_queue_demand(r, v->jobs, queued, v->demand,
+	gq_queue_demand(r, gq_store_records(&v->store), queued, v->demand,
 			v->seen_now ? v->seen : NULL);
 	STEP(GQ_STEP_DEMAND);
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
 	STEP(GQ_STEP_SHARE);
 	v->nreclaimers = 0;
-	if (gq_queue_walk(r, v->jobs, queued, v->demand, v->reclaimers,
-			  &v->nreclaimers))
+	if (gq_queue_walk(r, gq_store_records(&v->store), queued, v->demand,
+			  v->reclaimers, &v->nreclaimers))
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);
 	if (!(budget = gq_budget_new(r)) ||
-	    gq_reclaim_order(r, v->jobs, running, v->now, v->min_runtime_pass,
-			     budget, v->order, &v->norder, v->run_first,
-			     v->run_len))
+	    gq_reclaim_order(r, gq_store_records(&v->store), running, v->now,
+			     v->min_runtime_pass, budget, v->order, &v->norder,
+			     v->run_first, v->run_len))
 		goto out;
 	v->nruns = r->nproj;
 	STEP(GQ_STEP_RECLAIM);
@@ -869,19 +585,19 @@ out:
 
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	int idx = gq_idmap_get(&v->ids, id);
+	int idx = gq_store_index(&v->store, id);
 
-	return idx < 0 ? NULL : &v->jobs[idx];
+	return idx < 0 ? NULL : gq_store_at(&v->store, idx);
 }
 
 int gq_view_njobs(const gq_view_t *v)
 {
-	return v ? v->njobs : 0;
+	return v ? gq_store_count(&v->store) : 0;
 }
 
 const gq_job_t *gq_view_job_at(const gq_view_t *v, int i)
 {
-	return &v->jobs[i];
+	return gq_store_at(&v->store, i);
 }
 
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx)
@@ -916,13 +632,13 @@ int gq_view_min_runtime(const gq_view_t *v)
 
 void gq_view_job_gone(gq_view_t *v, uint32_t id)
 {
-	int idx = gq_idmap_get(&v->ids, id);
+	int idx = gq_store_index(&v->store, id);
 	bool was_running;
 	gq_job_t *job;
 
 	if (idx < 0 || !v->computed)
 		return;
-	job = &v->jobs[idx];
+	job = gq_store_at(&v->store, idx);
 	was_running = job->in.state == GQ_JOB_RUNNING;
 	_untally(v, job);
 	gq_queue_unlate(&v->reg, job, false);

@@ -3,8 +3,10 @@
  * the next pass.
  *
  * Owns: the jobs of a pass as Slurm describes them (gq_job_in_t, added by
- * gq_view_add_job), their placement on nodes, the order of the pass' steps
- * (gq_view_compute) and the O(1) lookups the plugins and the command ask.
+ * gq_view_add_job; their records are kept in the view's job store,
+ * job_store.h), their placement on nodes (placement.c), the order of the
+ * pass' steps (gq_view_compute) and the O(1) lookups the plugins and the
+ * command ask.
  * The rules themselves live in one file each (docs/MODEL.md, "Where each
  * rule is decided"): registry.c (projects, accounts), fairshare.c (f_p),
  * queue.c (A_k, bands, holds), reclaim.c (floors, candidates, reclaim
@@ -101,11 +103,11 @@ typedef enum {
 /*
  * A job of the pass: its input, and what the pass decided for it.  128
  * bytes, two cache lines: a pass copies whole records, with streaming
- * stores while the size is a multiple of 16 (view.c, _put_record; other
- * sizes are copied the ordinary way, slower), so a field added is best
- * placed in a hole or with its 16 bytes.  The input is the first line
- * (64 bytes), `project` right after it: adding a job writes that line
- * alone (view.c, _store_job, _put_started).
+ * stores while the size is a multiple of 16 (job_store.c, _put_record;
+ * other sizes are copied the ordinary way, slower), so a field added is
+ * best placed in a hole or with its 16 bytes.  The input is the first
+ * line (64 bytes), `project` right after it: adding a job writes that
+ * line alone (job_store.c, _put, _put_started).
  */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */
@@ -167,8 +169,8 @@ void gq_view_set_capacity(gq_view_t *v, double capacity);
  * Returns the job as the view now has it, or NULL when out of memory (the
  * pass is then incomplete: gq_view_compute fails).  During a pass that is
  * its input alone (`in`): its project and the rest of its record are
- * written by gq_view_compute (so adding a job writes half a record: view.c,
- * _store_job); a job added after the pass is whole at once.  O(1)
+ * written by gq_view_compute (so adding a job writes half a record:
+ * job_store.h); a job added after the pass is whole at once.  O(1)
  * amortized.
  */
 const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,

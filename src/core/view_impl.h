@@ -1,40 +1,24 @@
 /*
  * view_impl.h - the inside of a gpuquota view, shared by the files of the
- * core that compute a pass (view.c, room.c).  Not for the plugins.
+ * core that compute a pass (view.c, placement.c, room.c, patience.c).
+ * Not for the plugins.
  */
 #ifndef GPUQUOTA_VIEW_IMPL_H
 #define GPUQUOTA_VIEW_IMPL_H
 
 #include "tools/bucket.h"
 #include "tools/hash.h"
-#include "tools/idmap.h"
+#include "core/job_store.h"
 #include "core/queue.h"
 #include "core/registry.h"
 #include "core/view.h"
 
-#define GQ_PLACED (1 << 30)	/* in gq_view.group: has placement entries */
-#define GQ_GROUP(g) ((g) & (GQ_PLACED - 1))
-
 struct gq_view {
 	gq_registry_t reg;	/* projects, departments, accounts */
 
-	gq_job_t *jobs;
-	int njobs, jobs_cap;
-	gq_idmap_t ids;		/* job id -> index in jobs */
-	/*
-	 * Per job, its group as it was added (view.c, _group_of), jobs_cap
-	 * of them: the pass counts its groups from 4 bytes a job instead of
-	 * reading the 128-byte records once more.  Until the pass, the job's
-	 * project is here alone (its record holds its input: view.c,
-	 * _store_job), and GQ_PLACED says it has placement entries.
-	 */
-	int *group;
-	bool group_stale;	/* true once a pass ran: group[] is not by the
-				 * current index (nor kept for late adds) */
-	/* the pass groups jobs by project (view.c): the other buffer */
-	gq_job_t *spare;
-	int spare_cap;
-	int *moved;		/* old index -> new, by_job_cap of them */
+	/* the jobs of the pass, by index and by id: reached through the
+	 * store's functions alone (job_store.h) */
+	gq_job_store_t store;
 	/* per queued job, by index: whether it is demand (queue.h,
 	 * gq_queue_demand), until the walk writes it into its record */
 	uint8_t *demand;
@@ -47,7 +31,7 @@ struct gq_view {
 	 * gq_queue_walk): what patience and room-making look through */
 	int *reclaimers;
 	int nreclaimers;
-	int by_job_cap;		/* of moved, demand, reclaimers */
+	int by_job_cap;		/* of demand, reclaimers */
 
 	double capacity;
 	int64_t now;
@@ -72,7 +56,7 @@ struct gq_view {
 	int node_cap;
 	int *pl_node;		/* running jobs' GPUs per node, entries */
 	uint32_t *pl_gpus;	/* gq_job_t.place_first .. + place_n */
-	int *pl_job;		/* the job (index in jobs) of each entry */
+	int *pl_job;		/* the job (index in the store) of each entry */
 	int npl, pl_cap;
 	gq_hash_t room;		/* (preemptor, victim) pairs that make room */
 	uint32_t *roomless;	/* in-quota jobs that can get room on no

@@ -17,8 +17,7 @@
 #define GQ_JOBS_MIN_CAP 256
 #define GQ_HUGE_PAGE (2u << 20)
 #define GQ_GROUP_AHEAD 16	/* records the grouping reads ahead (2 KB) */
-#define GQ_PLACED (1 << 30)	/* in group[]: has placement entries */
-#define GQ_GROUP(g) ((g) & (GQ_PLACED - 1))
+#define GQ_GROUP(g) ((g) & (GQ_STORE_PLACED - 1))
 
 /*
  * A record written where it will not be read again soon (the other
@@ -130,12 +129,6 @@ static gq_job_t *_records(gq_job_t *old, int keep, int n)
 	return p;
 }
 
-/* Its group: 2p for a pending or waiting job of project p, 2p + 1 running */
-static int _group_of(int project, const gq_job_in_t *in)
-{
-	return 2 * project + (in->state == GQ_JOB_RUNNING);
-}
-
 void gq_store_init(gq_job_store_t *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -158,8 +151,7 @@ void gq_store_clear(gq_job_store_t *s)
 	gq_idmap_clear(&s->ids);
 }
 
-/* Twice the room (records and their groups); -1 when out of memory. */
-static int _grow(gq_job_store_t *s)
+int gq_store_grow(gq_job_store_t *s)
 {
 	int ncap = s->cap ? s->cap * 2 : GQ_JOBS_MIN_CAP;
 	gq_job_t *nj = _records(s->jobs, s->njobs, ncap);
@@ -175,68 +167,25 @@ static int _grow(gq_job_store_t *s)
 	return 0;
 }
 
-/*
- * The record of job in->id: a new one for `in`; or, when the store has it
- * already, that one (*old set).  `whole`: the record written whole,
- * nothing decided (a late add); else its input alone (staged).
- */
-static gq_job_t *_put(gq_job_store_t *s, const gq_job_in_t *in, int project,
-		      bool whole, bool *old)
+gq_job_t *gq_store_add(gq_job_store_t *s, const gq_job_in_t *in,
+		       int project)
 {
 	gq_job_t *job;
 	int idx;
 
-	if (s->njobs == s->cap && _grow(s))
+	if (s->njobs == s->cap && gq_store_grow(s))
 		return NULL;
 	idx = gq_idmap_get_or_put(&s->ids, in->id, s->njobs);
-	*old = idx >= 0 && idx != s->njobs;
 	if (idx < 0)
 		return NULL;
-	if (*old)
+	if (idx != s->njobs)	/* known: gq_view_add_late's to update */
 		return &s->jobs[idx];
 	job = &s->jobs[s->njobs++];
 	job->in = *in;
 	if (!job->in.tasks)
 		job->in.tasks = 1;
-	if (whole)
-		_start_record(job, project);
+	_start_record(job, project);
 	return job;
-}
-
-gq_job_t *gq_store_stage(gq_job_store_t *s, const gq_job_in_t *in,
-			 int project)
-{
-	bool old = false;
-	gq_job_t *job = _put(s, in, project, false, &old);
-	int *g;
-
-	if (!job)
-		return NULL;
-	if (old) {
-		job->in = *in;	/* the same job twice in a pass: the last */
-		if (!job->in.tasks)
-			job->in.tasks = 1;
-	}
-	g = &s->group[job - s->jobs];
-	/* a job added twice keeps its placement entries */
-	*g = _group_of(project, in) | (old ? *g & GQ_PLACED : 0);
-	return job;
-}
-
-gq_job_t *gq_store_add(gq_job_store_t *s, const gq_job_in_t *in,
-		       int project)
-{
-	bool old;
-
-	return _put(s, in, project, true, &old);
-}
-
-bool gq_store_set_placed(gq_job_store_t *s, int idx)
-{
-	if (s->group[idx] & GQ_PLACED)
-		return false;
-	s->group[idx] |= GQ_PLACED;
-	return true;
 }
 
 /* A record as a pass starts it: nothing decided, a running job's GPUs in
@@ -284,7 +233,8 @@ static void _count_groups(gq_job_store_t *s, int *start, int ng)
 	int k;
 
 	for (k = 0; s->stale && k < s->njobs; k++)
-		s->group[k] = _group_of(s->jobs[k].project, &s->jobs[k].in);
+		s->group[k] = gq_store_group_of(s->jobs[k].project,
+						&s->jobs[k].in);
 	for (k = 0; k < s->njobs; k++)
 		start[GQ_GROUP(s->group[k]) + 1]++;
 	for (k = 1; k <= ng; k++)

@@ -48,10 +48,11 @@
  * steps reach the records through gq_store_records, gq_store_at,
  * gq_store_index and gq_store_count (placement.c also through
  * gq_store_set_placed), never through these fields.  The struct is
- * defined here, and those accessors are inline, for performance alone: a
- * view embeds its store, and the steps read records in their hot loops,
- * where a call per record would cost more than the read.  Only
- * job_store.c writes the fields.
+ * defined here, and those functions and gq_store_stage are inline, for
+ * performance alone: a view embeds its store, a pass adds every job, and
+ * the steps read records in their hot loops, where a call per record
+ * would cost more than the work.  Only job_store.c and the inline
+ * functions of this header write the fields.
  *
  * A record's index holds until the next gq_store_group (indexes kept
  * elsewhere follow with gq_store_renumber) or gq_store_clear; its address
@@ -94,28 +95,12 @@ void gq_store_free(gq_job_store_t *s);
 void gq_store_clear(gq_job_store_t *s);
 
 /*
- * Add a job of `project` during a pass (before it is grouped): its input
- * alone is written (tasks 0 taken as 1), the rest when the pass groups
- * it.  The same id twice in a pass: the last input, in the first one's
- * record, which keeps its placement entries.  Returns the record, or NULL
- * when out of memory.
- */
-gq_job_t *gq_store_stage(gq_job_store_t *s, const gq_job_in_t *in,
-			 int project);
-
-/*
  * Add a job the store does not hold after a pass (a late add): its whole
- * record, nothing decided yet, of `project`.  Returns it, or NULL when
- * out of memory.
+ * record, nothing decided yet, of `project` (a job it holds: that record,
+ * left as it is).  Returns it, or NULL when out of memory.
  */
 gq_job_t *gq_store_add(gq_job_store_t *s, const gq_job_in_t *in,
 		       int project);
-
-/*
- * Record idx (staged this pass) gets placement entries: false when it had
- * some already (a job's entries must be consecutive).  O(1).
- */
-bool gq_store_set_placed(gq_job_store_t *s, int idx);
 
 /*
  * Group the records by project, in each its queued (pending and waiting)
@@ -142,6 +127,66 @@ void gq_store_start_in_place(gq_job_store_t *s, gq_registry_t *reg);
 /* Indexes kept outside the store (placement entries) moved as the last
  * gq_store_group moved the records.  O(n). */
 void gq_store_renumber(const gq_job_store_t *s, int *idx, int n);
+
+/*
+ * Twice the room (records and their groups); -1 when out of memory.  For
+ * gq_store_stage (below) and gq_store_add.
+ */
+int gq_store_grow(gq_job_store_t *s);
+
+/* in group[]: the record has placement entries */
+#define GQ_STORE_PLACED (1 << 30)
+
+/* A record's group: 2p for a pending or waiting job of project p, 2p + 1
+ * running. */
+static inline int gq_store_group_of(int project, const gq_job_in_t *in)
+{
+	return 2 * project + (in->state == GQ_JOB_RUNNING);
+}
+
+/*
+ * Add a job of `project` during a pass (before it is grouped): its input
+ * alone is written (tasks 0 taken as 1), the rest when the pass groups
+ * it.  The same id twice in a pass: the last input, in the first one's
+ * record, which keeps its placement entries.  Returns the record, or NULL
+ * when out of memory.  Inline, as the lookups below: a pass adds every
+ * job through it, and a call more per job costs more than the add.
+ */
+static inline gq_job_t *gq_store_stage(gq_job_store_t *s,
+				       const gq_job_in_t *in, int project)
+{
+	gq_job_t *job;
+	int idx, placed = 0;
+
+	if (s->njobs == s->cap && gq_store_grow(s))
+		return NULL;
+	idx = gq_idmap_get_or_put(&s->ids, in->id, s->njobs);
+	if (idx < 0)
+		return NULL;
+	if (idx == s->njobs)
+		s->njobs++;
+	else	/* the same job twice in a pass: the last */
+		placed = s->group[idx] & GQ_STORE_PLACED;
+	job = &s->jobs[idx];
+	job->in = *in;
+	if (!job->in.tasks)
+		job->in.tasks = 1;
+	s->group[idx] = gq_store_group_of(project, in) | placed;
+	return job;
+}
+
+/*
+ * Record idx (staged this pass) gets placement entries: false when it had
+ * some already (a job's entries must be consecutive).  O(1), inline: once
+ * per placement entry.
+ */
+static inline bool gq_store_set_placed(gq_job_store_t *s, int idx)
+{
+	if (s->group[idx] & GQ_STORE_PLACED)
+		return false;
+	s->group[idx] |= GQ_STORE_PLACED;
+	return true;
+}
 
 /* The records hold their input alone (staged this pass, not grouped
  * yet). */

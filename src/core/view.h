@@ -107,7 +107,7 @@ typedef enum {
  * other sizes are copied the ordinary way, slower), so a field added is
  * best placed in a hole or with its 16 bytes.  The input is the first
  * line (64 bytes), `project` right after it: adding a job writes that
- * line alone (job_store.c, _put, _put_started).
+ * line alone (job_store.h, gq_store_stage; job_store.c, _put_started).
  */
 typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */

@@ -2,9 +2,9 @@
  * test_room.c - Making room on one node for a job that asks GPUs per node:
  * room is made within the floors, the union of room sets and the usual set
  * keeps every floor, sets of many shapes share victims, a failed attempt
- * leaves nothing, room is made only on nodes the job may use and that take
- * work, and victims in their grace time are room coming.  docs/MODEL.md
- * "Reclaim" (Making room).
+ * leaves nothing, and victims in their grace time are room coming.
+ * docs/MODEL.md "Reclaim" (Making room).  The nodes room may be made on
+ * (node groups, nodes that take no work): test_placement.c.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -285,91 +285,6 @@ START_TEST(room_failed_attempt_leaves_nothing)
 END_TEST
 
 /*
- * Room only where the preemptor may run: the same cluster as above, but
- * node 0 is in partition A (group 1) and node 1 in partition B (group 2);
- * b1 may only use B.  Node 1 holds x2 and x4 (team-a may lose 2): b1 gets
- * those, not x1 and x3 on node 0, which would requeue work for a node b1
- * cannot use.  A job of A needing 2 on one node gets node 0's.
- */
-START_TEST(room_only_in_its_partition)
-{
-	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
-	gq_job_in_t b1 = shaped(pending(5, 2, 50), 2, 1);
-	uint32_t id;
-
-	gq_view_begin(v, 4, 100);
-	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
-	ck_assert_int_eq(gq_view_set_groups(v, 2), 0);
-	ck_assert_int_eq(gq_view_node_group(v, 0, 1), 0);
-	ck_assert_int_eq(gq_view_node_group(v, 1, 2), 0);
-	ck_assert_int_ne(gq_view_node_group(v, 1, 3), 0);
-	for (id = 1; id <= 4; id++) {
-		run(v, id, "team-a", 1, id);
-		ck_assert_int_eq(gq_view_place(v, id, (id + 1) % 2, 1), 0);
-	}
-	b1.node_group = 2;
-	add(v, "team-b", b1);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert(gq_view_job(v, 5)->room);
-	ck_assert(gq_view_preemptable(v, 2, 5));
-	ck_assert(gq_view_preemptable(v, 4, 5));
-	ck_assert(!gq_view_preemptable(v, 1, 5));
-	ck_assert(!gq_view_preemptable(v, 3, 5));
-	gq_view_free(v);
-}
-END_TEST
-
-/*
- * A node that takes no new work (draining, failing) is no room: Slurm
- * starts nothing there, whatever is freed.
- * 2 nodes x 4 GPUs.  n0, draining: x1, x2 of team-x (q 0: 2 over quota,
- * candidates).  n1: y1..y3 of team-y (q 3, at its quota), z1 of team-z
- * (q 0, a candidate).  team-b (q 2) pends b1, 2 GPUs on one node: A = 2,
- * key 1.
- * n0 closed: nothing there; n1: 0 idle + z1's 1 = 1 < 2: no node can give
- * b1 room.  It is roomless, priority 1 400 000 001, and a room waiter (n1
- * emptied has 4 >= 2).  With n0 open, x1 + x2 make room there: not
- * roomless, priority 1 400 000 001 + 1 + 0 = 1 400 000 002.
- */
-START_TEST(draining_node_is_no_room)
-{
-	gq_project_cfg_t p[2] = { proj("team-b", 2, 1, GQ_NO_LIMIT),
-				  proj("team-y", 3, 1, GQ_NO_LIMIT) };
-
-	for (int closed = 0; closed <= 1; closed++) {
-		gq_view_t *v = view_of(p, 2, NULL, 0);
-		const uint32_t *ids;
-		const gq_job_t *b1;
-
-		gq_view_begin(v, 8, 100);
-		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
-		if (closed)
-			gq_view_close_node(v, 0);
-		run(v, 1, "team-x", 1, 1);
-		run(v, 2, "team-x", 1, 2);
-		ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
-		ck_assert_int_eq(gq_view_place(v, 2, 0, 1), 0);
-		for (uint32_t id = 3; id <= 5; id++) {
-			run(v, id, "team-y", 1, id);
-			ck_assert_int_eq(gq_view_place(v, id, 1, 1), 0);
-		}
-		run(v, 6, "team-z", 1, 6);
-		ck_assert_int_eq(gq_view_place(v, 6, 1, 1), 0);
-		add(v, "team-b", shaped(pending(20, 2, 50), 2, 1));
-		ck_assert_int_eq(gq_view_compute(v), 0);
-		b1 = gq_view_job(v, 20);
-		ck_assert_int_eq(b1->band, GQ_BAND_IN_QUOTA);
-		ck_assert(b1->roomless == closed);
-		ck_assert_uint_eq(b1->priority, IN_QUOTA_BASE + !closed);
-		ck_assert_int_eq(gq_view_room_waiters(v, &ids), closed);
-		if (closed)
-			ck_assert_uint_eq(ids[0], 20);
-		gq_view_free(v);
-	}
-}
-END_TEST
-
-/*
  * Victims leaving in their grace time are room coming for a preemptor.
  * 2 nodes x 2 GPUs.  n0: x1, x2 of team-x (q 0), warned for b1 (at risk:
  * their GPUs count as lost, team-x's budget is 2 - 2 = 0).  n1: y1, y2
@@ -418,10 +333,6 @@ Suite *room_suite(void)
 	tc = tcase_create("room sets share victims, a failed attempt leaves nothing");
 	tcase_add_test(tc, room_sets_share_victims);
 	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("room only on nodes the job may use and that take work");
-	tcase_add_test(tc, room_only_in_its_partition);
-	tcase_add_test(tc, draining_node_is_no_room);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("victims in their grace time are room coming");
 	tcase_add_test(tc, grace_victims_are_room_coming);

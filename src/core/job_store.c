@@ -244,7 +244,8 @@ static void _count_groups(gq_job_store_t *s, int *start, int ng)
 /*
  * Staged records into the second buffer at at[their group]++, each made
  * whole as it goes and counted into *sw: the hot loop of a pass's
- * grouping (one line read, two written with streaming stores, per job).
+ * grouping (per job, its input read and its whole record written,
+ * _put_started).
  */
 static void _move_staged(gq_job_store_t *s, int *at,
 			 const gq_store_sweep_t *sw)

@@ -24,23 +24,24 @@
 /*
  * A job store: one per view.
  *
- * What it owns: jobs[0 .. njobs), 128-byte records aligned on cache lines
- * (a large store on 2 MB pages: walking one project's scattered records
- * then does not miss the TLB at every record); ids, job id -> index;
+ * What it owns: jobs[0 .. njobs), the records (gq_job_t, view.h: its
+ * input, then what the pass decides) aligned on cache lines (a large
+ * store on 2 MB pages: walking one project's scattered records then does
+ * not miss the TLB at every record); ids, job id -> index;
  * group[], 4 bytes a record, its group as it was added (2p for a queued
  * job of project p, 2p + 1 running; plus a bit: it has placement
  * entries), so that grouping counts from 4 bytes a job instead of reading
  * the records once more; spare, the buffer a grouping copies the records
  * into (then the two swap), and moved, old index -> new, of the last
- * grouping.  During a pass a record added holds its input alone (its
- * first 64-byte line): its project is in group[], and the grouping writes
- * the rest (nothing decided) as it copies it, so that adding a job writes
- * one line and grouping reads one.
+ * grouping.  During a pass a record added holds its input alone (the
+ * record's first part): its project is in group[], and the grouping
+ * writes the rest (nothing decided) as it copies it, so that adding a job
+ * writes its input alone and grouping reads that alone.
  *
  * What each operation costs: gq_store_stage and gq_store_add O(1)
  * amortized (the arrays double); a lookup by id or index O(1), inline;
  * gq_store_group O(J + P) for J records and P projects, one copy of the
- * records (streaming stores), plus O(capacity) to renumber the id map;
+ * records, plus O(capacity) to renumber the id map;
  * gq_store_start_in_place O(J); gq_store_renumber O(n); gq_store_clear
  * O(capacity of the id map).
  *

@@ -1,5 +1,5 @@
 /*
- * job_store.h - the jobs of a pass as records (gq_job_t, view.h), found
+ * job_store.h - the jobs of a pass as records (gq_job_t, job.h), found
  * by id, and grouped by project for the pass's steps.
  *
  * Owns: the records and where each one is (its index), the id -> index
@@ -19,12 +19,12 @@
 #include "tools/idmap.h"
 #include "core/queue.h"
 #include "core/registry.h"
-#include "core/view.h"
+#include "core/job.h"
 
 /*
  * A job store: one per view.
  *
- * What it owns: jobs[0 .. njobs), the records (gq_job_t, view.h: its
+ * What it owns: jobs[0 .. njobs), the records (gq_job_t, job.h: its
  * input, then what the pass decides) aligned on cache lines (a large
  * store on 2 MB pages: walking one project's scattered records then does
  * not miss the TLB at every record); ids, job id -> index;

@@ -15,7 +15,7 @@
 
 #include "tools/bucket.h"
 #include "core/registry.h"
-#include "core/view.h"
+#include "core/job.h"
 
 /*
  * A project's queue: eligible before waiting, then multifactor's part of

@@ -30,7 +30,7 @@
 
 #include "tools/bucket.h"
 #include "core/registry.h"
-#include "core/view.h"
+#include "core/job.h"
 
 /* The floor a reclaim leaves: q, or max(q, f) for fair-share reclaim;
  * f untilted by usage (share_floor). */

@@ -299,15 +299,15 @@ void gq_read_set(job_record_t *job_ptr, gq_job_in_t *in)
 const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
 			    const gq_job_in_t *in, int *k)
 {
-	const gq_job_t *job, *shadow;
+	const gq_job_t *job, *answer;
 
 	if ((*k = gq_read_pool(pools, job_ptr)) < 0 ||
 	    !(job = gq_view_add_late(pools->view[*k], job_ptr->account, in)))
 		return NULL;
 	/* held by a limit of another pool it lists: that hold */
-	if (!gq_read_shadows(pools, *k, job_ptr, in) && !job->hold &&
-	    (shadow = gq_pools_held_elsewhere(pools, in->id, k)))
-		job = shadow;
+	if (!gq_read_shadows(pools, *k, job_ptr, in) &&
+	    (answer = gq_pools_answer(pools, in->id, k)))
+		job = answer;
 	return job;
 }
 

@@ -32,6 +32,7 @@
 /* public API only: the command links libslurm */
 #define GQ_SLURM_PUBLIC_ONLY
 #include "shared/slurm_compat.h"
+#include "cli/checkpoint.h"
 #include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
@@ -94,6 +95,7 @@ static void _usage(FILE *f)
 		"       gpuquota check [FILE] [--json]\n"
 		"       gpuquota sync [--dry-run] [FILE]\n"
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
+		"       gpuquota checkpoint [JOBID]\n"
 		"       gpuquota --version\n");
 }
 
@@ -1026,6 +1028,8 @@ int main(int argc, char **argv)
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
 		return _cmd_metrics(listen);
+	if (!strcmp(cmd, "checkpoint"))
+		return gq_checkpoint_command(optind < argc ? argv[optind] : NULL);
 	if (listen) {
 		_usage(stderr);
 		return 2;

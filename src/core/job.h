@@ -44,6 +44,10 @@ typedef struct {
 					 * it; 0: no limit (patience.h) */
 	};
 	int64_t start_time;
+	int64_t saved_at;	/* running: its last checkpoint (gpuquota
+				 * checkpoint, gq_facts_saved_at); 0: none.
+				 * A requeue loses the work since the later
+				 * of this and start_time */
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;
 	uint32_t nodes;

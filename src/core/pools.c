@@ -87,6 +87,22 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 	return NULL;
 }
 
+const gq_job_t *gq_pools_answer(const gq_pools_t *p, uint32_t id, int *pool)
+{
+	const gq_job_t *job, *shadow;
+	int k;
+
+	if (!(job = gq_pools_job(p, id, &k)))
+		return NULL;
+	/* one pool: there is no other */
+	if (!job->hold && p->n > 1 &&
+	    (shadow = gq_pools_held_elsewhere(p, id, &k)))
+		job = shadow;
+	if (pool)
+		*pool = k;
+	return job;
+}
+
 uint32_t gq_pools_tasks_now(const gq_pools_t *p, uint32_t id)
 {
 	const gq_job_t *job;

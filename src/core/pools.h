@@ -66,6 +66,16 @@ const gq_job_t *gq_pools_held_elsewhere(const gq_pools_t *p, uint32_t id,
 					int *pool);
 
 /*
+ * The record whose answer job `id` gets (its hold, band and reason): its
+ * home's (gq_pools_job), unless the home does not hold it and another
+ * pool it lists does (gq_pools_held_elsewhere): then that pool's.  *pool
+ * is the record's pool.  NULL when no pool has it as demand or running.
+ * Every writer of a job's answer (the pass's writes, the re-hold, the
+ * job's priority at submit) takes it from here.  O(pools).
+ */
+const gq_job_t *gq_pools_answer(const gq_pools_t *p, uint32_t id, int *pool);
+
+/*
  * How many tasks of pending array `id` may start before the next pass:
  * the fewest over every pool it lists (its home's tasks_now and each
  * shadow's), since Slurm may start each task in any of them; 0 when a

@@ -60,7 +60,21 @@ void gq_reclaim_floors(gq_registry_t *r)
 	free(out);
 }
 
-/* lowest Slurm order first; among equals the youngest (latest start) */
+/*
+ * Since when a requeue would lose the job's work: its last checkpoint, or
+ * its start when it has none (or one from before this start).
+ */
+static inline int64_t _saved(const gq_job_in_t *j)
+{
+	return j->saved_at > j->start_time ? j->saved_at : j->start_time;
+}
+
+/*
+ * Lowest Slurm order first; among equals the one that loses least per GPU
+ * freed: the latest saved (GPU-seconds lost / GPUs = now - _saved), which
+ * without checkpoints is the youngest.  Taking candidates in this order,
+ * the GPUs a reclaim needs cost the fewest GPU-seconds of work.
+ */
 static int _cmp_walk(const void *a, const void *b, void *ctx)
 {
 	const gq_job_t *jobs = ctx;
@@ -69,6 +83,8 @@ static int _cmp_walk(const void *a, const void *b, void *ctx)
 
 	if (x->order != y->order)
 		return x->order < y->order ? -1 : 1;
+	if (_saved(x) != _saved(y))
+		return _saved(x) > _saved(y) ? -1 : 1;
 	if (x->start_time != y->start_time)
 		return x->start_time > y->start_time ? -1 : 1;
 	if (x->id != y->id)

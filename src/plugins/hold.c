@@ -343,6 +343,24 @@ void gq_write_unhold(job_record_t *job_ptr)
 }
 
 
+/*
+ * The hold job_ptr's answer in `pools` gives it (gq_pools_answer: its home
+ * pool's, or another pool's it lists), when of kind `only` (GQ_HOLD_NONE:
+ * any) and the job has a priority to take away; NULL otherwise.
+ */
+static const gq_job_t *_hold_again_of(const gq_pools_t *pools,
+				      job_record_t *job_ptr, gq_hold_t only,
+				      int *k)
+{
+	const gq_job_t *job;
+
+	if (!IS_JOB_PENDING(job_ptr) || !job_ptr->priority ||
+	    !(job = gq_pools_answer(pools, job_ptr->job_id, k)) ||
+	    !job->hold || (only != GQ_HOLD_NONE && job->hold != only))
+		return NULL;
+	return job;
+}
+
 int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what)
 {
 	int k, i, n = 0;
@@ -356,14 +374,16 @@ int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what)
 		for (i = 0; i < gq_view_njobs(v); i++) {
 			const gq_job_t *job = gq_view_job_at(v, i);
 			job_record_t *job_ptr;
+			int at;
 
-			/* a shadow's job is written from its own pool */
-			if (!job->hold || job->in.elsewhere ||
-			    (only != GQ_HOLD_NONE && job->hold != only) ||
+			/* a job held at home and by a shadow is met twice:
+			 * the second time it has no priority */
+			if (!job->hold ||
 			    !(job_ptr = find_job_record(job->in.id)) ||
-			    !IS_JOB_PENDING(job_ptr) || !job_ptr->priority)
+			    !(job = _hold_again_of(pools, job_ptr, only, &at)))
 				continue;
-			gq_write_hold(job_ptr, v, job, pools->name[k]);
+			gq_write_hold(job_ptr, pools->view[at], job,
+				      pools->name[at]);
 			n++;
 		}
 	}

@@ -39,11 +39,13 @@ bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
  * Write again the holds `pools` decided on the pending jobs that have a
  * priority (`only`: of that kind; GQ_HOLD_NONE: any): jobs held while
  * Slurm's main cycle ran, which put their priority back (docs/
- * DEVELOPING.md), and, in a reclaim, the jobs that now wait for it.
- * `what` names the batch in the log.  Returns how many.  A walk of the
- * views' jobs, and for each held one a lookup by id, its state, priority
- * and reason text: no other job's record is read.  Caller holds the job
- * write lock and the state lock.
+ * DEVELOPING.md), and, in a reclaim, the jobs that now wait for it.  The
+ * hold is the one the pass writes (write_slurm.h): the job's answer,
+ * gq_pools_answer, so a job another pool it lists holds is held again
+ * too.  `what` names the batch in the log.  Returns how many.  A walk of
+ * the views' jobs, and for each held one a lookup by id, its state,
+ * priority and reason text: no other job's record is read.  Caller holds
+ * the job write lock and the state lock.
  */
 int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what);
 

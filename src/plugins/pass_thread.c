@@ -217,8 +217,10 @@ static void _run_pass(void)
 			_unlock_timed(&rd, &hold);
 			r.read_hold_us += hold.lock_hold_us;
 			r.read_cpu_us += hold.lock_cpu_us;
-			if (!read)
-				break;	/* no configuration, or failed */
+			if (!read) {	/* no configuration, or failed */
+				tries++;	/* this try counts */
+				break;
+			}
 		}
 		_lock_timed(&wr);
 		gq_state_lock();
@@ -312,7 +314,7 @@ static void *_pass_loop(void *arg)
 	while (true) {
 		struct timespec until, now;
 
-		clock_gettime(CLOCK_REALTIME, &until);
+		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += _interval();
 		slurm_mutex_lock(&pass_mutex);
 		while (!pass_stop && !pass_wanted &&
@@ -329,7 +331,7 @@ static void *_pass_loop(void *arg)
 				slurm_mutex_lock(&pass_mutex);
 				continue;
 			}
-			clock_gettime(CLOCK_REALTIME, &now);
+			clock_gettime(CLOCK_MONOTONIC, &now);
 			if (pass_stop || !_before(&now, &earliest))
 				break;
 			pthread_cond_timedwait(&pass_cond, &pass_mutex,
@@ -342,7 +344,7 @@ static void *_pass_loop(void *arg)
 		}
 		slurm_mutex_unlock(&pass_mutex);
 		_run_pass();
-		clock_gettime(CLOCK_REALTIME, &earliest);
+		clock_gettime(CLOCK_MONOTONIC, &earliest);
 		_add_ns(&earliest, GQ_PASS_MIN_GAP_NS);
 	}
 	return NULL;
@@ -372,9 +374,24 @@ static void _want_pass_now(void)
 	slurm_mutex_unlock(&pass_mutex);
 }
 
+/* The pass thread's waits on the monotonic clock: a clock stepped back
+ * (NTP, an operator) neither delays passes nor hurries them. */
+static void _cond_monotonic(void)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_destroy(&pass_cond);
+	pthread_cond_init(&pass_cond, &a);
+	pthread_condattr_destroy(&a);
+}
+
 void gq_passes_start(void)
 {
+	_cond_monotonic();
 	pass_stop = false;
+	pass_failing = false;	/* a plugin loaded again starts afresh */
 	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
 	pass_started = true;
 	gq_state_lock();

@@ -235,6 +235,35 @@ static bool _on_node_not_responding(job_record_t *job_ptr)
 	return false;
 }
 
+/*
+ * A checkpoint note gpuquota ignores (gq_facts_saved_at) is said once per
+ * job in slurmctld's log, not every pass: the last GQ_IGNORED_SEEN jobs
+ * said are remembered (pass thread and priority_p_set, under the job
+ * lock).
+ */
+#define GQ_IGNORED_SEEN 64
+
+static void _checkpoint_ignored(job_record_t *job_ptr, time_t now)
+{
+	static uint32_t said[GQ_IGNORED_SEEN];
+	static int next;
+	gq_saved_t s;
+	int64_t at;
+	int i;
+
+	if (!job_ptr->comment ||
+	    (s = gq_facts_saved_at(job_ptr->comment, job_ptr->job_id, now,
+				   &at)) == GQ_SAVED_OK || s == GQ_SAVED_NONE)
+		return;
+	for (i = 0; i < GQ_IGNORED_SEEN; i++)
+		if (said[i] == job_ptr->job_id)
+			return;
+	said[next] = job_ptr->job_id;
+	next = (next + 1) % GQ_IGNORED_SEEN;
+	info("gpuquota: %pJ: its comment has %s: it is ordered as a job without a checkpoint",
+	     job_ptr, gq_saved_text(s));
+}
+
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 {
 	job_details_t *d = job_ptr->details;
@@ -256,6 +285,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.end_time = (job_ptr->time_limit == INFINITE ||
 			     job_ptr->time_limit == NO_VAL) ? 0 :
 			    job_ptr->end_time,
+		.comment = job_ptr->comment,
 	};
 
 	/* gpuquota's hold whose reason Slurm's release cleared (hold.h) */
@@ -271,6 +301,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		/* reclaimed, in its grace time: its GPUs are leaving too */
 		at_risk = _on_node_not_responding(job_ptr) ||
 			  job_ptr->preempt_time;
+		_checkpoint_ignored(job_ptr, now);
 	} else {
 		f.gpus = _sum_gpus2(job_ptr->gres_list_req, _job_total,
 				    _job_per_node, &f.gpus_per_node);
@@ -299,15 +330,15 @@ void gq_read_set(job_record_t *job_ptr, gq_job_in_t *in)
 const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
 			    const gq_job_in_t *in, int *k)
 {
-	const gq_job_t *job, *shadow;
+	const gq_job_t *job, *answer;
 
 	if ((*k = gq_read_pool(pools, job_ptr)) < 0 ||
 	    !(job = gq_view_add_late(pools->view[*k], job_ptr->account, in)))
 		return NULL;
 	/* held by a limit of another pool it lists: that hold */
-	if (!gq_read_shadows(pools, *k, job_ptr, in) && !job->hold &&
-	    (shadow = gq_pools_held_elsewhere(pools, in->id, k)))
-		job = shadow;
+	if (!gq_read_shadows(pools, *k, job_ptr, in) &&
+	    (answer = gq_pools_answer(pools, in->id, k)))
+		job = answer;
 	return job;
 }
 

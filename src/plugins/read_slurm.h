@@ -1,8 +1,9 @@
 /*
- * read_slurm.h - Slurm's state into the core's inputs: the only place the
- * plugins read job_list, the node table and the association manager.
- * What the fields mean is decided in shared/job_facts.h; this file only
- * copies them.
+ * read_slurm.h - Slurm's state into the core's inputs: where a pass reads
+ * job_list, the node table and the association manager (the writes read
+ * the records they change: write_slurm.h; sprio's factors and the
+ * configuration checks read job_list too).  What the fields mean is
+ * decided in shared/job_facts.h; this file only copies them.
  */
 #ifndef GPUQUOTA_READ_SLURM_H
 #define GPUQUOTA_READ_SLURM_H

@@ -50,6 +50,9 @@ static void _usage_load(void)
 
 void gq_files_init(const char *dir)
 {
+	/* a plugin loaded again (fini, then init) starts afresh */
+	metrics_failing = false;
+	usage_saved = 0;
 	if (dir && (!(metrics_path = gq_metrics_file_path(dir)) ||
 		    !(usage_path = gq_usage_file_path(dir))))
 		fatal("gpuquota: out of memory");

@@ -165,31 +165,6 @@ static bool _explain(job_record_t *job_ptr, char *desc)
 	return true;
 }
 
-/*
- * The job's reason text: made into `pre` (dry), or written; a text `pre`
- * has for the reason the job still has is written as it is.  Returns
- * whether it writes (dry: would).
- */
-static bool _write_text(job_record_t *job_ptr, const gq_view_t *prev,
-			const gq_view_t *view, const gq_job_t *job,
-			const char *pool, bool dry, gq_planned_t *pre)
-{
-	char *text;
-
-	if (dry) {
-		pre->text = _explain_text(job_ptr, prev, view, job, pool);
-		pre->reason = job_ptr->state_reason;
-		return pre->text != NULL;
-	}
-	if (pre && pre->text && pre->reason == job_ptr->state_reason) {
-		text = pre->text;
-		pre->text = NULL;
-	} else {
-		text = _explain_text(job_ptr, prev, view, job, pool);
-	}
-	return _explain(job_ptr, text);
-}
-
 /* an admin's own priority (scontrol update priority=N) is kept */
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
@@ -203,117 +178,179 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 	gq_write_unhold(job_ptr);
 }
 
-/* what _write_job did, or (dry) would do */
-enum {
-	GQ_WRITES = 1,		/* the job's record changes */
-	GQ_KICK = 2,		/* a scheduling pass should run now */
-};
-
 /*
  * A pending job the pass before had in a pool and this one has in none (its
  * partition or account changed): gpuquota's hold lifted and, with
  * multifactor, its site factor given back (gq_mf_left_pools); it is
- * ordered as every job outside the pools.  O(1).
+ * ordered as every job outside the pools.  A person's hold (priority 0,
+ * not ours) is left as it is.  O(1).
  */
-static int _left_pools(job_record_t *job_ptr, const gq_pools_t *prev_pools,
-		       time_t now, bool dry)
+static void _decide_left(job_record_t *job_ptr, const gq_pools_t *prev_pools,
+			 gq_write_t *w)
 {
-	bool ours = gq_read_held(job_ptr);
 	int k;
 
-	/* a person's hold (priority 0, not ours) is left as it is */
 	if (!prev_pools || !gq_pools_job(prev_pools, job_ptr->job_id, &k) ||
-	    (!ours && (!gq_mf_on() || !job_ptr->priority)))
-		return 0;
-	if (dry)
-		return GQ_WRITES | GQ_KICK;
-	if (ours) {
+	    (!gq_read_held(job_ptr) && (!gq_mf_on() || !job_ptr->priority)))
+		return;
+	w->what = GQ_WRITE_LEFT;
+	w->kick = true;
+}
+
+static void _apply_left(job_record_t *job_ptr, time_t now)
+{
+	if (gq_read_held(job_ptr)) {
 		info("gpuquota: release %pJ: it left the pools", job_ptr);
 		gq_write_unhold(job_ptr);
 	}
 	if (!job_ptr->direct_set_prio)
 		job_ptr->priority = gq_mf_on() ? gq_mf_left_pools(job_ptr) : 1;
 	last_job_update = now;
-	return GQ_WRITES | GQ_KICK;
 }
 
 /*
- * A pending job's hold, release, reason text and priority from `pools`
- * (`prev_pools`: the pass before, or NULL).  With `dry`, nothing is
- * written: the answer says whether anything would be (an array's
- * throttle always may be), and the reason text to write goes into `pre`
- * with the reason it was made for.  Written, a text in `pre` made for the
- * reason the job still has is taken instead of formatted again.  O(1)
- * lookups, plus a reason text formatted when it may have changed.
+ * The reason text of a decision: `planned` (taken) when it was made for
+ * the reason the job still has, else made again; none when the job has
+ * it already.
  */
-static int _write_job(job_record_t *job_ptr, const gq_pools_t *pools,
-		      const gq_pools_t *prev_pools, time_t now, bool dry,
-		      gq_planned_t *pre)
+static void _decide_text(job_record_t *job_ptr, const gq_view_t *prev,
+			 const gq_view_t *view, const char *pool,
+			 char **planned, uint32_t planned_reason,
+			 gq_write_t *w)
 {
-	const gq_view_t *view, *prev;
-	const gq_job_t *job, *shadow;
-	uint32_t prio;
-	int k, out = 0;
+	char *text = NULL;
 
-	if (!IS_JOB_PENDING(job_ptr))
-		return 0;
-	if (!(job = gq_pools_job(pools, job_ptr->job_id, &k)))
-		return _left_pools(job_ptr, prev_pools, now, dry);
-	view = pools->view[k];
-	/* the pass before, when it had this pool (a reload may change the
-	 * pools: then texts are written again) */
-	prev = prev_pools && k < prev_pools->n ? prev_pools->view[k] : NULL;
-	/* held by a limit of another pool it lists: that hold (one pool:
-	 * there is no other) */
-	if (!job->hold && pools->n > 1 &&
-	    (shadow = gq_pools_held_elsewhere(pools, job->in.id, &k))) {
-		job = shadow;
-		view = pools->view[k];
+	if (*planned && planned_reason == job_ptr->state_reason) {
+		text = *planned;
+		*planned = NULL;
+	} else {
+		text = _explain_text(job_ptr, prev, view, w->job, pool);
 	}
-	/* its tasks may start in any pool it lists: the fewest any lets */
-	if (job_ptr->array_recs) {
-		out |= GQ_WRITES;
-		if (!dry)
-			gq_throttle_apply(job_ptr, job,
-					  gq_pools_tasks_now(pools,
-							     job->in.id));
-	}
-	if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
-		if (!dry)
-			gq_write_hold(job_ptr, view, job, pools->name[k]);
-		else if (job_ptr->priority ||
-			 !gq_hold_written(job_ptr, view, job, pools->name[k]))
-			out |= GQ_WRITES;
-		return out;
-	}
-	if (gq_read_held(job_ptr)) {
-		if (!dry) {
-			_release(job_ptr, job->priority);
-			last_job_update = now;
-		}
-		return out | GQ_WRITES | GQ_KICK;
-	}
-	if (job->room)
-		out |= GQ_KICK;
-	if (job_ptr->priority == 0)
-		return out;
-	if (job->in.state == GQ_JOB_PENDING &&
-	    _write_text(job_ptr, prev, view, job, pools->name[k], dry, pre))
-		out |= GQ_WRITES;
-	/* with multifactor, its part inside the band's place */
+	if (text && !xstrcmp(job_ptr->state_desc, text))
+		xfree(text);
+	if (!text)
+		return;
+	w->text = text;
+	w->reason = job_ptr->state_reason;
+	w->what |= GQ_WRITE_TEXT;
+}
+
+/*
+ * A job with priority (not held): its band's text and its priority
+ * (multifactor's part inside the band's place; an operator's own
+ * priority= is kept).
+ */
+static void _decide_order(job_record_t *job_ptr, const gq_view_t *prev,
+			  const gq_view_t *view, const char *pool,
+			  char **planned, uint32_t planned_reason,
+			  gq_write_t *w)
+{
+	const gq_job_t *job = w->job;
+	uint32_t prio;
+
+	if (job->in.state == GQ_JOB_PENDING)
+		_decide_text(job_ptr, prev, view, pool, planned,
+			     planned_reason, w);
 	prio = gq_mf_priority(job_ptr, job->priority);
 	if (job_ptr->direct_set_prio || job_ptr->priority == prio)
-		return out;
+		return;
 	/* e.g. submitted before the first pass after a restart: it may
 	 * reclaim now */
 	if (job->in.state == GQ_JOB_PENDING &&
 	    gq_band_rose_to_reclaim(job_ptr->priority, job->band))
-		out |= GQ_KICK;
-	if (!dry) {
-		gq_mf_write(job_ptr, prio);
+		w->kick = true;
+	w->what |= GQ_WRITE_PRIO;
+	w->prio = prio;
+}
+
+/* A pending job's answer (gq_write_decide). */
+static void _decide(job_record_t *job_ptr, const gq_pools_t *pools,
+		    const gq_pools_t *prev_pools, char **planned,
+		    uint32_t planned_reason, gq_write_t *w)
+{
+	const gq_view_t *view, *prev;
+	const gq_job_t *job;
+	int k, home;
+
+	if (!gq_pools_job(pools, job_ptr->job_id, &home)) {
+		_decide_left(job_ptr, prev_pools, w);
+		return;
+	}
+	job = gq_pools_answer(pools, job_ptr->job_id, &k);
+	view = pools->view[k];
+	/* the pass before, when it had the job's home pool (a reload may
+	 * change the pools: then texts are written again) */
+	prev = prev_pools && home < prev_pools->n ? prev_pools->view[home] :
+						    NULL;
+	w->pool = k;
+	w->job = job;
+	/* its tasks may start in any pool it lists: the fewest any lets */
+	if (job_ptr->array_recs) {
+		w->what |= GQ_WRITE_THROTTLE;
+		w->tasks = gq_pools_tasks_now(pools, job->in.id);
+	}
+	if (job->hold && (job_ptr->priority || gq_read_held(job_ptr))) {
+		if (job_ptr->priority ||
+		    !gq_hold_written(job_ptr, view, job, pools->name[k]))
+			w->what |= GQ_WRITE_HOLD;
+		return;
+	}
+	if (gq_read_held(job_ptr)) {
+		w->what |= GQ_WRITE_RELEASE;
+		w->prio = job->priority;
+		w->kick = true;
+		return;
+	}
+	if (job->room)
+		w->kick = true;
+	if (job_ptr->priority)	/* 0: a person's hold */
+		_decide_order(job_ptr, prev, view, pools->name[k], planned,
+			      planned_reason, w);
+}
+
+void gq_write_decide(job_record_t *job_ptr, const gq_pools_t *pools,
+		     const gq_pools_t *prev, gq_write_t *w)
+{
+	char *planned = w->text;
+	uint32_t planned_reason = w->reason;
+
+	memset(w, 0, sizeof(*w));
+	w->id = job_ptr->job_id;
+	if (IS_JOB_PENDING(job_ptr))
+		_decide(job_ptr, pools, prev, &planned, planned_reason, w);
+	xfree(planned);
+}
+
+bool gq_write_apply(job_record_t *job_ptr, const gq_pools_t *pools,
+		    gq_write_t *w, time_t now)
+{
+	if (w->what & GQ_WRITE_LEFT)
+		_apply_left(job_ptr, now);
+	if (w->what & GQ_WRITE_THROTTLE)
+		gq_throttle_apply(job_ptr, w->job, w->tasks);
+	if (w->what & GQ_WRITE_HOLD)
+		gq_write_hold(job_ptr, pools->view[w->pool], w->job,
+			      pools->name[w->pool]);
+	if (w->what & GQ_WRITE_RELEASE) {
+		_release(job_ptr, w->prio);
 		last_job_update = now;
 	}
-	return out | GQ_WRITES;
+	if (w->what & GQ_WRITE_TEXT) {
+		_explain(job_ptr, w->text);
+		w->text = NULL;
+	}
+	if (w->what & GQ_WRITE_PRIO) {
+		gq_mf_write(job_ptr, w->prio);
+		last_job_update = now;
+	}
+	w->what = 0;
+	return w->kick;
+}
+
+void gq_write_drop(gq_write_t *w)
+{
+	xfree(w->text);
+	w->what = 0;
 }
 
 bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
@@ -329,9 +366,11 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	gq_hold_log_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
+		gq_write_t w = { 0 };
+
 		gq_grace_note(job_ptr, now);
-		if (_write_job(job_ptr, pools, prev_pools, now, false, NULL) &
-		    GQ_KICK)
+		gq_write_decide(job_ptr, pools, prev_pools, &w);
+		if (gq_write_apply(job_ptr, pools, &w, now))
 			kick = true;
 	}
 	list_iterator_destroy(it);
@@ -346,9 +385,24 @@ static void _plan_clear(gq_write_plan_t *plan)
 	int i;
 
 	for (i = 0; i < plan->n; i++)
-		xfree(plan->jobs[i].text);
+		gq_write_drop(&plan->jobs[i]);
 	plan->n = 0;
 	plan->kick = false;
+}
+
+/* Room for one more answer in `plan`; -1 when out of memory. */
+static int _plan_room(gq_write_plan_t *plan)
+{
+	int cap = plan->cap ? plan->cap * 2 : 256;
+	gq_write_t *jobs;
+
+	if (plan->n < plan->cap)
+		return 0;
+	if (!(jobs = realloc(plan->jobs, sizeof(*jobs) * cap)))
+		return -1;
+	plan->jobs = jobs;
+	plan->cap = cap;
+	return 0;
 }
 
 int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
@@ -364,29 +418,19 @@ int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
 	gq_hold_log_begin();	/* hold texts made once (hold.c) */
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		gq_planned_t pre = { .id = job_ptr->job_id };
-		int out;
+		gq_write_t w = { 0 };
 
 		gq_grace_note(job_ptr, now);
-		out = _write_job(job_ptr, pools, prev_pools, now, true, &pre);
-		if (out & GQ_KICK)
+		gq_write_decide(job_ptr, pools, prev_pools, &w);
+		if (w.kick)
 			plan->kick = true;
-		if (!(out & GQ_WRITES))
+		if (!w.what)
 			continue;
-		if (plan->n == plan->cap) {
-			int cap = plan->cap ? plan->cap * 2 : 256;
-			gq_planned_t *jobs = realloc(plan->jobs,
-						     sizeof(*jobs) * cap);
-
-			if (!jobs) {
-				xfree(pre.text);
-				rc = -1;
-				break;
-			}
-			plan->jobs = jobs;
-			plan->cap = cap;
+		if ((rc = _plan_room(plan))) {
+			gq_write_drop(&w);
+			break;
 		}
-		plan->jobs[plan->n++] = pre;
+		plan->jobs[plan->n++] = w;
 	}
 	list_iterator_destroy(it);
 	gq_hold_log_end("plan");
@@ -402,11 +446,13 @@ bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 	gq_throttle_pass_begin();
 	gq_hold_log_begin();
 	for (i = 0; i < plan->n; i++) {
-		gq_planned_t *pre = &plan->jobs[i];
-		job_record_t *job_ptr = find_job_record(pre->id);
+		gq_write_t *w = &plan->jobs[i];
+		job_record_t *job_ptr = find_job_record(w->id);
 
-		if (job_ptr && (_write_job(job_ptr, pools, prev_pools, now,
-					   false, pre) & GQ_KICK))
+		if (!job_ptr)
+			continue;	/* gone: _plan_clear frees its text */
+		gq_write_decide(job_ptr, pools, prev_pools, w);
+		if (gq_write_apply(job_ptr, pools, w, now))
 			kick = true;
 	}
 	gq_hold_log_end("pass");

@@ -1,7 +1,12 @@
 /*
  * write_slurm.h - the core's answers back into Slurm's job records:
- * gpuquota's holds and releases, the band text in squeue's reason, and
- * pending jobs' priorities.  Writes only what changed.
+ * gpuquota's holds and releases, the band text in squeue's reason, array
+ * throttles and pending jobs' priorities.  One path: each job's answer is
+ * decided from its record and the pass's pools (gq_write_decide, which
+ * reads only), then applied (gq_write_apply, which writes exactly that).
+ * The batches below only choose which jobs and when; the re-hold
+ * (hold.h, gq_hold_again) writes the holds of the same answers
+ * (gq_pools_answer).
  */
 #ifndef GPUQUOTA_WRITE_SLURM_H
 #define GPUQUOTA_WRITE_SLURM_H
@@ -13,53 +18,94 @@
 #include "core/view.h"
 #include "shared/slurm_compat.h"
 
+/* What an answer changes on a job's record (gq_write_t.what). */
+enum {
+	GQ_WRITE_LEFT = 1,	/* it left the pools: gpuquota's hold lifted,
+				 * its priority as every job outside them */
+	GQ_WRITE_THROTTLE = 2,	/* an array's %N (array_throttle.c) */
+	GQ_WRITE_HOLD = 4,	/* gpuquota's hold for job->hold (hold.c) */
+	GQ_WRITE_RELEASE = 8,	/* gpuquota's hold lifted, at prio */
+	GQ_WRITE_TEXT = 16,	/* text: the band's words in its reason */
+	GQ_WRITE_PRIO = 32,	/* prio: its priority */
+};
+
 /*
- * After a pass: hold, release, explain and reprioritize every pending job
- * of the views (one per pool).  `prev` is the pass before (NULL: none),
- * whose reason texts are not written again when nothing in them changed.
- * O(J x pools) with O(1) lookups.  Returns true when a scheduling pass
- * should run now (a job was released, or may now make room).  Caller
- * holds the slurmctld job write lock and the state lock.
+ * One pending job's answer.  Its pointers are into the pools it was
+ * decided from, valid while those are (a pass's `next`, then the view it
+ * is published as); `text` is owned (xmalloc'd) until applied or freed.
  */
-bool gq_write_pass(const gq_pools_t *view, const gq_pools_t *prev,
+typedef struct {
+	uint32_t id;		/* the job's id */
+	unsigned what;		/* GQ_WRITE_* bits; 0: nothing changes */
+	bool kick;		/* a scheduling pass should run now */
+	int pool;		/* the pool of `job` (HOLD, THROTTLE) */
+	const gq_job_t *job;	/* its record there: its hold, its tasks */
+	uint32_t tasks;		/* THROTTLE: tasks that may start now */
+	uint32_t prio;		/* RELEASE: the band's priority; PRIO: the
+				 * priority to write (multifactor's part in) */
+	char *text;		/* TEXT: the reason text */
+	uint32_t reason;	/* the state_reason `text` was made for */
+} gq_write_t;
+
+/*
+ * Decide `job_ptr`'s answer from `pools` (`prev`: the pass before, or
+ * NULL; a text that did not change is not made again) into `w`.  A text
+ * `w` has already (an earlier decision on the same pools) is reused when
+ * the job's reason is still the one it was made for; otherwise freed.
+ * Reads only (the hold texts of a batch are made once: hold.c).  O(1)
+ * lookups, plus a reason text formatted when it may have changed.  Caller
+ * holds the job read lock (at least) and the state lock.
+ */
+void gq_write_decide(job_record_t *job_ptr, const gq_pools_t *pools,
+		     const gq_pools_t *prev, gq_write_t *w);
+
+/*
+ * Write `w` (decided from `pools`) on job_ptr's record; `w`'s text is
+ * taken.  Returns w->kick.  Caller holds the job write lock and the
+ * state lock.
+ */
+bool gq_write_apply(job_record_t *job_ptr, const gq_pools_t *pools,
+		    gq_write_t *w, time_t now);
+
+/* Free what `w` owns (a text not written). */
+void gq_write_drop(gq_write_t *w);
+
+/*
+ * A whole pass in one hold: every pending job of Slurm decided and
+ * applied (and every victim whose grace time is over noted for
+ * gq_grace_requeue).  O(J x pools) with O(1) lookups.  Returns true when
+ * a scheduling pass should run now (a job was released, or may now make
+ * room).  Caller holds the job write lock and the state lock.
+ */
+bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev,
 		   time_t now);
 
 /*
- * The same in two steps, so that the job write lock is held only for the
- * jobs whose record changes (docs/DEVELOPING.md "A pass in two lock
- * holds").  gq_write_plan notes in `plan` (its ids emptied first) the
- * pending jobs gq_write_pass would change with `view` and `prev`, and
- * whether a scheduling pass should run; it writes nothing (victims whose
- * grace time is over are noted for gq_grace_requeue).  O(J): every job's
- * record read.  Returns -1 when out of memory.  Caller holds the job read
- * lock and the state lock.
+ * The same in two lock holds (docs/DEVELOPING.md "A pass in two lock
+ * holds"), so that the job write lock is held only for the jobs whose
+ * record changes.  gq_write_plan decides every job under the read lock
+ * and keeps in `plan` the answers that change something (their texts
+ * made there); it writes nothing.  O(J).  Returns -1 when out of memory.
+ * Caller holds the job read lock and the state lock.
  */
 typedef struct {
-	uint32_t id;
-	char *text;		/* the reason text to write (xmalloc'd), or
-				 * NULL: formatted under the read lock */
-	uint32_t reason;	/* the job's state_reason `text` is for */
-} gq_planned_t;
-
-typedef struct {
-	gq_planned_t *jobs;	/* the jobs to write, by id */
+	gq_write_t *jobs;	/* the answers that write, by id */
 	int n, cap;
 	bool kick;		/* a scheduling pass should run */
 } gq_write_plan_t;
 
-int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *view,
+int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
 		  const gq_pools_t *prev, time_t now);
 
 /*
- * Then, under the job write lock (and the state lock), once `view` is
- * published: each job of `plan` still there, found by id, written as
- * gq_write_pass writes it, from its record as it is now (a job started,
- * ended or changed since the plan is written or skipped as a whole pass
- * would; a reason text planned is written when the job's reason is still
- * the one it was made for, else made again).  Empties the plan.
- * O(jobs planned).  Returns true when a scheduling pass should run now.
+ * Then, under the job write lock, once the pools are published: each job
+ * of `plan` still there, found by id, decided again from its record as it
+ * is now (a job started, ended or changed since is answered as a whole
+ * pass would; a planned text is reused when still for its reason) and
+ * applied.  Empties the plan.  O(jobs planned).  Returns true when a
+ * scheduling pass should run now.
  */
-bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *view,
+bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 		      const gq_pools_t *prev, time_t now);
 
 /*

@@ -246,6 +246,78 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 	else
 		out->submit_time = f->submit_time;
 	out->start_time = f->start_time;
+	if (out->state == GQ_JOB_RUNNING)
+		gq_facts_saved_at(f->comment, f->id, now, &out->saved_at);
+}
+
+gq_saved_t gq_facts_saved_at(const char *comment, uint32_t id, int64_t now,
+			     int64_t *at)
+{
+	const char *p = comment ? strstr(comment, GQ_CHECKPOINT_KEY) : NULL;
+	unsigned long long job, t;
+	char *end;
+
+	*at = 0;
+	if (!p)
+		return GQ_SAVED_NONE;
+	p += sizeof(GQ_CHECKPOINT_KEY) - 1;
+	/* digits, '@', digits, then the end or a blank; nothing else */
+	if (!isdigit((unsigned char)*p))
+		return GQ_SAVED_BAD;
+	errno = 0;
+	job = strtoull(p, &end, 10);
+	if (*end != '@' || !isdigit((unsigned char)end[1]))
+		return GQ_SAVED_BAD;
+	t = strtoull(end + 1, &end, 10);
+	if (errno || (*end && !isspace((unsigned char)*end)))
+		return GQ_SAVED_BAD;
+	if (job != id)
+		return GQ_SAVED_FOREIGN;
+	if (t > INT64_MAX || (int64_t)t > now + GQ_CHECKPOINT_SKEW)
+		return GQ_SAVED_FUTURE;
+	*at = (int64_t)t > now ? now : (int64_t)t;
+	return GQ_SAVED_OK;
+}
+
+const char *gq_saved_text(gq_saved_t s)
+{
+	switch (s) {
+	case GQ_SAVED_OK:
+		return "a checkpoint";
+	case GQ_SAVED_FUTURE:
+		return "a checkpoint time in the future (ignored)";
+	case GQ_SAVED_FOREIGN:
+		return "another job's checkpoint (ignored)";
+	case GQ_SAVED_BAD:
+		return "a checkpoint note that is not <job id>@<unix time> (ignored)";
+	default:
+		return "no checkpoint";
+	}
+}
+
+char *gq_facts_with_checkpoint(const char *comment, uint32_t id, int64_t at,
+			       size_t max)
+{
+	const char *c = comment ? comment : "", *old = strstr(c, GQ_CHECKPOINT_KEY);
+	size_t head = old ? (size_t)(old - c) : strlen(c);
+	const char *tail = old ? old + strcspn(old, " \t\n") : "";
+	char note[64], *out;
+	size_t n;
+
+	snprintf(note, sizeof(note), GQ_CHECKPOINT_KEY "%u@%lld", id,
+		 (long long)at);
+	/* the rest of the comment, without the old note and its blank */
+	while (head && isspace((unsigned char)c[head - 1]))
+		head--;
+	while (isspace((unsigned char)*tail))
+		tail++;
+	n = head + (head ? 1 : 0) + strlen(tail) + (*tail ? 1 : 0) +
+	    strlen(note);
+	if (n > max || !(out = malloc(n + 1)))
+		return NULL;
+	snprintf(out, n + 1, "%.*s%s%s%s%s", (int)head, c, head ? " " : "",
+		 tail, *tail ? " " : "", note);
+	return out;
 }
 
 bool gq_pool_has(const gq_config_t *cfg, const char *partitions)

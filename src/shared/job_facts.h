@@ -52,6 +52,9 @@ typedef struct {
 	int64_t start_time;
 	int64_t end_time;	/* running: when its time limit ends it; 0:
 				 * no limit */
+	const char *comment;	/* the job's comment (--comment), where
+				 * `gpuquota checkpoint` notes a checkpoint;
+				 * NULL: none */
 } gq_job_facts_t;
 
 /* Running or suspended: it holds GPUs. */
@@ -119,6 +122,44 @@ bool gq_reason_slurm_limited(uint32_t reason);
  * Slurm's limits.
  */
 bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now);
+
+/*
+ * A job's checkpoint, as `gpuquota checkpoint` notes it in the job's
+ * comment (a field Slurm lets only the job's owner and operators change):
+ * GQ_CHECKPOINT_KEY "<job id>@<unix time>", the rest of the comment kept.
+ */
+#define GQ_CHECKPOINT_KEY "gpuquota-checkpoint="
+/* How far a checkpoint may be ahead of the controller's clock (the node's
+ * clock may run a little ahead): up to this, taken as now. */
+#define GQ_CHECKPOINT_SKEW 60
+
+typedef enum {
+	GQ_SAVED_NONE,		/* no checkpoint noted */
+	GQ_SAVED_OK,		/* *at is the checkpoint */
+	GQ_SAVED_FUTURE,	/* ignored: later than now + the skew */
+	GQ_SAVED_FOREIGN,	/* ignored: noted for another job (a comment
+				 * copied from it) */
+	GQ_SAVED_BAD,		/* ignored: not "<id>@<time>" */
+} gq_saved_t;
+
+/*
+ * The checkpoint of job `id` from its comment into *at (0 unless OK).
+ * Never trusted beyond that: an ignored value only orders the job as one
+ * without a checkpoint.  O(comment).
+ */
+gq_saved_t gq_facts_saved_at(const char *comment, uint32_t id, int64_t now,
+			     int64_t *at);
+
+/* What gq_facts_saved_at's answer means, for a log line. */
+const char *gq_saved_text(gq_saved_t s);
+
+/*
+ * `comment` with job `id`'s checkpoint set to `at`: an earlier checkpoint
+ * note replaced, the rest kept (malloc'd; NULL when out of memory or
+ * longer than `max`).
+ */
+char *gq_facts_with_checkpoint(const char *comment, uint32_t id, int64_t at,
+			       size_t max);
 
 /*
  * A project's job order, higher first: QOS priority, then nice (lower

@@ -440,12 +440,11 @@ void gq_state_job_gone(uint32_t id)
 void gq_state_job_started(uint32_t id)
 {
 	const gq_job_t *job;
-	int k;
 
 	if (!_state.between || !_state.next ||
-	    !(job = gq_pools_job(_state.next, id, &k)))
+	    !(job = gq_pools_answer(_state.next, id, NULL)))
 		return;
-	if (job->hold || gq_pools_held_elsewhere(_state.next, id, NULL))
+	if (job->hold)
 		_state.epoch++;
 }
 

@@ -1,6 +1,7 @@
 /*
  * test_write.c - a pass's answers written into Slurm's job records
- * (src/plugins/write_slurm.c, hold.c, array_throttle.c).
+ * (src/plugins/write_slurm.c, hold.c, array_throttle.c): each job's
+ * answer decided, then applied, by every batch that writes.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/pools.h"
 #include "state/state.h"
 #include "plugins/array_throttle.h"
+#include "plugins/hold.h"
 #include "plugins/write_slurm.h"
 #include "glue.h"
 #include "helpers.h"
@@ -113,6 +115,215 @@ START_TEST(array_listing_pools_throttled_to_fewest_tasks)
 }
 END_TEST
 
+/*
+ * The records of the one-pool cases below: team-a (q 1, L 1) runs job 1
+ * (1 of 4 GPUs); its job 9 would pass the limit; team-b (q 2) pends 10
+ * (in quota) and 11, which an earlier pass held (team-b's limit then).
+ */
+static const char *one_pool =
+	"{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1},"
+	"                {\"name\": \"team-b\", \"gpu_quota\": 2}]}";
+
+static void _one_pool_records(void)
+{
+	job_record_t *j;
+
+	if (!find_job_record(9)) {
+		glue_jobs_reset();
+		glue_pending(9, "team-a", "gpu", 1);
+		glue_pending(10, "team-b", "gpu", 1);
+		glue_pending(11, "team-b", "gpu", 1);
+	}
+	for (uint32_t id = 9; id <= 11; id++) {	/* as submitted */
+		j = find_job_record(id);
+		j->priority = 1;
+		j->state_reason = WAIT_NO_REASON;
+		xfree(j->state_desc);
+	}
+	glue_held_by_gpuquota(find_job_record(11),
+			      "gpuquota: project team-b would pass its gpu_limit (1 GPU)");
+}
+
+/* Load `json` and compute the one-pool case into the state's next pass
+ * (not published).  Caller holds the state lock. */
+static void _one_pool_next(const char *path)
+{
+	char err[GQ_ERR_MAX];
+	gq_view_t *v;
+
+	ck_assert_int_eq(gq_state_load(path, err, sizeof(err)), 0);
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 1);
+	pend(v, 9, "team-a", 1, 9);
+	pend(v, 10, "team-b", 1, 10);
+	pend(v, 11, "team-b", 1, 11);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
+typedef struct {
+	uint32_t priority, reason;
+	char desc[256];
+} rec_t;
+
+static void _snap(rec_t *r)
+{
+	memset(r, 0, 3 * sizeof(*r));
+	for (uint32_t id = 9; id <= 11; id++) {
+		job_record_t *j = find_job_record(id);
+
+		r[id - 9].priority = j->priority;
+		r[id - 9].reason = j->state_reason;
+		snprintf(r[id - 9].desc, sizeof(r->desc), "%s",
+			 j->state_desc ? j->state_desc : "");
+	}
+}
+
+/*
+ * A job's answer is decided from its record without writing it: 9 is to
+ * be held (team-a would hold 2 > L 1), 10 given its band's priority and
+ * text, 11 released (team-b holds 2 <= its quota 2 with it), which asks
+ * for a scheduling pass.  The records are as they were.
+ */
+START_TEST(decide_reads_only)
+{
+	char *f = write_temp(one_pool);
+	gq_write_t w[3] = { { 0 } };
+	rec_t before[3], after[3];
+
+	glue_jobs_reset();
+	_one_pool_records();
+	gq_state_lock();
+	_one_pool_next(f);
+	_snap(before);
+	for (uint32_t id = 9; id <= 11; id++)
+		gq_write_decide(find_job_record(id), gq_state_next(), NULL,
+				&w[id - 9]);
+	_snap(after);
+	ck_assert_mem_eq(before, after, sizeof(before));
+	ck_assert_uint_eq(w[0].what, GQ_WRITE_HOLD);
+	ck_assert_int_eq(w[0].job->hold, GQ_HOLD_LIMIT);
+	ck_assert_uint_eq(w[1].what, GQ_WRITE_TEXT | GQ_WRITE_PRIO);
+	ck_assert_ptr_nonnull(strstr(w[1].text, "gpuquota: in quota"));
+	ck_assert_uint_gt(w[1].prio, 1);
+	ck_assert(w[1].kick);	/* from 1 to a band that may reclaim */
+	ck_assert_uint_eq(w[2].what, GQ_WRITE_RELEASE);
+	ck_assert(w[2].kick);
+	for (int i = 0; i < 3; i++)
+		gq_write_drop(&w[i]);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * A pass in two lock holds writes what a pass in one writes: the plan
+ * (under the read lock, on the unpublished pass), then the planned jobs
+ * after publishing, give every record the same priority, reason and text
+ * as gq_write_pass on the same records.  9 held, 10 in quota, 11
+ * released.
+ */
+START_TEST(planned_writes_what_a_whole_pass_writes)
+{
+	char *f = write_temp(one_pool);
+	gq_write_plan_t plan = { 0 };
+	rec_t two[3], one[3];
+
+	glue_jobs_reset();
+	_one_pool_records();
+	gq_state_lock();
+	_one_pool_next(f);
+	ck_assert_int_eq(gq_write_plan(&plan, gq_state_next(), NULL, 100), 0);
+	ck_assert_int_eq(plan.n, 3);
+	ck_assert(plan.kick);
+	gq_state_publish();
+	ck_assert(gq_write_planned(&plan, gq_state()->view, NULL, 100));
+	ck_assert_int_eq(plan.n, 0);
+	_snap(two);
+	gq_state_clear();
+
+	_one_pool_records();
+	_one_pool_next(f);
+	gq_state_publish();
+	ck_assert(gq_write_pass(gq_state()->view, NULL, 100));
+	_snap(one);
+	ck_assert_mem_eq(two, one, sizeof(two));
+	ck_assert_uint_eq(one[0].priority, 0);
+	ck_assert_int_eq(one[0].reason, WAIT_HELD);
+	ck_assert_uint_gt(one[1].priority, 1);
+	ck_assert_ptr_nonnull(strstr(one[1].desc, "gpuquota: in quota"));
+	ck_assert_uint_gt(one[2].priority, 1);
+	ck_assert_int_ne(one[2].reason, WAIT_HELD);
+	gq_write_plan_free(&plan);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * The re-hold writes the hold the pass writes, also when it is another
+ * pool's: team-a's job 30 lists a100 and h100; at home (a100, full of
+ * team-b) it is in quota, in h100 it would pass team-a's limit there (2,
+ * running 2).  Held by the pass; Slurm's cycle put its priority back; the
+ * re-hold takes it away again, with h100's reason.
+ */
+START_TEST(rehold_writes_another_pools_hold)
+{
+	char *f = write_temp(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
+		"                 \"gpu_limit\": {\"h100\": 2}}]}");
+	const char *held = "gpuquota: project team-a would pass its gpu_limit in pool h100 (2 GPUs)";
+	char err[GQ_ERR_MAX];
+	gq_job_in_t in = pending(30, 1, 30);
+	gq_view_t *a, *h;
+	job_record_t *r;
+
+	glue_jobs_reset();
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	a = gq_state_next()->view[0];
+	h = gq_state_next()->view[1];
+	gq_view_begin(a, 8, 100);
+	gq_view_begin(h, 8, 100);
+	for (uint32_t id = 1; id <= 8; id++)
+		run(a, id, "team-b", 1, id);
+	run(h, 20, "team-a", 1, 20);
+	run(h, 21, "team-a", 1, 21);
+	add(a, "team-a", in);
+	gq_pools_shadow(&in);
+	add(h, "team-a", in);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+	gq_state_publish();
+
+	r = glue_pending(30, "team-a", "a100,h100", 1);
+	gq_write_pass(gq_state()->view, NULL, 100);
+	ck_assert_uint_eq(r->priority, 0);
+	ck_assert_str_eq(r->state_desc, held);
+	r->priority = 77;	/* Slurm's main cycle */
+	ck_assert_int_eq(gq_hold_again(gq_state()->view, GQ_HOLD_NONE,
+				       "re-hold"), 1);
+	ck_assert_uint_eq(r->priority, 0);
+	ck_assert_int_eq(r->state_reason, WAIT_HELD);
+	ck_assert_str_eq(r->state_desc, held);
+	/* a reclaim's re-hold (GQ_HOLD_RECLAIM only) leaves it */
+	r->priority = 77;
+	ck_assert_int_eq(gq_hold_again(gq_state()->view, GQ_HOLD_RECLAIM,
+				       "reclaim"), 0);
+	ck_assert_uint_eq(r->priority, 77);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 Suite *glue_write_suite(void)
 {
 	Suite *s = suite_create("glue_write");
@@ -120,6 +331,9 @@ Suite *glue_write_suite(void)
 
 	tcase_add_test(tc, limit_hold_written_and_released);
 	tcase_add_test(tc, array_listing_pools_throttled_to_fewest_tasks);
+	tcase_add_test(tc, decide_reads_only);
+	tcase_add_test(tc, planned_writes_what_a_whole_pass_writes);
+	tcase_add_test(tc, rehold_writes_another_pools_hold);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
  * membership, nodes that take work, missing accounts.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shared/job_facts.h"
@@ -290,6 +291,83 @@ START_TEST(facts_missing_accounts)
 }
 END_TEST
 
+/*
+ * The checkpoint note in a job's comment: "gpuquota-checkpoint=<id>@<t>".
+ * At now = 1000: job 7's note at 990 is its checkpoint; at 1030 (the
+ * node's clock 30 s ahead, within the 60 s skew) it is now; at 1061 it is
+ * in the future, ignored; a note for job 8 (a comment copied from it) and
+ * notes that are not "<id>@<time>" are ignored.  A running job's input
+ * carries it (saved_at); a pending one's does not.
+ */
+START_TEST(facts_checkpoint_read)
+{
+	gq_job_facts_t f = { .id = 7, .job_state = JOB_RUNNING, .gpus = 1,
+			     .start_time = 900 };
+	gq_job_in_t in;
+	int64_t at;
+
+	ck_assert_int_eq(gq_facts_saved_at(NULL, 7, 1000, &at), GQ_SAVED_NONE);
+	ck_assert_int_eq(gq_facts_saved_at("run 3", 7, 1000, &at), GQ_SAVED_NONE);
+	ck_assert_int_eq(gq_facts_saved_at("run 3 gpuquota-checkpoint=7@990", 7,
+					   1000, &at), GQ_SAVED_OK);
+	ck_assert_int_eq(at, 990);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=7@1030 x", 7,
+					   1000, &at), GQ_SAVED_OK);
+	ck_assert_int_eq(at, 1000);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=7@1061", 7,
+					   1000, &at), GQ_SAVED_FUTURE);
+	ck_assert_int_eq(at, 0);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=8@990", 7,
+					   1000, &at), GQ_SAVED_FOREIGN);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=7@99x", 7,
+					   1000, &at), GQ_SAVED_BAD);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=-7@990", 7,
+					   1000, &at), GQ_SAVED_BAD);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=7@", 7,
+					   1000, &at), GQ_SAVED_BAD);
+	ck_assert_int_eq(gq_facts_saved_at("gpuquota-checkpoint=7@99999999999999999999999",
+					   7, 1000, &at), GQ_SAVED_BAD);
+
+	f.comment = "gpuquota-checkpoint=7@990";
+	gq_job_input(&f, 1000, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_RUNNING);
+	ck_assert_int_eq(in.saved_at, 990);
+	f.comment = "gpuquota-checkpoint=8@990";
+	gq_job_input(&f, 1000, &in);
+	ck_assert_int_eq(in.saved_at, 0);
+}
+END_TEST
+
+/*
+ * The note written: added after the rest of the comment, an earlier note
+ * replaced where it was (the text around it kept), nothing past Slurm's
+ * length limit.
+ */
+START_TEST(facts_checkpoint_written)
+{
+	char *c;
+
+	c = gq_facts_with_checkpoint(NULL, 7, 100, 1024);
+	ck_assert_str_eq(c, "gpuquota-checkpoint=7@100");
+	free(c);
+	c = gq_facts_with_checkpoint("run A", 7, 100, 1024);
+	ck_assert_str_eq(c, "run A gpuquota-checkpoint=7@100");
+	free(c);
+	c = gq_facts_with_checkpoint("run A gpuquota-checkpoint=7@50 tail", 7,
+				     100, 1024);
+	ck_assert_str_eq(c, "run A tail gpuquota-checkpoint=7@100");
+	free(c);
+	c = gq_facts_with_checkpoint("gpuquota-checkpoint=7@50", 7, 100, 1024);
+	ck_assert_str_eq(c, "gpuquota-checkpoint=7@100");
+	free(c);
+	/* 5 + 1 + 25 = 31 characters: not into 30 */
+	ck_assert_ptr_null(gq_facts_with_checkpoint("run A", 7, 100, 30));
+	c = gq_facts_with_checkpoint("run A", 7, 100, 31);
+	ck_assert_uint_eq(strlen(c), 31);
+	free(c);
+}
+END_TEST
+
 Suite *job_facts_suite(void)
 {
 	Suite *s = suite_create("job_facts");
@@ -300,6 +378,8 @@ Suite *job_facts_suite(void)
 	tcase_add_test(tc, facts_priority_weights);
 	tcase_add_test(tc, facts_priority_part);
 	tcase_add_test(tc, facts_input);
+	tcase_add_test(tc, facts_checkpoint_read);
+	tcase_add_test(tc, facts_checkpoint_written);
 	tcase_add_test(tc, facts_array_tasks);
 	tcase_add_test(tc, facts_pool);
 	tcase_add_test(tc, facts_nodes);

@@ -143,6 +143,19 @@ START_TEST(pools_apart)
 	/* not demand in h100: team-a's h100 demand is what it runs */
 	ck_assert_uint_eq(gq_view_project(h, gq_view_find_project(h, "team-a"))->pending, 0);
 	ck_assert_ptr_null(gq_pools_held_elsewhere(p, 20, NULL));
+	/* the answer each job gets: a2's is h100's hold, a1's its home's;
+	 * a running job's its own pool's; an unknown job none */
+	j = gq_pools_answer(p, 21, &k);
+	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(j->hold, GQ_HOLD_LIMIT);
+	ck_assert(j->in.elsewhere);
+	j = gq_pools_answer(p, 20, &k);
+	ck_assert_int_eq(k, 0);
+	ck_assert_int_eq(j->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(j->band, GQ_BAND_IN_QUOTA);
+	ck_assert_ptr_nonnull(gq_pools_answer(p, 3, &k));
+	ck_assert_int_eq(k, 1);
+	ck_assert_ptr_null(gq_pools_answer(p, 99, &k));
 
 	/* a walk of each view's jobs (the re-hold's) meets every job once
 	 * in its home pool, and a2's shadow in h100: a100 holds 1, 2, 20,

@@ -319,6 +319,83 @@ START_TEST(late_submit_reclaims)
 }
 END_TEST
 
+/*
+ * Reclaim order by the work a requeue loses: team-a (q 2) runs three
+ * one-GPU jobs over quota... numbers: C = 4, team-a q = 1 runs a1 (start
+ * 100), a2 (start 200), a3 (start 300); team-b (q 3) holds 1 and pends 1
+ * at t = 400: A_b = 2 <= 3, in quota; team-a may lose 3 - 1 = 2.
+ * Without checkpoints the walk takes the youngest: a3 (loses 100 s), a2
+ * (200 s); a1 (300 s) is kept.  a1 checkpointed at 390: it loses 10 s per
+ * GPU, the least: a1 and a3 are the candidates, a1 first, a2 kept.  A
+ * checkpoint from before the job's start (an earlier run) counts as none.
+ */
+START_TEST(walk_prefers_latest_saved)
+{
+	gq_view_t *v = view2("team-a", 1, "team-b", 3, 0);
+	gq_job_in_t a1 = running(1, 1, 100);
+
+	gq_view_begin(v, 4, 400);
+	add(v, "team-a", a1);
+	run(v, 2, "team-a", 1, 200);
+	run(v, 3, "team-a", 1, 300);
+	run(v, 4, "team-b", 1, 50);
+	pend(v, 9, "team-b", 1, 390);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_preemptable(v, 3, 9));
+	ck_assert(gq_view_preemptable(v, 2, 9));
+	ck_assert(!gq_view_preemptable(v, 1, 9));
+
+	a1.saved_at = 390;
+	gq_view_begin(v, 4, 400);
+	add(v, "team-a", a1);
+	run(v, 2, "team-a", 1, 200);
+	run(v, 3, "team-a", 1, 300);
+	run(v, 4, "team-b", 1, 50);
+	pend(v, 9, "team-b", 1, 390);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_preemptable(v, 1, 9));
+	ck_assert(gq_view_preemptable(v, 3, 9));
+	ck_assert(!gq_view_preemptable(v, 2, 9));
+	ck_assert_uint_lt(gq_view_preempt_rank(v, 1), gq_view_preempt_rank(v, 3));
+
+	a1.saved_at = 50;	/* before its start: its work since 100 */
+	gq_view_begin(v, 4, 400);
+	add(v, "team-a", a1);
+	run(v, 2, "team-a", 1, 200);
+	run(v, 3, "team-a", 1, 300);
+	run(v, 4, "team-b", 1, 50);
+	pend(v, 9, "team-b", 1, 390);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(!gq_view_preemptable(v, 1, 9));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A checkpoint never makes a job a victim that the floors protect:
+ * team-a (q 2) runs exactly its quota, a1 checkpointed just now; team-b
+ * (q 2) pends 1 into the full cluster (C = 4, team-b holds 2): A_b = 3 >
+ * q_b, and team-a is at its floor: no candidate at all.
+ */
+START_TEST(checkpoint_never_passes_a_floor)
+{
+	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
+	gq_job_in_t a1 = running(1, 1, 100);
+
+	a1.saved_at = 399;
+	gq_view_begin(v, 4, 400);
+	add(v, "team-a", a1);
+	run(v, 2, "team-a", 1, 200);
+	run(v, 3, "team-b", 1, 50);
+	run(v, 4, "team-b", 1, 60);
+	pend(v, 9, "team-b", 1, 390);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(!gq_view_preemptable(v, 1, 9));
+	ck_assert(!gq_view_preemptable(v, 2, 9));
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *reclaim_suite(void)
 {
 	Suite *s = suite_create("reclaim");
@@ -326,6 +403,8 @@ Suite *reclaim_suite(void)
 
 	tc = tcase_create("victims keep their project at or above its floor");
 	tcase_add_test(tc, floor_bounds_candidate_gpus);
+	tcase_add_test(tc, walk_prefers_latest_saved);
+	tcase_add_test(tc, checkpoint_never_passes_a_floor);
 	tcase_add_test(tc, fair_share_reclaim_floor);
 	tcase_add_test(tc, at_quota_preempts_nothing);
 	tcase_add_test(tc, no_ping_pong_after_reclaim);

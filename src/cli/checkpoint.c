@@ -1,0 +1,81 @@
+/*
+ * checkpoint.c - `gpuquota checkpoint` (see checkpoint.h): the job's
+ * comment read, the checkpoint note in it set to now, the comment written
+ * back with slurm_update_job.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "cli/checkpoint.h"
+#include "shared/job_facts.h"
+
+/* The longest comment Slurm takes in a job update (job_mgr.c's check). */
+#define GQ_COMMENT_MAX 1024
+
+/* A job id: digits only; 0 when not one. */
+static uint32_t _job_id(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || strspn(s, "0123456789") != strlen(s))
+		return 0;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return errno || v > UINT32_MAX ? 0 : (uint32_t)v;
+}
+
+/* Write `comment` as the job's comment; 0 or Slurm's error number. */
+static int _write_comment(uint32_t id, char *comment)
+{
+	job_desc_msg_t desc;
+
+	slurm_init_job_desc_msg(&desc);
+	desc.job_id = id;
+	desc.comment = comment;
+	return slurm_update_job(&desc) ? slurm_get_errno() : 0;
+}
+
+int gq_checkpoint_command(const char *arg)
+{
+	const char *s = arg ? arg : getenv("SLURM_JOB_ID");
+	uint32_t id = _job_id(s);
+	job_info_msg_t *msg = NULL;
+	char *comment;
+	int err;
+
+	if (!id) {
+		fprintf(stderr, "gpuquota checkpoint: %s%s%s\n",
+			s ? "not a job id: '" : "no job: give a job id, or run it inside a job (SLURM_JOB_ID)",
+			s ? s : "", s ? "'" : "");
+		return 2;
+	}
+	if (slurm_load_job(&msg, id, SHOW_ALL) || !msg->record_count) {
+		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,
+			slurm_strerror(slurm_get_errno()));
+		slurm_free_job_info_msg(msg);
+		return 1;
+	}
+	comment = gq_facts_with_checkpoint(msg->job_array[0].comment, id,
+					   time(NULL), GQ_COMMENT_MAX);
+	slurm_free_job_info_msg(msg);
+	if (!comment) {
+		fprintf(stderr, "gpuquota checkpoint: job %u: its comment is too long to add the note (at most %d characters)\n",
+			id, GQ_COMMENT_MAX);
+		return 1;
+	}
+	err = _write_comment(id, comment);
+	free(comment);
+	if (err) {
+		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,
+			slurm_strerror(err));
+		return 1;
+	}
+	return 0;
+}

@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analyze  # noqa: E402
+import schedule  # noqa: E402
 
 GRACE = analyze.GRACE
 IQ, FS, OFS, UNKNOWN = "in-quota", "fair-share", "over-fair-share", "none"
@@ -413,11 +414,7 @@ def load_run(work, rundir, cluster):
 			n, q = line.split()
 			quota[n] = int(q)
 			order.append(n)
-	gpus_of = {}
-	with open(os.path.join(work, "schedule.tsv")) as f:
-		for line in f:
-			s, _t, _a, g, _rt, _k, _tag = line.split()
-			gpus_of["j" + s] = int(g)
+	gpus_of = schedule.gpus_of(schedule.read(os.path.join(work, "schedule.tsv")))
 	node_gpus, nnodes = 0, 0
 	with open(os.path.join(cluster, "slurm.conf")) as f:
 		for line in f:

@@ -226,8 +226,8 @@ def main():
 	with open(os.path.join(wl, "projects.tsv"), "w") as f:
 		f.write("a\t2\nb\t2\n")
 	with open(os.path.join(wl, "schedule.tsv"), "w") as f:
-		f.write("1\t0.0\ta\t2\t60\t1\tjob\n2\t0.0\ta\t2\t60\t1\tjob\n"
-			"3\t0.5\tb\t2\t60\t1\tjob\n4\t0.49\tb\t2\t60\t1\tjob\n")
+		f.write("1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\n"
+			"3\t0.5\tb\t2\t60\t1\tjob\t1\n4\t0.49\tb\t2\t60\t1\tjob\t1\n")
 	with open(os.path.join(run, "samples.txt"), "w") as f:
 		for t, rows in sorted(SAMPLES.items()):
 			f.write("S\t%d.000\t%d.000\t%d\n" % (t, t, len(rows)))

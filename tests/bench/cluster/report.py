@@ -8,7 +8,7 @@ targets of docs/PERFORMANCE.md marked met or missed, and the data of the plot.
   -> OUTDIR/table.md, results.json, alloc-stock.tsv, alloc-gpuquota.tsv
      (stacked per project, round 1), plot.cfg (for plot.gp)
 The table's header names the workload: a trace's stretch and mapping
-(the workload dir's about.txt, trace.py), else the seeded one."""
+(the workload dir's about.txt, trace_workload.py), else the seeded one."""
 import argparse
 import datetime
 import json
@@ -95,7 +95,7 @@ ROWS = [
 
 
 def workload_text(wl):
-	"""What the runs replayed: trace.py's about.txt, else the seeded workload."""
+	"""What the runs replayed: trace_workload.py's about.txt, else the seeded workload."""
 	try:
 		with open(os.path.join(wl, "about.txt")) as f:
 			return f.read().strip()

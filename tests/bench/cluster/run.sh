@@ -30,10 +30,10 @@
 #                           (both systems): a controller with a core of its
 #                           own, as on a production host
 #   GQ_BENCH_TRACE          a CSV of the Philly trace (docs/PERFORMANCE.md,
-#                           "Replaying a public trace"): replay a stretch of
-#                           it (trace.py) instead of the seeded workload;
-#                           then JOBS, SECONDS, PROJECTS, ZERO size it, no
-#                           burst project, SEED unused
+#                           "Replaying a public trace"): replay a stretch
+#                           of it (trace_workload.py) instead of the seeded
+#                           workload; JOBS, SECONDS, PROJECTS, ZERO size
+#                           it, no burst project, SEED unused
 #   GQ_BENCH_TRACE_START 12750  its first job (row, 0: the file's first)
 #   GQ_BENCH_TRACE_LOAD 1.3 offered GPU-seconds over the submit window, a
 #                           multiple of the cluster's (run times scaled to it)
@@ -106,7 +106,7 @@ if [[ -n $TRACE ]]; then
 	LOAD=${GQ_BENCH_TRACE_LOAD:-1.3}
 	[[ $START =~ ^[0-9]+$ ]] || die "GQ_BENCH_TRACE_START must be a number, got '$START'"
 	[[ $LOAD =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "GQ_BENCH_TRACE_LOAD must be a number, got '$LOAD'"
-	"$PY" "$HERE/trace.py" --trace "$TRACE" --start "$START" --jobs "$JOBS" --nodes "$NODES" \
+	"$PY" "$HERE/trace_workload.py" --trace "$TRACE" --start "$START" --jobs "$JOBS" --nodes "$NODES" \
 		--gpus "$GPUS" --projects "$PROJECTS" --zero "$ZERO" --seconds "$SECONDS_" \
 		--load "$LOAD" --out "$WL"
 else

@@ -1,6 +1,6 @@
 """Owns the format of the benchmark's submit schedule, DIR/schedule.tsv,
-written by workload.py or trace.py and read by replay.py, analyze.py and
-episodes.py.  One line per submission, tab-separated:
+written by workload.py or trace_workload.py and read by replay.py,
+analyze.py and episodes.py.  One line per submission, tab-separated:
 
   seq t account gpus runtime tasks tag nodes
 

@@ -5,7 +5,7 @@ Gen-Parallel-Workloads: u_id, user, gpu_num, cpu_num, node_num, interval,
 run_time, wall_time, new_status) mapped onto the bench's cluster, written
 as workload.py's files (tests/bench/cluster/run.sh, GQ_BENCH_TRACE).
 
-  trace.py --trace CSV --start S --jobs J --nodes N --gpus G
+  trace_workload.py --trace CSV --start S --jobs J --nodes N --gpus G
            --projects P --zero Z --seconds D --load L --out DIR
 
 Writes DIR/projects.tsv ("name quota"), DIR/schedule.tsv (schedule.py's

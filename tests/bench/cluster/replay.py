@@ -19,8 +19,9 @@ submits (`sbatch --hold`, 1 GPU, a zero-quota account; stock: its
 scavenger QOS) from the --workers threads as fast as they return, into the
 cluster as the window left it; then cancelled.  Held, they never run nor
 change a share: the storm times the submit path alone.
-Writes OUTDIR/submits.tsv (its gpus: a task's, over all its nodes), samples.txt, squeue_latency.txt, passes.json,
-ctld.json, storm.json ({"submits", "failed", "seconds"})."""
+Writes OUTDIR/submits.tsv (its gpus: a task's, over all its nodes),
+samples.txt, squeue_latency.txt, passes.json, ctld.json, storm.json
+({"submits", "failed", "seconds"})."""
 import argparse
 import json
 import os

@@ -103,6 +103,13 @@ def workload_text(wl):
 		return "the seeded synthetic one (workload.py)"
 
 
+def plot_workload(wl):
+	"""The plot title's note of a trace's stretch ("trace F, jobs A-B"), or ""."""
+	if not os.path.exists(os.path.join(wl, "about.txt")):
+		return ""
+	return ", " + workload_text(wl).split(" (")[0].replace('"', "")
+
+
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument("--work", required=True)
@@ -217,7 +224,7 @@ def main():
 	with open(os.path.join(a.out, "plot.cfg"), "w") as f:
 		f.write("N = %d\nCAP = %d\nTITLE = \"%s\"\n" % (
 			len(projects), st[0]["capacity"],
-			"GPUs allocated per project (stacked), round 1, %s" % when))
+			"GPUs allocated per project (stacked), round 1, %s%s" % (when, plot_workload(wl))))
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def run_factor(jobs, target, hi):
 	none reaches it."""
 	if offered(jobs, 0.0, hi) >= target:
 		return 0.0
-	top = float(hi) / min(x for _, x in jobs)	# every job at hi
+	top = float(hi) / max(1, min(x for _, x in jobs))	# every job at hi
 	if offered(jobs, top, hi) < target:
 		return top
 	lo = 0.0

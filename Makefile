@@ -273,6 +273,7 @@ bench-cluster:
 	scripts/install-deps.sh --bench
 	$(MAKE) all
 	/usr/bin/python3 tests/bench/cluster/test_analyze.py
+	/usr/bin/python3 tests/bench/cluster/test_trace.py
 	tests/bench/cluster/run.sh
 
 clean:

@@ -56,6 +56,7 @@ int gq_checkpoint_command(const char *arg)
 			s ? s : "", s ? "'" : "");
 		return 2;
 	}
+	slurm_init(NULL);
 	if (slurm_load_job(&msg, id, SHOW_ALL) || !msg->record_count) {
 		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,
 			slurm_strerror(slurm_get_errno()));

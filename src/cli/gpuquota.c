@@ -1024,12 +1024,13 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "check") && optind < argc &&
 	    (rc = _check_offline(argv[optind], json)) >= 0)
 		return rc;
+	/* its job id is judged before libslurm looks for a controller */
+	if (!strcmp(cmd, "checkpoint"))
+		return gq_checkpoint_command(optind < argc ? argv[optind] : NULL);
 	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
 		return _cmd_metrics(listen);
-	if (!strcmp(cmd, "checkpoint"))
-		return gq_checkpoint_command(optind < argc ? argv[optind] : NULL);
 	if (listen) {
 		_usage(stderr);
 		return 2;

@@ -32,7 +32,11 @@ typedef struct {
 				 * 0 is taken as 1 */
 	uint32_t tasks_at_once;	/* how many of them Slurm may start at once
 				 * (the array's %N throttle); 0: all */
-	bool requeueable;	/* batch job that may be requeued */
+	uint32_t saved_secs;	/* running: how far into its run its last
+				 * checkpoint was (gpuquota checkpoint,
+				 * gq_facts_saved_at); 0: none.  A requeue
+				 * loses the work after start_time +
+				 * saved_secs */
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */
 	int64_t site_order;	/* multifactor's part of its priority, rounded:
@@ -44,15 +48,12 @@ typedef struct {
 					 * it; 0: no limit (patience.h) */
 	};
 	int64_t start_time;
-	int64_t saved_at;	/* running: its last checkpoint (gpuquota
-				 * checkpoint, gq_facts_saved_at); 0: none.
-				 * A requeue loses the work since the later
-				 * of this and start_time */
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;
 	uint32_t nodes;
 	uint32_t node_group;	/* pending: the nodes it may run on, a group
 				 * of gq_view_node_group (1-based); 0: any */
+	bool requeueable;	/* batch job that may be requeued */
 	bool begins_later;	/* waiting for its begin time (a requeued
 				 * job) or a dependency: it becomes eligible
 				 * on its own, so gpuquota holds it in

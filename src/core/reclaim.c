@@ -60,13 +60,11 @@ void gq_reclaim_floors(gq_registry_t *r)
 	free(out);
 }
 
-/*
- * Since when a requeue would lose the job's work: its last checkpoint, or
- * its start when it has none (or one from before this start).
- */
+/* Since when a requeue would lose the job's work: its last checkpoint,
+ * or its start when it has none. */
 static inline int64_t _saved(const gq_job_in_t *j)
 {
-	return j->saved_at > j->start_time ? j->saved_at : j->start_time;
+	return j->start_time + j->saved_secs;
 }
 
 /*

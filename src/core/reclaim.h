@@ -50,7 +50,7 @@ bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime);
 /*
  * One project's running jobs (`run`, indexes into jobs) into walk order:
  * lowest Slurm order first, then the latest saved (its checkpoint,
- * saved_at, or else its start: the youngest), so that the GPUs taken lose
+ * start_time + saved_secs, or else its start: the youngest), so that the GPUs taken lose
  * the least work.  Also marks which jobs hold the project's GPUs beyond
  * quota (over_quota, what users see).  O(n) when they are in walk order
  * or its reverse (sort.h), O(n log n) otherwise (checkpoints out of start

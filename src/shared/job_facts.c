@@ -209,6 +209,19 @@ uint32_t gq_array_task_count(const char *tasks)
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
+/* How far into a running job's run its last checkpoint was (0: none, or
+ * one from before this run, an earlier start's). */
+static uint32_t _saved_secs(const gq_job_facts_t *f, int64_t now)
+{
+	int64_t at, s;
+
+	if (gq_facts_saved_at(f->comment, f->id, now, &at) != GQ_SAVED_OK ||
+	    at <= f->start_time)
+		return 0;
+	s = at - f->start_time;
+	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+}
+
 void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -247,7 +260,7 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 		out->submit_time = f->submit_time;
 	out->start_time = f->start_time;
 	if (out->state == GQ_JOB_RUNNING)
-		gq_facts_saved_at(f->comment, f->id, now, &out->saved_at);
+		out->saved_secs = _saved_secs(f, now);
 }
 
 gq_saved_t gq_facts_saved_at(const char *comment, uint32_t id, int64_t now,

@@ -297,7 +297,8 @@ END_TEST
  * node's clock 30 s ahead, within the 60 s skew) it is now; at 1061 it is
  * in the future, ignored; a note for job 8 (a comment copied from it) and
  * notes that are not "<id>@<time>" are ignored.  A running job's input
- * carries it (saved_at); a pending one's does not.
+ * carries it (saved_secs, from its start); one from before its start
+ * (an earlier run's) counts as none.
  */
 START_TEST(facts_checkpoint_read)
 {
@@ -331,10 +332,13 @@ START_TEST(facts_checkpoint_read)
 	f.comment = "gpuquota-checkpoint=7@990";
 	gq_job_input(&f, 1000, &in);
 	ck_assert_int_eq(in.state, GQ_JOB_RUNNING);
-	ck_assert_int_eq(in.saved_at, 990);
+	ck_assert_uint_eq(in.saved_secs, 90);	/* 990 - 900 */
 	f.comment = "gpuquota-checkpoint=8@990";
 	gq_job_input(&f, 1000, &in);
-	ck_assert_int_eq(in.saved_at, 0);
+	ck_assert_uint_eq(in.saved_secs, 0);
+	f.comment = "gpuquota-checkpoint=7@850";	/* an earlier run's */
+	gq_job_input(&f, 1000, &in);
+	ck_assert_uint_eq(in.saved_secs, 0);
 }
 END_TEST
 

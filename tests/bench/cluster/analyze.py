@@ -16,6 +16,10 @@ figures (sdiag, /proc), gpuquota's pass timings, sbatch and squeue timings."""
 import argparse
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schedule  # noqa: E402
 
 GRACE = 10.0	# seconds: violation episodes shorter than this are scheduling latency
 # Not "Dependency": the workload has none, and Slurm shows it for a job
@@ -109,11 +113,7 @@ def main():
 			n, q = line.split()
 			quota[n] = int(q)
 			order.append(n)
-	gpus_of = {}
-	with open(os.path.join(a.work, "schedule.tsv")) as f:
-		for line in f:
-			s, _t, _acct, g, _rt, _k, _tag = line.split()
-			gpus_of["j" + s] = int(g)
+	gpus_of = schedule.gpus_of(schedule.read(os.path.join(a.work, "schedule.tsv")))
 	cap = sum(quota.values())
 	with open(os.path.join(a.run, "ctld.json")) as f:
 		ctld = json.load(f)

@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analyze  # noqa: E402
+import schedule  # noqa: E402
 
 GRACE = analyze.GRACE
 IQ, FS, OFS, UNKNOWN = "in-quota", "fair-share", "over-fair-share", "none"
@@ -39,7 +40,8 @@ CAUSES = {
 		"%g s before the sample or %g s after it (a pass, a scheduling cycle, the "
 		"victims' exit, the next cycle)" % (IN_FLIGHT_S, AHEAD_S),
 	"no room on one node":
-		"an in-quota job needs G GPUs on one node and no node has G idle plus "
+		"an in-quota job needs G GPUs on one node (a job of k nodes: on each of k "
+		"nodes) and no node has G idle plus "
 		"reclaimable within the other projects' quota floors; GPUs that come free go "
 		"to other work before a node's worth gathers (or the waiting job is held "
 		"while GPUs are kept for such a job of its own project: its project's queue "
@@ -105,9 +107,10 @@ def band_of(prio, reason):
 	return UNKNOWN
 
 
-def read_samples(path, gpus_of):
+def read_samples(path, gpus_of, nodes_of=None):
 	"""[(t, [row])], each row a dict: id, name, acct, state, start (int or
-	None), reason, gpus, node and prio (None when not recorded).  An "F"
+	None), reason, gpus (over all its nodes), nodes (how many it asks), node
+	(its node list) and prio (None when not recorded).  An "F"
 	line names the columns; without one they are analyze.py's seven."""
 	cols = analyze.COLUMNS
 	out = []
@@ -137,6 +140,7 @@ def read_samples(path, gpus_of):
 			if r.get("node") in (None, "", "(null)", "N/A"):
 				r["node"] = None
 			r["gpus"] = gpus_of.get(r["name"], 0)
+			r["nodes"] = (nodes_of or {}).get(r["name"], 1)
 			cur.append(r)
 	return out
 
@@ -187,12 +191,27 @@ def node_of(starts, jid, t):
 	return best
 
 
-def best_room(rows, quota, project, node_gpus, nnodes, starts, t):
-	"""The most GPUs one node could give a preemptor of `project`: its idle
-	GPUs plus, for each other project over its quota, its jobs there,
-	youngest first, while they fit in what that project holds above its
-	quota (room.c's choice on one node, with a fresh budget; the quota floor,
-	the lowest).  None when a running job's node is not known."""
+def hostnames(nodelist):
+	"""Slurm's node list ("n3", "n[1-2,5]", "n[1-2],n7") as node names."""
+	out = []
+	for m in re.finditer(r"([^,\[]+)(?:\[([^\]]+)\])?", nodelist):
+		if not m.group(2):
+			out.append(m.group(1))
+			continue
+		for part in m.group(2).split(","):
+			a, _, b = part.partition("-")
+			out += ["%s%0*d" % (m.group(1), len(a), i) for i in range(int(a), int(b or a) + 1)]
+	return out
+
+
+def node_rooms(rows, quota, project, node_gpus, nnodes, starts, t):
+	"""The GPUs each node could give a preemptor of `project`, most first:
+	its idle GPUs plus, for each other project over its quota, its jobs
+	there, youngest first, while they fit in what that project holds above
+	its quota (room.c's choice on one node, with a fresh budget; the quota
+	floor, the lowest).  A job on k nodes holds 1/k of its GPUs on each and
+	costs the budget all of them.  None when a running job's node is not
+	known."""
 	alloc = {}
 	for r in rows:
 		if r["state"] in analyze.ALLOCATED:
@@ -201,23 +220,39 @@ def best_room(rows, quota, project, node_gpus, nnodes, starts, t):
 	for r in rows:
 		if r["state"] not in analyze.ALLOCATED or not r["gpus"]:
 			continue
-		n = r.get("node") or node_of(starts, r["id"], t)
-		if n is None:
+		nl = r.get("node") or node_of(starts, r["id"], t)
+		if nl is None:
 			return None
-		used[n] = used.get(n, 0) + r["gpus"]
-		on.setdefault(n, []).append(r)
-	best = node_gpus if len(used) < nnodes else 0
+		names = hostnames(nl)
+		for n in names:
+			used[n] = used.get(n, 0) + r["gpus"] / len(names)
+			on.setdefault(n, []).append((r, r["gpus"] / len(names)))
+	rooms = [node_gpus] * max(0, nnodes - len(used))
 	for n in used:
 		give = max(0, node_gpus - used[n])
 		budget = {p: a - quota.get(p, 0) for p, a in alloc.items()
 			  if p != project and a > quota.get(p, 0)}
-		for r in sorted(on[n], key=lambda r: -(r["start"] or 0)):
+		for r, here in sorted(on[n], key=lambda x: -(x[0]["start"] or 0)):
 			b = budget.get(r["acct"], 0)
 			if 0 < r["gpus"] <= b:
 				budget[r["acct"]] = b - r["gpus"]
-				give += r["gpus"]
-		best = max(best, give)
-	return best
+				give += here
+		rooms.append(give)
+	return sorted(rooms, reverse=True)
+
+
+def best_room(rows, quota, project, node_gpus, nnodes, starts, t):
+	"""The most GPUs one node could give a preemptor of `project`
+	(node_rooms); None when a running job's node is not known."""
+	rooms = node_rooms(rows, quota, project, node_gpus, nnodes, starts, t)
+	return None if rooms is None else max(rooms + [0])
+
+
+def no_room(rooms, r):
+	"""Whether pending row r (on r["nodes"] nodes) finds no room: fewer of
+	the nodes' rooms (node_rooms) than its nodes give its GPUs a node."""
+	k = r.get("nodes", 1)
+	return rooms is not None and sum(1 for g in rooms if g >= r["gpus"] / k) < k
 
 
 class Run:
@@ -276,7 +311,7 @@ HELD_FOR = re.compile(r"gpuquota: GPUs are (kept|being reclaimed) for job \d+ of
 
 def job_cause(run, p, t, r, band, alloc, tasks, rows, seen, room):
 	"""The cause of one fitting pending job's wait at time t; room() gives
-	best_room() for p at t."""
+	node_rooms() for p at t."""
 	b = base_id(r["id"])
 	m = HELD_FOR.match(r["reason"])
 	if m and m.group(2) == p:
@@ -289,8 +324,7 @@ def job_cause(run, p, t, r, band, alloc, tasks, rows, seen, room):
 	if any(t < ts <= t + AHEAD_S for ts, _ in run.starts.get(r["id"], ())):
 		return "starting"
 	if band == IQ:
-		g = room()
-		if g is not None and g < r["gpus"]:
+		if no_room(room(), r):
 			seen.room_since.pop(b, None)
 			return "no room on one node"
 		ready = max(seen.iq_since.get(b, t), seen.room_since.setdefault(b, t))
@@ -325,7 +359,7 @@ def classify(run, p, t, rows, fits, seen):
 
 	def room():
 		if not cache:
-			cache.append(best_room(rows, run.quota, p, run.node_gpus, run.nnodes,
+			cache.append(node_rooms(rows, run.quota, p, run.node_gpus, run.nnodes,
 					       run.starts, t))
 		return cache[0]
 
@@ -413,11 +447,9 @@ def load_run(work, rundir, cluster):
 			n, q = line.split()
 			quota[n] = int(q)
 			order.append(n)
-	gpus_of = {}
-	with open(os.path.join(work, "schedule.tsv")) as f:
-		for line in f:
-			s, _t, _a, g, _rt, _k, _tag = line.split()
-			gpus_of["j" + s] = int(g)
+	entries = schedule.read(os.path.join(work, "schedule.tsv"))
+	gpus_of = schedule.gpus_of(entries)
+	nodes_of = {"j%d" % e.seq: e.nodes for e in entries}
 	node_gpus, nnodes = 0, 0
 	with open(os.path.join(cluster, "slurm.conf")) as f:
 		for line in f:
@@ -429,7 +461,7 @@ def load_run(work, rundir, cluster):
 		starts, reclaims = read_log(f)
 	with open(os.path.join(rundir, "ctld.json")) as f:
 		ctld = json.load(f)
-	samples = [s for s in read_samples(os.path.join(rundir, "samples.txt"), gpus_of)
+	samples = [s for s in read_samples(os.path.join(rundir, "samples.txt"), gpus_of, nodes_of)
 		   if ctld["t0"] - 2 <= s[0] <= ctld["t1"]]
 	return Run(quota, order, node_gpus, nnodes, starts, reclaims), samples, ctld["t0"]
 

@@ -6,8 +6,9 @@ poller beside it, and brackets the window with sdiag and /proc readings.
   replay.py --work DIR --system stock|gpuquota --state STATEDIR
             --ctld-pid PID --out OUTDIR [--tail SECS] [--workers N]
 
-Submits with `sbatch --parsable -J j<seq> -A <account> --gres=gpu:<g>
-[--array=0-<k-1>] -o /dev/null --wrap 'sleep <runtime>'` from N worker
+Submits with `sbatch --parsable -J j<seq> -A <account> [-N <nodes>]
+--gres=gpu:<g> [--array=0-<k-1>] -o /dev/null --wrap 'sleep <runtime>'`
+(g per node; -N for a job of more nodes than one) from N worker
 threads (each takes the next entry and submits it at its time, or at once
 when late).  Stock: the QOS is chosen the way a site's job_submit rule
 would: q-<account> while the account's running + pending GPUs in that QOS
@@ -18,8 +19,9 @@ submits (`sbatch --hold`, 1 GPU, a zero-quota account; stock: its
 scavenger QOS) from the --workers threads as fast as they return, into the
 cluster as the window left it; then cancelled.  Held, they never run nor
 change a share: the storm times the submit path alone.
-Writes OUTDIR/submits.tsv, samples.txt, squeue_latency.txt, passes.json,
-ctld.json, storm.json ({"submits", "failed", "seconds"})."""
+Writes OUTDIR/submits.tsv (its gpus: a task's, over all its nodes),
+samples.txt, squeue_latency.txt, passes.json, ctld.json, storm.json
+({"submits", "failed", "seconds"})."""
 import argparse
 import json
 import os
@@ -30,6 +32,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ctld_stats  # noqa: E402
+import schedule  # noqa: E402
 from passes import PassPoller  # noqa: E402
 from sampler import Sampler  # noqa: E402
 
@@ -40,12 +43,7 @@ def load(work):
 		for line in f:
 			n, q = line.split()
 			quota[n] = int(q)
-	sched = []
-	with open(os.path.join(work, "schedule.tsv")) as f:
-		for line in f:
-			s, t, acct, g, rt, k, tag = line.split()
-			sched.append((int(s), float(t), acct, int(g), int(rt), int(k), tag))
-	return quota, sched
+	return quota, schedule.read(os.path.join(work, "schedule.tsv"))
 
 
 class Router:
@@ -140,7 +138,7 @@ def main():
 	ap.add_argument("--storm", type=int, default=400)
 	a = ap.parse_args()
 	quota, sched = load(a.work)
-	gpus_of = {"j%d" % s[0]: s[3] for s in sched}
+	gpus_of = schedule.gpus_of(sched)
 	os.makedirs(a.out, exist_ok=True)
 
 	sampler = Sampler(os.path.join(a.out, "samples.txt"))
@@ -165,13 +163,15 @@ def main():
 				if i >= len(sched):
 					return
 				nxt[0] += 1
-			seq, t, acct, g, rt, k, tag = sched[i]
+			seq, t, acct, g, rt, k, tag, n = sched[i]
 			delay = t0 + t - time.time()
 			if delay > 0:
 				time.sleep(delay)
-			qos = router.route("j%d" % seq, acct, g * k) if router else None
+			qos = router.route("j%d" % seq, acct, g * n * k) if router else None
 			opts = ["-J", "j%d" % seq, "-A", acct, "--gres=gpu:%d" % g,
 				"-o", "/dev/null", "--wrap", "sleep %d" % rt]
+			if n > 1:
+				opts[:0] = ["-N", str(n)]
 			if k > 1:
 				opts.insert(0, "--array=0-%d" % (k - 1))
 			if time_limits:	# its run time + 30 s, in minutes
@@ -183,7 +183,7 @@ def main():
 			err = r.stderr.strip().replace("\n", " ").replace("\t", " ")
 			with lock:
 				results.append((seq, t, tc - t0, tr - t0, r.returncode, jobid,
-						qos or "-", acct, g, k, tag, err[:200]))
+						qos or "-", acct, g * n, k, tag, err[:200]))
 
 	threads = [threading.Thread(target=worker) for _ in range(a.workers)]
 	for th in threads:

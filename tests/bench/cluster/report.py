@@ -6,7 +6,9 @@ targets of docs/PERFORMANCE.md marked met or missed, and the data of the plot.
 
   report.py --work DIR --rounds N --out OUTDIR --machine TEXT
   -> OUTDIR/table.md, results.json, alloc-stock.tsv, alloc-gpuquota.tsv
-     (stacked per project, round 1), plot.cfg (for plot.gp)"""
+     (stacked per project, round 1), plot.cfg (for plot.gp)
+The table's header names the workload: a trace's stretch and mapping
+(the workload dir's about.txt, trace_workload.py), else the seeded one."""
 import argparse
 import datetime
 import json
@@ -92,6 +94,22 @@ ROWS = [
 ]
 
 
+def workload_text(wl):
+	"""What the runs replayed: trace_workload.py's about.txt, else the seeded workload."""
+	try:
+		with open(os.path.join(wl, "about.txt")) as f:
+			return f.read().strip()
+	except OSError:
+		return "the seeded synthetic one (workload.py)"
+
+
+def plot_workload(wl):
+	"""The plot title's note of a trace's stretch ("trace F, jobs A-B"), or ""."""
+	if not os.path.exists(os.path.join(wl, "about.txt")):
+		return ""
+	return ", " + workload_text(wl).split(" (")[0].replace('"', "")
+
+
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument("--work", required=True)
@@ -124,6 +142,8 @@ def main():
 		     "ratio = gpuquota / stock of the same round."
 		     % (when, a.machine, len(projects), sum(1 for p in projects if p[1] == "0"),
 			st[0]["capacity"], nsub, st[0]["window_s"], a.rounds))
+	lines.append("")
+	lines.append("Workload: %s." % workload_text(wl))
 	lines.append("")
 	lines.append("| measure | stock | gpuquota | ratio min / median / max | target | met |")
 	lines.append("|---|---|---|---|---|---|")
@@ -204,7 +224,7 @@ def main():
 	with open(os.path.join(a.out, "plot.cfg"), "w") as f:
 		f.write("N = %d\nCAP = %d\nTITLE = \"%s\"\n" % (
 			len(projects), st[0]["capacity"],
-			"GPUs allocated per project (stacked), round 1, %s" % when))
+			"GPUs allocated per project (stacked), round 1, %s%s" % (when, plot_workload(wl))))
 
 
 if __name__ == "__main__":

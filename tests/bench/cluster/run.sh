@@ -29,6 +29,14 @@
 #                           cluster, the submitters and squeue on the others
 #                           (both systems): a controller with a core of its
 #                           own, as on a production host
+#   GQ_BENCH_TRACE          a CSV of the Philly trace (docs/PERFORMANCE.md,
+#                           "Replaying a public trace"): replay a stretch
+#                           of it (trace_workload.py) instead of the seeded
+#                           workload; JOBS, SECONDS, PROJECTS, ZERO size
+#                           it, no burst project, SEED unused
+#   GQ_BENCH_TRACE_START 12750  its first job (row, 0: the file's first)
+#   GQ_BENCH_TRACE_LOAD 1.3 offered GPU-seconds over the submit window, a
+#                           multiple of the cluster's (run times scaled to it)
 #   GQ_BENCH_DIR            work dir (default: a new /tmp/gq-bench.XXXXXX)
 #   GQ_BENCH_OUT            where the table, data and PNG go (default DIR/report)
 set -euo pipefail
@@ -91,8 +99,20 @@ trap 'exit 130' INT TERM
 
 # ---- the workload, the same for every run
 WL=$WORK/workload
-"$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
-	--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" --out "$WL"
+TRACE=${GQ_BENCH_TRACE:-}
+if [[ -n $TRACE ]]; then
+	[[ -f $TRACE ]] || die "GQ_BENCH_TRACE: no file '$TRACE'"
+	START=${GQ_BENCH_TRACE_START:-12750}
+	LOAD=${GQ_BENCH_TRACE_LOAD:-1.3}
+	[[ $START =~ ^[0-9]+$ ]] || die "GQ_BENCH_TRACE_START must be a number, got '$START'"
+	[[ $LOAD =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "GQ_BENCH_TRACE_LOAD must be a number, got '$LOAD'"
+	"$PY" "$HERE/trace_workload.py" --trace "$TRACE" --start "$START" --jobs "$JOBS" --nodes "$NODES" \
+		--gpus "$GPUS" --projects "$PROJECTS" --zero "$ZERO" --seconds "$SECONDS_" \
+		--load "$LOAD" --out "$WL"
+else
+	"$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
+		--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" --out "$WL"
+fi
 ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
 PATIENCE=${GQ_BENCH_PATIENCE:-0}
 [[ $PATIENCE =~ ^[0-9]+$ ]] || die "GQ_BENCH_PATIENCE must be a number, got '$PATIENCE'"
@@ -104,7 +124,7 @@ jq -R -s --argjson patience "$PATIENCE" --arg room_wait "$ROOM_WAIT" 'split("\n"
 	| if $patience > 0 then .settings.reclaim_patience = $patience else . end
 	| if $room_wait != "" then .settings.room_wait = ($room_wait | tonumber) else . end' \
 	"$WL/projects.tsv" >"$WL/gpuquota.json"
-say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), seed $SEED"
+say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), ${TRACE:+trace }${TRACE:-seed $SEED}"
 
 # The site's multifactor settings, the same on both sides: stock runs
 # priority/multifactor, gpuquota runs it inside itself.

@@ -130,6 +130,19 @@ def test_episodes():
 	       row("14", "c", "RUNNING", 1, start=5)]
 	check("youngest first", episodes.best_room(one, {"a": 4, "b": 1, "c": 4}, "a", 4, 1,
 						   starts, t), 1)
+	# a job on two nodes (n[1-2]) holds half its GPUs on each: b (quota 2)
+	# runs 40 (2 x 2 GPUs), c 2 GPUs on each node: full.  b is 2 over its
+	# quota, 40 costs 4: no room; with b's quota 0, 40 goes: 2 on each node,
+	# room for a's job of 2 x 2 GPUs, not for one of 2 x 4
+	check("node list", episodes.hostnames("n[1-2,5],n7"), ["n1", "n2", "n5", "n7"])
+	two = [row("40", "b", "RUNNING", 4, start=60, node="n[1-2]"),
+	       row("41", "c", "RUNNING", 2, start=5, node="n1"), row("42", "c", "RUNNING", 2, start=5, node="n2")]
+	check("two nodes, over budget", episodes.node_rooms(two, {"a": 4, "b": 2, "c": 4}, "a", 4, 2, starts, t),
+	      [0, 0])
+	rooms = episodes.node_rooms(two, {"a": 4, "b": 0, "c": 4}, "a", 4, 2, starts, t)
+	check("two nodes", rooms, [2, 2])
+	check("room on two nodes", episodes.no_room(rooms, dict(row("43", "a", "PENDING", 4), nodes=2)), False)
+	check("no room on two nodes", episodes.no_room(rooms, dict(row("43", "a", "PENDING", 8), nodes=2)), True)
 	# the same 2-GPU job fits: it has room; just in quota: latency; 5 s on, still
 	# no reclaim logged for it: flagged
 	seen = episodes.Seen()
@@ -226,8 +239,8 @@ def main():
 	with open(os.path.join(wl, "projects.tsv"), "w") as f:
 		f.write("a\t2\nb\t2\n")
 	with open(os.path.join(wl, "schedule.tsv"), "w") as f:
-		f.write("1\t0.0\ta\t2\t60\t1\tjob\n2\t0.0\ta\t2\t60\t1\tjob\n"
-			"3\t0.5\tb\t2\t60\t1\tjob\n4\t0.49\tb\t2\t60\t1\tjob\n")
+		f.write("1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\n"
+			"3\t0.5\tb\t2\t60\t1\tjob\t1\n4\t0.49\tb\t2\t60\t1\tjob\t1\n")
 	with open(os.path.join(run, "samples.txt"), "w") as f:
 		for t, rows in sorted(SAMPLES.items()):
 			f.write("S\t%d.000\t%d.000\t%d\n" % (t, t, len(rows)))

@@ -7,9 +7,8 @@ both systems replay (tests/bench/cluster/run.sh).
               --jobs J --seconds D --out DIR
 
 Writes DIR/projects.tsv ("name quota", the burst project last) and
-DIR/schedule.tsv ("seq t account gpus runtime tasks tag"; t in seconds from
-the start, sorted by t; tag job, array or burst).  The same arguments give
-the same files byte for byte.
+DIR/schedule.tsv (schedule.py's format; every job on one node).  The same
+arguments give the same files byte for byte.
 
 Shape: each regular project alternates busy and quiet periods (60-240 s and
 30-180 s), submitting only while busy, so projects borrow idle GPUs and then
@@ -23,6 +22,10 @@ import argparse
 import math
 import os
 import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schedule  # noqa: E402
 
 
 def quotas(rng, capacity, n):
@@ -120,9 +123,8 @@ def main():
 		for n in zero:
 			f.write("%s\t0\n" % n)
 		f.write("%s\t%d\n" % (burst, qb))
-	with open(os.path.join(a.out, "schedule.tsv"), "w") as f:
-		for s, r in enumerate(rows):
-			f.write("%d\t%.3f\t%s\t%d\t%d\t%d\t%s\n" % ((s + 1,) + r))
+	schedule.write(os.path.join(a.out, "schedule.tsv"),
+		       [schedule.Entry(*((s + 1,) + r + (1,))) for s, r in enumerate(rows)])
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@
 # slurmctld and slurmd against the installed files (GQ_INSTALLED=1).
 # A source release runs on the host: Slurm built once into
 # build/slurm-V/install (scripts/slurm-build.sh V, cached), gpuquota built
-# against its headers and libslurm (build/v-V), the tests run on its
-# daemons (tests/integration/run.sh with GQ_SLURM_PREFIX).
+# against its headers and libslurm (build/v-V) and installed with `make
+# install` into build/v-V/installed, the tests run on its daemons against
+# the installed files (tests/integration/run.sh with GQ_SLURM_PREFIX).
 # Ends with a table: release, from, Slurm, built, tests, minutes.
 #
 #   matrix.sh [--others] [--quick] [RELEASE...]
@@ -143,21 +144,28 @@ run_root() { # ROW CODENAME LOG
 }
 
 # A SchedMD release on the host: Slurm built once (cached), gpuquota
-# against it, the tests on its daemons.
+# against it and installed as an admin would (`make install` into a staging
+# root, build/v-V/installed: the plugins in PLUGINDIR, the command in
+# PREFIX/bin), the tests on its daemons against the installed files.
 run_source() { # ROW VERSION LOG
 	local r=$1 v=$2 log=$3 prefix=$top/build/slurm-$2/install
+	local dest=$top/build/v-$2/installed plugindir=/usr/lib/slurm-gpuquota
 	from[$r]="SchedMD source"
 	slurm[$r]=$v
 	echo "matrix: $r: Slurm $v from source (scripts/slurm-build.sh, cached)" | tee -a "$log"
+	rm -rf "$dest"
 	if ! "$top/scripts/slurm-build.sh" "$v" >>"$log" 2>&1 ||
-		! make -C "$top" -j2 SLURM_VERSION="$v" all >>"$log" 2>&1; then
+		! make -C "$top" -j2 SLURM_VERSION="$v" SLURM_PREFIX="$prefix" all >>"$log" 2>&1 ||
+		! make -C "$top" SLURM_VERSION="$v" SLURM_PREFIX="$prefix" DESTDIR="$dest" \
+			PLUGINDIR="$plugindir" PREFIX=/usr install >>"$log" 2>&1; then
 		echo "matrix: $r: build failed (see $log)"
 		failed=1
 		return
 	fi
 	build[$r]=yes
-	echo "matrix: $r: tests: ${TESTS[*]}" | tee -a "$log"
-	GQ_SLURM_PREFIX=$prefix GQ_ACCOUNTING_TESTS='' \
+	echo "matrix: $r: tests: ${TESTS[*]} (installed files in $dest)" | tee -a "$log"
+	GQ_SLURM_PREFIX=$prefix GQ_ACCOUNTING_TESTS='' GQ_PLUGINDIR=$dest$plugindir \
+		GQ_GPUQUOTA=$dest/usr/bin/gpuquota \
 		"$top/tests/integration/run.sh" "${TESTS[@]}" >>"$log" 2>&1
 	count_tests "$r" "$log"
 }

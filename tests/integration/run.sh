@@ -25,7 +25,8 @@ if [[ -n ${GQ_SLURM_PREFIX:-} ]]; then
 		|| { echo "integration: building gpuquota against Slurm $v failed" >&2; exit 1; }
 	export PATH=$GQ_SLURM_PREFIX/bin:$GQ_SLURM_PREFIX/sbin:$PATH
 	export GPUQUOTA_SYS_PLUGINDIR=$GQ_SLURM_PREFIX/lib/slurm
-	export GQ_PLUGINDIR=$top/build/v-$v GQ_GPUQUOTA=$top/build/v-$v/gpuquota
+	# (already set: the installed files, scripts/matrix.sh)
+	export GQ_PLUGINDIR=${GQ_PLUGINDIR:-$top/build/v-$v} GQ_GPUQUOTA=${GQ_GPUQUOTA:-$top/build/v-$v/gpuquota}
 	echo "integration: Slurm $v from $GQ_SLURM_PREFIX"
 fi
 # GQ_ASAN=1: slurmctld loads the plugins built with AddressSanitizer and

@@ -15,15 +15,6 @@
 #include "core/view.h"
 #include "helpers.h"
 
-/* The jobs of a pass: team-a runs 1 and 4, team-b pends 2 and 5. */
-static void _recompute_jobs(gq_view_t *v)
-{
-	run(v, 1, "team-a", 2, 10);
-	pend(v, 2, "team-b", 1, 20);
-	run(v, 4, "team-a", 1, 40);
-	pend(v, 5, "team-b", 2, 50);
-}
-
 /*
  * Step 2-3: before b2, team-a's a2 was over quota but fits the fair share:
  * a1 runs (1), a2 pends (2): D_a=3, D_b=1 (b1 running), C=4:
@@ -222,32 +213,6 @@ START_TEST(requeued_job_keeps_its_place)
 END_TEST
 
 /*
- * The late add has its own name: before the pass is computed it adds
- * nothing (a pass stores with gq_view_add_job); after, it places the job
- * as gq_view_add_job does.  team-a (q 1) runs 1 GPU on C = 2; job 9
- * added late pends over quota (A = 2), in team-a's queue behind nothing.
- */
-START_TEST(late_add_only_after_the_pass)
-{
-	gq_view_t *v = view2("team-a", 1, "team-b", 1, 0);
-	gq_job_in_t in = pending(9, 1, 95);
-	const gq_job_t *j;
-
-	gq_view_begin(v, 2, 100);
-	run(v, 1, "team-a", 1, 10);
-	ck_assert_ptr_null(gq_view_add_late(v, "team-a", &in));
-	ck_assert_ptr_null(gq_view_job(v, 9));
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	j = gq_view_add_late(v, "team-a", &in);
-	ck_assert_ptr_nonnull(j);
-	ck_assert_ptr_eq(gq_view_job(v, 9), j);
-	ck_assert_int_ne(j->band, GQ_BAND_IN_QUOTA);
-	ck_assert_double_eq_tol(j->cum, 2, 1e-9);
-	gq_view_free(v);
-}
-END_TEST
-
-/*
  * gpu_limit holds: team-a q=1 L=2 alone on C=8 pends four 1-GPU jobs.
  * f_a = min(D=4, L=2) = 2.  A: 1 in quota, 2 fair share, the third would
  * make 3 > L: held; held jobs do not add to A, so the fourth is held too.
@@ -378,85 +343,6 @@ START_TEST(held_nonrequeueable_inflates_share)
 }
 END_TEST
 
-/*
- * A pass computed again without gq_view_begin, after jobs came and went
- * between (a late running job in another project, a job gone, a job
- * re-added in another state), answers as a fresh pass over the same
- * jobs: the pass regroups from the records as they are now, not from
- * what it noted when the jobs were first added.
- */
-START_TEST(recompute_after_changes_as_fresh)
-{
-	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
-	gq_view_t *f = view2("team-a", 2, "team-b", 2, 0);
-	uint32_t id;
-
-	gq_view_begin(v, 6, 100);
-	_recompute_jobs(v);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	run(v, 3, "team-b", 1, 30);	/* late, running */
-	gq_view_job_gone(v, 4);		/* waits now */
-	run(v, 2, "team-b", 1, 60);	/* pending -> running */
-	ck_assert_int_eq(gq_view_compute(v), 0);
-
-	gq_view_begin(f, 6, 100);
-	_recompute_jobs(f);
-	run(f, 3, "team-b", 1, 30);
-	add(f, "team-a", (gq_job_in_t){ .id = 4, .state = GQ_JOB_WAITING,
-					.gpus = 1, .tasks = 1,
-					.requeueable = true,
-					.start_time = 40 });
-	run(f, 2, "team-b", 1, 60);
-	ck_assert_int_eq(gq_view_compute(f), 0);
-
-	ck_assert_uint_eq(project(v, "team-a")->alloc, 2);
-	ck_assert_uint_eq(project(v, "team-b")->alloc, 2);
-	for (id = 1; id <= 5; id++) {
-		const gq_job_t *a = gq_view_job(v, id), *b = gq_view_job(f, id);
-
-		ck_assert_int_eq(a->in.state, b->in.state);
-		ck_assert_int_eq(a->project, b->project);
-		if (a->in.state == GQ_JOB_RUNNING) {
-			ck_assert_uint_eq(a->victim, b->victim);
-			ck_assert_uint_eq(a->preempt_rank, b->preempt_rank);
-			ck_assert_int_eq(a->over_quota, b->over_quota);
-		} else {	/* a running job keeps its old priority */
-			ck_assert_int_eq(a->band, b->band);
-			ck_assert_uint_eq(a->priority, b->priority);
-			ck_assert_int_eq(a->hold, b->hold);
-		}
-	}
-	ck_assert_uint_ne(gq_view_preempt_rank(v, 3), UINT32_MAX);
-	ck_assert_double_eq_tol(project(v, "team-a")->share,
-				project(f, "team-a")->share, 1e-9);
-	ck_assert_double_eq_tol(project(v, "team-b")->share,
-				project(f, "team-b")->share, 1e-9);
-	gq_view_free(v);
-	gq_view_free(f);
-}
-END_TEST
-
-/*
- * The same job twice in a pass (Slurm lists a job once; a reader may not):
- * the last one counts, as one task when it names none.  team-a pends job
- * 5 of 2 GPUs, added twice with tasks 0: pending 2, not 0 or 4.
- */
-START_TEST(same_job_twice_counts_once)
-{
-	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
-	gq_job_in_t in = pending(5, 2, 5);
-
-	in.tasks = 0;
-	gq_view_begin(v, 4, 100);
-	add(v, "team-a", in);
-	add(v, "team-a", in);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_uint_eq(project(v, "team-a")->pending, 2);
-	ck_assert_uint_eq(gq_view_job(v, 5)->in.tasks, 1);
-	gq_view_free(v);
-}
-END_TEST
-
 Suite *queue_suite(void)
 {
 	Suite *s = suite_create("queue");
@@ -472,7 +358,6 @@ Suite *queue_suite(void)
 	tcase_add_test(tc, walk_lowest_order_first);
 	tcase_add_test(tc, walk_multifactor_before_qos);
 	tcase_add_test(tc, requeued_job_keeps_its_place);
-	tcase_add_test(tc, late_add_only_after_the_pass);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("holds: past gpu_limit, not requeueable outside quota, begin time ahead");
 	tcase_add_test(tc, limit_holds_jobs_past_it);
@@ -483,8 +368,6 @@ Suite *queue_suite(void)
 	tcase_add_test(tc, held_nonrequeueable_inflates_share);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("a pass answers from the jobs as they are now");
-	tcase_add_test(tc, recompute_after_changes_as_fresh);
-	tcase_add_test(tc, same_job_twice_counts_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

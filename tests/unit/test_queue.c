@@ -3,9 +3,8 @@
  * in (its A against its quota and fair share, first fit), the order a
  * project's jobs are tried in (Slurm's order, multifactor before QOS, a
  * requeued job's place), the holds (gpu_limit, work that cannot be
- * requeued, a begin time ahead), demand without held jobs, and a pass
- * computed again or given a job twice.  docs/MODEL.md "Bands and
- * priority", "Holds".
+ * requeued, a begin time ahead) and demand without held jobs.
+ * docs/MODEL.md "Bands and priority", "Holds".
  */
 #include <check.h>
 #include <math.h>

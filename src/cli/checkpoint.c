@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
+#define GQ_SLURM_PUBLIC_ONLY
+#include "shared/slurm_compat.h"
 
 #include "cli/checkpoint.h"
 #include "shared/job_facts.h"
@@ -31,15 +31,26 @@ static uint32_t _job_id(const char *s)
 	return errno || v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
-/* Write `comment` as the job's comment; 0 or Slurm's error number. */
-static int _write_comment(uint32_t id, char *comment)
+/*
+ * Write `comment` as job j's comment; 0 or Slurm's error number.  Named
+ * as scontrol names it (job_id_str, every release): an array's task as
+ * "<array job>_<task>", since the plain id of the task that carries the
+ * array's id would update every task of the array.
+ */
+static int _write_comment(const slurm_job_info_t *j, char *comment)
 {
 	job_desc_msg_t desc;
+	char id[64];
 
+	if (j->array_task_id != NO_VAL)
+		snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
+			 j->array_task_id);
+	else
+		snprintf(id, sizeof(id), "%u", j->job_id);
 	slurm_init_job_desc_msg(&desc);
-	desc.job_id = id;
+	desc.job_id_str = id;
 	desc.comment = comment;
-	return slurm_update_job(&desc) ? slurm_get_errno() : 0;
+	return slurm_update_job(&desc) ? errno : 0;
 }
 
 int gq_checkpoint_command(const char *arg)
@@ -57,21 +68,21 @@ int gq_checkpoint_command(const char *arg)
 		return 2;
 	}
 	slurm_init(NULL);
-	if (slurm_load_job(&msg, id, SHOW_ALL) || !msg->record_count) {
+	if (gq_load_job(&msg, id, SHOW_ALL) || !msg->record_count) {
 		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		slurm_free_job_info_msg(msg);
 		return 1;
 	}
 	comment = gq_facts_with_checkpoint(msg->job_array[0].comment, id,
 					   time(NULL), GQ_COMMENT_MAX);
+	err = comment ? _write_comment(&msg->job_array[0], comment) : 0;
 	slurm_free_job_info_msg(msg);
 	if (!comment) {
 		fprintf(stderr, "gpuquota checkpoint: job %u: its comment is too long to add the note (at most %d characters)\n",
 			id, GQ_COMMENT_MAX);
 		return 1;
 	}
-	err = _write_comment(id, comment);
 	free(comment);
 	if (err) {
 		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,

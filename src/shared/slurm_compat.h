@@ -36,6 +36,23 @@
 #define gq_free_ctl_conf(conf) slurm_free_ctl_conf(conf)
 #endif
 
+/* 26.05: one job's information is asked for by a slurm_step_id_t (its
+ * job id with the step fields unset), no longer a plain job id (without
+ * SLURM_BACKWARD_COMPAT). */
+#if GQ_SLURM_AT_LEAST(26, 5)
+static inline int gq_load_job(job_info_msg_t **resp, uint32_t job_id,
+			      uint16_t show_flags)
+{
+	slurm_step_id_t step_id = SLURM_STEP_ID_INITIALIZER;
+
+	step_id.job_id = job_id;
+	return slurm_load_job(resp, step_id, show_flags);
+}
+#else
+#define gq_load_job(resp, job_id, show_flags) \
+	slurm_load_job(resp, job_id, show_flags)
+#endif
+
 /* The command includes this file with GQ_SLURM_PUBLIC_ONLY defined: what
  * follows needs Slurm's internal headers (the plugins). */
 #ifndef GQ_SLURM_PUBLIC_ONLY

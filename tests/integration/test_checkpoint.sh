@@ -6,7 +6,7 @@
 # one of team-a's GPUs: the one whose requeue loses the least work is a1
 # (saved 2 s ago or less), not the youngest a2 (10 s of work or more).
 # Another user cannot note a checkpoint on a1; a note copied from another
-# job is ignored with a log line.
+# job is ignored with a log line.  An array's tasks note their own.
 . "$(dirname "$0")/lib.sh"
 
 user=gqprivate	# a system user, made once (idempotent; as test_private_data)
@@ -53,4 +53,20 @@ said() { grep -q "JobId=$b1: its comment has another job's checkpoint (ignored)"
 _wait_eq 20 yes said \
 	|| fail "no log line for b1's copied note"
 check_invariant 15
+
+# an array's tasks each note their own checkpoint (a task is updated as
+# <array>_<task>: the plain id of the task that carries the array's id
+# would write every task's comment)
+sl scancel "$a2" "$b3"
+arr=$(sl sbatch --parsable -J arr -A team-b --gres=gpu:1 --array=0-1 -o /dev/null \
+	--wrap "$GPUQUOTA checkpoint && sleep 3600")
+own_notes() {
+	local n=0 id c
+	while read -r id c; do
+		[[ $c == *"gpuquota-checkpoint=$id@"* ]] && n=$((n + 1))
+	done < <(sl squeue -h -r -j "$arr" -t R -o '%A %k')
+	echo "$n"
+}
+_wait_eq 30 2 own_notes \
+	|| fail "array tasks' notes: $(sl squeue -h -r -j "$arr" -o '%A %i %T %k' | tr '\n' ';')"
 pass

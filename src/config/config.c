@@ -411,13 +411,13 @@ static const char *const dept_keys[] = {
 
 static const char *const project_keys[] = {
 	"name", "gpu_quota", "over_quota_weight", "gpu_limit", "accounts",
-	"department", "grace_time", NULL
+	"department", "grace_time", "requeue_budget", NULL
 };
 
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
 	"grace_time", "reclaim_patience", "usage_half_life", "usage_weight",
-	"multifactor", NULL
+	"multifactor", "requeue_budget", "requeue_budget_window", NULL
 };
 
 static const char *const top_keys[] = {
@@ -686,6 +686,30 @@ static int _parse_depts(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/* settings.requeue_budget (GPU-hours) and its window (seconds). */
+static int _parse_budget(struct parser *p, struct json_object *obj,
+			 gq_settings_t *s)
+{
+	struct json_object *v;
+	int rc = 0;
+
+	if (_field(p, obj, "settings", "requeue_budget", false, &v, &rc) &&
+	    _get_weight(p, v, "settings.requeue_budget", &s->requeue_budget))
+		return -1;
+	if (_field(p, obj, "settings", "requeue_budget_window", false, &v,
+		   &rc) &&
+	    _get_int(p, v, "settings.requeue_budget_window",
+		     GQ_BUDGET_WINDOW_MIN, "3600",
+		     &s->requeue_budget_window))
+		return -1;
+	if (s->requeue_budget_window > GQ_BUDGET_WINDOW_MAX) {
+		_set_err(p, "settings.requeue_budget_window: must be an integer <= %d (seconds, 30 days), got %d",
+			 GQ_BUDGET_WINDOW_MAX, s->requeue_budget_window);
+		return -1;
+	}
+	return rc;
+}
+
 /* A grace time: an integer of seconds, 0..GQ_GRACE_TIME_MAX. */
 static int _get_grace(struct parser *p, struct json_object *v,
 		      const char *kp, int *out)
@@ -713,6 +737,7 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 
 	pc->department = -1;
 	pc->grace_time = GQ_UNSET;
+	pc->requeue_budget = GQ_UNSET;
 	if (_need_type(p, obj, kp, json_type_object, "an object") ||
 	    _check_keys(p, obj, kp, project_keys) ||
 	    _parse_common(p, obj, kp, "project", names, &pc->name,
@@ -755,6 +780,10 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 	}
 	if (_field(p, obj, kp, "grace_time", false, &v, &rc) &&
 	    _get_grace(p, v, _kp_key(kb, kp, "grace_time"), &pc->grace_time))
+		return -1;
+	if (_field(p, obj, kp, "requeue_budget", false, &v, &rc) &&
+	    _get_weight(p, v, _kp_key(kb, kp, "requeue_budget"),
+			&pc->requeue_budget))
 		return -1;
 	return 0;
 }
@@ -928,6 +957,8 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	if (_field(p, obj, "settings", "min_runtime", false, &v, &rc) &&
 	    _get_int(p, v, "settings.min_runtime", 0, "0", &s->min_runtime))
 		return -1;
+	if (_parse_budget(p, obj, s))
+		return -1;
 	if (_field(p, obj, "settings", "grace_time", false, &v, &rc) &&
 	    _get_grace(p, v, "settings.grace_time", &s->grace_time))
 		return -1;
@@ -1021,6 +1052,7 @@ gq_config_t *gq_config_empty(void)
 	cfg->settings.room_wait = GQ_DEFAULT_ROOM_WAIT;
 	cfg->settings.usage_weight = GQ_DEFAULT_USAGE_WEIGHT;
 	cfg->settings.multifactor = true;
+	cfg->settings.requeue_budget_window = GQ_DEFAULT_BUDGET_WINDOW;
 	return cfg;
 }
 
@@ -1036,6 +1068,20 @@ int gq_config_grace_time(const gq_config_t *cfg, const char *project)
 				       cfg->projects[i].grace_time :
 				       cfg->settings.grace_time;
 	return cfg->settings.grace_time;
+}
+
+double gq_config_requeue_budget(const gq_config_t *cfg, const char *project)
+{
+	int i;
+
+	if (!cfg)
+		return 0;
+	for (i = 0; project && i < cfg->nprojects; i++)
+		if (!strcmp(cfg->projects[i].name, project))
+			return cfg->projects[i].requeue_budget != GQ_UNSET ?
+				       cfg->projects[i].requeue_budget :
+				       cfg->settings.requeue_budget;
+	return cfg->settings.requeue_budget;
 }
 
 /*
@@ -1358,6 +1404,7 @@ gq_config_t *gq_config_pool(const gq_config_t *cfg, int k)
 
 		t->department = f->department;
 		t->grace_time = f->grace_time;
+		t->requeue_budget = f->requeue_budget;
 		t->gpu_quota = f->gpu_quota;
 		t->over_quota_weight = f->over_quota_weight;
 		t->gpu_limit = f->gpu_limit;

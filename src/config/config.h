@@ -20,6 +20,9 @@
 #define GQ_DEFAULT_GRACE_TIME 0		/* seconds a victim is warned before requeue */
 #define GQ_GRACE_TIME_MAX 3600		/* longer keeps a preemptor waiting too long */
 #define GQ_UNSET (-1)			/* a per-project setting not given */
+#define GQ_DEFAULT_BUDGET_WINDOW 86400	/* requeue budget: a day */
+#define GQ_BUDGET_WINDOW_MIN 3600
+#define GQ_BUDGET_WINDOW_MAX 2592000	/* 30 days */
 #define GQ_PATIENCE_MAX 86400		/* reclaim_patience: at most a day */
 #define GQ_HALF_LIFE_MAX (366 * 86400)	/* usage_half_life: at most a year */
 #define GQ_DEFAULT_USAGE_WEIGHT 1.0
@@ -52,6 +55,8 @@ typedef struct {
 	char **accounts;	/* Slurm accounts; defaults to { name } */
 	int naccounts;
 	int grace_time;		/* seconds, or GQ_UNSET: settings.grace_time */
+	double requeue_budget;	/* GPU-hours, or GQ_UNSET:
+				 * settings.requeue_budget */
 } gq_project_cfg_t;
 
 /* A pool of GPUs: a set of Slurm partitions, its own model. */
@@ -70,6 +75,10 @@ typedef struct {
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */
+	double requeue_budget;	/* GPU-hours of a project's work requeues
+				 * may lose in a window; 0: no budget
+				 * (docs/MODEL.md "Requeue budget") */
+	int requeue_budget_window;	/* seconds, GQ_BUDGET_WINDOW_MIN..MAX */
 	bool multifactor;	/* delegate to Slurm's priority/multifactor
 				 * (default true; read at slurmctld's start:
 				 * docs/MODEL.md "Priority with multifactor") */
@@ -128,6 +137,13 @@ bool gq_config_name_char(unsigned char c);
  * settings').  O(projects), once per victim.
  */
 int gq_config_grace_time(const gq_config_t *cfg, const char *project);
+
+/*
+ * The requeue budget of a project, GPU-hours (0: none): its own, else
+ * settings.requeue_budget; an account no project lists gets the
+ * settings'.  O(projects).
+ */
+double gq_config_requeue_budget(const gq_config_t *cfg, const char *project);
 
 /* An empty configuration (no projects): every account is a 0-quota project. */
 gq_config_t *gq_config_empty(void);

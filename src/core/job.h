@@ -91,6 +91,8 @@ typedef enum {
 	GQ_HOLD_ROOM,		/* not in quota, while freed GPUs are kept
 				 * for an in-quota job that can get room on
 				 * no node yet (waits_for) */
+	GQ_HOLD_BUDGET,		/* its project lost its requeue budget, and
+				 * it would run beyond quota (borrow) */
 } gq_hold_t;
 
 /*

@@ -191,12 +191,22 @@ static void _split(const gq_project_t *p, gq_job_t *job, const gq_sums_t *s,
 	_fit(job, 0, room);
 }
 
-/* The project's bounds: tasks_now starts from all the job may start. */
+/*
+ * The project's bounds: tasks_now starts from all the job may start.  A
+ * project that lost its requeue budget borrows no more: its job waits to
+ * fit in its quota, as work that cannot be requeued does.
+ */
 static gq_hold_t _project_hold(const gq_project_t *p, gq_job_t *job,
 			       double before)
 {
+	gq_hold_t h;
+
 	job->tasks_now = _at_once(job);
-	return _hold(job, before, p->limit, p->quota, GQ_HOLD_LIMIT);
+	h = _hold(job, before, p->limit, p->quota, GQ_HOLD_LIMIT);
+	if (h || !job->in.gpus || !gq_at_budget(p))
+		return h;
+	_fit(job, before, p->quota);
+	return job->tasks_now ? GQ_HOLD_NONE : GQ_HOLD_BUDGET;
 }
 
 /* The department's bounds, after the project's: tasks_now shrinks more. */

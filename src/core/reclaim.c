@@ -177,6 +177,12 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 					      false);
 		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share_floor,
 					     true);
+		/* past its requeue budget: fair-share reclaim takes none of
+		 * its jobs (a floor of a_p), quota reclaim still does */
+		if (gq_at_budget(p)) {
+			floor[K_FAIR] = fmax(floor[K_FAIR], p->alloc);
+			floor[K_FAIR_OUT] = fmax(floor[K_FAIR_OUT], p->alloc);
+		}
 		/* insertion sort of four kinds by floor; ties: bit order */
 		/* what it holds on nodes that do not respond counts as
 		 * lost: it will be, when Slurm sets them DOWN */

@@ -80,6 +80,7 @@ static int _add_project(gq_registry_t *r, const char *name, double quota,
 	p->limit = limit;
 	p->department = dept;
 	p->configured = configured;
+	p->budget = r->default_budget;
 	return r->nproj++;
 }
 
@@ -88,6 +89,7 @@ int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg)
 	int i, j;
 
 	memset(r, 0, sizeof(*r));
+	r->default_budget = cfg->settings.requeue_budget;
 	gq_hash_init(&r->accounts, &gq_hash_names);
 	gq_hash_init(&r->depts, &gq_hash_names);
 	gq_hash_init(&r->tree, &gq_hash_names);
@@ -113,6 +115,8 @@ int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg)
 
 		if (idx < 0)
 			return -1;
+		if (pc->requeue_budget != GQ_UNSET)
+			r->proj[idx].budget = pc->requeue_budget;
 		for (j = 0; j < pc->naccounts; j++)
 			if (gq_hash_put(&r->accounts,
 					gq_key_str(pc->accounts[j]), idx))

@@ -47,6 +47,9 @@ typedef struct {
 	bool dept_from_tree;	/* department taken from Slurm's accounts */
 	double usage;		/* GPU-seconds above quota, decayed (usage.h) */
 	double tilt;		/* its weight's factor from usage; 1: none */
+	double budget;		/* requeue budget, GPU-hours; 0: none */
+	double lost;		/* GPU-hours of its work requeues lost in the
+				 * budget's window (gq_view_set_lost) */
 	/* per pass */
 	uint32_t alloc;		/* a_p */
 	uint32_t at_risk;	/* of a_p, on nodes that do not respond */
@@ -94,7 +97,19 @@ typedef struct {
 	/* per pass: GPUs of the pool no running job holds (capacity minus
 	 * every a_p; kept up to date by jobs added after the pass) */
 	double idle;
+	double default_budget;	/* settings.requeue_budget: accounts no
+				 * project lists */
 } gq_registry_t;
+
+/*
+ * Has the project lost its requeue budget (docs/MODEL.md "Requeue
+ * budget")?  Then its work beyond quota waits instead of borrowing, and
+ * fair-share reclaim does not take its jobs (quota reclaim still does).
+ */
+static inline bool gq_at_budget(const gq_project_t *p)
+{
+	return p->budget > 0 && p->lost >= p->budget;
+}
 
 /* The projects and departments of a config.  Returns 0 or -1 (memory). */
 int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg);

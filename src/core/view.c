@@ -127,6 +127,13 @@ void gq_view_set_usage(gq_view_t *v, int project, double usage, double tilt)
 	v->reg.proj[project].tilt = tilt;
 }
 
+void gq_view_set_lost(gq_view_t *v, int project, double gpu_hours)
+{
+	if (project < 0 || project >= v->reg.nproj)
+		return;
+	v->reg.proj[project].lost = gpu_hours;
+}
+
 void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
 {
 	v->expect_wait = waiting;

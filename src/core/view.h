@@ -129,6 +129,13 @@ void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting);
  */
 void gq_view_set_usage(gq_view_t *v, int project, double usage, double tilt);
 
+/*
+ * A project's work lost to requeues in its requeue budget's window,
+ * GPU-hours (the ledger's sum: gq_ledger_lost), before gq_view_compute.
+ * Kept until set again.  O(1).
+ */
+void gq_view_set_lost(gq_view_t *v, int project, double gpu_hours);
+
 /* Minimum runtime of this pass, if Slurm's own (PreemptExemptTime) is
  * longer than the configured one. */
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);

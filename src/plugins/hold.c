@@ -199,6 +199,12 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 	case GQ_HOLD_NOT_REQUEUEABLE:
 		return gq_xprintf(GQ_HOLD_PREFIX " job cannot be requeued, so it waits to fit in the quota of %s%s (%.0f GPU%s)",
 				      p->name, in, p->quota, _plural(p->quota));
+	case GQ_HOLD_BUDGET:
+		return gq_xprintf(GQ_HOLD_PREFIX " project %s lost %.1f GPU-hours to requeues in the last %d h (requeue budget %g), so its work waits to fit in its quota%s (%.0f GPU%s) instead of borrowing",
+				      p->name, p->lost,
+				      gq_state_budget_window() / 3600,
+				      p->budget, in, p->quota,
+				      _plural(p->quota));
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);
 		pr = er ? gq_view_project(view, er->project) : NULL;

@@ -5,7 +5,7 @@
 
 #include "state/metrics.h"
 
-_Static_assert(GQ_HOLD_ROOM + 1 == GQ_HOLD_NREASONS,
+_Static_assert(GQ_HOLD_BUDGET + 1 == GQ_HOLD_NREASONS,
 	       "a counter for each hold reason");
 
 void gq_metrics_init(gq_metrics_t *m, double now)
@@ -86,7 +86,7 @@ const char *gq_metrics_hold_reason(int h)
 {
 	static const char *const names[GQ_HOLD_NREASONS] = {
 		NULL, "limit", "department_limit", "not_requeueable",
-		"reclaim_in_flight", "room_wait",
+		"reclaim_in_flight", "room_wait", "requeue_budget",
 	};
 
 	return h > 0 && h < GQ_HOLD_NREASONS ? names[h] : NULL;

@@ -30,7 +30,7 @@ typedef enum {
 } gq_reclaim_reason_t;
 
 /* Hold reasons counted: the gq_hold_t values but GQ_HOLD_NONE */
-#define GQ_HOLD_NREASONS 6
+#define GQ_HOLD_NREASONS 7
 
 typedef struct {
 	double at;		/* end of the pass, unix seconds */
@@ -91,7 +91,7 @@ void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);
 void gq_metrics_release(gq_metrics_t *m);
 
 /* Label values: "quota", "fair_share"; "limit", "department_limit",
- * "not_requeueable", "reclaim_in_flight", "room_wait" (NULL for
+ * "not_requeueable", "reclaim_in_flight", "room_wait", "requeue_budget" (NULL for
  * GQ_HOLD_NONE or out of range). */
 const char *gq_metrics_reclaim_reason(int r);
 const char *gq_metrics_hold_reason(int h);

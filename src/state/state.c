@@ -282,6 +282,12 @@ int gq_state_room_wait(void)
 			       GQ_DEFAULT_ROOM_WAIT;
 }
 
+int gq_state_budget_window(void)
+{
+	return _state.config ? _state.config->settings.requeue_budget_window :
+			       GQ_DEFAULT_BUDGET_WINDOW;
+}
+
 /* Forget the entries whose job is no longer pending in p. */
 static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
 {

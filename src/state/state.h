@@ -253,6 +253,10 @@ void gq_state_leaving_end(void);
  */
 int gq_state_room_wait(void);
 
+/* settings.requeue_budget_window of the current configuration (seconds;
+ * GQ_DEFAULT_BUDGET_WINDOW without one).  Caller holds the lock. */
+int gq_state_budget_window(void);
+
 /*
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted

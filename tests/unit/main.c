@@ -35,6 +35,7 @@ Suite *run_secs_suite(void);
 Suite *between_passes_suite(void);
 Suite *usage_memory_suite(void);
 Suite *pass_input_suite(void);
+Suite *ledger_suite(void);
 
 int main(void)
 {
@@ -71,6 +72,7 @@ int main(void)
 	srunner_add_suite(sr, unresponsive_suite());
 	srunner_add_suite(sr, usage_memory_suite());
 	srunner_add_suite(sr, pass_input_suite());
+	srunner_add_suite(sr, ledger_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -268,13 +268,14 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
 			  ee->in.gpus);
 	lost = _ledger_note(pools->name[k], er, pr, ee, pe, now);
-	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s, %llu GPU-seconds lost; %s holds %u, quota %g, fair share %.2f, floor %.2f)%s",
+	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f), %llu GPU-seconds lost%s",
 	     pools->name[k] ? " in pool " : "",
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
-	     ee->in.gpus == 1 ? "" : "s", (unsigned long long)lost, pe->name, pe->alloc, pe->quota,
+	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share_floor,
 				 er->band == GQ_BAND_FAIR_SHARE),
+	     (unsigned long long)lost,
 	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);
 	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of);

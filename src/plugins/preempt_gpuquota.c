@@ -242,9 +242,8 @@ static uint64_t _ledger_note(const char *pool, const gq_job_t *er,
  * A victim is being preempted: counted (reclaims and victims, by the
  * preemptor's band), recorded in the ledger, one log line with the
  * decision and the numbers behind it, and a system comment on the victim
- * (squeue -O system_comment, scontrol show job; slurmdbd's record of the
- * job with accounting) saying for which job it was reclaimed and the
- * GPU-seconds its requeue loses.
+ * (squeue -O system_comment, scontrol show job) saying for which job it
+ * was reclaimed and the GPU-seconds its requeue loses.
  */
 static void _note_reclaim(job_record_t *victim, int grace)
 {

@@ -47,7 +47,9 @@ awk '$1 == "gpuquota_ledger_records_total" && $2 == 1 { f = 1 } END { exit !f }'
 	|| fail "gpuquota_ledger_records_total: $(grep ledger_records <<<"$m")"
 awk '$1 == "gpuquota_reclaim_victim_gpu_seconds_lost_total{reason=\"quota\"}" && $2 > 0 { f = 1 } END { exit !f }' <<<"$m" \
 	|| fail "lost GPU-seconds: $(grep gpu_seconds_lost <<<"$m")"
-# the victim's comment (slurmdbd's record of it, with accounting) says it too
+# the victim's comment says it too (slurmctld's record only: Slurm 22.05's
+# accounting_storage/slurmdbd sends no system comment, sacct's SystemComment
+# stays empty)
 comment=$(sl squeue -h -j "$a1" -O system_comment:100 | sed 's/ *$//')
 [[ $comment =~ ^"gpuquota: reclaimed for job $b2 of team-b (in-quota), "[1-9][0-9]*" GPU-seconds lost"$ ]] \
 	|| fail "a1 system comment: '$comment'"

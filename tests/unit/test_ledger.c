@@ -14,6 +14,7 @@
 
 #include "state/ledger.h"
 #include "state/metrics.h"
+#include "state/state.h"
 
 /* 2026-12-01 00:00:00 UTC, a Tuesday; its week began 2026-11-30 */
 #define TUE 1796083200
@@ -236,6 +237,36 @@ START_TEST(queue_bounded)
 }
 END_TEST
 
+/*
+ * The state's queue, between the plugins: two records noted (1200 and 35
+ * GPU-seconds lost), taken whole in order; the queue is then empty; the
+ * metrics count 2 records and 1235 GPU-seconds.
+ */
+START_TEST(state_queue_note_take)
+{
+	gq_ledger_rec_t a = _rec(TUE, 12, "team-b", 7, "team-a", 2, 1200),
+			b = _rec(TUE, 12, "team-b", 8, "team-a", 1, 35), *out;
+
+	gq_state_clear();
+	gq_metrics_init(gq_state_metrics(), 0);
+	gq_state_lock();
+	ck_assert(gq_state_ledger_note(&a));
+	ck_assert(gq_state_ledger_note(&b));
+	ck_assert_int_eq(gq_state_ledger_take(&out), 2);
+	ck_assert_uint_eq(out[0].victim, 7);
+	ck_assert_uint_eq(out[1].victim, 8);
+	free(out);
+	ck_assert_int_eq(gq_state_ledger_take(&out), 0);
+	ck_assert_ptr_null(out);
+	gq_state_unlock();
+	ck_assert_uint_eq(gq_state_metrics()->ledger_records_total, 2);
+	ck_assert_uint_eq(
+		gq_state_metrics()->lost_gpu_seconds_total[GQ_RECLAIM_QUOTA],
+		1235);
+	gq_state_clear();
+}
+END_TEST
+
 START_TEST(periods_and_dates)
 {
 	ck_assert_int_eq(gq_ledger_date("2026-12-01"), TUE);
@@ -325,6 +356,7 @@ Suite *ledger_suite(void)
 	tcase_add_test(file, torn_line_skipped);
 	tcase_add_test(file, rotation_keeps_newest);
 	tcase_add_test(file, queue_bounded);
+	tcase_add_test(file, state_queue_note_take);
 	tcase_add_test(sum, periods_and_dates);
 	tcase_add_test(sum, sums_by_period_and_project);
 	suite_add_tcase(s, rec);

@@ -147,7 +147,8 @@ void gq_files_write_ledger(void)
 	}
 	if (gq_ledger_append(ledger_path, r, n, GQ_LEDGER_BOUND, err,
 			     sizeof(err)) < 0) {
-		error("gpuquota: ledger: %s; %d reclaim records lost", err, n);
+		error("gpuquota: ledger: %s; %d reclaim record%s lost", err, n,
+		      n == 1 ? "" : "s");
 		gq_state_lock();
 		gq_metrics_ledger_dropped(gq_state_metrics(), n);
 		gq_state_unlock();

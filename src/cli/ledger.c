@@ -44,8 +44,10 @@ static int _options(int argc, char **argv, gq_ledger_opts_t *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char name[] = "gpuquota ledger";	/* getopt's messages */
 	int opt;
 
+	argv[0] = name;
 	o->f.by = GQ_LEDGER_DAY;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {

@@ -122,18 +122,16 @@ static int _open_append(const char *path, off_t *size)
 	return fd;
 }
 
-/* rotate: path to path.1, a new path opened */
+/* rotate: path to path.1, a new path opened; fd closed either way */
 static int _rotate(const char *path, int fd, off_t *size)
 {
 	char *old = gq_ledger_old_path(path);
 	int rc = old ? rename(path, old) : -1;
 
 	free(old);
-	if (rc)
-		return -1;
 	fsync(fd);
 	close(fd);
-	return _open_append(path, size);
+	return rc ? -1 : _open_append(path, size);
 }
 
 int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,

@@ -13,6 +13,8 @@
  *   gpuquota metrics [--listen ADDR:PORT]
  *                                     Prometheus text exposition (cli/metrics.h),
  *                                     or served at /metrics (cli/serve.h)
+ *   gpuquota ledger [--since D] [--project P] [--by day|week] [--json]
+ *                                     who took GPUs from whom (cli/ledger.h)
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -33,6 +35,7 @@
 #define GQ_SLURM_PUBLIC_ONLY
 #include "shared/slurm_compat.h"
 #include "cli/checkpoint.h"
+#include "cli/ledger.h"
 #include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
@@ -96,6 +99,7 @@ static void _usage(FILE *f)
 		"       gpuquota sync [--dry-run] [FILE]\n"
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
 		"       gpuquota checkpoint [JOBID]\n"
+		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
 		"       gpuquota --version\n");
 }
 
@@ -979,6 +983,9 @@ int main(int argc, char **argv)
 	bool json = false, dry_run = false;
 	int opt, rc;
 
+	/* its own options (cli/ledger.h) */
+	if (argc > 1 && !strcmp(argv[1], "ledger"))
+		return gq_ledger_command(argc - 1, argv + 1);
 	while ((opt = getopt_long(argc, argv, "A:hjn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':

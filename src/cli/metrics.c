@@ -276,6 +276,16 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		   "GPUs of the jobs requeued for a reclaim, by reason.",
 		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
 		   gq_metrics_reclaim_reason);
+	_by_reason(p, "gpuquota_reclaim_victim_gpu_seconds_lost_total",
+		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), by reason.",
+		   m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
+		   gq_metrics_reclaim_reason);
+	_counter(p, "gpuquota_ledger_records_total", "counter",
+		 "Reclaim records queued for the ledger file (<StateSaveLocation>/gpuquota-ledger), one per victim.",
+		 (double)m->ledger_records_total);
+	_counter(p, "gpuquota_ledger_records_dropped_total", "counter",
+		 "Reclaim records lost before the ledger file: no memory, a full queue, or a failed write (logged).",
+		 (double)m->ledger_dropped_total);
 	_by_reason(p, "gpuquota_holds_total",
 		   "Pending jobs gpuquota held, by reason (limit, department_limit, not_requeueable, reclaim_in_flight).",
 		   m->holds_total, GQ_HOLD_NREASONS, gq_metrics_hold_reason);

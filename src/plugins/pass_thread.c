@@ -249,6 +249,7 @@ static void _run_pass(void)
 		gq_files_record_pass(&r);
 	}
 	gq_grace_requeue();
+	gq_files_write_ledger();
 	gq_files_save_usage(false);
 	gq_throttle_save();
 }

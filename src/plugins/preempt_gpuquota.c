@@ -11,6 +11,7 @@
 
 #include "core/band.h"
 #include "core/reclaim.h"
+#include "state/ledger.h"
 #include "state/state.h"
 #include "plugins/hold.h"
 #include "plugins/xalloc.h"
@@ -206,10 +207,43 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 }
 
 /*
+ * The reclaim's record for the ledger (state/ledger.h), queued in memory:
+ * priority/gpuquota's pass thread writes it after its next pass, outside
+ * slurmctld's locks.  The work lost is counted at the decision (`now`):
+ * a victim given a grace time runs on until it is requeued, and what it
+ * does meanwhile without a checkpoint is lost too, uncounted.  Returns
+ * the GPU-seconds lost.  Caller holds the state lock.
+ */
+static uint64_t _ledger_note(const char *pool, const gq_job_t *er,
+			     const gq_project_t *pr, const gq_job_t *ee,
+			     const gq_project_t *pe, time_t now)
+{
+	gq_ledger_rec_t r = {
+		.at = now,
+		.preemptor = er->in.id,
+		.reason = er->band == GQ_BAND_FAIR_SHARE ?
+				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
+		.victim = ee->in.id,
+		.gpus = ee->in.gpus,
+		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time,
+				       ee->in.saved_secs),
+	};
+
+	gq_ledger_name(r.pool, pool);
+	gq_ledger_name(r.preemptor_project, pr->name);
+	gq_ledger_name(r.victim_project, pe->name);
+	if (!gq_state_ledger_note(&r))
+		error("gpuquota: ledger: the record of JobId=%u taken for JobId=%u is dropped (out of memory, or %d records waiting for the file)",
+		      ee->in.id, er->in.id, GQ_LEDGER_QUEUE_MAX);
+	return r.lost;
+}
+
+/*
  * A victim is being preempted: counted (reclaims and victims, by the
- * preemptor's band), one log line with the decision and the numbers
- * behind it, and a system comment on the victim (squeue -O
- * system_comment, scontrol show job) saying for which job it was reclaimed.
+ * preemptor's band), recorded in the ledger, one log line with the
+ * decision and the numbers behind it, and a system comment on the victim
+ * (squeue -O system_comment, scontrol show job) saying for which job it
+ * was reclaimed and the GPU-seconds its requeue loses.
  */
 static void _note_reclaim(job_record_t *victim, int grace)
 {
@@ -218,6 +252,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	const gq_job_t *ee, *er;
 	const gq_project_t *pe, *pr;
 	time_t now = time(NULL);
+	uint64_t lost;
 	int k;
 
 	gq_state_lock();
@@ -231,20 +266,22 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
 			  ee->in.gpus);
-	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f)%s",
+	lost = _ledger_note(pools->name[k], er, pr, ee, pe, now);
+	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f), %llu GPU-seconds lost%s",
 	     pools->name[k] ? " in pool " : "",
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
 	     pr->share, ee->in.id, pe->name, ee->in.gpus,
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share_floor,
 				 er->band == GQ_BAND_FAIR_SHARE),
+	     (unsigned long long)lost,
 	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
 	xfree(victim->system_comment);
 	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of);
 	 * out of memory: none (its GPUs then come free for any preemptor) */
 	victim->system_comment = gq_xprintf(
-		GQ_RECLAIMED_FOR "%u of %s (%s)", er->in.id, pr->name,
-		gq_band_name(er->band));
+		GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost",
+		er->in.id, pr->name, gq_band_name(er->band), (unsigned long long)lost);
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now) */
 	if (gq_state_note_reclaim(er->in.id, now, grace) &&

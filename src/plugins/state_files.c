@@ -9,6 +9,7 @@
 
 #include "shared/slurm_compat.h"
 
+#include "state/ledger.h"
 #include "state/metrics_file.h"
 #include "state/state.h"
 #include "state/usage.h"
@@ -20,6 +21,7 @@ static char *usage_path;	/* <StateSaveLocation>/gpuquota-usage.json */
 static time_t usage_saved;	/* when it was last written */
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
 static gq_metrics_t metrics_snap;	/* written by the pass thread only */
+static char *ledger_path;	/* <StateSaveLocation>/gpuquota-ledger */
 
 /*
  * Usage survives restarts: read at init (a missing file starts from zero;
@@ -54,7 +56,8 @@ void gq_files_init(const char *dir)
 	metrics_failing = false;
 	usage_saved = 0;
 	if (dir && (!(metrics_path = gq_metrics_file_path(dir)) ||
-		    !(usage_path = gq_usage_file_path(dir))))
+		    !(usage_path = gq_usage_file_path(dir)) ||
+		    !(ledger_path = gq_ledger_path(dir))))
 		fatal("gpuquota: out of memory");
 	_usage_load();
 }
@@ -123,9 +126,44 @@ void gq_files_record_pass(gq_pass_rec_t *r)
 	}
 }
 
+/*
+ * The reclaims preempt/gpuquota queued (gq_state_ledger_note) appended to
+ * the ledger file: the queue taken whole under the state lock, the file
+ * written after it with no lock held.  A failed write drops them, logged
+ * and counted.
+ */
+void gq_files_write_ledger(void)
+{
+	char err[GQ_ERR_MAX] = "";
+	gq_ledger_rec_t *r;
+	int n;
+
+	gq_state_lock();
+	n = gq_state_ledger_take(&r);
+	gq_state_unlock();
+	if (!n || !ledger_path) {
+		free(r);
+		return;
+	}
+	if (gq_ledger_append(ledger_path, r, n, GQ_LEDGER_BOUND, err,
+			     sizeof(err)) < 0) {
+		error("gpuquota: ledger: %s; %d reclaim record%s lost", err, n,
+		      n == 1 ? "" : "s");
+		gq_state_lock();
+		gq_metrics_ledger_dropped(gq_state_metrics(), n);
+		gq_state_unlock();
+	} else if (err[0]) {
+		error("gpuquota: ledger: %s", err);
+	}
+	free(r);
+}
+
 void gq_files_fini(void)
 {
+	gq_files_write_ledger();
 	gq_files_save_usage(true);
+	free(ledger_path);
+	ledger_path = NULL;
 	free(metrics_path);
 	metrics_path = NULL;
 	free(usage_path);

@@ -1,7 +1,8 @@
 /*
  * state_files.h - the files priority/gpuquota writes in StateSaveLocation
  * (state_files.c): the usage file, read back at init so that usage
- * survives restarts, and the metrics file `gpuquota metrics` reads.  Each
+ * survives restarts, the metrics file `gpuquota metrics` reads, and the
+ * reclaim ledger `gpuquota ledger` reads (state/ledger.h).  Each
  * is written from a copy taken under the state lock, with no lock held
  * (file I/O under the job write lock would stall submits and squeue).
  */
@@ -37,8 +38,15 @@ void gq_files_save_usage(bool now);
  */
 void gq_files_record_pass(gq_pass_rec_t *r);
 
-/* From fini: the usage file written at once, the paths forgotten.  Caller
- * holds no lock. */
+/*
+ * Append the reclaim records queued since the last call to the ledger
+ * file (a failed write drops them: logged, counted).  Pass thread (and
+ * fini) only.  Takes the state lock; caller holds no lock.  O(records).
+ */
+void gq_files_write_ledger(void);
+
+/* From fini: the ledger and the usage file written at once, the paths
+ * forgotten.  Caller holds no lock. */
 void gq_files_fini(void);
 
 #endif

@@ -62,6 +62,22 @@ void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 	m->victim_gpus_total[r] += gpus;
 }
 
+void gq_metrics_ledger(gq_metrics_t *m, int reason, uint64_t lost,
+		       bool queued)
+{
+	if (reason >= 0 && reason < GQ_RECLAIM_NREASONS)
+		m->lost_gpu_seconds_total[reason] += lost;
+	if (queued)
+		m->ledger_records_total++;
+	else
+		m->ledger_dropped_total++;
+}
+
+void gq_metrics_ledger_dropped(gq_metrics_t *m, int n)
+{
+	m->ledger_dropped_total += n;
+}
+
 void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why)
 {
 	if (why > GQ_HOLD_NONE && (int)why < GQ_HOLD_NREASONS)

@@ -62,6 +62,11 @@ typedef struct {
 	uint64_t reclaims_total[GQ_RECLAIM_NREASONS];	/* preemptors */
 	uint64_t victims_total[GQ_RECLAIM_NREASONS];	/* jobs requeued */
 	uint64_t victim_gpus_total[GQ_RECLAIM_NREASONS];	/* their GPUs */
+	uint64_t lost_gpu_seconds_total[GQ_RECLAIM_NREASONS];	/* the work
+					 * their requeues lose (ledger.h) */
+	uint64_t ledger_records_total;	/* reclaim records queued */
+	uint64_t ledger_dropped_total;	/* ... lost before the file: no
+					 * memory, a full queue, a write */
 	uint64_t holds_total[GQ_HOLD_NREASONS];	/* index: gq_hold_t */
 	uint64_t releases_total;
 	uint32_t last_preemptor;	/* of the last victim counted */
@@ -85,6 +90,15 @@ const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i);
  */
 void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 		       uint32_t gpus);
+
+/*
+ * A reclaim record for the ledger (ledger.h), of reason `reason`, whose
+ * requeue loses `lost` GPU-seconds: queued for the file, or dropped
+ * (!queued).  Records written: none lost; a failed write drops `n`.
+ */
+void gq_metrics_ledger(gq_metrics_t *m, int reason, uint64_t lost,
+		       bool queued);
+void gq_metrics_ledger_dropped(gq_metrics_t *m, int n);
 
 /* A pending job was held (newly) for `why`; a held job released. */
 void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);

@@ -74,10 +74,15 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 		   gq_metrics_reclaim_reason);
 	_by_reason(f, "victim_gpus", m->victim_gpus_total,
 		   GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason);
+	_by_reason(f, "lost_gpu_seconds", m->lost_gpu_seconds_total,
+		   GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason);
 	_by_reason(f, "holds", m->holds_total, GQ_HOLD_NREASONS,
 		   gq_metrics_hold_reason);
 	fprintf(f, "\"releases_total\": %llu,\n",
 		(unsigned long long)m->releases_total);
+	fprintf(f, "\"ledger_records_total\": %llu, \"ledger_dropped_total\": %llu,\n",
+		(unsigned long long)m->ledger_records_total,
+		(unsigned long long)m->ledger_dropped_total);
 	_hist(f, "pass_seconds", &m->pass_seconds, false);
 	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
 	_hist(f, "read_hold_seconds", &m->read_hold_seconds, false);
@@ -307,6 +312,24 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 	return 0;
 }
 
+/* the keys files of older plugins lack (read as 0) */
+static int _optional(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
+{
+	if (json_object_object_get_ex(root, "lost_gpu_seconds_by_reason",
+				      NULL) &&
+	    _reasons(rd, root, "lost_gpu_seconds_by_reason",
+		     m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
+		     gq_metrics_reclaim_reason))
+		return -1;
+	if (json_object_object_get_ex(root, "ledger_records_total", NULL) &&
+	    _count(rd, root, "ledger_records_total", &m->ledger_records_total))
+		return -1;
+	if (json_object_object_get_ex(root, "ledger_dropped_total", NULL) &&
+	    _count(rd, root, "ledger_dropped_total", &m->ledger_dropped_total))
+		return -1;
+	return 0;
+}
+
 int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 			 double *written_at, char *err, size_t errlen)
 {
@@ -343,6 +366,7 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	    _reasons(&rd, root, "holds_by_reason", m->holds_total,
 		     GQ_HOLD_NREASONS, gq_metrics_hold_reason) ||
 	    _count(&rd, root, "releases_total", &m->releases_total) ||
+	    _optional(&rd, root, m) ||
 	    _read_hist(&rd, root, "pass_seconds", &m->pass_seconds) ||
 	    _read_hist(&rd, root, "lock_hold_seconds", &m->lock_hold_seconds) ||
 	    /* optional: files of older plugins lack it */

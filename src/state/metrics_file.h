@@ -7,8 +7,10 @@
  * "passes_total", "pass_failures_total", "recent_passes" (up to 1024,
  * oldest first: "at", "pass_us", "lock_hold_us", "lock_cpu_us" (absent
  * in files of older plugins: read as 0), "ok"), "reclaims_total",
- * "victims_total", "victim_gpus_total" and the same "..._by_reason"
- * ({"quota": n, "fair_share": n}), "holds_total", "holds_by_reason"
+ * "victims_total", "victim_gpus_total", "lost_gpu_seconds_total" and the
+ * same "..._by_reason" ({"quota": n, "fair_share": n}),
+ * "ledger_records_total", "ledger_dropped_total" (these three absent in
+ * files of older plugins: read as 0), "holds_total", "holds_by_reason"
  * ({"limit", "department_limit", "not_requeueable"}), "releases_total",
  * and the histograms "pass_seconds" and "lock_hold_seconds" as
  * {"buckets": {"<le>": cumulative count, ..., "+Inf": count}, "sum": s,

@@ -480,8 +480,26 @@ void gq_state_pass_abandon(void)
 	_state.nsince_read = 0;
 }
 
+bool gq_state_ledger_note(const gq_ledger_rec_t *r)
+{
+	bool ok = gq_ledger_queue_push(&_state.ledger, r);
+
+	gq_metrics_ledger(&_state.metrics, r->reason, r->lost, ok);
+	return ok;
+}
+
+int gq_state_ledger_take(gq_ledger_rec_t **out)
+{
+	int n = _state.ledger.n;
+
+	*out = _state.ledger.r;
+	memset(&_state.ledger, 0, sizeof(_state.ledger));
+	return n;
+}
+
 void gq_state_clear(void)
 {
+	free(_state.ledger.r);
 	free(_state.since_read);
 	free(_state.inflight);
 	free(_state.roomwait);

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 #include "config/config.h"
+#include "state/ledger.h"
 #include "state/metrics.h"
 #include "core/pools.h"
 #include "state/usage.h"
@@ -75,6 +76,7 @@ typedef struct {
 	int ncomingwait, comingwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
+	gq_ledger_queue_t ledger;	/* reclaims noted, not yet written */
 	/*
 	 * A pass reads Slurm under the job read lock and writes under the
 	 * write lock (docs/DEVELOPING.md "A pass in two lock holds"); in
@@ -322,6 +324,18 @@ bool gq_state_pass_write(uint64_t epoch,
 /* The pass that read ends without writing (it failed).  Caller holds the
  * lock. */
 void gq_state_pass_abandon(void);
+
+/*
+ * The reclaim ledger (ledger.h): a record noted where the reclaim is
+ * decided (preempt/gpuquota, under slurmctld's job write lock: no file
+ * I/O there), queued in memory; false when it was dropped (out of memory,
+ * or GQ_LEDGER_QUEUE_MAX waiting), counted in the metrics either way.
+ * The writer (priority/gpuquota's pass thread) takes the queue whole:
+ * *out gets the records (the caller frees it), the return is how many.
+ * Caller holds the lock.  O(1) each (amortized).
+ */
+bool gq_state_ledger_note(const gq_ledger_rec_t *r);
+int gq_state_ledger_take(gq_ledger_rec_t **out);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);

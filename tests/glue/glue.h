@@ -38,5 +38,6 @@ uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
 Suite *glue_throttle_suite(void);
 Suite *glue_write_suite(void);
 Suite *glue_oom_suite(void);
+Suite *glue_ledger_suite(void);
 
 #endif

@@ -51,7 +51,7 @@ a3_band() { [[ $(sl squeue -h -j "$a3" -o %r) == *"gpuquota: over fair share, ru
 _wait_eq 10 yes a3_band || fail "a3 reason: '$(sl squeue -h -j "$a3" -o %r)'"
 # the victim says for which job it was reclaimed
 comment=$(sl squeue -h -j "$a1" -O system_comment:80 | sed 's/ *$//')
-[[ $comment == "gpuquota: reclaimed for job $b2 of team-b (in-quota)" ]] \
+[[ $comment =~ ^"gpuquota: reclaimed for job $b2 of team-b (in-quota), "[0-9]+" GPU-seconds lost"$ ]] \
 	|| fail "a1 system comment: '$comment'"
 # slurmctld's log: one line per reclaim decision, with the numbers
 grep -q "gpuquota: reclaim: JobId=$b2 (team-b, in-quota, A=2, quota 2, fair share 2.00) takes JobId=$a1 (team-a, 1 GPU; team-a holds 3, quota 2, fair share 2.00, floor 2.00)" \

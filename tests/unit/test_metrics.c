@@ -179,6 +179,11 @@ START_TEST(file_round_trip)
 					      .rehold = true });
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
+	/* the ledger: 1200 + 35 GPU-seconds lost in quota reclaims, one
+	 * record dropped (not queued), one lost in a failed write */
+	gq_metrics_ledger(&m, GQ_RECLAIM_QUOTA, 1200, true);
+	gq_metrics_ledger(&m, GQ_RECLAIM_QUOTA, 35, false);
+	gq_metrics_ledger_dropped(&m, 1);
 	gq_metrics_hold(&m, GQ_HOLD_DEPT_LIMIT);
 	gq_metrics_release(&m);
 	ck_assert_int_eq(gq_metrics_file_write(&m, path, 1010.25, err,
@@ -233,6 +238,10 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.reclaims_total[GQ_RECLAIM_QUOTA], 1);
 	ck_assert_uint_eq(back.victims_total[GQ_RECLAIM_QUOTA], 2);
 	ck_assert_uint_eq(back.victim_gpus_total[GQ_RECLAIM_QUOTA], 3);
+	ck_assert_uint_eq(back.lost_gpu_seconds_total[GQ_RECLAIM_QUOTA], 1235);
+	ck_assert_uint_eq(back.lost_gpu_seconds_total[GQ_RECLAIM_FAIR_SHARE], 0);
+	ck_assert_uint_eq(back.ledger_records_total, 1);
+	ck_assert_uint_eq(back.ledger_dropped_total, 2);
 	ck_assert_uint_eq(back.holds_total[GQ_HOLD_DEPT_LIMIT], 1);
 	ck_assert_uint_eq(back.releases_total, 1);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);

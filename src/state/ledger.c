@@ -1,0 +1,240 @@
+/*
+ * ledger.c - the reclaim ledger: its records, lines, files, queue and
+ * sums (see ledger.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "state/ledger.h"
+#include "state/metrics.h"
+#include "tools/atomic_file.h"
+
+#define GQ_LEDGER_NO_POOL "*"
+
+uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
+			uint32_t saved)
+{
+	int64_t from = start + (int64_t)saved;
+
+	if (start <= 0 || now <= from)
+		return 0;
+	return (uint64_t)gpus * (uint64_t)(now - from);
+}
+
+void gq_ledger_name(char *dst, const char *src)
+{
+	snprintf(dst, GQ_LEDGER_NAME, "%s", src ? src : "");
+}
+
+int gq_ledger_format(const gq_ledger_rec_t *r, char *buf, size_t len)
+{
+	const char *band = gq_metrics_reclaim_reason(r->reason);
+	int n;
+
+	n = snprintf(buf, len, "gq1 %" PRId64 " %s %u %s %s %u %s %u %" PRIu64 "\n",
+		     r->at, r->pool[0] ? r->pool : GQ_LEDGER_NO_POOL,
+		     r->preemptor, r->preemptor_project, band ? band : "quota",
+		     r->victim, r->victim_project, r->gpus, r->lost);
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+/* a gpuquota.json name (config.h's characters), or "*" where allowed */
+static bool _name_ok(const char *s, bool star)
+{
+	if (star && !strcmp(s, GQ_LEDGER_NO_POOL))
+		return true;
+	for (; *s; s++)
+		if (!gq_config_name_char((unsigned char)*s))
+			return false;
+	return true;
+}
+
+bool gq_ledger_parse(const char *line, gq_ledger_rec_t *r)
+{
+	char band[16];
+	int end = -1, i;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(line, "gq1 %" SCNd64 " %64s %u %64s %15s %u %64s %u %" SCNu64 "%n",
+		   &r->at, r->pool, &r->preemptor, r->preemptor_project, band,
+		   &r->victim, r->victim_project, &r->gpus, &r->lost, &end) != 9 ||
+	    end < 0 || strcmp(line + end, "\n"))
+		return false;
+	for (i = 0; i < GQ_RECLAIM_NREASONS; i++)
+		if (!strcmp(band, gq_metrics_reclaim_reason(i)))
+			break;
+	if (i == GQ_RECLAIM_NREASONS || !_name_ok(r->pool, true) ||
+	    !_name_ok(r->preemptor_project, false) ||
+	    !_name_ok(r->victim_project, false) || r->at <= 0)
+		return false;
+	r->reason = i;
+	if (!strcmp(r->pool, GQ_LEDGER_NO_POOL))
+		r->pool[0] = '\0';
+	return true;
+}
+
+char *gq_ledger_path(const char *dir)
+{
+	return gq_state_file_path(dir, GQ_LEDGER_FILE);
+}
+
+char *gq_ledger_old_path(const char *path)
+{
+	char *p;
+
+	return asprintf(&p, "%s.1", path) < 0 ? NULL : p;
+}
+
+/* open for appending; a torn last line (no newline) is ended first */
+static int _open_append(const char *path, off_t *size)
+{
+	struct stat st;
+	char last;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	*size = st.st_size;
+	if (st.st_size > 0) {
+		int rfd = open(path, O_RDONLY | O_CLOEXEC);
+		bool torn = rfd >= 0 &&
+			    pread(rfd, &last, 1, st.st_size - 1) == 1 &&
+			    last != '\n';
+
+		if (rfd >= 0)
+			close(rfd);
+		if (torn && write(fd, "\n", 1) == 1)
+			(*size)++;
+	}
+	return fd;
+}
+
+/* rotate: path to path.1, a new path opened; fd closed either way */
+static int _rotate(const char *path, int fd, off_t *size)
+{
+	char *old = gq_ledger_old_path(path);
+	int rc = old ? rename(path, old) : -1;
+
+	free(old);
+	fsync(fd);
+	close(fd);
+	return rc ? -1 : _open_append(path, size);
+}
+
+int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
+		     long bound, char *err, size_t errlen)
+{
+	char line[GQ_LEDGER_LINE];
+	off_t size = 0;
+	int fd, i, len;
+
+	if ((fd = _open_append(path, &size)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if ((len = gq_ledger_format(&r[i], line, sizeof(line))) < 0)
+			continue;	/* cannot happen with config names */
+		if (size > 0 && size + len > bound &&
+		    (fd = _rotate(path, fd, &size)) < 0) {
+			snprintf(err, errlen, "%s: rotating: %s", path,
+				 strerror(errno));
+			return -1;
+		}
+		if (write(fd, line, len) != len) {
+			snprintf(err, errlen, "%s: %s", path,
+				 errno ? strerror(errno) : "short write");
+			close(fd);
+			return -1;
+		}
+		size += len;
+	}
+	if (fsync(fd) && errno != EINVAL)
+		snprintf(err, errlen, "%s: fsync: %s", path, strerror(errno));
+	close(fd);
+	return n;
+}
+
+/* one file's records appended to *out; a missing file is none */
+static int _read_one(const char *path, gq_ledger_rec_t **out, int *n,
+		     int *cap, int *skipped, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t lcap = 0;
+	int rc = 0;
+
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &lcap, f) > 0) {
+		if (*n == *cap) {
+			int c = *cap ? *cap * 2 : 256;
+			gq_ledger_rec_t *g = realloc(*out, c * sizeof(*g));
+
+			if (!g) {
+				snprintf(err, errlen, "out of memory");
+				rc = -1;
+				break;
+			}
+			*out = g;
+			*cap = c;
+		}
+		if (gq_ledger_parse(line, &(*out)[*n]))
+			(*n)++;
+		else
+			(*skipped)++;
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int gq_ledger_read(const char *path, gq_ledger_rec_t **out, int *n,
+		   int *skipped, char *err, size_t errlen)
+{
+	char *old = gq_ledger_old_path(path);
+	int cap = *n, rc;
+
+	if (!old) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = _read_one(old, out, n, &cap, skipped, err, errlen);
+	free(old);
+	if (!rc)
+		rc = _read_one(path, out, n, &cap, skipped, err, errlen);
+	return rc;
+}
+
+bool gq_ledger_queue_push(gq_ledger_queue_t *q, const gq_ledger_rec_t *r)
+{
+	if (q->n == q->cap) {
+		int c = q->cap ? q->cap * 2 : 16;
+		gq_ledger_rec_t *g;
+
+		if (q->n >= GQ_LEDGER_QUEUE_MAX ||
+		    !(g = realloc(q->r, c * sizeof(*g))))
+			return false;
+		q->r = g;
+		q->cap = c;
+	}
+	q->r[q->n++] = *r;
+	return true;
+}

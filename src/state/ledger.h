@@ -1,0 +1,146 @@
+/*
+ * ledger.h - the reclaim ledger (docs/MODEL.md "Ledger"): one record per
+ * victim Slurm requeues for a reclaim, kept in
+ * <StateSaveLocation>/gpuquota-ledger, and what `gpuquota ledger` sums
+ * from it.
+ *
+ * Owns the record, its line format, the file's append and rotation, the
+ * read of both files, the in-memory queue the plugins fill under
+ * slurmctld's locks, and the sums per period and project.  Plain C, no
+ * Slurm header.
+ *
+ * The file: one line per record, appended with one write(2) (O_APPEND):
+ *
+ *   gq1 AT POOL PREEMPTOR PPROJECT BAND VICTIM VPROJECT GPUS LOST\n
+ *
+ * AT unix seconds of the decision, POOL the pool's name or "*" (none),
+ * BAND "quota" or "fair_share" (the preemptor's band), LOST the
+ * GPU-seconds the requeue loses (gq_ledger_lost).  Names are
+ * gpuquota.json names (letters, digits, '.', '_', '-': no blank).  A
+ * line without its newline (torn by a crash) and any line that is not
+ * such a record are skipped when read; an append after a torn line first
+ * ends it, so it never swallows the next record.  When the file would
+ * pass the bound it is renamed to gpuquota-ledger.1 (the one older file
+ * kept, replaced): at most twice the bound on disk.  Reading .1, then the
+ * file, gives the history in order.
+ */
+#ifndef GPUQUOTA_LEDGER_H
+#define GPUQUOTA_LEDGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GQ_LEDGER_FILE "gpuquota-ledger"
+#define GQ_LEDGER_BOUND (8L << 20)	/* bytes of one file */
+#define GQ_LEDGER_NAME 65		/* a gpuquota.json name and its NUL */
+#define GQ_LEDGER_LINE 256		/* longest line written, and more */
+#define GQ_LEDGER_QUEUE_MAX 4096	/* records waiting for the writer */
+
+typedef struct {
+	int64_t at;		/* the decision, unix seconds */
+	char pool[GQ_LEDGER_NAME];	/* "": no pools */
+	uint32_t preemptor;
+	char preemptor_project[GQ_LEDGER_NAME];
+	int reason;		/* gq_reclaim_reason_t (metrics.h) */
+	uint32_t victim;
+	char victim_project[GQ_LEDGER_NAME];
+	uint32_t gpus;		/* the victim's */
+	uint64_t lost;		/* GPU-seconds the requeue loses */
+} gq_ledger_rec_t;
+
+/*
+ * The work a requeue loses (docs/MODEL.md "Choice: victims by the work a
+ * requeue loses"): gpus x (now - (start + saved)), at least 0; `saved`
+ * the seconds into its run of its last checkpoint (0: none).
+ */
+uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
+			uint32_t saved);
+
+/* Copy a name into a record's field (cut at GQ_LEDGER_NAME - 1; NULL:
+ * ""). */
+void gq_ledger_name(char *dst, const char *src);
+
+/* One record as its line, newline included, into buf: its length, or -1
+ * when it does not fit. */
+int gq_ledger_format(const gq_ledger_rec_t *r, char *buf, size_t len);
+
+/* A line (its newline included) as a record: true, or false for
+ * anything else (a torn line, another version, a bad field). */
+bool gq_ledger_parse(const char *line, gq_ledger_rec_t *r);
+
+/* <dir>/gpuquota-ledger and <dir>/gpuquota-ledger.1, malloc'ed (NULL:
+ * memory). */
+char *gq_ledger_path(const char *dir);
+char *gq_ledger_old_path(const char *path);
+
+/*
+ * Append n records to `path` (created 0600), each with one write(2), the
+ * file rotated to path.1 first when a record would take it past `bound`
+ * bytes; fsync'ed once at the end.  Returns how many were written; -1
+ * with the reason, naming the file, in err when not all were.  Does its
+ * own I/O: call it holding no lock.
+ */
+int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
+		     long bound, char *err, size_t errlen);
+
+/*
+ * Read path.1, then path (either may be missing), appending their
+ * records to *out (*n of them, realloc'ed; the caller frees *out);
+ * *skipped counts the lines that were not records.  Returns 0, or -1
+ * with the reason in err (memory, or a file there but unreadable).
+ */
+int gq_ledger_read(const char *path, gq_ledger_rec_t **out, int *n,
+		   int *skipped, char *err, size_t errlen);
+
+/* The records waiting for the writer (state.h: gq_state_ledger_note). */
+typedef struct {
+	gq_ledger_rec_t *r;
+	int n, cap;
+} gq_ledger_queue_t;
+
+/* Add r: false when out of memory or GQ_LEDGER_QUEUE_MAX are waiting
+ * (r is then dropped). */
+bool gq_ledger_queue_push(gq_ledger_queue_t *q, const gq_ledger_rec_t *r);
+
+/* ---- sums (`gpuquota ledger`) ------------------------------------ */
+
+typedef enum { GQ_LEDGER_ALL, GQ_LEDGER_DAY, GQ_LEDGER_WEEK } gq_ledger_by_t;
+
+/* One project in one period: what was taken from it (lent) and for it
+ * (borrowed back), one reclaim per victim. */
+typedef struct {
+	int64_t period;		/* its start, unix seconds (UTC days; weeks
+				 * from Monday); 0 for GQ_LEDGER_ALL */
+	char project[GQ_LEDGER_NAME];
+	uint64_t reclaims_lent, gpus_lent, lost;	/* as victim */
+	uint64_t reclaims_borrowed, gpus_borrowed, cost;	/* as preemptor:
+					 * cost = GPU-seconds its victims lost */
+} gq_ledger_row_t;
+
+typedef struct {
+	int64_t since;		/* records at or after; 0: all */
+	const char *project;	/* records naming it, its rows; NULL: all */
+	gq_ledger_by_t by;
+} gq_ledger_filter_t;
+
+/* Does the filter keep r (since, project on either side)? */
+bool gq_ledger_keep(const gq_ledger_rec_t *r, const gq_ledger_filter_t *f);
+
+/* The start of the period `at` is in. */
+int64_t gq_ledger_period(int64_t at, gq_ledger_by_t by);
+
+/*
+ * The rows of the records f keeps, by period then project name
+ * (malloc'ed into *rows, *nrows of them; the caller frees).  Returns 0,
+ * -1 out of memory.  O(n log n).
+ */
+int gq_ledger_sum(const gq_ledger_rec_t *r, int n,
+		  const gq_ledger_filter_t *f, gq_ledger_row_t **rows,
+		  int *nrows);
+
+/* "YYYY-MM-DD" as the unix seconds of that day's start (UTC); -1 when it
+ * is not such a date. */
+int64_t gq_ledger_date(const char *ymd);
+
+#endif

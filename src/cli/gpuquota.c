@@ -51,6 +51,8 @@
 #include "config/advice.h"
 #include "config/config.h"
 #include "core/pools.h"
+#include "state/ledger.h"
+#include "state/losses.h"
 #include "state/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
@@ -84,6 +86,7 @@ typedef struct {
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 	char *state_path;	/* the plugin's metrics file */
 	gq_usage_t usage;	/* the plugin's usage file, when readable */
+	gq_losses_t losses;	/* the ledger's losses, when readable */
 	/* Slurm's PrivateData hides other users' jobs (accounts) from the
 	 * caller: see _privacy */
 	bool private_jobs, private_accounts;
@@ -197,6 +200,7 @@ static void _cli_free(gq_cli_t *c)
 	gq_sacctmgr_qos_free(&c->qos);
 	free(c->state_path);
 	gq_usage_free(&c->usage);
+	gq_losses_free(&c->losses);
 	free(c->mine);
 	memset(c, 0, sizeof(*c));
 }
@@ -366,6 +370,25 @@ static int _use_pool(gq_cli_t *c, int k)
 }
 
 /*
+ * The ledger's losses (requeue budgets), as slurmctld counts them, when
+ * the caller may read the file (root, SlurmUser); else none: a budget is
+ * then shown as not reached.
+ */
+static void _read_losses(gq_cli_t *c, const char *dir)
+{
+	char err[GQ_ERR_MAX], *path = gq_ledger_path(dir);
+	gq_ledger_rec_t *r = NULL;
+	int n = 0, skipped = 0, i;
+
+	if (path && !gq_ledger_read(path, &r, &n, &skipped, err, sizeof(err)))
+		for (i = 0; i < n; i++)
+			gq_losses_add(&c->losses, &r[i],
+				      time(NULL) - GQ_BUDGET_WINDOW_MAX);
+	free(r);
+	free(path);
+}
+
+/*
  * Read everything and compute one pass, as slurmctld's plugin does.
  * Returns 0, or on failure (said on stderr) the exit status: 2 for a bad
  * configuration under `check`, else 1.  _cli_free frees c either way.
@@ -406,6 +429,7 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 			fprintf(stderr, "gpuquota: warning: %s: fair shares without usage\n",
 				err);
 		free(up);
+		_read_losses(c, conf->state_save_location);
 	}
 	if (!path || (conf->state_save_location && !c->state_path)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
@@ -455,7 +479,8 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		if (_account_tree(c, c->pools->view[k]))
 			return _oom();
 	/* slurmctld's steps: usage, reclaims in flight, the model */
-	if (gq_pass_compute(c->pools, &c->usage, &c->cfg->settings, now))
+	if (gq_pass_compute(c->pools, &c->usage, &c->losses,
+			    &c->cfg->settings, now))
 		return _oom();
 	return _use_pool(c, 0);
 }
@@ -491,11 +516,18 @@ typedef struct {
 	uint64_t pending;
 	double usage;		/* projects: GPU-seconds above quota, decayed;
 				 * NAN: not shown (no usage_half_life) */
+	double budget, lost;	/* projects: requeue budget and loss in
+				 * its window, GPU-hours; budget 0: none */
 } gq_row_t;
 
 static const char *_state(const gq_row_t *r)
 {
-	return r->hidden ? "-" : gq_quota_state(r->alloc, r->quota);
+	if (r->hidden)
+		return "-";
+	/* its work beyond quota waits (docs/MODEL.md "Requeue budget") */
+	if (r->budget > 0 && r->lost >= r->budget && r->alloc >= r->quota)
+		return "at-budget";
+	return gq_quota_state(r->alloc, r->quota);
 }
 
 static void _fmt_num(char *buf, size_t n, double v)
@@ -540,6 +572,12 @@ static json_object *_row_json(const gq_row_t *r, bool project)
 	if (project && !isnan(r->usage))
 		json_object_object_add(o, "usage_gpu_seconds",
 				       json_object_new_double(r->usage));
+	if (project && r->budget > 0) {
+		json_object_object_add(o, "requeue_budget_gpu_hours",
+				       json_object_new_double(r->budget));
+		json_object_object_add(o, "requeue_lost_gpu_hours",
+				       json_object_new_double(r->lost));
+	}
 	return o;
 }
 
@@ -573,7 +611,8 @@ static gq_row_t _project_row(const gq_view_t *v, int i)
 		       .configured = p->configured, .quota = p->quota,
 		       .limit = p->limit, .weight = p->weight,
 		       .share = p->share, .alloc = p->alloc,
-		       .pending = p->pending, .usage = p->usage };
+		       .pending = p->pending, .usage = p->usage,
+		       .budget = p->budget, .lost = p->lost };
 
 	return r;
 }

@@ -53,7 +53,7 @@ static int _compute(gq_pools_t *next, time_t now)
 {
 	if (!next || gq_read_pass(next, now))
 		return -1;
-	return gq_pass_compute(next, gq_state_usage(),
+	return gq_pass_compute(next, gq_state_usage(), gq_state_losses(now),
 			       &gq_state_config()->settings, now);
 }
 

@@ -50,6 +50,28 @@ static void _usage_load(void)
 	gq_state_unlock();
 }
 
+/*
+ * The ledger's records of the longest budget window into the state's
+ * losses (the requeue budgets count them from the first pass).  A
+ * missing file: none; an unreadable one: logged, none.  O(records).
+ */
+static void _losses_load(void)
+{
+	char err[GQ_ERR_MAX];
+	gq_ledger_rec_t *r = NULL;
+	int n = 0, skipped = 0;
+
+	if (!ledger_path)
+		return;
+	if (gq_ledger_read(ledger_path, &r, &n, &skipped, err, sizeof(err)))
+		error("gpuquota: ledger: %s; requeue budgets count from now",
+		      err);
+	gq_state_lock();
+	gq_state_losses_load(r, n, time(NULL));
+	gq_state_unlock();
+	free(r);
+}
+
 void gq_files_init(const char *dir)
 {
 	/* a plugin loaded again (fini, then init) starts afresh */
@@ -60,6 +82,7 @@ void gq_files_init(const char *dir)
 		    !(ledger_path = gq_ledger_path(dir))))
 		fatal("gpuquota: out of memory");
 	_usage_load();
+	_losses_load();
 }
 
 void gq_files_save_usage(bool now)

@@ -260,11 +260,14 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 }
 
 int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
-		    const gq_settings_t *s, int64_t now)
+		    const gq_losses_t *losses, const gq_settings_t *s,
+		    int64_t now)
 {
 	int k, rc = 0;
 
 	gq_usage_apply(usage, p, s->usage_weight, s->usage_half_life);
+	if (gq_losses_apply(losses, p, now - s->requeue_budget_window))
+		return -1;
 	for (k = 0; !rc && k < p->n; k++) {	/* each pool its own model */
 		gq_view_expect_reclaim_wait(p->view[k],
 			gq_state_reclaim_waiting(p, k, now));

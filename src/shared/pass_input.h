@@ -23,6 +23,7 @@
 
 #include "config/config.h"
 #include "core/pools.h"
+#include "state/losses.h"
 #include "state/usage.h"
 #include "core/view.h"
 #include "shared/job_facts.h"
@@ -135,12 +136,15 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 
 /*
  * Compute a filled pass (the plugin's and the command's one order): the
- * surplus tilted by each project's usage, each pool's model with the
- * reclaims in flight expected (gq_state_reclaim_waiting), then work
- * outside quotas made to wait for them (gq_state_wait_for_reclaims).
- * Returns 0, or -1 out of memory.  Caller holds the state lock.
+ * surplus tilted by each project's usage, each project's work lost to
+ * requeues in the requeue budget's window (`losses`, NULL: none known),
+ * each pool's model with the reclaims in flight expected
+ * (gq_state_reclaim_waiting), then work outside quotas made to wait for
+ * them (gq_state_wait_for_reclaims).  Returns 0, or -1 out of memory.
+ * Caller holds the state lock.
  */
 int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
-		    const gq_settings_t *s, int64_t now);
+		    const gq_losses_t *losses, const gq_settings_t *s,
+		    int64_t now);
 
 #endif

@@ -484,8 +484,25 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r)
 {
 	bool ok = gq_ledger_queue_push(&_state.ledger, r);
 
+	/* out of memory: the budget counts it short */
+	gq_losses_add(&_state.losses, r, 0);
 	gq_metrics_ledger(&_state.metrics, r->reason, r->lost, ok);
 	return ok;
+}
+
+void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		gq_losses_add(&_state.losses, &r[i],
+			      now - GQ_BUDGET_WINDOW_MAX);
+}
+
+const gq_losses_t *gq_state_losses(int64_t now)
+{
+	gq_losses_prune(&_state.losses, now - gq_state_budget_window());
+	return &_state.losses;
 }
 
 int gq_state_ledger_take(gq_ledger_rec_t **out)
@@ -500,6 +517,7 @@ int gq_state_ledger_take(gq_ledger_rec_t **out)
 void gq_state_clear(void)
 {
 	free(_state.ledger.r);
+	gq_losses_free(&_state.losses);
 	free(_state.since_read);
 	free(_state.inflight);
 	free(_state.roomwait);

@@ -25,6 +25,7 @@
 
 #include "config/config.h"
 #include "state/ledger.h"
+#include "state/losses.h"
 #include "state/metrics.h"
 #include "core/pools.h"
 #include "state/usage.h"
@@ -77,6 +78,7 @@ typedef struct {
 	gq_metrics_t metrics;	/* since the plugin was loaded */
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
 	gq_ledger_queue_t ledger;	/* reclaims noted, not yet written */
+	gq_losses_t losses;	/* work lost in the budgets' window */
 	/*
 	 * A pass reads Slurm under the job read lock and writes under the
 	 * write lock (docs/DEVELOPING.md "A pass in two lock holds"); in
@@ -335,6 +337,16 @@ void gq_state_pass_abandon(void);
  * Caller holds the lock.  O(1) each (amortized).
  */
 bool gq_state_ledger_note(const gq_ledger_rec_t *r);
+
+/*
+ * The losses the requeue budgets count (losses.h): the ledger's records
+ * of the last GQ_BUDGET_WINDOW_MAX seconds read back at init
+ * (gq_state_losses_load, before the first pass), then each noted reclaim
+ * (gq_state_ledger_note); gq_state_losses prunes what is older than the
+ * current window.  Caller holds the lock.
+ */
+void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now);
+const gq_losses_t *gq_state_losses(int64_t now);
 int gq_state_ledger_take(gq_ledger_rec_t **out);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */

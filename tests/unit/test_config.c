@@ -533,6 +533,41 @@ START_TEST(test_multifactor_not_bool)
 }
 END_TEST
 
+/*
+ * The requeue budget: settings' (GPU-hours) and its window (seconds, a day
+ * by default), a project's own (0: none), an unlisted account's the
+ * settings'; a window under an hour or over 30 days, a negative budget:
+ * errors naming the key and the value.
+ */
+START_TEST(test_requeue_budget)
+{
+	gq_config_t *cfg = parse_ok("{\"projects\": []}");
+
+	ck_assert_double_eq(cfg->settings.requeue_budget, 0);
+	ck_assert_int_eq(cfg->settings.requeue_budget_window,
+			 GQ_DEFAULT_BUDGET_WINDOW);
+	gq_config_free(cfg);
+	cfg = parse_ok("{\"settings\": {\"requeue_budget\": 20,"
+		       "  \"requeue_budget_window\": 7200},"
+		       " \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,"
+		       "   \"requeue_budget\": 2.5},"
+		       "  {\"name\": \"b\", \"gpu_quota\": 1, \"requeue_budget\": 0},"
+		       "  {\"name\": \"c\", \"gpu_quota\": 1}]}");
+	ck_assert_int_eq(cfg->settings.requeue_budget_window, 7200);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "a"), 2.5);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "b"), 0);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "c"), 20);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "nobody"), 20);
+	gq_config_free(cfg);
+	load_fails("{\"settings\": {\"requeue_budget_window\": 60}, \"projects\": []}",
+		   "settings.requeue_budget_window: must be an integer >= 3600, got 60");
+	load_fails("{\"settings\": {\"requeue_budget_window\": 2592001}, \"projects\": []}",
+		   "settings.requeue_budget_window: must be an integer <= 2592000 (seconds, 30 days), got 2592001");
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1, \"requeue_budget\": -1}]}",
+		   "projects[0].requeue_budget: must be a number >= 0, got -1");
+}
+END_TEST
+
 START_TEST(test_load_nul_byte)
 {
 	static const char text[] = "{\"projects\":\n []}\0";
@@ -684,6 +719,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_load_bad_file);
 	tcase_add_test(tc, test_load_nul_byte);
 	tcase_add_test(tc, test_multifactor_not_bool);
+	tcase_add_test(tc, test_requeue_budget);
 	tcase_add_test(tc, test_load_large_file);
 	tcase_add_test(tc, config_path_rules);
 	tcase_add_test(tc, config_advice_department_quota);

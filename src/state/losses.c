@@ -1,0 +1,88 @@
+/*
+ * losses.c - work lost to requeues in the budget's window (see losses.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/hash.h"
+#include "state/losses.h"
+
+void gq_losses_free(gq_losses_t *l)
+{
+	free(l->e);
+	memset(l, 0, sizeof(*l));
+}
+
+int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
+{
+	gq_loss_t *e;
+
+	if (r->at < since || !r->lost)
+		return 0;
+	if (l->n == GQ_LOSSES_MAX) {	/* the oldest goes */
+		memmove(l->e, l->e + 1, sizeof(*l->e) * (l->n - 1));
+		l->n--;
+	}
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 64;
+
+		if (cap > GQ_LOSSES_MAX)
+			cap = GQ_LOSSES_MAX;
+		if (!(e = realloc(l->e, sizeof(*e) * cap)))
+			return -1;
+		l->e = e;
+		l->cap = cap;
+	}
+	e = &l->e[l->n++];
+	e->at = r->at;
+	e->lost = r->lost;
+	memcpy(e->project, r->victim_project, sizeof(e->project));
+	return 0;
+}
+
+void gq_losses_prune(gq_losses_t *l, int64_t since)
+{
+	int i = 0;
+
+	while (i < l->n && l->e[i].at < since)	/* oldest first */
+		i++;
+	if (!i)
+		return;
+	memmove(l->e, l->e + i, sizeof(*l->e) * (l->n - i));
+	l->n -= i;
+}
+
+int gq_losses_apply(const gq_losses_t *l, gq_pools_t *p, int64_t since)
+{
+	gq_hash_t names;	/* project name -> its sum's index */
+	double *sum = NULL;
+	int i, j, k, at, nsum = 0, rc = 0;
+
+	gq_hash_init(&names, &gq_hash_names);
+	if (l && l->n && !(sum = calloc(l->n, sizeof(*sum))))
+		return -1;
+	for (i = 0; l && i < l->n && !rc; i++) {
+		if (l->e[i].at < since)
+			continue;
+		at = gq_hash_get_or_put(&names, gq_key_str(l->e[i].project),
+					nsum);
+		if (at < 0) {
+			rc = -1;
+			break;
+		}
+		nsum += at == nsum;
+		sum[at] += l->e[i].lost / 3600.0;
+	}
+	for (k = 0; !rc && p && k < p->n; k++) {
+		gq_view_t *v = p->view[k];
+
+		for (j = 0; j < gq_view_nprojects(v); j++) {
+			at = gq_hash_get(&names,
+					 gq_key_str(gq_view_project(v, j)->name));
+			gq_view_set_lost(v, j, at >= 0 ? sum[at] : 0);
+		}
+	}
+	gq_hash_free(&names);
+	free(sum);
+	return rc;
+}

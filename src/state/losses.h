@@ -1,0 +1,52 @@
+/*
+ * losses.h - each project's work lost to requeues within its requeue
+ * budget's window (docs/MODEL.md "Requeue budget"), from the ledger's
+ * records (ledger.h): read back from the file when slurmctld starts (and
+ * by the command), then one added per reclaim.  Plain C, no Slurm header.
+ */
+#ifndef GPUQUOTA_LOSSES_H
+#define GPUQUOTA_LOSSES_H
+
+#include <stdint.h>
+
+#include "core/pools.h"
+#include "state/ledger.h"
+
+/* Kept at most: the oldest go first past it (a project's loss is then
+ * counted short, never long).  12 MB. */
+#define GQ_LOSSES_MAX 150000
+
+typedef struct {
+	int64_t at;		/* the reclaim, unix seconds */
+	uint64_t lost;		/* GPU-seconds its victim lost */
+	char project[GQ_LEDGER_NAME];	/* the victim's */
+} gq_loss_t;
+
+/* The losses kept, oldest first (a ring would save the moves; pruning
+ * moves the kept ones once a pass at most). */
+typedef struct {
+	gq_loss_t *e;
+	int n, cap;
+} gq_losses_t;
+
+void gq_losses_free(gq_losses_t *l);
+
+/*
+ * Keep the loss of record r when it is at or after `since`.  Returns 0,
+ * or -1 when out of memory (it is not kept).  O(1) amortized.
+ */
+int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since);
+
+/* Drop the losses before `since`.  O(kept). */
+void gq_losses_prune(gq_losses_t *l, int64_t since);
+
+/*
+ * Each project's loss at or after `since`, in GPU-hours, into every view
+ * of p (gq_view_set_lost; projects of every pool, by name: a budget is
+ * the project's, whichever pool lost).  l NULL: none.  Returns 0, or -1
+ * out of memory (the views unchanged then).  O(kept + views x projects),
+ * hash lookups.
+ */
+int gq_losses_apply(const gq_losses_t *l, gq_pools_t *p, int64_t since);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * test_budget.c - The requeue budget (docs/MODEL.md "Requeue budget"): a
+ * project that lost its budget of work to requeues in the window borrows
+ * no more (its work beyond quota waits, held), and fair-share reclaim
+ * takes none of its jobs; quota reclaim still does.  The losses are
+ * counted from the ledger's records by project name, in every pool
+ * (src/state/losses.c).  Numbers worked by hand in each test's comment.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/pools.h"
+#include "core/view.h"
+#include "state/losses.h"
+#include "helpers.h"
+
+/* a: quota qa, budget 10 GPU-hours; b: quota qb, no budget */
+static gq_view_t *_budget_view(int qa, int qb)
+{
+	gq_project_cfg_t p[2] = { proj("a", qa, 1, GQ_NO_LIMIT),
+				  proj("b", qb, 1, GQ_NO_LIMIT) };
+
+	p[0].requeue_budget = 10;
+	return view_of(p, 2, NULL, 0);
+}
+
+/*
+ * C = 8, a (q 2) runs 2 and pends a3 (1 GPU): A = 3 > q, and 6 GPUs are
+ * idle: within its fair share, it would borrow.  a lost 12 GPU-hours >=
+ * its budget of 10: a3 waits, held for the budget.  a2b (pending when a
+ * runs 1) fits in its quota (A = 2 <= 2): not held.  Lost 8 < 10: a3
+ * borrows.
+ */
+START_TEST(budget_stops_borrowing)
+{
+	gq_view_t *v = _budget_view(2, 6);
+
+	gq_view_begin(v, 8, 100);
+	gq_view_set_lost(v, gq_view_find_project(v, "a"), 12);
+	run(v, 1, "a", 1, 1);
+	run(v, 2, "a", 1, 2);
+	pend(v, 3, "a", 1, 30);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_BUDGET);
+
+	gq_view_begin(v, 8, 100);
+	run(v, 1, "a", 1, 1);
+	pend(v, 4, "a", 1, 40);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 4)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 4)->band, GQ_BAND_IN_QUOTA);
+
+	gq_view_begin(v, 8, 100);
+	gq_view_set_lost(v, gq_view_find_project(v, "a"), 8);
+	run(v, 1, "a", 1, 1);
+	run(v, 2, "a", 1, 2);
+	pend(v, 3, "a", 1, 30);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_FAIR_SHARE);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Fair-share reclaim spares a project past its budget: C = 4, a (q 1)
+ * runs 3, b (q 1) runs 1 and pends b2 (1 GPU).  D_a = 3, D_b = 2:
+ * deserved 1, 1; surplus 2, one each: f_a = f_b = 2.  b2: A_b = 2 <= f_b,
+ * fair-share band; a may lose a - max(q, f) = 1.  Past its budget a loses
+ * none to it.  Quota reclaim still takes from it: with q_b = 2, b2 is in
+ * quota and a may lose a - q_a = 2.
+ */
+START_TEST(budget_spares_fair_share_reclaim_only)
+{
+	gq_view_t *v = _budget_view(1, 1);
+	int n = 0;
+
+	gq_view_begin(v, 4, 100);
+	for (uint32_t id = 1; id <= 3; id++)
+		run(v, id, "a", 1, id);
+	run(v, 4, "b", 1, 4);
+	pend(v, 5, "b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 5)->band, GQ_BAND_FAIR_SHARE);
+	for (uint32_t id = 1; id <= 3; id++)
+		n += gq_view_preemptable(v, id, 5);
+	ck_assert_int_eq(n, 1);
+
+	gq_view_begin(v, 4, 100);
+	gq_view_set_lost(v, gq_view_find_project(v, "a"), 10);
+	for (uint32_t id = 1; id <= 3; id++)
+		run(v, id, "a", 1, id);
+	run(v, 4, "b", 1, 4);
+	pend(v, 5, "b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	for (uint32_t id = 1; id <= 3; id++)
+		ck_assert(!gq_view_preemptable(v, id, 5));
+	gq_view_free(v);
+
+	v = _budget_view(1, 2);
+	gq_view_begin(v, 4, 100);
+	gq_view_set_lost(v, gq_view_find_project(v, "a"), 10);
+	for (uint32_t id = 1; id <= 3; id++)
+		run(v, id, "a", 1, id);
+	run(v, 4, "b", 1, 4);
+	pend(v, 5, "b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 5)->band, GQ_BAND_IN_QUOTA);
+	n = 0;
+	for (uint32_t id = 1; id <= 3; id++)
+		n += gq_view_preemptable(v, id, 5);
+	ck_assert_int_eq(n, 2);
+	gq_view_free(v);
+}
+END_TEST
+
+static gq_ledger_rec_t _rec(int64_t at, const char *victim_project,
+			    uint64_t lost)
+{
+	gq_ledger_rec_t r;
+
+	memset(&r, 0, sizeof(r));
+	r.at = at;
+	r.gpus = 1;
+	r.lost = lost;
+	gq_ledger_name(r.victim_project, victim_project);
+	return r;
+}
+
+/*
+ * Losses by project from the ledger's records: a lost 3600 GPU-s at 100
+ * and 1800 at 50, b 7200 at 200.  Since 60: a 1 GPU-hour (the one at 50
+ * is before), b 2; in both pools (a budget is the project's); c, in no
+ * record, 0.  Pruned at 150: only b's.  A record without loss is not
+ * kept.
+ */
+START_TEST(losses_by_project_in_window)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg = NULL;
+	gq_losses_t l = { 0 };
+	gq_ledger_rec_t r[4] = { _rec(50, "a", 1800), _rec(100, "a", 3600),
+				 _rec(200, "b", 7200), _rec(210, "a", 0) };
+	gq_pools_t *p;
+	int i, k;
+
+	ck_assert(!gq_config_parse(
+		"{\"pools\": [{\"name\": \"x\", \"partitions\": [\"x\"]},"
+		"            {\"name\": \"y\", \"partitions\": [\"y\"]}],"
+		" \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1}, {\"name\": \"b\", \"gpu_quota\": 1},"
+		"                {\"name\": \"c\", \"gpu_quota\": 1}]}", "t.json", &cfg, err,
+		sizeof(err)));
+	ck_assert_ptr_nonnull(p = gq_pools_new(cfg));
+	gq_config_free(cfg);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(gq_losses_add(&l, &r[i], 0), 0);
+	ck_assert_int_eq(l.n, 3);
+	ck_assert_int_eq(gq_losses_apply(&l, p, 60), 0);
+	for (k = 0; k < 2; k++) {
+		gq_view_t *v = p->view[k];
+
+		ck_assert_double_eq_tol(project(v, "a")->lost, 1, 1e-9);
+		ck_assert_double_eq_tol(project(v, "b")->lost, 2, 1e-9);
+		ck_assert_double_eq_tol(project(v, "c")->lost, 0, 1e-9);
+	}
+	gq_losses_prune(&l, 150);
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_int_eq(gq_losses_apply(&l, p, 0), 0);
+	ck_assert_double_eq_tol(project(p->view[0], "a")->lost, 0, 1e-9);
+	ck_assert_double_eq_tol(project(p->view[0], "b")->lost, 2, 1e-9);
+	gq_losses_free(&l);
+	gq_pools_free(p);
+}
+END_TEST
+
+Suite *budget_suite(void)
+{
+	Suite *s = suite_create("budget");
+	TCase *tc = tcase_create("requeue_budget");
+
+	tcase_add_test(tc, budget_stops_borrowing);
+	tcase_add_test(tc, budget_spares_fair_share_reclaim_only);
+	tcase_add_test(tc, losses_by_project_in_window);
+	suite_add_tcase(s, tc);
+	return s;
+}

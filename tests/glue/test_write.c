@@ -64,6 +64,40 @@ START_TEST(limit_hold_written_and_released)
 END_TEST
 
 /*
+ * The two-pool case of the tests below: pools a100 and h100, 8 GPUs each;
+ * team-a: quota {a100: 8}, limit {h100: 2}.  team-b fills a100; team-a
+ * runs `in_h100` one-GPU jobs (ids 20...) in h100; its job `in` listing
+ * both is demand in a100 and a shadow in h100.  Loaded and computed into
+ * the state's next pass.  Caller holds the state lock.
+ */
+static char *_two_pools(gq_job_in_t in, int in_h100)
+{
+	char *f = write_temp(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
+		"                 \"gpu_limit\": {\"h100\": 2}}]}");
+	char err[GQ_ERR_MAX];
+	gq_view_t *a, *h;
+
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	a = gq_state_next()->view[0];
+	h = gq_state_next()->view[1];
+	gq_view_begin(a, 8, 100);
+	gq_view_begin(h, 8, 100);
+	for (uint32_t id = 1; id <= 8; id++)
+		run(a, id, "team-b", 1, id);
+	for (int k = 0; k < in_h100; k++)
+		run(h, 20 + k, "team-a", 1, 20 + k);
+	add(a, "team-a", in);
+	gq_pools_shadow(&in);
+	add(h, "team-a", in);
+	ck_assert_int_eq(gq_view_compute(a), 0);
+	ck_assert_int_eq(gq_view_compute(h), 0);
+	return f;
+}
+
+/*
  * An array listing two pools is throttled to the fewest tasks any of them
  * lets start (gq_pools_tasks_now), not its home pool's alone: Slurm may
  * start each task in either.  Pools a100 and h100, 8 GPUs each; a100
@@ -73,31 +107,13 @@ END_TEST
  */
 START_TEST(array_listing_pools_throttled_to_fewest_tasks)
 {
-	char *f = write_temp(
-		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
-		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
-		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
-		"                 \"gpu_limit\": {\"h100\": 2}}]}");
-	char err[GQ_ERR_MAX];
-	gq_job_in_t in = with_tasks(pending(30, 1, 30), 8);
-	gq_view_t *a, *h;
+	char *f;
 	job_record_t *r;
 
 	glue_jobs_reset();
 	gq_throttle_clear();
 	gq_state_lock();
-	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
-	a = gq_state_next()->view[0];
-	h = gq_state_next()->view[1];
-	gq_view_begin(a, 8, 100);
-	gq_view_begin(h, 8, 100);
-	for (uint32_t id = 1; id <= 8; id++)
-		run(a, id, "team-b", 1, id);
-	add(a, "team-a", in);
-	gq_pools_shadow(&in);
-	add(h, "team-a", in);
-	ck_assert_int_eq(gq_view_compute(a), 0);
-	ck_assert_int_eq(gq_view_compute(h), 0);
+	f = _two_pools(with_tasks(pending(30, 1, 30), 8), 0);
 	gq_state_publish();
 	ck_assert_uint_eq(gq_view_job(gq_state()->view->view[0], 30)->tasks_now, 8);
 
@@ -273,33 +289,13 @@ END_TEST
  */
 START_TEST(rehold_writes_another_pools_hold)
 {
-	char *f = write_temp(
-		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
-		"            {\"name\": \"h100\", \"partitions\": [\"h100\"]}],"
-		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": {\"a100\": 8},"
-		"                 \"gpu_limit\": {\"h100\": 2}}]}");
 	const char *held = "gpuquota: project team-a would pass its gpu_limit in pool h100 (2 GPUs)";
-	char err[GQ_ERR_MAX];
-	gq_job_in_t in = pending(30, 1, 30);
-	gq_view_t *a, *h;
+	char *f;
 	job_record_t *r;
 
 	glue_jobs_reset();
 	gq_state_lock();
-	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
-	a = gq_state_next()->view[0];
-	h = gq_state_next()->view[1];
-	gq_view_begin(a, 8, 100);
-	gq_view_begin(h, 8, 100);
-	for (uint32_t id = 1; id <= 8; id++)
-		run(a, id, "team-b", 1, id);
-	run(h, 20, "team-a", 1, 20);
-	run(h, 21, "team-a", 1, 21);
-	add(a, "team-a", in);
-	gq_pools_shadow(&in);
-	add(h, "team-a", in);
-	ck_assert_int_eq(gq_view_compute(a), 0);
-	ck_assert_int_eq(gq_view_compute(h), 0);
+	f = _two_pools(pending(30, 1, 30), 2);
 	gq_state_publish();
 
 	r = glue_pending(30, "team-a", "a100,h100", 1);

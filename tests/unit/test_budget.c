@@ -25,6 +25,25 @@ static gq_view_t *_budget_view(int qa, int qb)
 	return view_of(p, 2, NULL, 0);
 }
 
+/* a runs 1, 2 and pends 3 (1 GPU each) */
+static void _a_borrows(gq_view_t *v)
+{
+	run(v, 1, "a", 1, 1);
+	run(v, 2, "a", 1, 2);
+	pend(v, 3, "a", 1, 30);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
+/* a runs 1-3, b runs 4 and pends 5 (1 GPU each) */
+static void _a_lends(gq_view_t *v)
+{
+	for (uint32_t id = 1; id <= 3; id++)
+		run(v, id, "a", 1, id);
+	run(v, 4, "b", 1, 4);
+	pend(v, 5, "b", 1, 50);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
 /*
  * C = 8, a (q 2) runs 2 and pends a3 (1 GPU): A = 3 > q, and 6 GPUs are
  * idle: within its fair share, it would borrow.  a lost 12 GPU-hours >=
@@ -38,10 +57,7 @@ START_TEST(budget_stops_borrowing)
 
 	gq_view_begin(v, 8, 100);
 	gq_view_set_lost(v, gq_view_find_project(v, "a"), 12);
-	run(v, 1, "a", 1, 1);
-	run(v, 2, "a", 1, 2);
-	pend(v, 3, "a", 1, 30);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_a_borrows(v);
 	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_BUDGET);
 
 	gq_view_begin(v, 8, 100);
@@ -53,10 +69,7 @@ START_TEST(budget_stops_borrowing)
 
 	gq_view_begin(v, 8, 100);
 	gq_view_set_lost(v, gq_view_find_project(v, "a"), 8);
-	run(v, 1, "a", 1, 1);
-	run(v, 2, "a", 1, 2);
-	pend(v, 3, "a", 1, 30);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_a_borrows(v);
 	ck_assert_int_eq(gq_view_job(v, 3)->hold, GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_FAIR_SHARE);
 	gq_view_free(v);
@@ -77,11 +90,7 @@ START_TEST(budget_spares_fair_share_reclaim_only)
 	int n = 0;
 
 	gq_view_begin(v, 4, 100);
-	for (uint32_t id = 1; id <= 3; id++)
-		run(v, id, "a", 1, id);
-	run(v, 4, "b", 1, 4);
-	pend(v, 5, "b", 1, 50);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_a_lends(v);
 	ck_assert_int_eq(gq_view_job(v, 5)->band, GQ_BAND_FAIR_SHARE);
 	for (uint32_t id = 1; id <= 3; id++)
 		n += gq_view_preemptable(v, id, 5);
@@ -89,11 +98,7 @@ START_TEST(budget_spares_fair_share_reclaim_only)
 
 	gq_view_begin(v, 4, 100);
 	gq_view_set_lost(v, gq_view_find_project(v, "a"), 10);
-	for (uint32_t id = 1; id <= 3; id++)
-		run(v, id, "a", 1, id);
-	run(v, 4, "b", 1, 4);
-	pend(v, 5, "b", 1, 50);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_a_lends(v);
 	for (uint32_t id = 1; id <= 3; id++)
 		ck_assert(!gq_view_preemptable(v, id, 5));
 	gq_view_free(v);
@@ -101,11 +106,7 @@ START_TEST(budget_spares_fair_share_reclaim_only)
 	v = _budget_view(1, 2);
 	gq_view_begin(v, 4, 100);
 	gq_view_set_lost(v, gq_view_find_project(v, "a"), 10);
-	for (uint32_t id = 1; id <= 3; id++)
-		run(v, id, "a", 1, id);
-	run(v, 4, "b", 1, 4);
-	pend(v, 5, "b", 1, 50);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_a_lends(v);
 	ck_assert_int_eq(gq_view_job(v, 5)->band, GQ_BAND_IN_QUOTA);
 	n = 0;
 	for (uint32_t id = 1; id <= 3; id++)

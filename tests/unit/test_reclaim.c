@@ -248,6 +248,18 @@ START_TEST(exempt_jobs_are_never_victims)
 }
 END_TEST
 
+/* The pass of walk_prefers_latest_saved, a1 as given. */
+static void _walk_pass(gq_view_t *v, gq_job_in_t a1)
+{
+	gq_view_begin(v, 4, 400);
+	add(v, "team-a", a1);
+	run(v, 2, "team-a", 1, 200);
+	run(v, 3, "team-a", 1, 300);
+	run(v, 4, "team-b", 1, 50);
+	pend(v, 9, "team-b", 1, 390);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+}
+
 /*
  * Reclaim order by the work a requeue loses: C = 4, team-a q = 1 runs a1 (start
  * 100), a2 (start 200), a3 (start 300); team-b (q 3) holds 1 and pends 1
@@ -261,25 +273,13 @@ START_TEST(walk_prefers_latest_saved)
 	gq_view_t *v = view2("team-a", 1, "team-b", 3, 0);
 	gq_job_in_t a1 = running(1, 1, 100);
 
-	gq_view_begin(v, 4, 400);
-	add(v, "team-a", a1);
-	run(v, 2, "team-a", 1, 200);
-	run(v, 3, "team-a", 1, 300);
-	run(v, 4, "team-b", 1, 50);
-	pend(v, 9, "team-b", 1, 390);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_walk_pass(v, a1);
 	ck_assert(gq_view_preemptable(v, 3, 9));
 	ck_assert(gq_view_preemptable(v, 2, 9));
 	ck_assert(!gq_view_preemptable(v, 1, 9));
 
 	a1.saved_secs = 290;	/* saved at 390 */
-	gq_view_begin(v, 4, 400);
-	add(v, "team-a", a1);
-	run(v, 2, "team-a", 1, 200);
-	run(v, 3, "team-a", 1, 300);
-	run(v, 4, "team-b", 1, 50);
-	pend(v, 9, "team-b", 1, 390);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_walk_pass(v, a1);
 	ck_assert(gq_view_preemptable(v, 1, 9));
 	ck_assert(gq_view_preemptable(v, 3, 9));
 	ck_assert(!gq_view_preemptable(v, 2, 9));

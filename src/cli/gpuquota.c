@@ -429,7 +429,6 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 			fprintf(stderr, "gpuquota: warning: %s: fair shares without usage\n",
 				err);
 		free(up);
-		_read_losses(c, conf->state_save_location);
 	}
 	if (!path || (conf->state_save_location && !c->state_path)) {
 		fprintf(stderr, "gpuquota: out of memory\n");
@@ -453,6 +452,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return check_only ? 2 : 1;
 	}
 	free(path);
+	/* the ledger (up to 16 MiB) only when a budget counts it */
+	if (conf->state_save_location && gq_config_has_budget(c->cfg))
+		_read_losses(c, conf->state_save_location);
 	if (gq_api_load(&c->api, conf)) {
 		gq_free_ctl_conf(conf);
 		return 1;

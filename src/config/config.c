@@ -1070,6 +1070,18 @@ int gq_config_grace_time(const gq_config_t *cfg, const char *project)
 	return cfg->settings.grace_time;
 }
 
+bool gq_config_has_budget(const gq_config_t *cfg)
+{
+	int i;
+
+	if (!cfg)
+		return false;
+	for (i = 0; i < cfg->nprojects; i++)
+		if (gq_config_requeue_budget(cfg, cfg->projects[i].name) > 0)
+			return true;
+	return cfg->settings.requeue_budget > 0;
+}
+
 double gq_config_requeue_budget(const gq_config_t *cfg, const char *project)
 {
 	int i;

@@ -145,6 +145,10 @@ int gq_config_grace_time(const gq_config_t *cfg, const char *project);
  */
 double gq_config_requeue_budget(const gq_config_t *cfg, const char *project);
 
+/* Does any project (or the settings, for accounts no project lists) have
+ * a requeue budget?  Without one, losses are neither read nor counted. */
+bool gq_config_has_budget(const gq_config_t *cfg);
+
 /* An empty configuration (no projects): every account is a 0-quota project. */
 gq_config_t *gq_config_empty(void);
 

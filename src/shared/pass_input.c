@@ -266,7 +266,9 @@ int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 	int k, rc = 0;
 
 	gq_usage_apply(usage, p, s->usage_weight, s->usage_half_life);
-	if (gq_losses_apply(losses, p, now - s->requeue_budget_window))
+	/* a walk of the window's losses: only where a budget reads them */
+	if (gq_config_has_budget(p->config[0]) &&
+	    gq_losses_apply(losses, p, now - s->requeue_budget_window))
 		return -1;
 	for (k = 0; !rc && k < p->n; k++) {	/* each pool its own model */
 		gq_view_expect_reclaim_wait(p->view[k],

@@ -13,6 +13,10 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# team-c (quota 0, not in the config) fills the node below: with
+# slurmdbd (GQ_ACCOUNTING=1) its account must exist
+GQ_EXTRA_ACCOUNTS=team-c
+export GQ_EXTRA_ACCOUNTS
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 1},
                           {"name": "team-b", "gpu_quota": 1}],
              "settings": {"usage_half_life": 60, "usage_weight": 4}}' \

@@ -94,6 +94,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
 	v->waits_for = 0;
+	v->kept_on.node = -1;
 	v->expect_wait = false;
 	v->failed = false;
 	v->nnodes = 0;
@@ -265,7 +266,10 @@ static bool _waits_for_reclaim(const gq_view_t *v, const gq_job_t *job)
 	return v->waits_for && job->in.state == GQ_JOB_PENDING &&
 	       job->in.gpus &&
 	       (!job->hold || job->hold == GQ_HOLD_ROOM) &&
-	       job->band != GQ_BAND_IN_QUOTA && job->in.id != v->waits_for;
+	       job->band != GQ_BAND_IN_QUOTA && job->in.id != v->waits_for &&
+	       /* a room wait: only the jobs that could start on its node */
+	       (v->waits_hold != GQ_HOLD_ROOM ||
+		gq_room_could_land(v, job, &v->kept_on));
 }
 
 static void _hold_for_reclaim(gq_view_t *v, gq_job_t *job)
@@ -305,15 +309,19 @@ int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids)
 	return v->nroomless;
 }
 
-bool gq_view_keep_room(gq_view_t *v, uint32_t id)
+bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
 {
 	const gq_job_t *er = id ? gq_view_job(v, id) : NULL;
 	int k;
 
 	v->waits_for = 0;
+	v->kept_on.node = -1;
 	/* it started, or no longer is in quota, or is held */
 	if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
-	    er->band != GQ_BAND_IN_QUOTA)
+	    er->band != GQ_BAND_IN_QUOTA || !v->nnodes)
+		return false;
+	v->kept_on = gq_room_wait_node(v, er, prefer);
+	if (v->kept_on.node < 0)	/* no node it may use takes it */
 		return false;
 	v->waits_for = id;
 	v->waits_hold = GQ_HOLD_ROOM;
@@ -325,6 +333,13 @@ bool gq_view_keep_room(gq_view_t *v, uint32_t id)
 uint32_t gq_view_kept_for(const gq_view_t *v)
 {
 	return v->waits_hold == GQ_HOLD_ROOM ? v->waits_for : 0;
+}
+
+const gq_room_node_t *gq_view_kept_node(const gq_view_t *v)
+{
+	static const gq_room_node_t none = { .node = -1 };
+
+	return gq_view_kept_for(v) ? &v->kept_on : &none;
 }
 
 /* A job added after the pass: the same rules, at the tail of its queue. */

@@ -42,6 +42,8 @@ struct gq_view {
 	uint32_t waits_for;	/* a reclaim in flight: its preemptor, or the
 				 * job freed GPUs are kept for (0: none) */
 	gq_hold_t waits_hold;	/* GQ_HOLD_RECLAIM or GQ_HOLD_ROOM */
+	gq_room_node_t kept_on;	/* GQ_HOLD_ROOM: the node GPUs are kept on
+				 * (gq_view_keep_room) */
 	bool expect_wait;	/* work outside quotas will wait for one */
 	bool failed;		/* memory ran out during this pass */
 

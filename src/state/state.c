@@ -325,6 +325,7 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 	(*e)[*n].preemptor = id;
 	(*e)[*n].since = now;
 	(*e)[*n].grace = 0;
+	(*e)[*n].node = -1;
 	return &(*e)[(*n)++];
 }
 
@@ -353,8 +354,9 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
 }
 
 /*
- * Keep one pool's freed GPUs for its first room waiter whose wait is not
- * over.  Returns 1 when GPUs are kept, else 0.
+ * Keep the GPUs that come free on one node of a pool for its first room
+ * waiter whose wait is not over and that a node can take, on the node it
+ * was kept on before while it can.  Returns 1 when GPUs are kept, else 0.
  */
 static int _keep_room(gq_view_t *v, int64_t now)
 {
@@ -371,10 +373,13 @@ static int _keep_room(gq_view_t *v, int64_t now)
 			continue;
 		if (!(w = _room_wait(ids[i], now)))
 			break;	/* no memory: nobody waits */
-		if (now - w->since < wait)
-			return gq_view_keep_room(v, ids[i]);
+		if (now - w->since < wait &&
+		    gq_view_keep_room(v, ids[i], w->node)) {
+			w->node = gq_view_kept_node(v)->node;
+			return 1;
+		}
 	}
-	gq_view_keep_room(v, 0);
+	gq_view_keep_room(v, 0, -1);
 	return 0;
 }
 

@@ -48,6 +48,8 @@ typedef struct {
 	bool seen;		/* a victim of it leaving, in this read */
 	bool left;		/* the last pass found none of its victims
 				 * leaving (gq_state_leaving_end) */
+	int node;		/* a room wait: the node GPUs were last kept
+				 * on (gq_view_kept_node); -1: none */
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -265,11 +267,14 @@ int gq_state_budget_window(void);
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
  * less than their wait ago (gq_view_wait_for_reclaims).
- * A pool with no reclaim in flight keeps its freed GPUs for its first room
- * waiter (gq_view_room_waiters, highest priority first) whose room wait
- * began less than gq_state_room_wait() ago or begins now; a waiter whose wait is
- * over is passed over while it pends (never renewed), and forgotten
- * when it is no longer pending.  One waiter per pool at a time.
+ * A pool with no reclaim in flight keeps the GPUs that come free on one
+ * node for its first room waiter (gq_view_room_waiters, highest priority
+ * first) whose room wait began less than gq_state_room_wait() ago or
+ * begins now and for which a node can be chosen (gq_view_keep_room: the
+ * node it was kept on before while it can still take it); a waiter whose
+ * wait is over is passed over while it pends (never renewed), and
+ * forgotten when it is no longer pending.  One waiter per pool at a
+ * time.
  * Returns how many preemptors and room waiters the pools' jobs wait for.
  * Caller holds the lock.  O(J + pools x (reclaims in flight + room
  * waiters of the pass x room waits)).

@@ -839,6 +839,7 @@ bool gq_room_could_land(const gq_view_t *v, const gq_job_t *job,
 	uint32_t gpn = job->in.gpus_per_node ? job->in.gpus_per_node : 1;
 
 	return at->node >= 0 && at->node < v->nnodes && job->in.gpus &&
+	       !v->node_closed[at->node] &&
 	       gq_view_node_allowed(v, job->in.node_group, at->node) &&
 	       gpn <= at->gpus;
 }

@@ -50,8 +50,9 @@ gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
 
 /*
  * Could pending `job` start on node at->node before the next pass?  It
- * asks GPUs, may use that node (its partition, --constraint and GPU type:
- * its node group) and asks at most that node's GPUs per node (at->gpus:
+ * asks GPUs, the node takes work, the job may use it (its partition,
+ * --constraint and GPU type: its node group) and asks at most that
+ * node's GPUs per node (at->gpus:
  * all of them, idle or held, since a job that ends there between passes
  * runs Slurm's scheduler before gpuquota's next pass).  A job that asks
  * GPUs for the whole job only (--gpus=N) could take one or more there.

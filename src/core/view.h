@@ -165,18 +165,32 @@ const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
 int gq_view_ndepts(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
 
+/* The nodes of a reclaim in flight noted, at most (more: any node). */
+#define GQ_RECLAIM_NODES 8
+
+/* A reclaim in flight: its preemptor and the nodes its victims free. */
+typedef struct {
+	uint32_t preemptor;
+	int nnodes;		/* -1: not known (rebuilt after a restart, or
+				 * more than GQ_RECLAIM_NODES): any node */
+	int node[GQ_RECLAIM_NODES];	/* view node indices */
+} gq_reclaim_at_t;
+
 /*
  * Reclaims in flight: Slurm has requeued victims for these preemptors,
  * which have not started yet.  While one of them is still pending and
- * eligible, every pending job with GPUs outside the in-quota band waits
- * (hold GQ_HOLD_RECLAIM, waits_for: that preemptor), so that the GPUs
- * freed for it are not lent to other work for the seconds until it
- * starts, and that work then requeued again.  In-quota jobs of other
- * projects may still start: the GPUs are theirs too.  After
- * gq_view_compute; jobs added later get the same hold.  Returns how many
- * of the preemptors still wait.  O(J + n).
+ * eligible, every pending job with GPUs outside the in-quota band that
+ * could start on one of its victims' nodes (gq_room_could_land; any
+ * node when they are not known, or without placement) waits (hold
+ * GQ_HOLD_RECLAIM, waits_for: the first such preemptor), so that the
+ * GPUs freed for it are not lent to other work for the seconds until it
+ * starts, and that work then requeued again; the rest may start on
+ * every other node.  In-quota jobs of other projects may still start:
+ * the GPUs are theirs too.  After gq_view_compute; jobs added later get
+ * the same hold.  Returns how many of the preemptors still wait.  O(N +
+ * E) once, when nodes are noted, then O(J x K) for K nodes noted in all.
  */
-int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
+int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r,
 			      int n);
 
 /*

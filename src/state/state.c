@@ -162,7 +162,47 @@ static gq_inflight_t *_inflight_add(uint32_t preemptor, int64_t since,
 	e->grace = grace > 0 ? grace : 0;
 	e->since = since;
 	e->seen = e->left = false;
+	e->nnodes = -1;		/* any node until its victims' are noted */
+	e->nodes_open = true;
 	return e;
+}
+
+/* Add node n to e's nodes; whether they grew. */
+static bool _reclaim_node(gq_inflight_t *e, int n)
+{
+	int i;
+
+	if (e->nnodes < 0)
+		return false;
+	for (i = 0; i < e->nnodes; i++)
+		if (e->nodes[i] == n)
+			return false;
+	if (n < 0 || e->nnodes == GQ_RECLAIM_NODES)
+		e->nnodes = -1;	/* any node */
+	else
+		e->nodes[e->nnodes++] = n;
+	return true;
+}
+
+bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	gq_inflight_t *e = _inflight_of(preemptor);
+	bool grew = false;
+	int i;
+
+	if (!e || (!e->nodes_open && e->nnodes < 0))
+		return false;	/* none, or any node already */
+	if (e->nodes_open) {
+		e->nodes_open = false;
+		e->nnodes = 0;
+	}
+	if (n < 0)
+		grew = _reclaim_node(e, -1);
+	for (i = 0; i < n; i++)
+		grew |= _reclaim_node(e, nodes[i]);
+	if (grew)
+		_state.epoch++;	/* a pass that read before held fewer */
+	return grew;
 }
 
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
@@ -185,8 +225,13 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace)
 {
 	gq_inflight_t *e = _inflight_of(preemptor);
 
-	if (!e)
-		return _inflight_add(preemptor, since, grace) != NULL;
+	if (!e) {
+		/* its victims' nodes are not read back: any node */
+		if (!(e = _inflight_add(preemptor, since, grace)))
+			return false;
+		e->nodes_open = false;
+		return true;
+	}
 	if (since < e->since)
 		e->since = since;
 	if (grace > e->grace)
@@ -326,6 +371,8 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 	(*e)[*n].since = now;
 	(*e)[*n].grace = 0;
 	(*e)[*n].node = -1;
+	(*e)[*n].nnodes = -1;
+	(*e)[*n].nodes_open = false;
 	return &(*e)[(*n)++];
 }
 
@@ -383,9 +430,18 @@ static int _keep_room(gq_view_t *v, int64_t now)
 	return 0;
 }
 
+/* A reclaim in flight as the view waits for it. */
+static void _active(gq_reclaim_at_t *a, const gq_inflight_t *e)
+{
+	a->preemptor = e->preemptor;
+	a->nnodes = e->nnodes;
+	if (e->nnodes > 0)
+		memcpy(a->node, e->nodes, sizeof(int) * e->nnodes);
+}
+
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
-	uint32_t *active = NULL;
+	gq_reclaim_at_t *active = NULL;
 	int i, k, n, waiting = 0, w;
 
 	_forget_gone(p, _state.inflight, &_state.ninflight);
@@ -400,7 +456,7 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 			if (now - _state.inflight[i].since <
 				    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
-				active[n++] = _state.inflight[i].preemptor;
+				_active(&active[n++], &_state.inflight[i]);
 		w = gq_view_wait_for_reclaims(p->view[k], active, n);
 		/* no reclaim in flight: freed GPUs may be kept for room */
 		waiting += w ? w : _keep_room(p->view[k], now);

@@ -50,6 +50,11 @@ typedef struct {
 				 * leaving (gq_state_leaving_end) */
 	int node;		/* a room wait: the node GPUs were last kept
 				 * on (gq_view_kept_node); -1: none */
+	/* a reclaim: its victims' nodes (gq_state_reclaim_nodes); nnodes
+	 * -1: any node (none noted yet, rebuilt, or too many) */
+	int nnodes;
+	int nodes[GQ_RECLAIM_NODES];
+	bool nodes_open;	/* no node noted yet, and may be */
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -182,6 +187,19 @@ void gq_state_publish(void);
  * true the first time.  Caller holds the lock.  O(reclaims in flight).
  */
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
+
+/*
+ * The nodes a victim of the reclaim for `preemptor` (noted by
+ * gq_state_note_reclaim) frees: work outside quotas waits for it only
+ * where it could start on one of them (gq_view_wait_for_reclaims).
+ * n < 0: not known, any node.  Until a first call, and for a reclaim
+ * rebuilt after a restart (whose victims' nodes are not read back), any
+ * node; past GQ_RECLAIM_NODES nodes, any node.  Returns whether the
+ * nodes waited for grew (the holds are to be written again; a pass that
+ * read before is made again).  Caller holds the lock.  O(reclaims in
+ * flight + GQ_RECLAIM_NODES x n).
+ */
+bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n);
 
 /*
  * A reclaim in flight read back from Slurm's records at the first pass

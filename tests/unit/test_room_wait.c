@@ -2,7 +2,8 @@
  * test_room_wait.c - the node-targeted room wait (docs/MODEL.md "Holds",
  * room wait): the node a room waiter waits on (gq_room_wait_node), the
  * jobs that could start there (gq_room_could_land) and so wait, and the
- * node kept from pass to pass (state.c).  Numbers worked by hand.
+ * node kept from pass to pass (state.c); and the reclaim-in-flight hold
+ * narrowed the same way, to the victims' nodes.  Numbers worked by hand.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -268,6 +269,111 @@ START_TEST(room_wait_node_kept_between_passes)
 }
 END_TEST
 
+/*
+ * The reclaim-in-flight hold, narrowed the same way (docs/MODEL.md
+ * "Holds"): only the jobs outside quotas that could start on a node the
+ * victims free wait.  The cluster above, with c5 (11, any node), c6 (12,
+ * node group {n0, n1}), c8 (14, 6 GPUs on one node) pending, and d1 (15,
+ * team-d, in quota) reclaiming, its victim on n2:
+ *   c5 could start on n2: held, for d1; c6 could not (its nodes are n0
+ *   and n1): not held; c8 asks more than n2's 4 GPUs: not held.
+ * Victims' nodes not known (a reclaim rebuilt after a restart): every job
+ * outside quotas waits, c6 and c8 too, as before this rule.
+ * A second reclaim, for b1 (10), frees n0: c6 could start there: held,
+ * for b1; c5 still for d1 (the first reclaim whose node it could take).
+ */
+START_TEST(reclaim_wait_only_where_victims_free)
+{
+	gq_view_t *v = room_view(400, -1, 0);
+	gq_job_in_t c6 = pending(12, 1, 52);
+	gq_reclaim_at_t r[2] = { { .preemptor = 15, .nnodes = 1,
+				   .node = { 2 } },
+				 { .preemptor = 10, .nnodes = 1,
+				   .node = { 0 } } };
+
+	pend(v, 11, "team-c", 1, 51);
+	c6.node_group = 1;
+	add(v, "team-c", c6);
+	add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
+	pend(v, 15, "team-d", 1, 55);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 15)->band, GQ_BAND_IN_QUOTA);
+
+	ck_assert_int_eq(gq_view_wait_for_reclaims(v, r, 1), 1);
+	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(v, 11)->waits_for, 15);
+	ck_assert_int_eq(gq_view_job(v, 12)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 14)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 15)->hold, GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_view_job(v, 10)->hold, GQ_HOLD_NONE);
+	gq_view_free(v);
+
+	for (int known = 0; known <= 1; known++) {
+		v = room_view(400, -1, 0);
+		pend(v, 11, "team-c", 1, 51);
+		add(v, "team-c", c6);
+		add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
+		pend(v, 15, "team-d", 1, 55);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		if (!known) {
+			gq_reclaim_at_t any = { .preemptor = 15, .nnodes = -1 };
+
+			ck_assert_int_eq(gq_view_wait_for_reclaims(v, &any, 1),
+					 1);
+			ck_assert_int_eq(gq_view_job(v, 12)->hold,
+					 GQ_HOLD_RECLAIM);
+			ck_assert_int_eq(gq_view_job(v, 14)->hold,
+					 GQ_HOLD_RECLAIM);
+		} else {
+			ck_assert_int_eq(gq_view_wait_for_reclaims(v, r, 2), 2);
+			ck_assert_uint_eq(gq_view_job(v, 11)->waits_for, 15);
+			ck_assert_int_eq(gq_view_job(v, 12)->hold,
+					 GQ_HOLD_RECLAIM);
+			ck_assert_uint_eq(gq_view_job(v, 12)->waits_for, 10);
+			ck_assert_int_eq(gq_view_job(v, 14)->hold,
+					 GQ_HOLD_NONE);
+		}
+		gq_view_free(v);
+	}
+}
+END_TEST
+
+/*
+ * The victims' nodes of a reclaim in flight, as the state notes them: any
+ * node until the first are noted; then those, each once; a 9th node, or
+ * one not known: any node from then on.  A reclaim rebuilt after a
+ * restart: any node, whatever is noted later.
+ */
+START_TEST(reclaim_nodes_noted)
+{
+	int n2 = 2, n0 = 0, many[GQ_RECLAIM_NODES + 1];
+
+	for (int i = 0; i <= GQ_RECLAIM_NODES; i++)
+		many[i] = i;
+	gq_state_lock();
+	ck_assert(!gq_state_reclaim_nodes(20, &n2, 1));	/* no reclaim */
+	ck_assert(gq_state_note_reclaim(20, 100, 0));
+	ck_assert_int_eq(gq_state()->inflight[0].nnodes, -1);
+	ck_assert(gq_state_reclaim_nodes(20, &n2, 1));
+	ck_assert_int_eq(gq_state()->inflight[0].nnodes, 1);
+	ck_assert(!gq_state_reclaim_nodes(20, &n2, 1));	/* once */
+	ck_assert(gq_state_reclaim_nodes(20, &n0, 1));
+	ck_assert_int_eq(gq_state()->inflight[0].nnodes, 2);
+	ck_assert(gq_state_reclaim_nodes(20, many, GQ_RECLAIM_NODES + 1));
+	ck_assert_int_eq(gq_state()->inflight[0].nnodes, -1);
+	ck_assert(!gq_state_reclaim_nodes(20, &n0, 1));	/* any, for good */
+
+	ck_assert(gq_state_rebuild_reclaim(21, 90, 0));
+	ck_assert(!gq_state_reclaim_nodes(21, &n2, 1));
+	ck_assert_int_eq(gq_state()->inflight[1].nnodes, -1);
+	ck_assert(gq_state_note_reclaim(22, 100, 0));
+	ck_assert(gq_state_reclaim_nodes(22, NULL, -1));
+	ck_assert_int_eq(gq_state()->inflight[2].nnodes, -1);
+	gq_state_clear();
+	gq_state_unlock();
+}
+END_TEST
+
 Suite *room_wait_suite(void)
 {
 	Suite *s = suite_create("room_wait");
@@ -277,6 +383,10 @@ Suite *room_wait_suite(void)
 	tcase_add_test(tc, room_wait_node_it_may_use);
 	tcase_add_test(tc, room_wait_holds_who_could_land);
 	tcase_add_test(tc, room_wait_node_kept_between_passes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("the reclaim-in-flight hold where victims free GPUs");
+	tcase_add_test(tc, reclaim_wait_only_where_victims_free);
+	tcase_add_test(tc, reclaim_nodes_noted);
 	suite_add_tcase(s, tc);
 	return s;
 }

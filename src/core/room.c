@@ -20,7 +20,11 @@
  *
  * An in-quota job for which no room can be made, but which would fit on
  * its nodes emptied, is listed for the room wait (gq_view_room_waiters):
- * freed GPUs may be kept for it (state.c, gq_view_keep_room).
+ * the GPUs that come free on one node may be kept for it (state.c,
+ * gq_view_keep_room), the node where it can start soonest
+ * (gq_room_wait_node), by holding the jobs outside quotas that could
+ * start there (gq_room_could_land, which the reclaim-in-flight hold
+ * uses too, for its victims' nodes).
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
  * placement entries (E) by node and order nodes, and lay them out as the
@@ -32,7 +36,9 @@
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
  * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
- * of such a job.
+ * of such a job; choosing the waiter's node O(P + N + E log E), once per
+ * pool and pass (the sort of the running jobs by --time end is where it
+ * grows); whether a job could start on a node, O(1).
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>

@@ -147,6 +147,24 @@ const char *gq_hold_node_name(int node)
 	return node_record_table_ptr[node]->name;
 }
 
+int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes)
+{
+	int64_t i, last;
+	int n = 0;
+
+	if (!job_ptr->node_bitmap || (i = bit_ffs(job_ptr->node_bitmap)) < 0)
+		return -1;
+	last = bit_fls(job_ptr->node_bitmap);
+	for (; i <= last; i++) {
+		if (!bit_test(job_ptr->node_bitmap, i))
+			continue;
+		if (n == GQ_RECLAIM_NODES)
+			return -1;
+		nodes[n++] = (int)i;
+	}
+	return n;
+}
+
 /* GQ_HOLD_ROOM: on which node, for whom freed GPUs are kept, and what it
  * needs. */
 static char *_room_text(const gq_view_t *view, uint32_t id)

@@ -67,6 +67,14 @@ void gq_hold_new_array(job_record_t *job_ptr);
  */
 const char *gq_hold_node_name(int node);
 
+/*
+ * The nodes job_ptr runs on (its node_bitmap: Slurm's node indices, which
+ * are the views'), into nodes[GQ_RECLAIM_NODES]: how many, or -1 when none
+ * are known or there are more (a reclaim's victims' nodes: any node).
+ * Shared by both plugins: the victim taken, the victim read back.
+ */
+int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes);
+
 /* A job gpuquota held may start: Slurm's reason is cleared (the caller
  * counts the release). */
 void gq_write_unhold(job_record_t *job_ptr);

@@ -239,29 +239,6 @@ static uint64_t _ledger_note(const char *pool, const gq_job_t *er,
 }
 
 /*
- * The nodes `victim` frees (its node_bitmap: Slurm's node indices, which
- * are the views'), into nodes[]; -1 when none are known or more than
- * GQ_RECLAIM_NODES (work outside quotas then waits on any node).
- */
-static int _victim_nodes(job_record_t *victim, int *nodes)
-{
-	int64_t i, last;
-	int n = 0;
-
-	if (!victim->node_bitmap || (i = bit_ffs(victim->node_bitmap)) < 0)
-		return -1;
-	last = bit_fls(victim->node_bitmap);
-	for (; i <= last; i++) {
-		if (!bit_test(victim->node_bitmap, i))
-			continue;
-		if (n == GQ_RECLAIM_NODES)
-			return -1;
-		nodes[n++] = (int)i;
-	}
-	return n;
-}
-
-/*
  * A victim is being preempted: counted (reclaims and victims, by the
  * preemptor's band), recorded in the ledger, one log line with the
  * decision and the numbers behind it, and a system comment on the victim
@@ -310,7 +287,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	 * right after it (pass_thread.c, _want_pass_now); again when a
 	 * victim frees a node no victim of the reclaim freed before */
 	fresh = gq_state_note_reclaim(er->in.id, now, grace);
-	n = _victim_nodes(victim, nodes);
+	n = gq_hold_job_nodes(victim, nodes);
 	if ((gq_state_reclaim_nodes(er->in.id, nodes, n) || fresh) &&
 	    _hold_for_reclaim(pools, now))
 		gq_state_want_pass_now();

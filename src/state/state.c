@@ -184,7 +184,8 @@ static bool _reclaim_node(gq_inflight_t *e, int n)
 	return true;
 }
 
-bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
+/* Add a victim's nodes to its reclaim's; whether they grew. */
+static bool _reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
 {
 	gq_inflight_t *e = _inflight_of(preemptor);
 	bool grew = false;
@@ -200,9 +201,20 @@ bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
 		grew = _reclaim_node(e, -1);
 	for (i = 0; i < n; i++)
 		grew |= _reclaim_node(e, nodes[i]);
-	if (grew)
-		_state.epoch++;	/* a pass that read before held fewer */
 	return grew;
+}
+
+bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	if (!_reclaim_nodes(preemptor, nodes, n))
+		return false;
+	_state.epoch++;	/* a pass that read before held fewer */
+	return true;
+}
+
+void gq_state_rebuild_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	_reclaim_nodes(preemptor, nodes, n);
 }
 
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
@@ -225,13 +237,8 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace)
 {
 	gq_inflight_t *e = _inflight_of(preemptor);
 
-	if (!e) {
-		/* its victims' nodes are not read back: any node */
-		if (!(e = _inflight_add(preemptor, since, grace)))
-			return false;
-		e->nodes_open = false;
-		return true;
-	}
+	if (!e)	/* its victims' nodes: gq_state_rebuild_nodes */
+		return _inflight_add(preemptor, since, grace) != NULL;
 	if (since < e->since)
 		e->since = since;
 	if (grace > e->grace)

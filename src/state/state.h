@@ -192,14 +192,22 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
  * The nodes a victim of the reclaim for `preemptor` (noted by
  * gq_state_note_reclaim) frees: work outside quotas waits for it only
  * where it could start on one of them (gq_view_wait_for_reclaims).
- * n < 0: not known, any node.  Until a first call, and for a reclaim
- * rebuilt after a restart (whose victims' nodes are not read back), any
- * node; past GQ_RECLAIM_NODES nodes, any node.  Returns whether the
+ * n < 0: not known, any node.  Until a first call, any node; past
+ * GQ_RECLAIM_NODES nodes, any node.  Returns whether the
  * nodes waited for grew (the holds are to be written again; a pass that
  * read before is made again).  Caller holds the lock.  O(reclaims in
  * flight + GQ_RECLAIM_NODES x n).
  */
 bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n);
+
+/*
+ * The nodes a victim of a rebuilt reclaim (gq_state_rebuild_reclaim)
+ * frees, read back with it: n < 0 when not known (a victim requeued
+ * already): any node from then on.  As gq_state_reclaim_nodes, without
+ * making a pass again (the pass reading them waits for it itself).
+ * Caller holds the lock.
+ */
+void gq_state_rebuild_nodes(uint32_t preemptor, const int *nodes, int n);
 
 /*
  * A reclaim in flight read back from Slurm's records at the first pass

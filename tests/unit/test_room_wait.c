@@ -342,7 +342,8 @@ END_TEST
  * The victims' nodes of a reclaim in flight, as the state notes them: any
  * node until the first are noted; then those, each once; a 9th node, or
  * one not known: any node from then on.  A reclaim rebuilt after a
- * restart: any node, whatever is noted later.
+ * restart: the nodes of its victims still warned, any node once one is
+ * requeued already.
  */
 START_TEST(reclaim_nodes_noted)
 {
@@ -363,9 +364,15 @@ START_TEST(reclaim_nodes_noted)
 	ck_assert_int_eq(gq_state()->inflight[0].nnodes, -1);
 	ck_assert(!gq_state_reclaim_nodes(20, &n0, 1));	/* any, for good */
 
+	/* rebuilt: a warned victim's nodes read back, then a requeued one's
+	 * (not known): any node */
 	ck_assert(gq_state_rebuild_reclaim(21, 90, 0));
-	ck_assert(!gq_state_reclaim_nodes(21, &n2, 1));
 	ck_assert_int_eq(gq_state()->inflight[1].nnodes, -1);
+	gq_state_rebuild_nodes(21, &n2, 1);
+	ck_assert_int_eq(gq_state()->inflight[1].nnodes, 1);
+	gq_state_rebuild_nodes(21, NULL, -1);
+	ck_assert_int_eq(gq_state()->inflight[1].nnodes, -1);
+	ck_assert(!gq_state_reclaim_nodes(21, &n2, 1));
 	ck_assert(gq_state_note_reclaim(22, 100, 0));
 	ck_assert(gq_state_reclaim_nodes(22, NULL, -1));
 	ck_assert_int_eq(gq_state()->inflight[2].nnodes, -1);

@@ -155,6 +155,37 @@ START_TEST(room_wait_node_it_may_use)
 END_TEST
 
 /*
+ * room_view with, pending besides b1: c5 (11) team-c, 1 GPU, any node;
+ * c6 (12) team-c, 1 GPU, node group {n0, n1}; c7 (13) team-c, 4 GPUs on
+ * one node; c8 (14) team-c, 6 GPUs on one node; d1 (15) team-d, 1 GPU,
+ * in quota (A = 1 <= 2).  Computed.
+ */
+static gq_view_t *waiting_view(void)
+{
+	gq_view_t *v = room_view(400, -1, 0);
+	gq_job_in_t c6 = pending(12, 1, 52);
+
+	pend(v, 11, "team-c", 1, 51);
+	c6.node_group = 1;
+	add(v, "team-c", c6);
+	add(v, "team-c", shaped(pending(13, 4, 53), 4, 1));
+	add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
+	pend(v, 15, "team-d", 1, 55);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 15)->band, GQ_BAND_IN_QUOTA);
+	return v;
+}
+
+/* The holds of jobs 10 (b1) to 15 (d1) of waiting_view, in that order. */
+static void expect_holds(gq_view_t *v, const gq_hold_t want[6])
+{
+	for (uint32_t id = 10; id <= 15; id++)
+		ck_assert_msg(gq_view_job(v, id)->hold == want[id - 10],
+			      "job %u: hold %d, want %d", id,
+			      gq_view_job(v, id)->hold, want[id - 10]);
+}
+
+/*
  * GPUs kept on n2 for b1: who waits.  Pending, besides b1:
  *   c5 (11) team-c, 1 GPU, any node: could start on n2: held;
  *   c6 (12) team-c, 1 GPU, node group {n0, n1}: never on n2: not held
@@ -169,36 +200,24 @@ END_TEST
  * room_wait: 1 GPU x 30 s = 30 GPU-seconds per wait (Slurm might as well
  * have put it on n2, where it would take a GPU b1 waits for).  c7 could
  * start on no other node now (n0 1 idle, n1 0, n3 has 2 GPUs): nothing.
- * The pool-wide wait cost c6 too: 2 GPUs x 30 s, and every idle GPU of
+ * The pool-wide wait held c6 too: 2 GPUs x 30 s in all, and every idle GPU of
  * n0 and n3 stayed idle.
  */
 START_TEST(room_wait_holds_who_could_land)
 {
-	gq_view_t *v = room_view(400, -1, 0);
-	gq_job_in_t late = pending(16, 1, 60), c6 = pending(12, 1, 52);
+	gq_view_t *v = waiting_view();
+	gq_job_in_t late = pending(16, 1, 60);
 	const gq_room_node_t *at;
 	uint32_t held_gpus = 0, id;
-
-	pend(v, 11, "team-c", 1, 51);
-	c6.node_group = 1;
-	add(v, "team-c", c6);
-	add(v, "team-c", shaped(pending(13, 4, 53), 4, 1));
-	add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
-	pend(v, 15, "team-d", 1, 55);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_eq(gq_view_job(v, 15)->band, GQ_BAND_IN_QUOTA);
 
 	ck_assert(gq_view_keep_room(v, 10, -1));
 	ck_assert_uint_eq(gq_view_kept_for(v), 10);
 	at = gq_view_kept_node(v);
 	ck_assert_int_eq(at->node, 2);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
+	expect_holds(v, (gq_hold_t[6]){ GQ_HOLD_NONE, GQ_HOLD_ROOM,
+					GQ_HOLD_NONE, GQ_HOLD_ROOM,
+					GQ_HOLD_NONE, GQ_HOLD_NONE });
 	ck_assert_uint_eq(gq_view_job(v, 11)->waits_for, 10);
-	ck_assert_int_eq(gq_view_job(v, 12)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 13)->hold, GQ_HOLD_ROOM);
-	ck_assert_int_eq(gq_view_job(v, 14)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 15)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 10)->hold, GQ_HOLD_NONE);
 	late.node_group = 1;
 	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
 			 GQ_HOLD_NONE);
@@ -272,11 +291,10 @@ END_TEST
 /*
  * The reclaim-in-flight hold, narrowed the same way (docs/MODEL.md
  * "Holds"): only the jobs outside quotas that could start on a node the
- * victims free wait.  The cluster above, with c5 (11, any node), c6 (12,
- * node group {n0, n1}), c8 (14, 6 GPUs on one node) pending, and d1 (15,
- * team-d, in quota) reclaiming, its victim on n2:
+ * victims free wait.  waiting_view, d1 (15) reclaiming, its victim on n2:
  *   c5 could start on n2: held, for d1; c6 could not (its nodes are n0
- *   and n1): not held; c8 asks more than n2's 4 GPUs: not held.
+ *   and n1): not held; c7 (4 GPUs) could: held; c8 asks more than n2's
+ *   4 GPUs: not held.
  * Victims' nodes not known (a reclaim rebuilt after a restart): every job
  * outside quotas waits, c6 and c8 too, as before this rule.
  * A second reclaim, for b1 (10), frees n0: c6 could start there: held,
@@ -284,37 +302,21 @@ END_TEST
  */
 START_TEST(reclaim_wait_only_where_victims_free)
 {
-	gq_view_t *v = room_view(400, -1, 0);
-	gq_job_in_t c6 = pending(12, 1, 52);
+	gq_view_t *v = waiting_view();
 	gq_reclaim_at_t r[2] = { { .preemptor = 15, .nnodes = 1,
 				   .node = { 2 } },
 				 { .preemptor = 10, .nnodes = 1,
 				   .node = { 0 } } };
 
-	pend(v, 11, "team-c", 1, 51);
-	c6.node_group = 1;
-	add(v, "team-c", c6);
-	add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
-	pend(v, 15, "team-d", 1, 55);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_eq(gq_view_job(v, 15)->band, GQ_BAND_IN_QUOTA);
-
 	ck_assert_int_eq(gq_view_wait_for_reclaims(v, r, 1), 1);
-	ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_RECLAIM);
+	expect_holds(v, (gq_hold_t[6]){ GQ_HOLD_NONE, GQ_HOLD_RECLAIM,
+					GQ_HOLD_NONE, GQ_HOLD_RECLAIM,
+					GQ_HOLD_NONE, GQ_HOLD_NONE });
 	ck_assert_uint_eq(gq_view_job(v, 11)->waits_for, 15);
-	ck_assert_int_eq(gq_view_job(v, 12)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 14)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 15)->hold, GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_view_job(v, 10)->hold, GQ_HOLD_NONE);
 	gq_view_free(v);
 
 	for (int known = 0; known <= 1; known++) {
-		v = room_view(400, -1, 0);
-		pend(v, 11, "team-c", 1, 51);
-		add(v, "team-c", c6);
-		add(v, "team-c", shaped(pending(14, 6, 54), 6, 1));
-		pend(v, 15, "team-d", 1, 55);
-		ck_assert_int_eq(gq_view_compute(v), 0);
+		v = waiting_view();
 		if (!known) {
 			gq_reclaim_at_t any = { .preemptor = 15, .nnodes = -1 };
 

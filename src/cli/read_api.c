@@ -285,15 +285,33 @@ static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
 }
 
 /*
+ * A job's nodes (node_inx: pairs of first and last index, -1 ended) into
+ * nodes[GQ_RECLAIM_NODES]: how many, or -1 when none or more.
+ */
+static int _job_nodes(const slurm_job_info_t *j, int *nodes)
+{
+	int r, k, n = 0;
+
+	for (r = 0; j->node_inx && j->node_inx[r] >= 0; r += 2)
+		for (k = j->node_inx[r]; k <= j->node_inx[r + 1]; k++) {
+			if (n == GQ_RECLAIM_NODES)
+				return -1;
+			nodes[n++] = k;
+		}
+	return n ? n : -1;
+}
+
+/*
  * The reclaims in flight as slurmctld's first pass after a restart reads
  * them back (gq_pass_victim): from the victims still warned, with the
- * system comment gpuquota wrote on them (Slurm sends it to every client).
+ * system comment gpuquota wrote on them (Slurm sends it to every client),
+ * and the nodes they run on.
  */
 static void _read_victims(const gq_api_t *a, time_t now)
 {
 	uint32_t i, preemptor;
 	int64_t since;
-	int grace;
+	int grace, nodes[GQ_RECLAIM_NODES];
 
 	gq_state_leaving_begin();
 	for (i = 0; i < a->jobs->record_count; i++) {
@@ -303,7 +321,8 @@ static void _read_victims(const gq_api_t *a, time_t now)
 				     .end_time = j->end_time };
 
 		gq_pass_victim(&f, j->system_comment, j->preempt_time, now,
-			       true, &preemptor, &since, &grace);
+			       true, nodes, _job_nodes(j, nodes), &preemptor,
+			       &since, &grace);
 	}
 	gq_state_leaving_end();
 }

@@ -20,7 +20,11 @@
  *
  * An in-quota job for which no room can be made, but which would fit on
  * its nodes emptied, is listed for the room wait (gq_view_room_waiters):
- * freed GPUs may be kept for it (state.c, gq_view_keep_room).
+ * the GPUs that come free on one node may be kept for it (state.c,
+ * gq_view_keep_room), the node where it can start soonest
+ * (gq_room_wait_node), by holding the jobs outside quotas that could
+ * start there (gq_room_could_land, which the reclaim-in-flight hold
+ * uses too, for its victims' nodes).
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
  * placement entries (E) by node and order nodes, and lay them out as the
@@ -32,7 +36,9 @@
  * preemptor: preemptors of one shape share what is found for the first;
  * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
  * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
- * of such a job.
+ * of such a job; choosing the waiter's node O(P + N + E log E), once per
+ * pool and pass (the sort of the running jobs by --time end is where it
+ * grows); whether a job could start on a node, O(1).
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
@@ -710,4 +716,136 @@ out:
 	free(g.chained);
 	free(g.skip);
 	return rc;
+}
+
+/* A running job's GPUs on a node, by when its --time ends it. */
+typedef struct {
+	int64_t ends;		/* INT64_MAX: no time limit */
+	int node;
+	uint32_t gpus;
+} gq_end_t;
+
+static int _cmp_end(const void *a, const void *b)
+{
+	const gq_end_t *x = a, *y = b;
+
+	if (x->ends != y->ends)
+		return x->ends < y->ends ? -1 : 1;
+	return x->node - y->node;
+}
+
+/* May er wait on node at->node? */
+static bool _may_wait_on(const gq_view_t *v, const gq_job_t *er,
+			 const gq_room_node_t *at)
+{
+	return !v->node_closed[at->node] &&
+	       gq_view_node_allowed(v, er->in.node_group, at->node) &&
+	       at->gpus >= er->in.gpus_per_node;
+}
+
+/* Is x a better node to wait on than y (y->node -1: none yet)? */
+static bool _sooner(const gq_room_node_t *x, const gq_room_node_t *y)
+{
+	if (y->node < 0)
+		return true;
+	if (x->when != y->when)
+		return x->when < y->when;
+	if (x->idle != y->idle)
+		return x->idle > y->idle;
+	if (x->reclaim != y->reclaim)
+		return x->reclaim > y->reclaim;
+	return x->node < y->node;
+}
+
+/*
+ * Each node's GPUs, idle GPUs and GPUs er may reclaim (at[]), and the
+ * other running jobs' GPUs by node into ends[] (*nends of them).  O(P +
+ * N + E).
+ */
+static void _node_numbers(const gq_view_t *v, const gq_job_t *er,
+			  gq_room_node_t *at, gq_end_t *ends, int *nends,
+			  uint8_t *kind)
+{
+	const gq_job_t *jobs = gq_store_records(&v->store);
+	int n, e;
+
+	gq_reclaim_kinds(&v->reg, er, kind);
+	for (n = 0; n < v->nnodes; n++)
+		at[n] = (gq_room_node_t){ .node = n, .gpus = v->node_free[n],
+					  .idle = v->node_room[n],
+					  .when = INT64_MAX };
+	*nends = 0;
+	for (e = 0; e < v->npl; e++) {
+		const gq_job_t *j = &jobs[v->pl_job[e]];
+
+		n = v->pl_node[e];
+		if (n < 0 || n >= v->nnodes || j->in.state != GQ_JOB_RUNNING)
+			continue;
+		at[n].gpus += v->pl_gpus[e];
+		if (j->in.at_risk)	/* leaving: in node_room already */
+			continue;
+		if (j->victim & kind[j->project])
+			at[n].reclaim += v->pl_gpus[e];
+		else
+			ends[(*nends)++] = (gq_end_t){
+				.ends = j->in.ends_by ? j->in.ends_by :
+							INT64_MAX,
+				.node = n, .gpus = v->pl_gpus[e] };
+	}
+}
+
+gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
+				 int prefer)
+{
+	gq_room_node_t best = { .node = -1 };
+	gq_room_node_t *at = malloc(sizeof(*at) * (v->nnodes + 1));
+	uint64_t *got = calloc(v->nnodes + 1, sizeof(*got));
+	gq_end_t *ends = malloc(sizeof(*ends) * (v->npl + 1));
+	uint8_t *kind = malloc(v->reg.nproj + 1);
+	uint32_t need = er->in.gpus_per_node;
+	int n, e, nends;
+
+	if (!at || !got || !ends || !kind)
+		goto out;
+	_node_numbers(v, er, at, ends, &nends, kind);
+	for (n = 0; n < v->nnodes; n++) {
+		got[n] = (uint64_t)at[n].idle + at[n].reclaim;
+		if (got[n] >= need)
+			at[n].when = v->now;
+	}
+	/* the jobs that must end, the soonest first */
+	qsort(ends, nends, sizeof(*ends), _cmp_end);
+	for (e = 0; e < nends; e++) {
+		n = ends[e].node;
+		if (got[n] >= need)
+			continue;
+		got[n] += ends[e].gpus;
+		if (got[n] >= need)
+			at[n].when = ends[e].ends;
+	}
+	if (prefer >= 0 && prefer < v->nnodes &&
+	    _may_wait_on(v, er, &at[prefer])) {
+		best = at[prefer];
+		goto out;
+	}
+	for (n = 0; n < v->nnodes; n++)
+		if (_may_wait_on(v, er, &at[n]) && _sooner(&at[n], &best))
+			best = at[n];
+out:
+	free(at);
+	free(got);
+	free(ends);
+	free(kind);
+	return best;
+}
+
+bool gq_room_could_land(const gq_view_t *v, const gq_job_t *job,
+			const gq_room_node_t *at)
+{
+	uint32_t gpn = job->in.gpus_per_node ? job->in.gpus_per_node : 1;
+
+	return at->node >= 0 && at->node < v->nnodes && job->in.gpus &&
+	       !v->node_closed[at->node] &&
+	       gq_view_node_allowed(v, job->in.node_group, at->node) &&
+	       gpn <= at->gpus;
 }

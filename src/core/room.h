@@ -31,4 +31,34 @@ void gq_room_nodes(gq_view_t *v);
 int gq_room_make(gq_view_t *v, const int *order, int norder,
 		 gq_budget_t **budget);
 
+/*
+ * The node where room waiter er (in quota, no room on any node: room.c,
+ * _roomless) can start soonest, after the pass (gq_room_make): of the
+ * nodes it may use (its node group), that take work and have at least
+ * its GPUs per node, the one whose idle GPUs (with those of victims
+ * leaving), then over-quota GPUs er may reclaim there within the floors
+ * (the usual sets), then the GPUs of its other running jobs taken in the
+ * order their --time ends them, reach its GPUs per node first
+ * (gq_room_node_t.when); ties: more idle, then more to reclaim, then the
+ * lower node index.  `prefer` (-1: none) is chosen instead while it is
+ * one er may use.  Reads the view only.  node -1: none, or out of memory.
+ * Cost: O(P + N + E log E) for E placement entries (the running jobs'
+ * GPUs per node), per call: once per pool and pass, for its one waiter.
+ */
+gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
+				 int prefer);
+
+/*
+ * Could pending `job` start on node at->node before the next pass?  It
+ * asks GPUs, the node takes work, the job may use it (its partition,
+ * --constraint and GPU type: its node group) and asks at most that
+ * node's GPUs per node (at->gpus:
+ * all of them, idle or held, since a job that ends there between passes
+ * runs Slurm's scheduler before gpuquota's next pass).  A job that asks
+ * GPUs for the whole job only (--gpus=N) could take one or more there.
+ * O(1).
+ */
+bool gq_room_could_land(const gq_view_t *v, const gq_job_t *job,
+			const gq_room_node_t *at);
+
 #endif

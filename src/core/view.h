@@ -165,18 +165,32 @@ const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
 int gq_view_ndepts(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
 
+/* The nodes of a reclaim in flight noted, at most (more: any node). */
+#define GQ_RECLAIM_NODES 8
+
+/* A reclaim in flight: its preemptor and the nodes its victims free. */
+typedef struct {
+	uint32_t preemptor;
+	int nnodes;		/* -1: not known (rebuilt after a restart, or
+				 * more than GQ_RECLAIM_NODES): any node */
+	int node[GQ_RECLAIM_NODES];	/* view node indices */
+} gq_reclaim_at_t;
+
 /*
  * Reclaims in flight: Slurm has requeued victims for these preemptors,
  * which have not started yet.  While one of them is still pending and
- * eligible, every pending job with GPUs outside the in-quota band waits
- * (hold GQ_HOLD_RECLAIM, waits_for: that preemptor), so that the GPUs
- * freed for it are not lent to other work for the seconds until it
- * starts, and that work then requeued again.  In-quota jobs of other
- * projects may still start: the GPUs are theirs too.  After
- * gq_view_compute; jobs added later get the same hold.  Returns how many
- * of the preemptors still wait.  O(J + n).
+ * eligible, every pending job with GPUs outside the in-quota band that
+ * could start on one of its victims' nodes (gq_room_could_land; any
+ * node when they are not known, or without placement) waits (hold
+ * GQ_HOLD_RECLAIM, waits_for: the first such preemptor), so that the
+ * GPUs freed for it are not lent to other work for the seconds until it
+ * starts, and that work then requeued again; the rest may start on
+ * every other node.  In-quota jobs of other projects may still start:
+ * the GPUs are theirs too.  After gq_view_compute; jobs added later get
+ * the same hold.  Returns how many of the preemptors still wait.  O(N +
+ * E) once, when nodes are noted, then O(J x K) for K nodes noted in all.
  */
-int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
+int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r,
 			      int n);
 
 /*
@@ -189,18 +203,46 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const uint32_t *preemptors,
 int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids);
 
 /*
- * Keep the GPUs that come free for `id` (one of gq_view_room_waiters):
- * every pending job with GPUs outside the in-quota band waits (hold
- * GQ_HOLD_ROOM, waits_for: id), so that freed GPUs are not lent out while
- * id waits for a node to have room.  For a view where no reclaim is in
- * flight (gq_view_wait_for_reclaims found none).  0: nobody.  Jobs added
- * later get the same hold.  Returns whether id is still one to keep GPUs
- * for.  O(J).
+ * The node a room waiter waits on (docs/MODEL.md "Holds", room wait):
+ * where it can start soonest, and the numbers that say so.
  */
-bool gq_view_keep_room(gq_view_t *v, uint32_t id);
+typedef struct {
+	int node;		/* index (gq_view_set_nodes); -1: none */
+	uint32_t gpus;		/* its GPUs, idle or held by running jobs */
+	uint32_t idle;		/* what it offers now: idle, plus GPUs of
+				 * victims leaving in their grace time */
+	uint32_t reclaim;	/* over-quota GPUs there the waiter may
+				 * reclaim within the floors (the usual
+				 * sets of the pass) */
+	int64_t when;		/* when it has the waiter's GPUs per node
+				 * free: the view's now when idle + reclaim
+				 * cover them, else the latest --time end of
+				 * the jobs there that must end first, the
+				 * soonest ending first; INT64_MAX when one of
+				 * them has no time limit */
+} gq_room_node_t;
+
+/*
+ * Keep the GPUs that come free on one node for `id` (one of
+ * gq_view_room_waiters): the node where it can start soonest
+ * (gq_room_wait_node; `prefer`, the node it was kept on before, while
+ * that node can still take it, so that the node does not change from
+ * pass to pass; -1: none).  Every pending job with GPUs outside the
+ * in-quota band that could start on that node waits (hold GQ_HOLD_ROOM,
+ * waits_for: id; gq_room_could_land); the others may use every other
+ * node.  For a view where no reclaim is in flight
+ * (gq_view_wait_for_reclaims found none).  0: nobody.  Jobs added later
+ * get the same hold when they could start there.  Returns whether GPUs
+ * are kept for id: false when it is no longer one to keep GPUs for, or no
+ * node it may use can take it.  O(J + P + N + E log E).
+ */
+bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer);
 
 /* The job freed GPUs are kept for (gq_view_keep_room), or 0. */
 uint32_t gq_view_kept_for(const gq_view_t *v);
+
+/* The node they are kept on, with its numbers (node -1: none). */
+const gq_room_node_t *gq_view_kept_node(const gq_view_t *v);
 
 /*
  * A job is gone between passes: a victim Slurm is about to requeue, a job

@@ -42,6 +42,15 @@ struct gq_view {
 	uint32_t waits_for;	/* a reclaim in flight: its preemptor, or the
 				 * job freed GPUs are kept for (0: none) */
 	gq_hold_t waits_hold;	/* GQ_HOLD_RECLAIM or GQ_HOLD_ROOM */
+	gq_room_node_t kept_on;	/* GQ_HOLD_ROOM: the node GPUs are kept on
+				 * (gq_view_keep_room) */
+	/* GQ_HOLD_RECLAIM: the victims' nodes of the reclaims waited for
+	 * (gq_view_wait_for_reclaims), each with its preemptor; none noted
+	 * when wait_anywhere */
+	gq_room_node_t *wait_at;
+	uint32_t *wait_at_for;
+	int nwait_at, wait_at_cap;
+	bool wait_anywhere;
 	bool expect_wait;	/* work outside quotas will wait for one */
 	bool failed;		/* memory ran out during this pass */
 

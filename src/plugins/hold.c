@@ -139,7 +139,34 @@ static const char *_plural(double n)
 	return n == 1 ? "" : "s";
 }
 
-/* GQ_HOLD_ROOM: for whom freed GPUs are kept, and what it needs. */
+const char *gq_hold_node_name(int node)
+{
+	if (node < 0 || node >= node_record_count || !node_record_table_ptr ||
+	    !node_record_table_ptr[node] || !node_record_table_ptr[node]->name)
+		return "?";
+	return node_record_table_ptr[node]->name;
+}
+
+int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes)
+{
+	int64_t i, last;
+	int n = 0;
+
+	if (!job_ptr->node_bitmap || (i = bit_ffs(job_ptr->node_bitmap)) < 0)
+		return -1;
+	last = bit_fls(job_ptr->node_bitmap);
+	for (; i <= last; i++) {
+		if (!bit_test(job_ptr->node_bitmap, i))
+			continue;
+		if (n == GQ_RECLAIM_NODES)
+			return -1;
+		nodes[n++] = (int)i;
+	}
+	return n;
+}
+
+/* GQ_HOLD_ROOM: on which node, for whom freed GPUs are kept, and what it
+ * needs. */
 static char *_room_text(const gq_view_t *view, uint32_t id)
 {
 	const gq_job_t *er = gq_view_job(view, id);
@@ -156,8 +183,9 @@ static char *_room_text(const gq_view_t *view, uint32_t id)
 	else
 		snprintf(shape, sizeof(shape), "%u GPU%s on one node", gpn,
 			 _plural(gpn));
-	return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, which needs %s; work outside quotas waits at most %d s",
-			  id, pr ? pr->name : "?", shape, gq_state_room_wait());
+	return gq_xprintf(GQ_HOLD_PREFIX " GPUs that come free on %s are kept for job %u of %s, which needs %s; work outside quotas that could start there waits at most %d s",
+			  gq_hold_node_name(gq_view_kept_node(view)->node), id,
+			  pr ? pr->name : "?", shape, gq_state_room_wait());
 }
 
 /* What a hold of `job` names besides its kind: the job waited for, the

@@ -264,7 +264,9 @@ static void _run_pass(void)
  */
 static void _run_rehold(void)
 {
-	gq_timed_lock_t t = { .locks = { .job = WRITE_LOCK } };
+	/* the node read lock: a room wait's text names its node */
+	gq_timed_lock_t t = { .locks = { .job = WRITE_LOCK,
+					 .node = READ_LOCK } };
 	gq_pass_rec_t r = { .ok = true, .rehold = true };
 	struct timespec end;
 	bool ran = false;

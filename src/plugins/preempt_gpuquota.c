@@ -253,7 +253,8 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	const gq_project_t *pe, *pr;
 	time_t now = time(NULL);
 	uint64_t lost;
-	int k;
+	int k, n, nodes[GQ_RECLAIM_NODES];
+	bool fresh;
 
 	gq_state_lock();
 	pools = gq_state_view();
@@ -283,8 +284,11 @@ static void _note_reclaim(job_record_t *victim, int grace)
 		GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost",
 		er->in.id, pr->name, gq_band_name(er->band), (unsigned long long)lost);
 	/* holds written inside Slurm's main cycle: written again by a re-hold
-	 * right after it (pass_thread.c, _want_pass_now) */
-	if (gq_state_note_reclaim(er->in.id, now, grace) &&
+	 * right after it (pass_thread.c, _want_pass_now); again when a
+	 * victim frees a node no victim of the reclaim freed before */
+	fresh = gq_state_note_reclaim(er->in.id, now, grace);
+	n = gq_hold_job_nodes(victim, nodes);
+	if ((gq_state_reclaim_nodes(er->in.id, nodes, n) || fresh) &&
 	    _hold_for_reclaim(pools, now))
 		gq_state_want_pass_now();
 	gq_state_unlock();

@@ -383,11 +383,15 @@ static void _note_victim(job_record_t *job_ptr, time_t now)
 	};
 	uint32_t preemptor = 0;
 	int64_t since = 0;
-	int grace = 0, rc;
+	int grace = 0, rc, nodes[GQ_RECLAIM_NODES], n = -1;
+	bool rebuild = !gq_state_inflight_read();
 
+	/* its nodes only where its reclaim may be rebuilt: not every job's
+	 * bitmap every pass */
+	if (rebuild && job_ptr->system_comment)
+		n = gq_hold_job_nodes(job_ptr, nodes);
 	rc = gq_pass_victim(&f, job_ptr->system_comment, job_ptr->preempt_time,
-			    now, !gq_state_inflight_read(), &preemptor, &since,
-			    &grace);
+			    now, rebuild, nodes, n, &preemptor, &since, &grace);
 	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
 		      preemptor);

@@ -90,6 +90,8 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 				  char *buf, size_t n)
 {
 	bool kept = gq_view_kept_for(view) == job->in.id;
+	const gq_room_node_t *at = gq_view_kept_node(view);
+	char rest[96] = "";
 	int w;
 
 	if (!kept && !job->roomless)
@@ -97,9 +99,17 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 	w = snprintf(buf, n, "; %s can free %u GPUs for it within the other projects' floors yet",
 		     job->in.nodes > 1 ? "not enough nodes" : "no node",
 		     job->in.gpus_per_node);
-	if (kept && w > 0 && (size_t)w < n)
-		snprintf(buf + w, n - w, ", so GPUs that come free are kept for it (at most %d s)",
-			 gq_state_room_wait());
+	if (!kept || w <= 0 || (size_t)w >= n)
+		return buf;
+	/* why that node: it can start there soonest (room.h) */
+	if (at->when == INT64_MAX)
+		snprintf(rest, sizeof(rest), ", the rest when jobs without a time limit end");
+	else if (at->when > (int64_t)time(NULL))
+		snprintf(rest, sizeof(rest), ", the rest when jobs there reach their time limit, in %ld s",
+			 (long)(at->when - time(NULL)));
+	snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%u GPU%s idle, %u it may reclaim%s)",
+		 gq_hold_node_name(at->node), gq_state_room_wait(), at->idle,
+		 at->idle == 1 ? "" : "s", at->reclaim, rest);
 	return buf;
 }
 
@@ -117,7 +127,7 @@ static char *_explain_text(job_record_t *job_ptr, const gq_view_t *prev,
 {
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const char *why = job_state_reason_string(job_ptr->state_reason);
-	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "", loan[256];
+	char *desc = NULL, in[GQ_POOL_TEXT_MAX] = "", loan[512];
 
 	if (job_ptr->state_reason != WAIT_NO_REASON &&
 	    job_ptr->state_reason != WAIT_PRIORITY &&

@@ -240,6 +240,7 @@ out:
 
 int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 		   int64_t preempt_time, int64_t now, bool rebuild,
+		   const int *nodes, int nnodes,
 		   uint32_t *preemptor, int64_t *since, int *grace)
 {
 	bool running = (f->job_state & JOB_STATE_BASE) == JOB_RUNNING;
@@ -253,6 +254,9 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 	     gq_facts_requeued_for(f, system_comment, now, preemptor, since)))
 		rc = gq_state_rebuild_reclaim(*preemptor, *since, *grace) ?
 		     1 : -1;
+	if (rc > 0)	/* a requeued victim's nodes are gone: any node */
+		gq_state_rebuild_nodes(*preemptor, nodes,
+				       running ? nnodes : -1);
 	if (((preempt_time && running) || (f->job_state & JOB_COMPLETING)) &&
 	    (owner = gq_facts_reclaimed_for(system_comment)))
 		gq_state_victim_leaving(owner);

@@ -124,14 +124,18 @@ int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now);
  * the command), a victim still warned (gq_facts_reclaim_of, f's state,
  * end time and preempt_time) or requeued less than GQ_RECLAIM_WAIT ago
  * (gq_facts_requeued_for) notes its reclaim again
- * (gq_state_rebuild_reclaim, with *preemptor, *since, *grace set); a
- * victim still leaving (warned and running, or completing) is told to
- * gq_state_victim_leaving.  Returns 1 when a reclaim was rebuilt, -1 when
- * that ran out of memory, else 0.  Caller holds the state lock.
- * O(reclaims in flight).
+ * (gq_state_rebuild_reclaim, with *preemptor, *since, *grace set), with
+ * the nodes a warned victim still runs on (nodes[0..nnodes), Slurm's node
+ * indices; nnodes < 0: not known; a victim requeued: not known either,
+ * so any node: gq_state_rebuild_nodes); a victim still leaving (warned
+ * and running, or completing) is told to gq_state_victim_leaving.
+ * Returns 1 when a reclaim was rebuilt, -1 when that ran out of memory,
+ * else 0.  Caller holds the state lock.  O(reclaims in flight +
+ * nnodes).
  */
 int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 		   int64_t preempt_time, int64_t now, bool rebuild,
+		   const int *nodes, int nnodes,
 		   uint32_t *preemptor, int64_t *since, int *grace);
 
 /*

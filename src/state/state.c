@@ -162,7 +162,59 @@ static gq_inflight_t *_inflight_add(uint32_t preemptor, int64_t since,
 	e->grace = grace > 0 ? grace : 0;
 	e->since = since;
 	e->seen = e->left = false;
+	e->nnodes = -1;		/* any node until its victims' are noted */
+	e->nodes_open = true;
 	return e;
+}
+
+/* Add node n to e's nodes; whether they grew. */
+static bool _reclaim_node(gq_inflight_t *e, int n)
+{
+	int i;
+
+	if (e->nnodes < 0)
+		return false;
+	for (i = 0; i < e->nnodes; i++)
+		if (e->nodes[i] == n)
+			return false;
+	if (n < 0 || e->nnodes == GQ_RECLAIM_NODES)
+		e->nnodes = -1;	/* any node */
+	else
+		e->nodes[e->nnodes++] = n;
+	return true;
+}
+
+/* Add a victim's nodes to its reclaim's; whether they grew. */
+static bool _reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	gq_inflight_t *e = _inflight_of(preemptor);
+	bool grew = false;
+	int i;
+
+	if (!e || (!e->nodes_open && e->nnodes < 0))
+		return false;	/* none, or any node already */
+	if (e->nodes_open) {
+		e->nodes_open = false;
+		e->nnodes = 0;
+	}
+	if (n < 0)
+		grew = _reclaim_node(e, -1);
+	for (i = 0; i < n; i++)
+		grew |= _reclaim_node(e, nodes[i]);
+	return grew;
+}
+
+bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	if (!_reclaim_nodes(preemptor, nodes, n))
+		return false;
+	_state.epoch++;	/* a pass that read before held fewer */
+	return true;
+}
+
+void gq_state_rebuild_nodes(uint32_t preemptor, const int *nodes, int n)
+{
+	_reclaim_nodes(preemptor, nodes, n);
 }
 
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace)
@@ -185,7 +237,7 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace)
 {
 	gq_inflight_t *e = _inflight_of(preemptor);
 
-	if (!e)
+	if (!e)	/* its victims' nodes: gq_state_rebuild_nodes */
 		return _inflight_add(preemptor, since, grace) != NULL;
 	if (since < e->since)
 		e->since = since;
@@ -325,6 +377,9 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 	(*e)[*n].preemptor = id;
 	(*e)[*n].since = now;
 	(*e)[*n].grace = 0;
+	(*e)[*n].node = -1;
+	(*e)[*n].nnodes = -1;
+	(*e)[*n].nodes_open = false;
 	return &(*e)[(*n)++];
 }
 
@@ -353,8 +408,9 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
 }
 
 /*
- * Keep one pool's freed GPUs for its first room waiter whose wait is not
- * over.  Returns 1 when GPUs are kept, else 0.
+ * Keep the GPUs that come free on one node of a pool for its first room
+ * waiter whose wait is not over and that a node can take, on the node it
+ * was kept on before while it can.  Returns 1 when GPUs are kept, else 0.
  */
 static int _keep_room(gq_view_t *v, int64_t now)
 {
@@ -371,16 +427,28 @@ static int _keep_room(gq_view_t *v, int64_t now)
 			continue;
 		if (!(w = _room_wait(ids[i], now)))
 			break;	/* no memory: nobody waits */
-		if (now - w->since < wait)
-			return gq_view_keep_room(v, ids[i]);
+		if (now - w->since < wait &&
+		    gq_view_keep_room(v, ids[i], w->node)) {
+			w->node = gq_view_kept_node(v)->node;
+			return 1;
+		}
 	}
-	gq_view_keep_room(v, 0);
+	gq_view_keep_room(v, 0, -1);
 	return 0;
+}
+
+/* A reclaim in flight as the view waits for it. */
+static void _active(gq_reclaim_at_t *a, const gq_inflight_t *e)
+{
+	a->preemptor = e->preemptor;
+	a->nnodes = e->nnodes;
+	if (e->nnodes > 0)
+		memcpy(a->node, e->nodes, sizeof(int) * e->nnodes);
 }
 
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
-	uint32_t *active = NULL;
+	gq_reclaim_at_t *active = NULL;
 	int i, k, n, waiting = 0, w;
 
 	_forget_gone(p, _state.inflight, &_state.ninflight);
@@ -395,7 +463,7 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 			if (now - _state.inflight[i].since <
 				    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
-				active[n++] = _state.inflight[i].preemptor;
+				_active(&active[n++], &_state.inflight[i]);
 		w = gq_view_wait_for_reclaims(p->view[k], active, n);
 		/* no reclaim in flight: freed GPUs may be kept for room */
 		waiting += w ? w : _keep_room(p->view[k], now);

@@ -48,6 +48,13 @@ typedef struct {
 	bool seen;		/* a victim of it leaving, in this read */
 	bool left;		/* the last pass found none of its victims
 				 * leaving (gq_state_leaving_end) */
+	int node;		/* a room wait: the node GPUs were last kept
+				 * on (gq_view_kept_node); -1: none */
+	/* a reclaim: its victims' nodes (gq_state_reclaim_nodes); nnodes
+	 * -1: any node (none noted yet, rebuilt, or too many) */
+	int nnodes;
+	int nodes[GQ_RECLAIM_NODES];
+	bool nodes_open;	/* no node noted yet, and may be */
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -182,6 +189,27 @@ void gq_state_publish(void);
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
 
 /*
+ * The nodes a victim of the reclaim for `preemptor` (noted by
+ * gq_state_note_reclaim) frees: work outside quotas waits for it only
+ * where it could start on one of them (gq_view_wait_for_reclaims).
+ * n < 0: not known, any node.  Until a first call, any node; past
+ * GQ_RECLAIM_NODES nodes, any node.  Returns whether the
+ * nodes waited for grew (the holds are to be written again; a pass that
+ * read before is made again).  Caller holds the lock.  O(reclaims in
+ * flight + GQ_RECLAIM_NODES x n).
+ */
+bool gq_state_reclaim_nodes(uint32_t preemptor, const int *nodes, int n);
+
+/*
+ * The nodes a victim of a rebuilt reclaim (gq_state_rebuild_reclaim)
+ * frees, read back with it: n < 0 when not known (a victim requeued
+ * already): any node from then on.  As gq_state_reclaim_nodes, without
+ * making a pass again (the pass reading them waits for it itself).
+ * Caller holds the lock.
+ */
+void gq_state_rebuild_nodes(uint32_t preemptor, const int *nodes, int n);
+
+/*
  * A reclaim in flight read back from Slurm's records at the first pass
  * after slurmctld (or the plugin) started, when the in-memory reclaims
  * are gone: a victim still warned since `since` (its preempt_time, which
@@ -265,11 +293,14 @@ int gq_state_budget_window(void);
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
  * less than their wait ago (gq_view_wait_for_reclaims).
- * A pool with no reclaim in flight keeps its freed GPUs for its first room
- * waiter (gq_view_room_waiters, highest priority first) whose room wait
- * began less than gq_state_room_wait() ago or begins now; a waiter whose wait is
- * over is passed over while it pends (never renewed), and forgotten
- * when it is no longer pending.  One waiter per pool at a time.
+ * A pool with no reclaim in flight keeps the GPUs that come free on one
+ * node for its first room waiter (gq_view_room_waiters, highest priority
+ * first) whose room wait began less than gq_state_room_wait() ago or
+ * begins now and for which a node can be chosen (gq_view_keep_room: the
+ * node it was kept on before while it can still take it); a waiter whose
+ * wait is over is passed over while it pends (never renewed), and
+ * forgotten when it is no longer pending.  One waiter per pool at a
+ * time.
  * Returns how many preemptors and room waiters the pools' jobs wait for.
  * Caller holds the lock.  O(J + pools x (reclaims in flight + room
  * waiters of the pass x room waits)).

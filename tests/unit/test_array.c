@@ -120,13 +120,13 @@ START_TEST(array_split_while_a_reclaim_waits)
 				  proj("team-c", 2, 1, GQ_NO_LIMIT) };
 	gq_view_t *v = view_of(p, 3, NULL, 0);
 	const gq_job_t *j;
-	uint32_t c1 = 20;
+	gq_reclaim_at_t c1 = { .preemptor = 20, .nnodes = -1 };
 
 	for (int waiting = 0; waiting <= 1; waiting++) {
 		gq_view_begin(v, 8, 100);
 		gq_view_expect_reclaim_wait(v, waiting);
 		add(v, "team-a", with_tasks(pending(9, 1, 50), 8));
-		pend(v, c1, "team-c", 1, 60);
+		pend(v, c1.preemptor, "team-c", 1, 60);
 		ck_assert_int_eq(gq_view_compute(v), 0);
 		gq_view_wait_for_reclaims(v, &c1, 1);
 		j = gq_view_job(v, 9);
@@ -161,7 +161,8 @@ END_TEST
 START_TEST(reclaim_wait_ends_with_the_array_band)
 {
 	gq_view_t *v = view2("team-a", 2, "team-b", 2, 0);
-	uint32_t arr = 9, id;
+	gq_reclaim_at_t arr = { .preemptor = 9, .nnodes = -1 };
+	uint32_t id;
 	int after;
 
 	for (after = 0; after <= 1; after++) {

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "core/pools.h"
+#include "core/room.h"
 #include "core/view.h"
 
 #define MAXP 6
@@ -482,6 +483,7 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 {
 	const uint32_t *ids;
 	int n = gq_view_room_waiters(v, &ids), i, a, node, up = 0, rooms;
+	const gq_room_node_t *kept;
 	uint32_t idle[MAXN];
 
 	for (node = 0; node < w->nnodes; node++) {
@@ -524,16 +526,24 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 	}
 	if (!n)
 		return;
-	gq_view_keep_room(v, ids[0]);
+	/* a listed waiter fits an up node emptied: one is chosen */
+	ck_assert(gq_view_keep_room(v, ids[0], -1));
 	ck_assert_uint_eq(gq_view_kept_for(v), ids[0]);
+	kept = gq_view_kept_node(v);
+	ck_assert_msg(kept->node >= 0 && !w->down[kept->node] &&
+		      kept->gpus >= gq_view_job(v, ids[0])->in.gpus_per_node,
+		      "seed %llu: GPUs kept on node %d", (unsigned long long)w->seed,
+		      kept->node);
 	for (a = 0; a < w->njobs; a++) {
 		const gq_job_t *j = gq_view_job(v, w->jobs[a].in.id);
 
 		if (!w->jobs[a].live || !j || j->hold != GQ_HOLD_ROOM)
 			continue;
+		/* held: outside quotas, and could start on the kept node */
 		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
 			      j->band != GQ_BAND_IN_QUOTA &&
-			      j->waits_for == ids[0],
+			      j->waits_for == ids[0] &&
+			      gq_room_could_land(v, j, kept),
 			      "seed %llu: job %u held for room: band %d waits for %u",
 			      (unsigned long long)w->seed, j->in.id, j->band,
 			      j->waits_for);

@@ -476,13 +476,33 @@ START_TEST(requeued_victim_names_its_reclaim)
 
 	gq_state_lock();
 	pre = 0;
-	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, true, &pre, &since,
+	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, true, NULL, -1, &pre, &since,
 					&grace), 1);
 	ck_assert_uint_eq(pre, 20);
 	ck_assert_int_eq(grace, 0);
 	ck_assert_int_eq(gq_state_reclaim_wait(20), GQ_RECLAIM_WAIT);
-	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, false, &pre, &since,
+	ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, false, NULL, -1, &pre, &since,
 					&grace), 0);
+	gq_state_clear();
+
+	/* the victims' nodes read back: a warned victim's (running, its
+	 * preempt_time 105) on node 3; then the requeued one's, not known:
+	 * any node */
+	{
+		int n3 = 3;
+		gq_job_facts_t warned = { .job_state = JOB_RUNNING,
+					  .submit_time = 90, .end_time = 165 };
+
+		ck_assert_int_eq(gq_pass_victim(&warned, c, 105, 110, true,
+						&n3, 1, &pre, &since, &grace),
+				 1);
+		ck_assert_int_eq(grace, 60);
+		ck_assert_int_eq(gq_state()->inflight[0].nnodes, 1);
+		ck_assert_int_eq(gq_state()->inflight[0].nodes[0], 3);
+		ck_assert_int_eq(gq_pass_victim(&pend, c, 0, 110, true, &n3, 1,
+						&pre, &since, &grace), 1);
+		ck_assert_int_eq(gq_state()->inflight[0].nnodes, -1);
+	}
 	gq_state_clear();
 	gq_state_unlock();
 }

@@ -305,8 +305,9 @@ class Seen:
 # an in-quota job gpuquota found no room for (write_slurm.c)
 NO_ROOM = re.compile(r"gpuquota: in quota.*; (no node|not enough nodes) can free \d+ GPU")
 
-# gpuquota's hold of work outside quotas, naming the job it waits for
-HELD_FOR = re.compile(r"gpuquota: GPUs are (kept|being reclaimed) for job \d+ of ([^,;]+)[,;]")
+# gpuquota's hold of work outside quotas, naming the job it waits for (a
+# room wait names the node GPUs are kept on)
+HELD_FOR = re.compile(r"gpuquota: GPUs (?:that come free on \S+ )?are (kept|being reclaimed) for job \d+ of ([^,;]+)[,;]")
 
 
 def job_cause(run, p, t, r, band, alloc, tasks, rows, seen, room):

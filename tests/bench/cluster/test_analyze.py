@@ -177,7 +177,7 @@ def test_episodes():
 	check("behind in-quota work", (c[0], c[1]["id"]), ("no room on one node", "20"))
 	# held while GPUs are kept for a's own whole-node job: that job's cause
 	# (a's queue is served in order); kept for another project's: not
-	held = "gpuquota: GPUs are kept for job 20 of %s, which needs 4 GPUs on one node; work outside quotas waits at most 30 s"
+	held = "gpuquota: GPUs that come free on n1 are kept for job 20 of %s, which needs 4 GPUs on one node; work outside quotas that could start there waits at most 30 s"
 	seen = episodes.Seen()
 	seen.band["33"] = episodes.IQ	# seen in quota before
 	check("held for its own", cause(run, full + [row("33", "a", "PENDING", 1, held % "a")], t, seen)[0],

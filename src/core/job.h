@@ -108,11 +108,12 @@ typedef struct {
 	gq_job_in_t in;		/* as added; never changed by the pass */
 	int project;		/* index in the registry */
 	/* pending jobs (queue.c) */
-	gq_band_t band;
+	gq_band_t band : 8;	/* a byte each, band and hold: a record is
+				 * two cache lines (job_store.c) */
+	gq_hold_t hold : 8;	/* must not start yet */
 	double cum;		/* A_k */
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */
-	gq_hold_t hold;		/* must not start yet */
 	uint32_t waits_for;	/* GQ_HOLD_RECLAIM: the preemptor;
 				 * GQ_HOLD_ROOM: the job GPUs are kept for */
 	uint32_t tasks_now;	/* tasks it may start before the next pass:

@@ -27,6 +27,7 @@ typedef struct {
 	uint8_t st;
 	bool warned;		/* a victim in its grace time */
 	bool held;		/* gpuquota's answer: held */
+	bool reclaims;		/* may reclaim (this scheduling attempt) */
 	uint32_t prio;		/* the priority Slurm orders it by */
 	uint32_t run;		/* its runs so far (stale events) */
 	uint32_t preemptor;	/* warned: the job it was taken for */
@@ -58,7 +59,7 @@ typedef struct {
 	size_t nrunning;
 	uint32_t *pending;	/* indexes of pending jobs */
 	size_t npending;
-	uint32_t *active;	/* a pass's scratch */
+	uint64_t *active;	/* bit i: job i pending or running */
 	uint32_t *order;	/* the scheduler's scratch */
 	uint64_t eligible;	/* eligible pending jobs */
 	gq_pass_in_t in;	/* the pass input, its arrays reused */
@@ -267,18 +268,12 @@ static void _in_victims(gq_replay_t *R)
 	gq_state_leaving_end();
 }
 
-static int _by_index(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Fill the state's next views from the model, the active jobs in
- * submit order as Slurm's job list has them.  O(J log J + N). */
+ * submit order as Slurm's job list has them (a walk of the active bits:
+ * O(history / 64 + J)), plus the nodes: O(N). */
 static int _fill(gq_replay_t *R, gq_pools_t *p)
 {
-	size_t places = 0, k, i, n = 0;
+	size_t places = 0, k, i;
 
 	for (k = 0; k < R->nrunning; k++)
 		places += R->job[R->running[k]].shape.nodes;
@@ -288,13 +283,14 @@ static int _fill(gq_replay_t *R, gq_pools_t *p)
 	R->in.nplaces = 0;
 	for (i = 0; i < (size_t)R->c->n; i++)
 		R->in.node[i].alloc = R->c->node[i].gpus - R->c->free_gpus[i];
-	memcpy(R->active, R->pending, R->npending * sizeof(*R->active));
-	memcpy(R->active + R->npending, R->running,
-	       R->nrunning * sizeof(*R->active));
-	n = R->npending + R->nrunning;
-	qsort(R->active, n, sizeof(*R->active), _by_index);
-	for (i = 0; i < n; i++)
-		_in_job(R, p, R->active[i]);
+	for (k = 0; k < (R->h->n + 63) / 64; k++) {
+		uint64_t w = R->active[k];
+
+		while (w) {
+			_in_job(R, p, (uint32_t)(k * 64 + __builtin_ctzll(w)));
+			w &= w - 1;
+		}
+	}
 	_in_victims(R);
 	return gq_pass_fill(p, &R->in, R->now);
 }
@@ -384,11 +380,13 @@ static int _add_late(gq_replay_t *R, uint32_t i)
 
 /* ---- starts, ends, requeues ------------------------------------------- */
 
-/* Job i into a list (pending, running) and out of it: O(1). */
+/* Job i into a list (pending, running) and out of it: O(1).  A job in
+ * either is active (R->active). */
 static void _list_add(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
 {
 	R->job[i].pos = (uint32_t)*n;
 	list[(*n)++] = i;
+	R->active[i / 64] |= 1ULL << (i % 64);
 }
 
 static void _list_drop(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
@@ -397,6 +395,7 @@ static void _list_drop(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
 
 	list[at] = last;
 	R->job[last].pos = at;
+	R->active[i / 64] &= ~(1ULL << (i % 64));
 }
 
 /* Start job i on `nodes` (a fit).  Its end, and the wake-ups of the rules
@@ -653,51 +652,107 @@ static int _reclaim(gq_replay_t *R, uint32_t i)
 
 /* ---- Slurm's scheduling ------------------------------------------------- */
 
-static gq_replay_t *sort_R;	/* qsort's context */
-
-/* Slurm's order: priority, then submit time, then id. */
-static int _by_priority(const void *a, const void *b)
+/* Slurm's order: does job a come before job b (priority, then submit
+ * time, then id)? */
+static bool _ahead(const gq_replay_t *R, uint32_t a, uint32_t b)
 {
-	const gq_rjob_t *x = &sort_R->job[*(const uint32_t *)a];
-	const gq_rjob_t *y = &sort_R->job[*(const uint32_t *)b];
+	const gq_rjob_t *x = &R->job[a], *y = &R->job[b];
 
 	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
+		return x->prio > y->prio;
 	if (x->pend_since != y->pend_since)
-		return x->pend_since < y->pend_since ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+		return x->pend_since < y->pend_since;
+	return a < b;
+}
+
+/* The heap R->order[0..n) on _ahead, from i down.  O(log n). */
+static void _sift(gq_replay_t *R, size_t n, size_t i)
+{
+	uint32_t *h = R->order;
+
+	while (true) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		uint32_t t;
+
+		if (l < n && _ahead(R, h[l], h[m]))
+			m = l;
+		if (r < n && _ahead(R, h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * The eligible pending jobs that may do something now, into a heap in
+ * Slurm's order: not held, and fitting at a glance or able to reclaim.
+ * *reclaimers: how many may reclaim.  O(P) lookups.
+ */
+static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
+{
+	const gq_pools_t *v = R->gq ? gq_state_view() : NULL;
+	size_t i, n = 0;
+
+	*reclaimers = 0;
+	for (i = 0; i < R->npending; i++) {
+		uint32_t j = R->pending[i];
+		gq_rjob_t *x = &R->job[j];
+
+		if (x->begin > R->now)
+			continue;
+		_answer(R, j);
+		x->reclaims = v && gq_pools_reclaiming(v, R->h->job[j].id) >= 0;
+		if (x->held || (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)))
+			continue;
+		*reclaimers += x->reclaims;
+		R->order[n++] = j;
+	}
+	for (i = n / 2; i-- > 0;)
+		_sift(R, n, i);
+	return n;
 }
 
 /*
  * A scheduling attempt: the eligible pending jobs in Slurm's order, each
  * started when it fits now (held ones never); with gpuquota, one that
- * does not fit may reclaim.  O(P log P + P + starts x N + reclaims).
+ * does not fit may reclaim.  Only the jobs that may do something are
+ * taken, from a heap, and only while GPUs are idle or a job that may
+ * reclaim is left; after a reclaim (GPUs freed beyond what the preemptor
+ * took) the attempt is made again.  O(P + taken x log P + starts x N +
+ * reclaims).
  */
 static int _schedule(gq_replay_t *R)
 {
-	size_t n = 0, k, i;
+	bool again = true;
 
-	for (i = 0; i < R->npending; i++)
-		if (R->job[R->pending[i]].begin <= R->now) {
-			_answer(R, R->pending[i]);
-			R->order[n++] = R->pending[i];
-		}
-	sort_R = R;
-	qsort(R->order, n, sizeof(*R->order), _by_priority);
-	for (k = 0; k < n; k++) {
-		uint32_t j = R->order[k];
+	while (again) {
+		size_t reclaimers, n = _candidates_now(R, &reclaimers);
+		uint64_t before = R->r->reclaims;
 
-		_answer(R, j);	/* holds written during the attempt */
-		if (R->job[j].held)
-			continue;
-		if (gq_sim_may_fit(R->c, &R->job[j].shape) &&
-		    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
-			       &R->job[j].shape, R->fit)) {
-			if (_start(R, j, R->fit))
+		while (n && (R->c->idle_gpus || reclaimers)) {
+			uint32_t j = R->order[0];
+			gq_rjob_t *x = &R->job[j];
+
+			R->order[0] = R->order[--n];
+			_sift(R, n, 0);
+			reclaimers -= x->reclaims;
+			_answer(R, j);	/* holds written during the attempt */
+			if (x->held)
+				continue;
+			if (gq_sim_may_fit(R->c, &x->shape) &&
+			    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
+				       &x->shape, R->fit)) {
+				if (_start(R, j, R->fit))
+					return -1;
+			} else if (x->reclaims && _reclaim(R, j)) {
 				return -1;
-		} else if (R->gq && _reclaim(R, j)) {
-			return -1;
+			}
 		}
+		again = R->r->reclaims != before;
 	}
 	return 0;
 }
@@ -827,7 +882,7 @@ static int _setup(gq_replay_t *R)
 	R->r->job = calloc(n + 1, sizeof(*R->r->job));
 	R->running = calloc(n + 1, sizeof(*R->running));
 	R->pending = calloc(n + 1, sizeof(*R->pending));
-	R->active = calloc(n + 1, sizeof(*R->active));
+	R->active = calloc(n / 64 + 1, sizeof(*R->active));
 	R->order = calloc(n + 1, sizeof(*R->order));
 	R->cand = calloc(n + 1, sizeof(*R->cand));
 	R->scratch_g = calloc(R->c->n + 1, sizeof(uint32_t));

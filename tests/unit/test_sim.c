@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "shared/job_facts.h"
 #include "sim/cluster.h"
 #include "sim/history.h"
 #include "sim/replay.h"
@@ -235,6 +236,60 @@ START_TEST(test_quota_of)
 }
 END_TEST
 
+/*
+ * The quick start with settings.grace_time 60: a1 is warned at 10 and
+ * keeps its GPU until its grace time ends at 70, when it is requeued
+ * (70 GPU-seconds lost); b2 waits for it (no second victim meanwhile:
+ * the reclaim settles) and starts at 70.
+ */
+START_TEST(test_quick_start_grace)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = write_temp(
+		"{\"settings\": {\"grace_time\": 60},"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"accounts\": [\"ua\"]},"
+		" {\"name\": \"team-b\", \"gpu_quota\": 2, \"accounts\": [\"ub\"]}]}");
+
+	read_trace(quick_start, 2, 2, &h);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.reclaims, 1);
+	ck_assert_uint_eq(r.job[0].requeues, 1);
+	ck_assert_uint_eq(r.job[1].requeues, 0);
+	ck_assert_int_eq(r.job[3].first_start, T0 + 70);
+	ck_assert_int_eq(r.job[3].wait, 60);
+	ck_assert_double_eq_tol(r.acct[0].lost_secs, 70, 1e-9);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+/* A model's job in Slurm's terms reads as the core expects: pending and
+ * demand; pending with a begin time ahead: waiting, eligible on its own
+ * (begins_later); running. */
+START_TEST(test_model_facts)
+{
+	gq_job_facts_t f;
+	gq_job_in_t in;
+
+	gq_facts_model_job(&f, false, 100, 100);
+	f.gpus = 2;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_PENDING);
+	ck_assert(in.requeueable);
+	gq_facts_model_job(&f, false, 221, 100);
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
+	ck_assert(in.begins_later);
+	gq_facts_model_job(&f, true, 0, 100);
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_RUNNING);
+	ck_assert(gq_node_takes_work(gq_facts_model_node_state()));
+}
+END_TEST
+
 START_TEST(test_replay_deterministic)
 {
 	gq_sim_history_t h = { 0 };
@@ -345,6 +400,8 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_nodes_from_scontrol);
 	tcase_add_test(tc, test_stock_order_and_backfill);
 	tcase_add_test(tc, test_quick_start_requeues_a1);
+	tcase_add_test(tc, test_quick_start_grace);
+	tcase_add_test(tc, test_model_facts);
 	tcase_add_test(tc, test_quota_of);
 	tcase_add_test(tc, test_replay_deterministic);
 	tcase_add_test(tc, test_trace_errors);

@@ -63,3 +63,32 @@ bool gq_sim_int(const char *s, int64_t min, int64_t max, int64_t *out)
 	*out = v;
 	return true;
 }
+
+int gq_sim_read_file(const char *path, size_t *ln,
+		     int (*header)(void *ctx, char *line),
+		     int (*row)(void *ctx, char *line), void *ctx, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	*ln = 0;
+	if (!f)
+		return gq_sim_error(err, errlen, path, 0, "file", "cannot open",
+				    NULL);
+	while (!rc && getline(&line, &cap, f) > 0) {
+		++*ln;
+		if (*ln == 1)
+			rc = header(ctx, line);
+		else if (line[strspn(line, " \t\r\n")])
+			rc = row(ctx, line);
+	}
+	if (!rc && *ln == 0)
+		rc = gq_sim_error(err, errlen, path, 0, "header", "empty file",
+				  NULL);
+	free(line);
+	fclose(f);
+	return rc;
+}

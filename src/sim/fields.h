@@ -34,6 +34,17 @@ int gq_sim_column(const gq_sim_fields_t *header, const char *name);
 int gq_sim_error(char *err, size_t errlen, const char *path, size_t line,
 		 const char *field, const char *what, const char *value);
 
+/*
+ * The file at path line by line: its first line to header(), each other
+ * line that is not blank to row(), until one fails (-1, err set by it);
+ * *ln is the line's number meanwhile.  Returns 0 or -1 (also for a file
+ * that cannot be opened or is empty, err naming it).  O(file).
+ */
+int gq_sim_read_file(const char *path, size_t *ln,
+		     int (*header)(void *ctx, char *line),
+		     int (*row)(void *ctx, char *line), void *ctx, char *err,
+		     size_t errlen);
+
 /* A decimal integer in [min, max], the whole text.  O(text). */
 bool gq_sim_int(const char *s, int64_t min, int64_t max, int64_t *out);
 

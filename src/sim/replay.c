@@ -488,30 +488,6 @@ static int _requeue(gq_replay_t *R, uint32_t i)
 
 /* ---- reclaim, as preempt/gpuquota answers Slurm ------------------------- */
 
-/* The reclaim's ledger record into the state (preempt_gpuquota.c,
- * _ledger_note): the requeue budgets read it. */
-static void _ledger(const gq_pools_t *v, int k, const gq_job_t *er,
-		    const gq_job_t *ee, int64_t now)
-{
-	gq_ledger_rec_t rec = {
-		.at = now,
-		.preemptor = er->in.id,
-		.reason = er->band == GQ_BAND_FAIR_SHARE ?
-				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
-		.victim = ee->in.id,
-		.gpus = ee->in.gpus,
-		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time,
-				       ee->in.saved_secs),
-	};
-
-	gq_ledger_name(rec.pool, v->name[k]);
-	gq_ledger_name(rec.preemptor_project,
-		       gq_view_project(v->view[k], er->project)->name);
-	gq_ledger_name(rec.victim_project,
-		       gq_view_project(v->view[k], ee->project)->name);
-	gq_state_ledger_note(&rec);
-}
-
 /*
  * Victim i taken for job `er` (preempt_gpuquota.c's _grace_time: its
  * grace time, the reclaim noted and work outside quotas held for it,
@@ -528,7 +504,11 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 	    (je = gq_view_job(v->view[k], R->h->job[i].id))) {
 		grace = gq_config_grace_time(gq_state_config(),
 			gq_view_project(v->view[k], je->project)->name);
-		_ledger(v, k, jr, je, R->now);
+		gq_ledger_rec_t rec;
+
+		/* the record the requeue budgets read (_ledger_note) */
+		gq_ledger_record(&rec, v->name[k], v->view[k], jr, je, R->now);
+		gq_state_ledger_note(&rec);
 	}
 	if (gq_state_note_reclaim(er, R->now, grace))
 		gq_state_wait_for_reclaims(v, R->now);

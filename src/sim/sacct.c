@@ -23,6 +23,7 @@ typedef struct {
 	int col[C_N];
 	char *err;
 	size_t errlen;
+	gq_sim_history_t *h;
 } gq_sacct_t;
 
 /* The value of `key` in a TRES list ("cpu=8,gres/gpu=2,node=1"), or of
@@ -99,8 +100,9 @@ static int _bad(gq_sacct_t *r, int c, const char *what, const char *value)
 			    value);
 }
 
-static int _header(gq_sacct_t *r, char *line)
+static int _header(void *ctx, char *line)
 {
+	gq_sacct_t *r = ctx;
 	gq_sim_fields_t f;
 	int i;
 
@@ -147,8 +149,10 @@ static int _shape(gq_sacct_t *r, char **v, gq_sim_job_t *j)
 	return 0;
 }
 
-static int _job(gq_sacct_t *r, char *line, gq_sim_history_t *h)
+static int _job(void *ctx, char *line)
 {
+	gq_sacct_t *r = ctx;
+	gq_sim_history_t *h = r->h;
 	gq_sim_fields_t f;
 	gq_sim_job_t j = { 0 }, *out;
 	char *v[C_N];
@@ -189,27 +193,10 @@ static int _job(gq_sacct_t *r, char *line, gq_sim_history_t *h)
 int gq_sim_read_sacct(const char *path, gq_sim_history_t *h, char *err,
 		      size_t errlen)
 {
-	gq_sacct_t r = { .path = path, .err = err, .errlen = errlen };
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
+	gq_sacct_t r = { .path = path, .err = err, .errlen = errlen, .h = h };
+	int rc = gq_sim_read_file(path, &r.line, _header, _job, &r,
+				  err, errlen);
 
-	if (!f)
-		return gq_sim_error(err, errlen, path, 0, "file", "cannot open",
-				    NULL);
-	while (!rc && getline(&line, &cap, f) > 0) {
-		r.line++;
-		if (r.line == 1)
-			rc = _header(&r, line);
-		else if (line[strspn(line, " \t\r\n")])
-			rc = _job(&r, line, h);
-	}
-	if (!rc && r.line == 0)
-		rc = gq_sim_error(err, errlen, path, 0, "header", "empty file",
-				  NULL);
-	free(line);
-	fclose(f);
 	if (!rc)
 		gq_sim_history_sort(h);
 	return rc;

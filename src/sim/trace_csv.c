@@ -21,10 +21,12 @@ typedef struct {
 	uint32_t nodes, gpus_per_node;
 	char *err;
 	size_t errlen;
+	gq_sim_history_t *h;
 } gq_trace_t;
 
-static int _header(gq_trace_t *r, char *line)
+static int _header(void *ctx, char *line)
 {
+	gq_trace_t *r = ctx;
 	gq_sim_fields_t f;
 	int i;
 
@@ -57,8 +59,10 @@ static int _num(gq_trace_t *r, const gq_sim_fields_t *f, int c, int64_t min,
 }
 
 /* One job line into h. */
-static int _job(gq_trace_t *r, char *line, gq_sim_history_t *h)
+static int _job(void *ctx, char *line)
 {
+	gq_trace_t *r = ctx;
+	gq_sim_history_t *h = r->h;
 	gq_sim_fields_t f;
 	int64_t id, gpus, nodes, interval, run;
 	gq_sim_job_t *j;
@@ -102,29 +106,13 @@ static int _job(gq_trace_t *r, char *line, gq_sim_history_t *h)
 int gq_sim_read_trace(const char *path, uint32_t nodes, uint32_t gpus_per_node,
 		      gq_sim_history_t *h, char *err, size_t errlen)
 {
-	gq_trace_t r = { .path = path, .nodes = nodes, .t = GQ_SIM_TRACE_EPOCH,
+	gq_trace_t r = { .path = path, .nodes = nodes, .h = h,
+			 .t = GQ_SIM_TRACE_EPOCH,
 			 .gpus_per_node = gpus_per_node, .err = err,
 			 .errlen = errlen };
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
+	int rc = gq_sim_read_file(path, &r.line, _header, _job, &r,
+				  err, errlen);
 
-	if (!f)
-		return gq_sim_error(err, errlen, path, 0, "file", "cannot open",
-				    NULL);
-	while (!rc && getline(&line, &cap, f) > 0) {
-		r.line++;
-		if (r.line == 1)
-			rc = _header(&r, line);
-		else if (line[strspn(line, " \t\r\n")])
-			rc = _job(&r, line, h);
-	}
-	if (!rc && r.line == 0)
-		rc = gq_sim_error(err, errlen, path, 0, "header", "empty file",
-				  NULL);
-	free(line);
-	fclose(f);
 	if (!rc)
 		gq_sim_history_sort(h);
 	return rc;

@@ -781,18 +781,20 @@ static int _event(gq_replay_t *R, const gq_ev_t *e)
 }
 
 /* When the next pass runs: the first tick of the interval at or after
- * the first change since the last pass; with usage, at least every
- * idle_pass seconds while jobs wait; INT64_MAX: none due. */
+ * the first change since the last pass (a start in the scheduling
+ * attempt after a pass is read by the next tick's); with usage, at least
+ * every idle_pass seconds while jobs wait; INT64_MAX: none due. */
 static int64_t _next_pass(const gq_replay_t *R)
 {
 	int64_t t;
 
 	if (!R->gq)
 		return INT64_MAX;
-	if (R->dirty) {
+	if (R->dirty) {	/* one pass a tick at most (slurmctld's pacing) */
 		t = R->dirty_since - R->base;
-		t = (t + R->interval - 1) / R->interval * R->interval;
-		return R->base + t;
+		t = R->base + (t + R->interval - 1) / R->interval * R->interval;
+		return t > R->last_pass || !R->r->passes ? t :
+		       R->last_pass + R->interval;
 	}
 	if (gq_state_config()->settings.usage_half_life > 0 && R->eligible &&
 	    R->o->idle_pass > 0)

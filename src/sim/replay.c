@@ -483,6 +483,10 @@ static int _requeue(gq_replay_t *R, uint32_t i)
 	j->run++;
 	j->pend_since = R->now;
 	j->begin = R->now + R->o->requeue_delay;
+	if (j->begin <= R->now) {	/* no delay: demand at once */
+		_eligible(R, i, +1);
+		return 0;
+	}
 	return gq_events_push(&R->ev, j->begin, GQ_EV_BEGIN, i, j->run);
 }
 
@@ -796,8 +800,10 @@ static int64_t _next_pass(const gq_replay_t *R)
 		return t > R->last_pass || !R->r->passes ? t :
 		       R->last_pass + R->interval;
 	}
+	/* idle passes only while something is still to come: a job that
+	 * fits on no node would otherwise keep the replay going forever */
 	if (gq_state_config()->settings.usage_half_life > 0 && R->eligible &&
-	    R->o->idle_pass > 0)
+	    R->o->idle_pass > 0 && gq_events_next(&R->ev) != INT64_MAX)
 		return R->last_pass + R->o->idle_pass;
 	return INT64_MAX;
 }

@@ -373,6 +373,38 @@ START_TEST(test_sacct_reads)
 }
 END_TEST
 
+/*
+ * A job that fits on no node (4 GPUs on one node of 2-GPU nodes) under a
+ * configuration with usage (idle passes while jobs wait): the replay ends
+ * once nothing is left to come, the job never started.
+ */
+START_TEST(test_never_fits_ends)
+{
+	char text[1024], err[GQ_ERR_MAX] = "", *path, *cfg;
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+
+	snprintf(text, sizeof(text), "%s%s", sacct_header,
+		 "5|team-a|gpu|gres/gpu=4|gres/gpu=4|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|00:10:00|UNLIMITED|COMPLETED\n"
+		 "6|team-a|gpu|gres/gpu=1|gres/gpu=1|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|00:10:00|UNLIMITED|COMPLETED\n");
+	path = write_temp(text);
+	cfg = write_temp("{\"settings\": {\"usage_half_life\": 3600},"
+			 " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	ck_assert_msg(!gq_sim_read_sacct(path, &h, err, sizeof(err)), "%s", err);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_int_eq(r.job[0].first_start, -1);
+	ck_assert_uint_eq(r.acct[0].never_started, 1);
+	ck_assert_int_eq(r.job[1].wait, 0);
+	ck_assert_int_eq(r.span, 600);	/* the 1-GPU job's end */
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(path);
+	unlink(cfg);
+	free(path);
+	free(cfg);
+}
+END_TEST
+
 START_TEST(test_sacct_errors)
 {
 	char text[1024];
@@ -407,6 +439,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sacct_reads);
 	tcase_add_test(tc, test_sacct_errors);
+	tcase_add_test(tc, test_never_fits_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -290,6 +290,30 @@ START_TEST(test_model_facts)
 }
 END_TEST
 
+/*
+ * Each project at its quota (a1 2 GPUs on n1, b1 2 GPUs on n2): b2, over
+ * team-b's quota, reclaims nothing and waits for a1's end at 3600.
+ */
+START_TEST(test_at_quota_no_reclaim)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = quick_config();
+
+	read_trace("1,a,2,0,1,0,3600,0,Pass\n"
+		   "2,b,2,0,1,1,3600,0,Pass\n"
+		   "3,b,1,0,1,1,3600,0,Pass\n", 2, 2, &h);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.reclaims, 0);
+	ck_assert_int_eq(r.job[2].first_start, T0 + 3600);
+	ck_assert_int_eq(r.job[2].wait, 3598);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
 START_TEST(test_replay_deterministic)
 {
 	gq_sim_history_t h = { 0 };
@@ -434,6 +458,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_quick_start_requeues_a1);
 	tcase_add_test(tc, test_quick_start_grace);
 	tcase_add_test(tc, test_model_facts);
+	tcase_add_test(tc, test_at_quota_no_reclaim);
 	tcase_add_test(tc, test_quota_of);
 	tcase_add_test(tc, test_replay_deterministic);
 	tcase_add_test(tc, test_trace_errors);

@@ -1,73 +1,24 @@
 /*
- * replay.c - the simulator's event loop (see replay.h).
+ * replay.c - the simulator's event loop (see replay.h): the clock and its
+ * events, starts, ends and requeues, the figures, and Slurm's scheduling
+ * as modelled; gpuquota's pass and answers are model_pass.c's, a reclaim
+ * model_reclaim.c's (model.h).
  *
  * Costs: each event time walks the accounts for the figures (O(A)); each
- * scheduling attempt sorts the eligible pending jobs (O(P log P)) and
- * tries each at a glance (O(1)), a first fit (O(N)) only when the glance
- * allows; each pass is the core's (O(J)) plus its input (O(J + N));
- * a preemptor that does not fit walks the running jobs (O(R log R)) and
- * fits again after each candidate (O(N) each).  What grows with a
- * month's history is the number of event times and passes, linearly.
+ * scheduling attempt walks the eligible pending jobs (O(P) lookups), and
+ * takes from a heap only those that may start or reclaim (O(log P)
+ * each), a first fit (O(N)) only when a glance allows; each pass is the
+ * core's (O(J)) plus its input (O(J + N)); a preemptor that does not fit
+ * walks the running jobs (O(R log R)) and fits again after each candidate
+ * (O(N) each).  What grows with a month's history is the number of event
+ * times and passes, linearly, each costing the queue's length.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/events.h"
-#include "sim/replay.h"
-#include "state/ledger.h"
+#include "sim/model.h"
 #include "state/state.h"
-#include "shared/job_facts.h"
-#include "shared/pass_input.h"
-
-enum { ST_FUTURE, ST_PENDING, ST_RUNNING, ST_DONE };
-
-/* A job as the model has it now. */
-typedef struct {
-	uint8_t st;
-	bool warned;		/* a victim in its grace time */
-	bool held;		/* gpuquota's answer: held */
-	bool reclaims;		/* may reclaim (this scheduling attempt) */
-	uint32_t prio;		/* the priority Slurm orders it by */
-	uint32_t run;		/* its runs so far (stale events) */
-	uint32_t preemptor;	/* warned: the job it was taken for */
-	int64_t warned_at;	/* Slurm's preempt_time */
-	int acct;
-	uint32_t pos;		/* its place in the pending or running list */
-	int64_t pend_since;	/* submitted, or requeued (Slurm's submit
-				 * time then) */
-	int64_t begin;		/* not before */
-	int64_t start;
-	uint32_t held_gpus;	/* running: all its nodes' */
-	gq_sim_shape_t shape;
-	int *nodes;		/* running: shape.nodes of them */
-} gq_rjob_t;
-
-typedef struct {
-	const gq_sim_opts_t *o;
-	const gq_sim_history_t *h;
-	gq_sim_cluster_t *c;
-	gq_sim_result_t *r;
-	bool gq;		/* gpuquota (else stock) */
-	gq_rjob_t *job;
-	gq_events_t ev;
-	int64_t now;
-	bool dirty;		/* something changed since the last pass */
-	int64_t dirty_since, last_pass, base;
-	int interval;
-	uint32_t *running;	/* indexes of running jobs */
-	size_t nrunning;
-	uint32_t *pending;	/* indexes of pending jobs */
-	size_t npending;
-	uint64_t *active;	/* bit i: job i pending or running */
-	uint32_t *order;	/* the scheduler's scratch */
-	uint64_t eligible;	/* eligible pending jobs */
-	gq_pass_in_t in;	/* the pass input, its arrays reused */
-	size_t in_cap, place_cap;
-	uint32_t *scratch_g, *scratch_c;	/* what-if idle GPUs, CPUs */
-	int *fit;
-	struct cand { uint32_t rank, job; } *cand;
-} gq_replay_t;
 
 double gq_sim_quota_of(const gq_config_t *cfg, const char *account)
 {
@@ -91,7 +42,7 @@ double gq_sim_quota_of(const gq_config_t *cfg, const char *account)
 	return 0;
 }
 
-static void _mark(gq_replay_t *R)
+void gq_sim_mark(gq_replay_t *R)
 {
 	if (!R->dirty)
 		R->dirty_since = R->now;
@@ -129,255 +80,6 @@ static void _eligible(gq_replay_t *R, uint32_t i, int sign)
 	R->eligible += sign;
 }
 
-/* ---- the core's input, from the model ---------------------------------- */
-
-/* A job's facts as Slurm would give them, into the core's input. */
-static void _job_in(gq_replay_t *R, uint32_t i, gq_job_in_t *in)
-{
-	const gq_sim_job_t *hj = &R->h->job[i];
-	const gq_rjob_t *j = &R->job[i];
-	bool running = j->st == ST_RUNNING;
-	gq_job_facts_t f;
-
-	gq_facts_model_job(&f, running, j->begin, R->now);
-	f.id = hj->id;
-	f.submit_time = j->pend_since;
-	f.start_time = running ? j->start : 0;
-	f.end_time = running && hj->limit ? j->start + hj->limit : 0;
-	f.gpus = running ? j->held_gpus : hj->gpus;
-	f.nodes = hj->nodes;
-	f.gpus_per_node = (hj->gpus + hj->nodes - 1) / hj->nodes;
-	gq_job_input(&f, R->now, in);
-	in->at_risk = running && j->warned;
-}
-
-/* Room in the input for every active job and its places. */
-static int _in_room(gq_replay_t *R, size_t jobs, size_t places)
-{
-	if (jobs > R->in_cap) {
-		gq_pass_job_t *j = realloc(R->in.job, jobs * sizeof(*j));
-
-		if (!j)
-			return -1;
-		R->in.job = j;
-		R->in_cap = jobs;
-	}
-	if (places > R->place_cap) {
-		gq_pass_place_t *p = realloc(R->in.place, places * sizeof(*p));
-
-		if (!p)
-			return -1;
-		R->in.place = p;
-		R->place_cap = places;
-	}
-	return 0;
-}
-
-/* The nodes and partitions, once: what the pass reads of them but their
- * allocated GPUs. */
-static int _in_nodes(gq_replay_t *R)
-{
-	const gq_sim_cluster_t *c = R->c;
-	size_t n = 0;
-	int i, b;
-
-	R->in.node = calloc(c->n + 1, sizeof(*R->in.node));
-	R->in.node_part = calloc((size_t)c->n * (c->nparts + 1) + 1,
-				 sizeof(*R->in.node_part));
-	if (!R->in.node || !R->in.node_part)
-		return -1;
-	R->in.part = (const char *const *)c->part;
-	R->in.nparts = c->nparts;
-	R->in.nnodes = c->n;
-	for (i = 0; i < c->n; i++) {
-		gq_pass_node_t *pn = &R->in.node[i];
-
-		pn->present = true;
-		pn->state = gq_facts_model_node_state();
-		pn->gpus = c->node[i].gpus;
-		pn->part = n;
-		for (b = 0; b < c->nparts; b++)
-			if (c->node[i].parts & (1ULL << b)) {
-				R->in.node_part[n++] = b;
-				pn->nparts++;
-			}
-	}
-	R->in.nnode_parts = n;
-	return 0;
-}
-
-/* A running job's GPUs node by node into the input. */
-static void _in_place(gq_replay_t *R, uint32_t i, gq_pass_job_t *pj)
-{
-	const gq_rjob_t *j = &R->job[i];
-	uint32_t k, g, cp;
-
-	pj->place = R->in.nplaces;
-	for (k = 0; k < j->shape.nodes; k++) {
-		gq_sim_held(R->c, &j->shape, j->nodes[k], &g, &cp);
-		R->in.place[R->in.nplaces].node = j->nodes[k];
-		R->in.place[R->in.nplaces++].gpus = g;
-		pj->nplaces++;
-	}
-}
-
-/* One active job into the input (a job of no pool is left out). */
-static void _in_job(gq_replay_t *R, gq_pools_t *p, uint32_t i)
-{
-	const gq_sim_job_t *hj = &R->h->job[i];
-	bool pending = R->job[i].st == ST_PENDING;
-	gq_pass_job_t *pj = &R->in.job[R->in.njobs];
-
-	memset(pj, 0, sizeof(*pj));
-	if ((pj->pool = gq_pass_pool(p, hj->partition, pending)) < 0)
-		return;
-	pj->account = hj->account;
-	pj->partitions = hj->partition;
-	pj->pending = pending;
-	_job_in(R, i, &pj->in);
-	if (!pending)
-		_in_place(R, i, pj);
-	R->in.njobs++;
-}
-
-/*
- * The victims still leaving, as a pass reads them from Slurm's records
- * (gq_pass_victim with the system comment preempt/gpuquota writes).
- */
-static void _in_victims(gq_replay_t *R)
-{
-	size_t k;
-
-	gq_state_leaving_begin();
-	for (k = 0; k < R->nrunning; k++) {
-		const gq_rjob_t *j = &R->job[R->running[k]];
-		gq_job_facts_t f;
-		char comment[64];
-		uint32_t preemptor;
-		int64_t since;
-		int grace;
-
-		if (!j->warned)
-			continue;
-		gq_facts_model_job(&f, true, 0, R->now);
-		snprintf(comment, sizeof(comment), GQ_RECLAIMED_FOR "%u",
-			 j->preemptor);
-		gq_pass_victim(&f, comment, j->warned_at, R->now, false,
-			       &preemptor, &since, &grace);
-	}
-	gq_state_leaving_end();
-}
-
-/* Fill the state's next views from the model, the active jobs in
- * submit order as Slurm's job list has them (a walk of the active bits:
- * O(history / 64 + J)), plus the nodes: O(N). */
-static int _fill(gq_replay_t *R, gq_pools_t *p)
-{
-	size_t places = 0, k, i;
-
-	for (k = 0; k < R->nrunning; k++)
-		places += R->job[R->running[k]].shape.nodes;
-	if (_in_room(R, R->npending + R->nrunning + 1, places + 1))
-		return -1;
-	R->in.njobs = 0;
-	R->in.nplaces = 0;
-	for (i = 0; i < (size_t)R->c->n; i++)
-		R->in.node[i].alloc = R->c->node[i].gpus - R->c->free_gpus[i];
-	for (k = 0; k < (R->h->n + 63) / 64; k++) {
-		uint64_t w = R->active[k];
-
-		while (w) {
-			_in_job(R, p, (uint32_t)(k * 64 + __builtin_ctzll(w)));
-			w &= w - 1;
-		}
-	}
-	_in_victims(R);
-	return gq_pass_fill(p, &R->in, R->now);
-}
-
-/* ---- a pass ------------------------------------------------------------ */
-
-/* Wake-ups for the waits the pass began (room waits). */
-static int _pass_wakes(gq_replay_t *R)
-{
-	gq_pools_t *v = gq_state_view();
-	int k, room = gq_state_room_wait();
-
-	for (k = 0; room > 0 && k < v->n; k++) {
-		const uint32_t *ids;
-
-		if (gq_view_room_waiters(v->view[k], &ids) > 0)
-			return gq_events_push(&R->ev, R->now + room + 1,
-					      GQ_EV_WAKE, 0, 0);
-	}
-	return 0;
-}
-
-/*
- * priority/gpuquota's pass (pass_thread.c, _pass): read, compute,
- * publish, usage counted; the ledger's records taken (the plugin writes
- * them to its file).  O(J + N) plus the core's.
- */
-static int _pass(gq_replay_t *R)
-{
-	const gq_config_t *cfg = gq_state_config();
-	gq_pools_t *next = gq_state_next();
-	gq_ledger_rec_t *recs;
-
-	if (!next || _fill(R, next) ||
-	    gq_pass_compute(next, gq_state_usage(), gq_state_losses(R->now),
-			    &cfg->settings, R->now))
-		return -1;
-	gq_state_publish();
-	if (gq_usage_advance(gq_state_usage(), gq_state_view(),
-			     cfg->settings.usage_half_life, R->now))
-		return -1;
-	gq_state_ledger_take(&recs);
-	free(recs);
-	R->r->passes++;
-	R->dirty = false;
-	R->last_pass = R->now;
-	return _pass_wakes(R);
-}
-
-/* ---- the answers -------------------------------------------------------- */
-
-/* The job's hold and priority now (write_slurm.c's decision: the record
- * gq_pools_answer gives; a job no pass classified yet, or of no pool:
- * priority 1, not held). */
-static void _answer(gq_replay_t *R, uint32_t i)
-{
-	gq_rjob_t *j = &R->job[i];
-	const gq_pools_t *v = R->gq ? gq_state_view() : NULL;
-	const gq_job_t *a;
-	int k;
-
-	j->held = false;
-	j->prio = 1;
-	if (!v || !(a = gq_pools_answer(v, R->h->job[i].id, &k)) ||
-	    a->in.state == GQ_JOB_RUNNING)
-		return;
-	j->held = a->hold != GQ_HOLD_NONE;
-	j->prio = a->priority;
-}
-
-/* A job submitted between passes (priority_p_set, gq_read_add): added
- * late to the published view. */
-static int _add_late(gq_replay_t *R, uint32_t i)
-{
-	const gq_sim_job_t *hj = &R->h->job[i];
-	gq_pools_t *v = gq_state_view();
-	gq_job_in_t in;
-	int k;
-
-	if (!v || (k = gq_pass_pool(v, hj->partition, true)) < 0)
-		return 0;
-	_job_in(R, i, &in);
-	if (!gq_view_add_late(v->view[k], hj->account, &in))
-		return -1;
-	return gq_pass_shadows(v, k, hj->account, hj->partition, &in, true);
-}
-
 /* ---- starts, ends, requeues ------------------------------------------- */
 
 /* Job i into a list (pending, running) and out of it: O(1).  A job in
@@ -400,7 +102,7 @@ static void _list_drop(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
 
 /* Start job i on `nodes` (a fit).  Its end, and the wake-ups of the rules
  * that read its age: min runtime, reclaim patience. */
-static int _start(gq_replay_t *R, uint32_t i, const int *nodes)
+int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes)
 {
 	const gq_sim_job_t *hj = &R->h->job[i];
 	gq_rjob_t *j = &R->job[i];
@@ -426,7 +128,7 @@ static int _start(gq_replay_t *R, uint32_t i, const int *nodes)
 	j->run++;
 	_list_drop(R, R->pending, &R->npending, i);
 	_list_add(R, R->running, &R->nrunning, i);
-	_mark(R);
+	gq_sim_mark(R);
 	if (R->gq) {
 		const gq_config_t *cfg = gq_state_config();
 
@@ -453,7 +155,7 @@ static void _leave(gq_replay_t *R, uint32_t i)
 	x->gpu_secs += (double)j->held_gpus * (R->now - j->start);
 	_list_drop(R, R->running, &R->nrunning, i);
 	j->warned = false;
-	_mark(R);
+	gq_sim_mark(R);
 }
 
 static void _end(gq_replay_t *R, uint32_t i)
@@ -469,7 +171,7 @@ static void _end(gq_replay_t *R, uint32_t i)
  * time `requeue_delay` later; its work since its start is lost (the
  * history has no checkpoints) and its whole run is done again.
  */
-static int _requeue(gq_replay_t *R, uint32_t i)
+int gq_sim_requeue(gq_replay_t *R, uint32_t i)
 {
 	gq_rjob_t *j = &R->job[i];
 	gq_sim_acct_t *x = &R->r->acct[j->acct];
@@ -488,150 +190,6 @@ static int _requeue(gq_replay_t *R, uint32_t i)
 		return 0;
 	}
 	return gq_events_push(&R->ev, j->begin, GQ_EV_BEGIN, i, j->run);
-}
-
-/* ---- reclaim, as preempt/gpuquota answers Slurm ------------------------- */
-
-/*
- * Victim i taken for job `er` (preempt_gpuquota.c's _grace_time: its
- * grace time, the reclaim noted and work outside quotas held for it,
- * its GPUs gone from its project); requeued now, or warned until its
- * grace time ends.
- */
-static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
-{
-	gq_pools_t *v = gq_state_view();
-	const gq_job_t *jr, *je;
-	int k, grace = 0;
-
-	if ((jr = gq_pools_job(v, er, &k)) &&
-	    (je = gq_view_job(v->view[k], R->h->job[i].id))) {
-		grace = gq_config_grace_time(gq_state_config(),
-			gq_view_project(v->view[k], je->project)->name);
-		gq_ledger_rec_t rec;
-
-		/* the record the requeue budgets read (_ledger_note) */
-		gq_ledger_record(&rec, v->name[k], v->view[k], jr, je, R->now);
-		gq_state_ledger_note(&rec);
-	}
-	if (gq_state_note_reclaim(er, R->now, grace))
-		gq_state_wait_for_reclaims(v, R->now);
-	gq_state_job_gone(R->h->job[i].id);
-	R->r->reclaims++;
-	if (gq_events_push(&R->ev, R->now + GQ_RECLAIM_WAIT + grace + 1,
-			   GQ_EV_WAKE, 0, 0))
-		return -1;
-	if (!grace)
-		return _requeue(R, i);
-	R->job[i].warned = true;
-	R->job[i].warned_at = R->now;
-	R->job[i].preemptor = er;
-	return gq_events_push(&R->ev, R->now + grace, GQ_EV_GRACE, i,
-			      R->job[i].run);
-}
-
-static int _by_rank(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
-/*
- * The candidates preempt/gpuquota offers for `er`, in the order it ranks
- * them (preempt_p_preemptable, _prio): a victim in its grace time first
- * (rank 0) when it may count on it, then gq_view_preempt_rank's.
- * O(R log R).
- */
-static size_t _candidates(gq_replay_t *R, const gq_pools_t *v, uint32_t er)
-{
-	size_t k, n = 0;
-
-	for (k = 0; k < R->nrunning; k++) {
-		uint32_t i = R->running[k], ee = R->h->job[i].id;
-		const gq_rjob_t *j = &R->job[i];
-		int p;
-
-		if (j->warned) {
-			if (gq_pools_may_take_leaving(v, ee, j->preemptor, er))
-				R->cand[n++] = (struct cand){ 0, i };
-		} else if (gq_pools_preemptable(v, ee, er) &&
-			   (p = gq_pools_find(v, ee)) >= 0) {
-			R->cand[n++] = (struct cand){
-				gq_view_preempt_rank(v->view[p], ee), i };
-		}
-	}
-	qsort(R->cand, n, sizeof(*R->cand), _by_rank);
-	return n;
-}
-
-/* Does candidate job i hold GPUs on one of the fit's nodes? */
-static bool _on_fit(const gq_replay_t *R, uint32_t i, const int *fit,
-		    uint32_t nfit)
-{
-	const gq_rjob_t *j = &R->job[i];
-	uint32_t a, b;
-
-	for (a = 0; a < j->shape.nodes; a++)
-		for (b = 0; b < nfit; b++)
-			if (j->nodes[a] == fit[b])
-				return true;
-	return false;
-}
-
-/*
- * Job i (id er) does not fit: cons_tres's choice of victims among the
- * candidates, modelled: each candidate in order taken out of a what-if
- * copy of the idle GPUs until the job fits; the victims are those taken
- * out on the nodes it would get.  Victims already leaving are waited
- * for, not taken again; the job starts at once when every victim left
- * at once (no grace time: Slurm starts it a few seconds later, after
- * KillWait).  O(R log R + candidates x N).
- */
-static int _reclaim(gq_replay_t *R, uint32_t i)
-{
-	const gq_pools_t *v = gq_state_view();
-	uint32_t er = R->h->job[i].id, g, cp, d;
-	size_t n, m;
-	bool leaving = false;
-
-	if (!v || gq_pools_reclaiming(v, er) < 0 ||
-	    gq_state_reclaim_settling(er, R->now, 0) ||
-	    !(n = _candidates(R, v, er)))
-		return 0;
-	memcpy(R->scratch_g, R->c->free_gpus, R->c->n * sizeof(uint32_t));
-	memcpy(R->scratch_c, R->c->free_cpus, R->c->n * sizeof(uint32_t));
-	for (m = 0; m < n; m++) {
-		const gq_rjob_t *c = &R->job[R->cand[m].job];
-
-		for (d = 0; d < c->shape.nodes; d++) {
-			gq_sim_held(R->c, &c->shape, c->nodes[d], &g, &cp);
-			R->scratch_g[c->nodes[d]] += g;
-			R->scratch_c[c->nodes[d]] += cp;
-		}
-		if (gq_sim_fit(R->c, R->scratch_g, R->scratch_c,
-			       &R->job[i].shape, R->fit))
-			break;
-	}
-	if (m == n)
-		return 0;
-	for (n = 0; n <= m; n++) {
-		uint32_t c = R->cand[n].job;
-
-		if (!_on_fit(R, c, R->fit, R->job[i].shape.nodes))
-			continue;
-		if (R->job[c].warned)
-			leaving = true;
-		else if (_take(R, c, er))
-			return -1;
-		leaving = leaving || R->job[c].warned;
-	}
-	if (leaving || !gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
-				   &R->job[i].shape, R->fit))
-		return 0;
-	return _start(R, i, R->fit);
 }
 
 /* ---- Slurm's scheduling ------------------------------------------------- */
@@ -688,7 +246,7 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 
 		if (x->begin > R->now)
 			continue;
-		_answer(R, j);
+		gq_sim_answer(R, j);
 		x->reclaims = v && gq_pools_reclaiming(v, R->h->job[j].id) >= 0;
 		if (x->held || (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)))
 			continue;
@@ -724,15 +282,15 @@ static int _schedule(gq_replay_t *R)
 			R->order[0] = R->order[--n];
 			_sift(R, n, 0);
 			reclaimers -= x->reclaims;
-			_answer(R, j);	/* holds written during the attempt */
+			gq_sim_answer(R, j);	/* holds written during the attempt */
 			if (x->held)
 				continue;
 			if (gq_sim_may_fit(R->c, &x->shape) &&
 			    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
 				       &x->shape, R->fit)) {
-				if (_start(R, j, R->fit))
+				if (gq_sim_start(R, j, R->fit))
 					return -1;
-			} else if (x->reclaims && _reclaim(R, j)) {
+			} else if (x->reclaims && gq_sim_reclaim(R, j)) {
 				return -1;
 			}
 		}
@@ -752,8 +310,8 @@ static int _submit(gq_replay_t *R, uint32_t i)
 	_list_add(R, R->pending, &R->npending, i);
 	_eligible(R, i, +1);
 	R->r->acct[j->acct].jobs++;
-	_mark(R);
-	return R->gq ? _add_late(R, i) : 0;
+	gq_sim_mark(R);
+	return R->gq ? gq_sim_add_late(R, i) : 0;
 }
 
 static int _event(gq_replay_t *R, const gq_ev_t *e)
@@ -769,16 +327,16 @@ static int _event(gq_replay_t *R, const gq_ev_t *e)
 		return 0;
 	case GQ_EV_GRACE:
 		if (j->st == ST_RUNNING && j->run == e->run && j->warned)
-			return _requeue(R, e->job);
+			return gq_sim_requeue(R, e->job);
 		return 0;
 	case GQ_EV_BEGIN:
 		if (j->st == ST_PENDING && j->run == e->run) {
 			_eligible(R, e->job, +1);
-			_mark(R);
+			gq_sim_mark(R);
 		}
 		return 0;
 	case GQ_EV_WAKE:
-		_mark(R);
+		gq_sim_mark(R);
 		return 0;
 	}
 	return 0;
@@ -829,7 +387,7 @@ static int _loop(gq_replay_t *R)
 		       gq_events_pop(&R->ev, &e))
 			rc = _event(R, &e);
 		if (!rc && t >= tp)
-			rc = _pass(R);
+			rc = gq_sim_pass(R);
 		if (!rc)
 			rc = _schedule(R);
 	}
@@ -878,7 +436,7 @@ static int _setup(gq_replay_t *R)
 	R->fit = calloc(R->c->n + 1, sizeof(int));
 	if (!R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
-	    !R->scratch_c || !R->fit || _accounts(R) || _in_nodes(R))
+	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const gq_sim_job_t *hj = &R->h->job[i];

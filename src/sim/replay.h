@@ -86,8 +86,8 @@ typedef struct {
 /*
  * Replay o->history.  Returns 0, or -1 with err (the configuration's
  * error as the plugin says it, or out of memory).  O(events x (A +
- * eligible pending x log) + passes x (J + N) + reclaim attempts x
- * running jobs x N): see replay.c.
+ * eligible pending) + passes x (J + N) + reclaim attempts x running
+ * jobs x N): see replay.c.
  */
 int gq_sim_replay(const gq_sim_opts_t *o, gq_sim_result_t *r, char *err,
 		  size_t errlen);

@@ -30,6 +30,9 @@ typedef struct {
 	bool json;
 } gq_sim_args_t;
 
+/* what _args found: the options' use asked for, or bad options */
+enum { GQ_SIM_HELP = 1, GQ_SIM_BAD = 2 };
+
 static int _usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: gpuquota simulate (--trace CSV | --sacct FILE)\n"
@@ -83,18 +86,18 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 			a->interval = (int)v; break;
 		case 'd': if (!_num(optarg, 0, &v)) goto bad;
 			a->delay = (int)v; break;
-		case 'h': return _usage(stdout, 0) - 1;
-		default: return _usage(stderr, -2);
+		case 'h': return _usage(stdout, GQ_SIM_HELP);
+		default: return _usage(stderr, GQ_SIM_BAD);
 		}
 	}
 	if (!!a->trace == !!a->sacct || optind >= argc ||
 	    (!a->nodes_from && (!a->nodes || !a->gpus)))
-		return _usage(stderr, -2);
+		return _usage(stderr, GQ_SIM_BAD);
 	return 0;
 bad:
 	fprintf(stderr, "gpuquota simulate: not a number, or too small: '%s'\n",
 		optarg);
-	return -2;
+	return GQ_SIM_BAD;
 }
 
 /* The cluster and the history. */
@@ -150,7 +153,7 @@ int gq_simulate_command(int argc, char **argv)
 	int rc, i, n;
 
 	if ((rc = _args(argc, argv, &a)))
-		return rc < -1 ? 2 : 0;
+		return rc == GQ_SIM_BAD ? 2 : 0;
 	n = argc - optind;
 	if ((rc = _inputs(&a, &c, &h)))
 		goto out;

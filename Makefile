@@ -158,11 +158,13 @@ rpm: prepare
 UNIT_SRC := $(wildcard tests/unit/*.c)
 # test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command);
 # test_cli_metrics.c the exposition of `gpuquota metrics`
+# test_sim.c the simulator (src/sim)
 UNIT_CLI := src/cli/sync.c src/cli/sacctmgr.c src/cli/metrics.c
-$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) $(UNIT_CLI) $(UNIT_CLI:.c=.h)
+UNIT_SIM := $(wildcard src/sim/*.c)
+$(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) $(UNIT_CLI) $(UNIT_CLI:.c=.h) $(UNIT_SIM) $(wildcard src/sim/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
-		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(UNIT_CLI) -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
+		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(UNIT_CLI) $(UNIT_SIM) -lslurm $(JSONL) $(shell pkg-config --libs check) -lm
 
 unit: $(BUILD)/unit_tests glue
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
@@ -287,7 +289,15 @@ clean:
 # without the rpath, for a package (the site's libslurm of that release).
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_HDR := $(wildcard src/cli/*.h)
-CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o
+# the simulator (src/sim): the core, config, state and shared's pass on a
+# model of the cluster; Slurm's public header through shared's, no libslurm
+SIM_SRC := $(wildcard src/sim/*.c)
+SIM_HDR := $(wildcard src/sim/*.h)
+SIM_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SIM_SRC))
+$(BUILD)/obj/sim/%.o: src/sim/%.c $(SIM_HDR) $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) $(JSONC) -c $< -o $@
+CLI_OBJ := $(CORE_OBJ) $(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o $(SIM_OBJ)
 SLURM_PREFIX ?=
 comma := ,
 ifneq ($(SLURM_PREFIX),)
@@ -301,7 +311,7 @@ $(CLI_SLURM_DEP):
 endif
 CLI_LINK = $(CC) $(CFLAGS) $(CLI_SLURM_CFLAGS) $(JSONC) -DGQ_VERSION='"$(RPM_VERSION)"' \
 	-o $@ $(CLI_SRC) $(CLI_OBJ) $(CLI_SLURM_LIBS) -lslurm $(JSONL) -lmicrohttpd -lm -lpthread
-$(BUILD)/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
+$(BUILD)/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR) $(SIM_HDR)
 	$(CLI_LINK) $(CLI_RPATH)
 $(BUILD)/pkg/gpuquota: $(CLI_SLURM_DEP) $(CLI_SRC) $(CLI_HDR) $(CLI_OBJ) $(GLUE_HDR)
 	@mkdir -p $(dir $@)

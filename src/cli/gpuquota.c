@@ -39,6 +39,7 @@
 #include "cli/metrics.h"
 #include "cli/read_api.h"
 #include "cli/sacctmgr.h"
+#include "cli/simulate.h"
 #include "cli/serve.h"
 
 /* where libslurm reads slurm.conf when SLURM_CONF is not set (Debian) */
@@ -103,6 +104,7 @@ static void _usage(FILE *f)
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
 		"       gpuquota checkpoint [JOBID]\n"
 		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
+		"       gpuquota simulate (--trace CSV | --sacct FILE) (--nodes N --gpus-per-node G | --nodes-from FILE) [--json] CONFIG...|stock...\n"
 		"       gpuquota --version\n");
 }
 
@@ -1024,9 +1026,11 @@ int main(int argc, char **argv)
 	bool json = false, dry_run = false;
 	int opt, rc;
 
-	/* its own options (cli/ledger.h) */
+	/* their own options (cli/ledger.h, cli/simulate.h) */
 	if (argc > 1 && !strcmp(argv[1], "ledger"))
 		return gq_ledger_command(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "simulate"))
+		return gq_simulate_command(argc - 1, argv + 1);
 	while ((opt = getopt_long(argc, argv, "A:hjn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':

@@ -214,24 +214,13 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
  * does meanwhile without a checkpoint is lost too, uncounted.  Returns
  * the GPU-seconds lost.  Caller holds the state lock.
  */
-static uint64_t _ledger_note(const char *pool, const gq_job_t *er,
-			     const gq_project_t *pr, const gq_job_t *ee,
-			     const gq_project_t *pe, time_t now)
+static uint64_t _ledger_note(const char *pool, const gq_view_t *v,
+			     const gq_job_t *er, const gq_job_t *ee,
+			     time_t now)
 {
-	gq_ledger_rec_t r = {
-		.at = now,
-		.preemptor = er->in.id,
-		.reason = er->band == GQ_BAND_FAIR_SHARE ?
-				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
-		.victim = ee->in.id,
-		.gpus = ee->in.gpus,
-		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time,
-				       ee->in.saved_secs),
-	};
+	gq_ledger_rec_t r;
 
-	gq_ledger_name(r.pool, pool);
-	gq_ledger_name(r.preemptor_project, pr->name);
-	gq_ledger_name(r.victim_project, pe->name);
+	gq_ledger_record(&r, pool, v, er, ee, now);
 	if (!gq_state_ledger_note(&r))
 		error("gpuquota: ledger: the record of JobId=%u taken for JobId=%u is dropped (out of memory, or %d records waiting for the file)",
 		      ee->in.id, er->in.id, GQ_LEDGER_QUEUE_MAX);
@@ -267,7 +256,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
 			  ee->in.gpus);
-	lost = _ledger_note(pools->name[k], er, pr, ee, pe, now);
+	lost = _ledger_note(pools->name[k], v, er, ee, now);
 	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f), %llu GPU-seconds lost%s",
 	     pools->name[k] ? " in pool " : "",
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,

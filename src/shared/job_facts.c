@@ -525,3 +525,22 @@ double gq_priority_part(uint32_t priority, uint32_t site_factor)
 		return 0;
 	return (double)priority - ((double)site_factor - NICE_OFFSET);
 }
+
+void gq_facts_model_job(gq_job_facts_t *f, bool running, int64_t begin_time,
+			int64_t now)
+{
+	memset(f, 0, sizeof(*f));
+	f->job_state = running ? JOB_RUNNING : JOB_PENDING;
+	f->batch = true;
+	f->requeue = true;
+	f->nice = NICE_OFFSET;
+	f->priority = 1;
+	f->begin_time = begin_time;
+	f->reason = running ? WAIT_NO_REASON :
+		    begin_time > now ? WAIT_TIME : WAIT_PRIORITY;
+}
+
+uint32_t gq_facts_model_node_state(void)
+{
+	return NODE_STATE_IDLE;
+}

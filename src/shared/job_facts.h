@@ -200,6 +200,19 @@ double gq_priority_weights(const uint32_t w[GQ_PRIORITY_WEIGHTS],
  */
 double gq_priority_part(uint32_t priority, uint32_t site_factor);
 
+/*
+ * A job of a model of Slurm (the simulator, sim/) in Slurm's terms: a
+ * batch job that may be requeued, of nice 0 and no QOS, running or
+ * pending with a priority (nobody holds it) and reason Priority, or
+ * BeginTime when `begin_time` is after `now` (a requeued job's delay).
+ * The caller sets id, GPUs, shape and times.
+ */
+void gq_facts_model_job(gq_job_facts_t *f, bool running, int64_t begin_time,
+			int64_t now);
+
+/* A model's node that takes work (idle or allocated, responding). */
+uint32_t gq_facts_model_node_state(void);
+
 /* The core's input for a job, at `now`. */
 void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "state/metrics.h"
 #include "state/ledger.h"
 #include "state/metrics.h"
 #include "tools/atomic_file.h"
@@ -237,4 +238,25 @@ bool gq_ledger_queue_push(gq_ledger_queue_t *q, const gq_ledger_rec_t *r)
 	}
 	q->r[q->n++] = *r;
 	return true;
+}
+
+void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
+		      const gq_view_t *v, const gq_job_t *er,
+		      const gq_job_t *ee, int64_t now)
+{
+	*r = (gq_ledger_rec_t){
+		.at = now,
+		.preemptor = er->in.id,
+		.reason = er->band == GQ_BAND_FAIR_SHARE ?
+				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
+		.victim = ee->in.id,
+		.gpus = ee->in.gpus,
+		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time,
+				       ee->in.saved_secs),
+	};
+	gq_ledger_name(r->pool, pool);
+	gq_ledger_name(r->preemptor_project,
+		       gq_view_project(v, er->project)->name);
+	gq_ledger_name(r->victim_project,
+		       gq_view_project(v, ee->project)->name);
 }

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/view.h"
+
 #define GQ_LEDGER_FILE "gpuquota-ledger"
 #define GQ_LEDGER_BOUND (8L << 20)	/* bytes of one file */
 #define GQ_LEDGER_NAME 65		/* a gpuquota.json name and its NUL */
@@ -56,6 +58,17 @@ typedef struct {
  */
 uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
 			uint32_t saved);
+
+/*
+ * The record of victim `ee` taken for preemptor `er` in view v (of the
+ * pool named `pool`, NULL without pools) at `now`: the preemptor's band
+ * as the reason, both projects, the victim's GPUs and the work its
+ * requeue loses (gq_ledger_lost).  preempt/gpuquota's and the
+ * simulator's one making of it.  O(1).
+ */
+void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
+		      const gq_view_t *v, const gq_job_t *er,
+		      const gq_job_t *ee, int64_t now);
 
 /* Copy a name into a record's field (cut at GQ_LEDGER_NAME - 1; NULL:
  * ""). */

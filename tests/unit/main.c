@@ -41,6 +41,7 @@ Suite *pass_input_suite(void);
 Suite *view_suite(void);
 Suite *ledger_suite(void);
 Suite *budget_suite(void);
+Suite *sim_suite(void);
 
 int main(void)
 {
@@ -83,6 +84,7 @@ int main(void)
 	srunner_add_suite(sr, view_suite());
 	srunner_add_suite(sr, ledger_suite());
 	srunner_add_suite(sr, budget_suite());
+	srunner_add_suite(sr, sim_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "helpers.h"
 #include "state/ledger.h"
 #include "state/metrics.h"
 #include "state/state.h"
@@ -63,6 +64,40 @@ START_TEST(lost_work)
 	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1000, 700), 0);
 	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 0, 0), 0);
 	ck_assert_uint_eq(gq_ledger_lost(8, 1000 + 86400, 1000, 0), 691200);
+}
+END_TEST
+
+/*
+ * A reclaim's record: team-b (quota 2) in quota takes team-a's job 1
+ * (2 GPUs from 1000, beyond team-a's quota of 0) at 1600: reason quota,
+ * both projects named, 2 GPUs, 2 x 600 = 1200 GPU-seconds lost.
+ */
+START_TEST(record_of_reclaim)
+{
+	gq_view_t *v = view2("team-a", 0, "team-b", 2, 0);
+	const gq_job_t *ee, *er;
+	gq_ledger_rec_t r;
+
+	gq_view_begin(v, 2, 1600);
+	run(v, 1, "team-a", 2, 1000);
+	pend(v, 2, "team-b", 2, 1500);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ee = gq_view_job(v, 1);
+	er = gq_view_job(v, 2);
+	ck_assert_int_eq(er->band, GQ_BAND_IN_QUOTA);
+	gq_ledger_record(&r, "p1", v, er, ee, 1600);
+	ck_assert_int_eq(r.at, 1600);
+	ck_assert_int_eq(r.reason, GQ_RECLAIM_QUOTA);
+	ck_assert_uint_eq(r.preemptor, 2);
+	ck_assert_uint_eq(r.victim, 1);
+	ck_assert_uint_eq(r.gpus, 2);
+	ck_assert_uint_eq(r.lost, 1200);
+	ck_assert_str_eq(r.pool, "p1");
+	ck_assert_str_eq(r.preemptor_project, "team-b");
+	ck_assert_str_eq(r.victim_project, "team-a");
+	gq_ledger_record(&r, NULL, v, er, ee, 1600);
+	ck_assert_str_eq(r.pool, "");
+	gq_view_free(v);
 }
 END_TEST
 
@@ -350,6 +385,7 @@ Suite *ledger_suite(void)
 	TCase *sum = tcase_create("sums per period and project");
 
 	tcase_add_test(rec, lost_work);
+	tcase_add_test(rec, record_of_reclaim);
 	tcase_add_test(rec, line_round_trip);
 	tcase_add_test(rec, line_bad);
 	tcase_add_test(file, append_read_back);

@@ -1,0 +1,565 @@
+/*
+ * replay.c - the simulator's event loop (see replay.h): the clock and its
+ * events, starts, ends and requeues, the figures, and Slurm's scheduling
+ * as modelled; gpuquota's pass and answers are model_pass.c's, a reclaim
+ * model_reclaim.c's (model.h).
+ *
+ * Costs: each event time walks the accounts for the figures (O(A)); each
+ * scheduling attempt walks the eligible pending jobs (O(P) lookups), and
+ * takes from a heap only those that may start or reclaim (O(log P)
+ * each), a first fit (O(N)) only when a glance allows; each pass is the
+ * core's (O(J)) plus its input (O(J + N)); a preemptor that does not fit
+ * walks the running jobs (O(R log R)) and fits again after each candidate
+ * (O(N) each).  What grows with a month's history is the number of event
+ * times and passes, linearly, each costing the queue's length.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/model.h"
+#include "state/state.h"
+
+double gq_sim_quota_of(const gq_config_t *cfg, const char *account)
+{
+	int i, a, k;
+
+	for (i = 0; cfg && i < cfg->nprojects; i++) {
+		const gq_project_cfg_t *p = &cfg->projects[i];
+		bool ours = !p->naccounts && !strcmp(p->name, account);
+		double q = 0;
+
+		for (a = 0; a < p->naccounts; a++)
+			ours = ours || !strcmp(p->accounts[a], account);
+		if (!ours)
+			continue;
+		if (!cfg->npools)
+			return p->gpu_quota;
+		for (k = 0; k < cfg->npools; k++)
+			q += p->by_pool[k].gpu_quota;
+		return q;
+	}
+	return 0;
+}
+
+void gq_sim_mark(gq_replay_t *R)
+{
+	if (!R->dirty)
+		R->dirty_since = R->now;
+	R->dirty = true;
+}
+
+/* ---- the figures ------------------------------------------------------ */
+
+/* Time passes from R->now to t: below quota, idle while jobs waited. */
+static void _advance(gq_replay_t *R, int64_t t)
+{
+	int64_t dt = t - R->now;
+	int a;
+
+	if (dt <= 0)
+		return;
+	for (a = 0; a < R->r->nacct; a++) {
+		gq_sim_acct_t *x = &R->r->acct[a];
+		double demand = x->alloc + (double)x->pending;
+
+		if (x->pending &&
+		    x->alloc < (x->quota < demand ? x->quota : demand))
+			x->below_secs += dt;
+	}
+	if (R->eligible)
+		R->r->idle_waiting_secs += (double)R->c->idle_gpus * dt;
+	R->now = t;
+}
+
+static void _eligible(gq_replay_t *R, uint32_t i, int sign)
+{
+	gq_sim_acct_t *x = &R->r->acct[R->job[i].acct];
+
+	x->pending += sign > 0 ? R->h->job[i].gpus : -(int64_t)R->h->job[i].gpus;
+	R->eligible += sign;
+}
+
+/* ---- starts, ends, requeues ------------------------------------------- */
+
+/* Job i into a list (pending, running) and out of it: O(1).  A job in
+ * either is active (R->active). */
+static void _list_add(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
+{
+	R->job[i].pos = (uint32_t)*n;
+	list[(*n)++] = i;
+	R->active[i / 64] |= 1ULL << (i % 64);
+}
+
+static void _list_drop(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
+{
+	uint32_t at = R->job[i].pos, last = list[--(*n)];
+
+	list[at] = last;
+	R->job[last].pos = at;
+	R->active[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* Start job i on `nodes` (a fit).  Its end, and the wake-ups of the rules
+ * that read its age: min runtime, reclaim patience. */
+int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes)
+{
+	const gq_sim_job_t *hj = &R->h->job[i];
+	gq_rjob_t *j = &R->job[i];
+	gq_sim_outcome_t *out = &R->r->job[i];
+	uint32_t k, g, cp;
+	int64_t w = 0;
+
+	memcpy(j->nodes, nodes, j->shape.nodes * sizeof(*nodes));
+	gq_sim_take(R->c, &j->shape, j->nodes);
+	j->held_gpus = 0;
+	for (k = 0; k < j->shape.nodes; k++) {
+		gq_sim_held(R->c, &j->shape, nodes[k], &g, &cp);
+		j->held_gpus += g;
+	}
+	_eligible(R, i, -1);
+	R->r->acct[j->acct].alloc += j->held_gpus;
+	out->wait += R->now - j->pend_since;
+	if (out->first_start < 0)
+		out->first_start = R->now;
+	out->last_start = R->now;
+	j->st = ST_RUNNING;
+	j->start = R->now;
+	j->run++;
+	_list_drop(R, R->pending, &R->npending, i);
+	_list_add(R, R->running, &R->nrunning, i);
+	gq_sim_mark(R);
+	if (R->gq) {
+		const gq_config_t *cfg = gq_state_config();
+
+		w = cfg->settings.min_runtime;
+		if (w > 0 && gq_events_push(&R->ev, R->now + w, GQ_EV_WAKE, 0, 0))
+			return -1;
+		w = cfg->settings.reclaim_patience;
+		if (w > 0 && hj->limit > w &&
+		    gq_events_push(&R->ev, R->now + hj->limit - w, GQ_EV_WAKE,
+				   0, 0))
+			return -1;
+	}
+	return gq_events_push(&R->ev, R->now + hj->run, GQ_EV_END, i, j->run);
+}
+
+/* Job i leaves its nodes: its GPU-seconds counted. */
+static void _leave(gq_replay_t *R, uint32_t i)
+{
+	gq_rjob_t *j = &R->job[i];
+	gq_sim_acct_t *x = &R->r->acct[j->acct];
+
+	gq_sim_give(R->c, &j->shape, j->nodes);
+	x->alloc -= j->held_gpus;
+	x->gpu_secs += (double)j->held_gpus * (R->now - j->start);
+	_list_drop(R, R->running, &R->nrunning, i);
+	j->warned = false;
+	gq_sim_mark(R);
+}
+
+static void _end(gq_replay_t *R, uint32_t i)
+{
+	_leave(R, i);
+	R->job[i].st = ST_DONE;
+	if (R->gq)	/* priority/gpuquota's job_end */
+		gq_state_job_gone(R->h->job[i].id);
+}
+
+/*
+ * Slurm's requeue: the job pending again, its submit time now, its begin
+ * time `requeue_delay` later; its work since its start is lost (the
+ * history has no checkpoints) and its whole run is done again.
+ */
+int gq_sim_requeue(gq_replay_t *R, uint32_t i)
+{
+	gq_rjob_t *j = &R->job[i];
+	gq_sim_acct_t *x = &R->r->acct[j->acct];
+
+	x->lost_secs += (double)j->held_gpus * (R->now - j->start);
+	x->requeues++;
+	R->r->job[i].requeues++;
+	_leave(R, i);
+	_list_add(R, R->pending, &R->npending, i);
+	j->st = ST_PENDING;
+	j->run++;
+	j->pend_since = R->now;
+	j->begin = R->now + R->o->requeue_delay;
+	if (j->begin <= R->now) {	/* no delay: demand at once */
+		_eligible(R, i, +1);
+		return 0;
+	}
+	return gq_events_push(&R->ev, j->begin, GQ_EV_BEGIN, i, j->run);
+}
+
+/* ---- Slurm's scheduling ------------------------------------------------- */
+
+/* Slurm's order: does job a come before job b (priority, then submit
+ * time, then id)? */
+static bool _ahead(const gq_replay_t *R, uint32_t a, uint32_t b)
+{
+	const gq_rjob_t *x = &R->job[a], *y = &R->job[b];
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio;
+	if (x->pend_since != y->pend_since)
+		return x->pend_since < y->pend_since;
+	return a < b;
+}
+
+/* The heap R->order[0..n) on _ahead, from i down.  O(log n). */
+static void _sift(gq_replay_t *R, size_t n, size_t i)
+{
+	uint32_t *h = R->order;
+
+	while (true) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		uint32_t t;
+
+		if (l < n && _ahead(R, h[l], h[m]))
+			m = l;
+		if (r < n && _ahead(R, h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/*
+ * The eligible pending jobs that may do something now, into a heap in
+ * Slurm's order: not held, and fitting at a glance or able to reclaim.
+ * *reclaimers: how many may reclaim.  O(P) lookups.
+ */
+static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
+{
+	const gq_pools_t *v = R->gq ? gq_state_view() : NULL;
+	size_t i, n = 0;
+
+	*reclaimers = 0;
+	for (i = 0; i < R->npending; i++) {
+		uint32_t j = R->pending[i];
+		gq_rjob_t *x = &R->job[j];
+
+		if (x->begin > R->now)
+			continue;
+		gq_sim_answer(R, j);
+		x->reclaims = v && gq_pools_reclaiming(v, R->h->job[j].id) >= 0;
+		if (x->held || (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)))
+			continue;
+		*reclaimers += x->reclaims;
+		R->order[n++] = j;
+	}
+	for (i = n / 2; i-- > 0;)
+		_sift(R, n, i);
+	return n;
+}
+
+/*
+ * A scheduling attempt: the eligible pending jobs in Slurm's order, each
+ * started when it fits now (held ones never); with gpuquota, one that
+ * does not fit may reclaim.  Only the jobs that may do something are
+ * taken, from a heap, and only while GPUs are idle or a job that may
+ * reclaim is left; after a reclaim (GPUs freed beyond what the preemptor
+ * took) the attempt is made again.  O(P + taken x log P + starts x N +
+ * reclaims).
+ */
+static int _schedule(gq_replay_t *R)
+{
+	bool again = true;
+
+	while (again) {
+		size_t reclaimers, n = _candidates_now(R, &reclaimers);
+		uint64_t before = R->r->reclaims;
+
+		while (n && (R->c->idle_gpus || reclaimers)) {
+			uint32_t j = R->order[0];
+			gq_rjob_t *x = &R->job[j];
+
+			R->order[0] = R->order[--n];
+			_sift(R, n, 0);
+			reclaimers -= x->reclaims;
+			gq_sim_answer(R, j);	/* holds written during the attempt */
+			if (x->held)
+				continue;
+			if (gq_sim_may_fit(R->c, &x->shape) &&
+			    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
+				       &x->shape, R->fit)) {
+				if (gq_sim_start(R, j, R->fit))
+					return -1;
+			} else if (x->reclaims && gq_sim_reclaim(R, j)) {
+				return -1;
+			}
+		}
+		again = R->r->reclaims != before;
+	}
+	return 0;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static int _submit(gq_replay_t *R, uint32_t i)
+{
+	gq_rjob_t *j = &R->job[i];
+
+	j->st = ST_PENDING;
+	j->pend_since = j->begin = R->now;
+	_list_add(R, R->pending, &R->npending, i);
+	_eligible(R, i, +1);
+	R->r->acct[j->acct].jobs++;
+	gq_sim_mark(R);
+	return R->gq ? gq_sim_add_late(R, i) : 0;
+}
+
+static int _event(gq_replay_t *R, const gq_ev_t *e)
+{
+	gq_rjob_t *j = &R->job[e->job];
+
+	switch (e->kind) {
+	case GQ_EV_SUBMIT:
+		return _submit(R, e->job);
+	case GQ_EV_END:
+		if (j->st == ST_RUNNING && j->run == e->run)
+			_end(R, e->job);
+		return 0;
+	case GQ_EV_GRACE:
+		if (j->st == ST_RUNNING && j->run == e->run && j->warned)
+			return gq_sim_requeue(R, e->job);
+		return 0;
+	case GQ_EV_BEGIN:
+		if (j->st == ST_PENDING && j->run == e->run) {
+			_eligible(R, e->job, +1);
+			gq_sim_mark(R);
+		}
+		return 0;
+	case GQ_EV_WAKE:
+		gq_sim_mark(R);
+		return 0;
+	}
+	return 0;
+}
+
+/* When the next pass runs: the first tick of the interval at or after
+ * the first change since the last pass (a start in the scheduling
+ * attempt after a pass is read by the next tick's); with usage, at least
+ * every idle_pass seconds while jobs wait; INT64_MAX: none due. */
+static int64_t _next_pass(const gq_replay_t *R)
+{
+	int64_t t;
+
+	if (!R->gq)
+		return INT64_MAX;
+	if (R->dirty) {	/* one pass a tick at most (slurmctld's pacing) */
+		t = R->dirty_since - R->base;
+		t = R->base + (t + R->interval - 1) / R->interval * R->interval;
+		return t > R->last_pass || !R->r->passes ? t :
+		       R->last_pass + R->interval;
+	}
+	/* idle passes only while something is still to come: a job that
+	 * fits on no node would otherwise keep the replay going forever */
+	if (gq_state_config()->settings.usage_half_life > 0 && R->eligible &&
+	    R->o->idle_pass > 0 && gq_events_next(&R->ev) != INT64_MAX)
+		return R->last_pass + R->o->idle_pass;
+	return INT64_MAX;
+}
+
+/*
+ * The loop: the earliest of the next event and the next pass; the
+ * figures advanced to it, its events handled, the pass run when due, a
+ * scheduling attempt after.
+ */
+static int _loop(gq_replay_t *R)
+{
+	gq_ev_t e;
+	int rc = 0;
+
+	while (!rc) {
+		int64_t te = gq_events_next(&R->ev), tp = _next_pass(R);
+		int64_t t = te < tp ? te : tp;
+
+		if (t == INT64_MAX)
+			break;
+		_advance(R, t);
+		while (!rc && gq_events_next(&R->ev) == t &&
+		       gq_events_pop(&R->ev, &e))
+			rc = _event(R, &e);
+		if (!rc && t >= tp)
+			rc = gq_sim_pass(R);
+		if (!rc)
+			rc = _schedule(R);
+	}
+	return rc;
+}
+
+/* ---- set up, the result ------------------------------------------------- */
+
+static int _accounts(gq_replay_t *R)
+{
+	const gq_sim_history_t *h = R->h;
+	size_t i;
+	int a;
+
+	R->r->acct = calloc(h->nnames + 1, sizeof(*R->r->acct));
+	if (!R->r->acct)
+		return -1;
+	for (i = 0; i < h->n; i++) {
+		for (a = 0; a < R->r->nacct; a++)
+			if (R->r->acct[a].account == h->job[i].account)
+				break;
+		if (a == R->r->nacct) {
+			R->r->acct[a].account = h->job[i].account;
+			R->r->acct[a].quota = gq_sim_quota_of(R->o->quotas,
+							      h->job[i].account);
+			R->r->nacct++;
+		}
+		R->job[i].acct = a;
+	}
+	return 0;
+}
+
+static int _setup(gq_replay_t *R)
+{
+	size_t n = R->h->n, i;
+
+	R->job = calloc(n + 1, sizeof(*R->job));
+	R->r->job = calloc(n + 1, sizeof(*R->r->job));
+	R->running = calloc(n + 1, sizeof(*R->running));
+	R->pending = calloc(n + 1, sizeof(*R->pending));
+	R->active = calloc(n / 64 + 1, sizeof(*R->active));
+	R->order = calloc(n + 1, sizeof(*R->order));
+	R->cand = calloc(n + 1, sizeof(*R->cand));
+	R->scratch_g = calloc(R->c->n + 1, sizeof(uint32_t));
+	R->scratch_c = calloc(R->c->n + 1, sizeof(uint32_t));
+	R->fit = calloc(R->c->n + 1, sizeof(int));
+	if (!R->job || !R->r->job || !R->running || !R->pending ||
+	    !R->active || !R->order || !R->cand || !R->scratch_g ||
+	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const gq_sim_job_t *hj = &R->h->job[i];
+		gq_rjob_t *j = &R->job[i];
+
+		R->r->job[i].first_start = -1;
+		j->shape = (gq_sim_shape_t){
+			.gpus = hj->gpus, .cpus = hj->cpus,
+			.nodes = hj->nodes,
+			.parts = gq_sim_part_mask(R->c, hj->partition) };
+		if (!(j->nodes = calloc(hj->nodes, sizeof(int))) ||
+		    gq_events_push(&R->ev, hj->submit, GQ_EV_SUBMIT,
+				   (uint32_t)i, 0))
+			return -1;
+	}
+	R->now = R->base = R->last_pass = n ? R->h->job[0].submit : 0;
+	return 0;
+}
+
+static int _by_wait(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Each account's waits, p50 and p95 (nearest rank); a job that never
+ * started waited until the replay's end.  O(J log J). */
+static int _waits(gq_replay_t *R)
+{
+	int64_t *w = calloc(R->h->n + 1, sizeof(*w));
+	int a;
+
+	if (!w)
+		return -1;
+	for (a = 0; a < R->r->nacct; a++) {
+		gq_sim_acct_t *x = &R->r->acct[a];
+		size_t i, n = 0;
+
+		for (i = 0; i < R->h->n; i++) {
+			gq_sim_outcome_t *o = &R->r->job[i];
+
+			if (R->job[i].acct != a)
+				continue;
+			if (R->job[i].st == ST_PENDING) {
+				o->wait += R->now - R->job[i].pend_since;
+				x->never_started += o->first_start < 0;
+			}
+			w[n++] = o->wait;
+		}
+		qsort(w, n, sizeof(*w), _by_wait);
+		x->wait_p50 = n ? w[(n * 50 + 99) / 100 - 1] : 0;
+		x->wait_p95 = n ? w[(n * 95 + 99) / 100 - 1] : 0;
+	}
+	free(w);
+	return 0;
+}
+
+static void _free(gq_replay_t *R)
+{
+	size_t i;
+
+	for (i = 0; R->job && i < R->h->n; i++)
+		free(R->job[i].nodes);
+	free(R->job);
+	free(R->running);
+	free(R->pending);
+	free(R->active);
+	free(R->order);
+	free(R->cand);
+	free(R->scratch_g);
+	free(R->scratch_c);
+	free(R->fit);
+	free(R->in.job);
+	free(R->in.place);
+	free(R->in.node);
+	free(R->in.node_part);
+	gq_events_free(&R->ev);
+}
+
+/* The cluster idle again, as the replay begins. */
+static void _idle(gq_sim_cluster_t *c)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++) {
+		c->free_gpus[i] = c->node[i].gpus;
+		c->free_cpus[i] = c->node[i].cpus;
+	}
+	gq_sim_give(c, &(gq_sim_shape_t){ .nodes = 0 }, NULL);
+}
+
+int gq_sim_replay(const gq_sim_opts_t *o, gq_sim_result_t *r, char *err,
+		  size_t errlen)
+{
+	gq_replay_t R = { .o = o, .h = o->history, .c = o->cluster, .r = r,
+			  .gq = o->config != NULL };
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	_idle(R.c);
+	gq_state_lock();
+	gq_state_clear();
+	if (R.gq && gq_state_load(o->config, err, errlen)) {
+		gq_state_unlock();
+		return -1;
+	}
+	R.interval = o->pass_interval > 0 ? o->pass_interval :
+		     R.gq ? gq_state_config()->settings.recompute_interval : 1;
+	if (!_setup(&R) && !_loop(&R) && !_waits(&R))
+		rc = 0;
+	else if (!*err)
+		snprintf(err, errlen, "simulate: out of memory");
+	r->span = R.now - R.base;
+	gq_state_clear();
+	gq_state_unlock();
+	_free(&R);
+	return rc;
+}
+
+void gq_sim_result_free(gq_sim_result_t *r)
+{
+	free(r->acct);
+	free(r->job);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+"""Owns the simulator's speed case: a month of a 1 000-GPU cluster (125
+nodes x 8 GPUs), 100 000 jobs drawn with a fixed seed from the Philly
+trace (../shared/traces/philly_15k.csv): each job's user, GPUs, nodes and
+status from a row drawn at random, submits as a Poisson stream over 30
+days, run times the row's scaled by --scale (clipped to [2 s, 3 days]),
+written as a trace CSV for `gpuquota simulate --trace`; and a
+gpuquota.json giving the ten heaviest users quotas proportional to their
+GPU-seconds, summing to 1 000 (the rest: zero-quota accounts).
+
+  month.py --trace CSV --out DIR [--scale S] [--jobs J] [--seed N]
+
+Prints the offered load (the jobs' GPU-seconds over 1 000 GPUs x 30
+days).  The same arguments give the same files byte for byte.
+"""
+import argparse
+import csv
+import json
+import os
+import random
+
+GPUS, NODE_GPUS, DAYS = 1000, 8, 30
+
+
+def gpus_of(gpu_num, node_num):
+	"""A job's GPUs on 8-GPU nodes, as trace_csv.h shapes it."""
+	if node_num > 1:
+		return node_num * NODE_GPUS
+	return max(1, min(gpu_num, NODE_GPUS))
+
+
+def main():
+	ap = argparse.ArgumentParser()
+	ap.add_argument("--trace", required=True)
+	ap.add_argument("--out", required=True)
+	ap.add_argument("--scale", type=float, default=0.13)
+	ap.add_argument("--jobs", type=int, default=100000)
+	ap.add_argument("--seed", type=int, default=29)
+	a = ap.parse_args()
+	rows = list(csv.DictReader(open(a.trace, newline="")))
+	rnd = random.Random(a.seed)
+	span = DAYS * 86400
+	usage, offered = {}, 0
+	os.makedirs(a.out, exist_ok=True)
+	with open(os.path.join(a.out, "month.csv"), "w") as out:
+		out.write("u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n")
+		for i in range(a.jobs):
+			r = rows[rnd.randrange(len(rows))]
+			iv = int(rnd.expovariate(a.jobs / span)) if i else 0
+			rt = min(max(2, int(int(r["run_time"]) * a.scale)), 3 * 86400)
+			g = gpus_of(int(r["gpu_num"]), int(r["node_num"]))
+			usage[r["user"]] = usage.get(r["user"], 0) + g * rt
+			offered += g * rt
+			out.write("%d,%s,%s,0,%s,%d,%d,0,%s\n" % (i, r["user"], r["gpu_num"],
+								   r["node_num"], iv, rt, r["new_status"]))
+	top = sorted(usage, key=lambda u: (-usage[u], u))[:10]
+	total = sum(usage[u] for u in top)
+	quota = [GPUS * usage[u] // total for u in top]
+	quota[0] += GPUS - sum(quota)
+	with open(os.path.join(a.out, "month.json"), "w") as f:
+		json.dump({"projects": [{"name": "u" + u, "gpu_quota": q}
+					for u, q in zip(top, quota)]}, f)
+		f.write("\n")
+	print("offered load %.2f" % (offered / (GPUS * span)))
+
+
+if __name__ == "__main__":
+	main()

@@ -1,0 +1,470 @@
+/*
+ * test_sim.c - the simulator (src/sim): first-fit placement, the event
+ * loop on hand-made histories (stock Slurm's order with backfill of jobs
+ * that fit now; the quick start under gpuquota: a1 requeued, a2 kept),
+ * determinism, and the readers' errors (file, line, field).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "shared/job_facts.h"
+#include "sim/cluster.h"
+#include "sim/history.h"
+#include "sim/replay.h"
+#include "sim/sacct.h"
+#include "sim/trace_csv.h"
+
+#define T0 GQ_SIM_TRACE_EPOCH
+
+static const char *trace_header =
+	"u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n";
+
+/* A trace of `body` lines (after the header) into h. */
+static void read_trace(const char *body, uint32_t nodes, uint32_t gpus,
+		       gq_sim_history_t *h)
+{
+	char text[4096], err[GQ_ERR_MAX] = "";
+	char *path;
+
+	snprintf(text, sizeof(text), "%s%s", trace_header, body);
+	path = write_temp(text);
+	ck_assert_msg(!gq_sim_read_trace(path, nodes, gpus, h, err,
+					 sizeof(err)), "%s", err);
+	unlink(path);
+	free(path);
+}
+
+START_TEST(test_first_fit_one_node)
+{
+	gq_sim_cluster_t c;
+	gq_sim_shape_t three = { .gpus = 3, .nodes = 1 },
+		       two = { .gpus = 2, .nodes = 1 };
+	int at[1];
+
+	ck_assert_int_eq(gq_sim_cluster_uniform(&c, 2, 4, 0), 0);
+	/* 3 of node 0's 4; the next 3 only on node 1; then 2 fit nowhere
+	 * (1 + 1 idle) though 2 GPUs are idle in all */
+	ck_assert(gq_sim_fit(&c, c.free_gpus, c.free_cpus, &three, at));
+	ck_assert_int_eq(at[0], 0);
+	gq_sim_take(&c, &three, at);
+	ck_assert(gq_sim_fit(&c, c.free_gpus, c.free_cpus, &three, at));
+	ck_assert_int_eq(at[0], 1);
+	gq_sim_take(&c, &three, at);
+	ck_assert_uint_eq(c.idle_gpus, 2);
+	ck_assert_uint_eq(c.max_free, 1);
+	ck_assert(!gq_sim_may_fit(&c, &two));
+	ck_assert(!gq_sim_fit(&c, c.free_gpus, c.free_cpus, &two, at));
+	gq_sim_give(&c, &three, at);	/* node 1 again: 4 idle there */
+	ck_assert(gq_sim_fit(&c, c.free_gpus, c.free_cpus, &two, at));
+	ck_assert_int_eq(at[0], 1);
+	gq_sim_cluster_free(&c);
+}
+END_TEST
+
+START_TEST(test_first_fit_whole_nodes)
+{
+	gq_sim_cluster_t c;
+	gq_sim_shape_t one = { .gpus = 1, .nodes = 1 },
+		       pair = { .gpus = 8, .nodes = 2 };
+	int at[2];
+	uint32_t g, cp;
+
+	ck_assert_int_eq(gq_sim_cluster_uniform(&c, 4, 4, 8), 0);
+	/* one GPU on node 0: a two-node job takes nodes 1 and 2 whole */
+	ck_assert(gq_sim_fit(&c, c.free_gpus, c.free_cpus, &one, at));
+	gq_sim_take(&c, &one, at);
+	ck_assert_int_eq(c.idle_nodes, 3);
+	ck_assert(gq_sim_fit(&c, c.free_gpus, c.free_cpus, &pair, at));
+	ck_assert_int_eq(at[0], 1);
+	ck_assert_int_eq(at[1], 2);
+	gq_sim_held(&c, &pair, 1, &g, &cp);
+	ck_assert_uint_eq(g, 4);
+	ck_assert_uint_eq(cp, 8);
+	gq_sim_take(&c, &pair, at);
+	/* node 3 alone is wholly idle: no second pair, though 7 GPUs are
+	 * idle (3 on node 0, 4 on node 3) */
+	ck_assert_int_eq(c.idle_nodes, 1);
+	ck_assert_uint_eq(c.idle_gpus, 7);
+	ck_assert(!gq_sim_fit(&c, c.free_gpus, c.free_cpus, &pair, at));
+	gq_sim_cluster_free(&c);
+}
+END_TEST
+
+START_TEST(test_nodes_from_scontrol)
+{
+	char *path = write_temp(
+		"NodeName=g1 Arch=x86_64 CoresPerSocket=4\n"
+		"   CPUAlloc=0 CPUEfctv=16 CPUTot=16 CPULoad=0.00\n"
+		"   Gres=gpu:a100:4(S:0-1)\n"
+		"   Partitions=gpu,debug\n"
+		"\n"
+		"NodeName=c1 CPUTot=32 Gres=(null) Partitions=cpu\n");
+	char err[GQ_ERR_MAX] = "";
+	gq_sim_cluster_t c;
+
+	ck_assert_msg(!gq_sim_cluster_read(&c, path, err, sizeof(err)), "%s",
+		      err);
+	ck_assert_int_eq(c.n, 2);
+	ck_assert_uint_eq(c.node[0].gpus, 4);
+	ck_assert_uint_eq(c.node[0].cpus, 16);
+	ck_assert_uint_eq(c.node[1].gpus, 0);
+	ck_assert_int_eq(c.nparts, 3);
+	ck_assert(gq_sim_part_mask(&c, "debug") & c.node[0].parts);
+	ck_assert(!(gq_sim_part_mask(&c, "gpu") & c.node[1].parts));
+	ck_assert_uint_eq(gq_sim_part_mask(&c, "nope"), GQ_SIM_NO_PART);
+	gq_sim_cluster_free(&c);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* Replay h on n nodes of g GPUs under `config` (NULL: stock). */
+static void replay(const gq_sim_history_t *h, int n, uint32_t g,
+		   const char *config, gq_sim_result_t *r)
+{
+	gq_sim_cluster_t c;
+	char err[GQ_ERR_MAX] = "";
+	gq_sim_opts_t o = { .history = h, .cluster = &c, .config = config,
+			    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
+			    .idle_pass = GQ_SIM_IDLE_PASS };
+
+	ck_assert_int_eq(gq_sim_cluster_uniform(&c, n, g, 0), 0);
+	ck_assert_msg(!gq_sim_replay(&o, r, err, sizeof(err)), "%s", err);
+	gq_sim_cluster_free(&c);
+}
+
+/*
+ * Stock Slurm on one node of 3 GPUs: A (2 GPUs, 100 s) at 0, B (2 GPUs)
+ * at 10, C (1 GPU, 30 s) at 20.  B does not fit until A ends at 100;
+ * C fits at once at 20 (backfill of a job that fits now).  B waits 90 s,
+ * C none; C's GPU idle from 50 to 100 while B waits: 50 GPU-s, plus A's
+ * third GPU idle from 10 to 20 (B waiting, 1 idle): 10.
+ */
+START_TEST(test_stock_order_and_backfill)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+
+	read_trace("1,x,2,0,1,0,100,0,Pass\n"
+		   "2,y,2,0,1,10,50,0,Pass\n"
+		   "3,y,1,0,1,10,30,0,Pass\n", 1, 3, &h);
+	replay(&h, 1, 3, NULL, &r);
+	ck_assert_int_eq(r.job[0].first_start, T0);
+	ck_assert_int_eq(r.job[1].first_start, T0 + 100);
+	ck_assert_int_eq(r.job[1].wait, 90);
+	ck_assert_int_eq(r.job[2].first_start, T0 + 20);
+	ck_assert_int_eq(r.job[2].wait, 0);
+	ck_assert_double_eq_tol(r.idle_waiting_secs, 60, 1e-9);
+	ck_assert_uint_eq(r.passes, 0);
+	ck_assert_uint_eq(r.reclaims, 0);
+	/* GPU-hours: x 2 x 100 s, y 2 x 50 + 1 x 30 s */
+	ck_assert_double_eq_tol(r.acct[0].gpu_secs, 200, 1e-9);
+	ck_assert_double_eq_tol(r.acct[1].gpu_secs, 130, 1e-9);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+}
+END_TEST
+
+/* README's quick start as a history: 2 nodes x 2 GPUs, team-a (ua) and
+ * team-b (ub) 2 GPUs each; a1 (1 GPU) at 0, a2 (2) at 1, b1 (1) at 2,
+ * b2 (1) at 10; each runs an hour. */
+static const char *quick_start =
+	"1,a,1,0,1,0,3600,0,Pass\n"
+	"2,a,2,0,1,1,3600,0,Pass\n"
+	"3,b,1,0,1,1,3600,0,Pass\n"
+	"4,b,1,0,1,8,3600,0,Pass\n";
+
+static char *quick_config(void)
+{
+	return write_temp(
+		"{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"accounts\": [\"ua\"]},"
+		" {\"name\": \"team-b\", \"gpu_quota\": 2, \"accounts\": [\"ub\"]}]}");
+}
+
+/*
+ * Under gpuquota b2 (in quota) reclaims a1, not a2: a1 is requeued at 10
+ * (10 GPU-seconds lost), b2 starts at once on a1's GPU; a1 is pending
+ * again, over quota, and starts when a2 ends (1 + 3600).  a2 is never
+ * requeued.
+ */
+START_TEST(test_quick_start_requeues_a1)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = quick_config();
+
+	read_trace(quick_start, 2, 2, &h);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.job[0].requeues, 1);	/* a1 */
+	ck_assert_uint_eq(r.job[1].requeues, 0);	/* a2 */
+	ck_assert_uint_eq(r.job[2].requeues, 0);
+	ck_assert_uint_eq(r.reclaims, 1);
+	ck_assert_int_eq(r.job[3].first_start, T0 + 10);	/* b2 */
+	ck_assert_int_eq(r.job[0].last_start, T0 + 3601);
+	ck_assert_double_eq_tol(r.acct[0].lost_secs, 10, 1e-9);
+	ck_assert_uint_eq(r.acct[0].requeues, 1);
+	gq_sim_result_free(&r);
+	/* stock: nothing requeued, b2 waits for a1's end at 3600 */
+	replay(&h, 2, 2, NULL, &r);
+	ck_assert_uint_eq(r.job[0].requeues, 0);
+	ck_assert_int_eq(r.job[3].first_start, T0 + 3600);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+/* Time below quota is measured against a project's quota by account. */
+START_TEST(test_quota_of)
+{
+	char *path = quick_config(), err[GQ_ERR_MAX] = "";
+	gq_config_t *cfg = NULL;
+
+	ck_assert_msg(!gq_config_load(path, &cfg, err, sizeof(err)), "%s", err);
+	ck_assert_double_eq_tol(gq_sim_quota_of(cfg, "ub"), 2, 1e-9);
+	ck_assert_double_eq_tol(gq_sim_quota_of(cfg, "team-a"), 0, 1e-9);
+	ck_assert_double_eq_tol(gq_sim_quota_of(NULL, "ua"), 0, 1e-9);
+	gq_config_free(cfg);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
+ * The quick start with settings.grace_time 60: a1 is warned at 10 and
+ * keeps its GPU until its grace time ends at 70, when it is requeued
+ * (70 GPU-seconds lost); b2 waits for it (no second victim meanwhile:
+ * the reclaim settles) and starts at 70.
+ */
+START_TEST(test_quick_start_grace)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = write_temp(
+		"{\"settings\": {\"grace_time\": 60},"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"accounts\": [\"ua\"]},"
+		" {\"name\": \"team-b\", \"gpu_quota\": 2, \"accounts\": [\"ub\"]}]}");
+
+	read_trace(quick_start, 2, 2, &h);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.reclaims, 1);
+	ck_assert_uint_eq(r.job[0].requeues, 1);
+	ck_assert_uint_eq(r.job[1].requeues, 0);
+	ck_assert_int_eq(r.job[3].first_start, T0 + 70);
+	ck_assert_int_eq(r.job[3].wait, 60);
+	ck_assert_double_eq_tol(r.acct[0].lost_secs, 70, 1e-9);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+/* A model's job in Slurm's terms reads as the core expects: pending and
+ * demand; pending with a begin time ahead: waiting, eligible on its own
+ * (begins_later); running. */
+START_TEST(test_model_facts)
+{
+	gq_job_facts_t f;
+	gq_job_in_t in;
+
+	gq_facts_model_job(&f, false, 100, 100);
+	f.gpus = 2;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_PENDING);
+	ck_assert(in.requeueable);
+	gq_facts_model_job(&f, false, 221, 100);
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_WAITING);
+	ck_assert(in.begins_later);
+	gq_facts_model_job(&f, true, 0, 100);
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_RUNNING);
+	ck_assert(gq_node_takes_work(gq_facts_model_node_state()));
+}
+END_TEST
+
+/*
+ * Each project at its quota (a1 2 GPUs on n1, b1 2 GPUs on n2): b2, over
+ * team-b's quota, reclaims nothing and waits for a1's end at 3600.
+ */
+START_TEST(test_at_quota_no_reclaim)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = quick_config();
+
+	read_trace("1,a,2,0,1,0,3600,0,Pass\n"
+		   "2,b,2,0,1,1,3600,0,Pass\n"
+		   "3,b,1,0,1,1,3600,0,Pass\n", 2, 2, &h);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.reclaims, 0);
+	ck_assert_int_eq(r.job[2].first_start, T0 + 3600);
+	ck_assert_int_eq(r.job[2].wait, 3598);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+START_TEST(test_replay_deterministic)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t a, b;
+	char *cfg = quick_config();
+
+	read_trace(quick_start, 2, 2, &h);
+	replay(&h, 2, 2, cfg, &a);
+	replay(&h, 2, 2, cfg, &b);
+	ck_assert(!memcmp(a.job, b.job, h.n * sizeof(*a.job)));
+	ck_assert_uint_eq(a.passes, b.passes);
+	gq_sim_result_free(&a);
+	gq_sim_result_free(&b);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+/* The error of reading `text` with `reader` (0: trace, 1: sacct). */
+static void read_error(int reader, const char *text, const char *want)
+{
+	gq_sim_history_t h = { 0 };
+	char err[GQ_ERR_MAX] = "", *path = write_temp(text), *msg;
+	int rc = reader ? gq_sim_read_sacct(path, &h, err, sizeof(err)) :
+			  gq_sim_read_trace(path, 2, 8, &h, err, sizeof(err));
+
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(asprintf(&msg, "%s%s", path, want) > 0, "memory");
+	ck_assert_str_eq(err, msg);
+	free(msg);
+	gq_sim_history_free(&h);
+	unlink(path);
+	free(path);
+}
+
+START_TEST(test_trace_errors)
+{
+	read_error(0, "u_id,user,gpu_num,cpu_num,node_num,interval,run_time\n"
+		      "0,1,1,0,1,0,10\n"
+		      "1,1,x,0,1,5,10\n",
+		   ":3: gpu_num: must be an integer >= 0, got 'x'");
+	read_error(0, "u_id,user,gpu_num,node_num,interval\n",
+		   ":1: run_time: no such column in the header");
+}
+END_TEST
+
+static const char *sacct_header =
+	"JobID|Account|Partition|AllocTRES|ReqTRES|NNodes|Submit|Start|End|Elapsed|Timelimit|State\n";
+
+START_TEST(test_sacct_reads)
+{
+	char text[2048], err[GQ_ERR_MAX] = "", *path;
+	gq_sim_history_t h = { 0 };
+
+	snprintf(text, sizeof(text), "%s%s", sacct_header,
+		 "17|team-a|gpu|billing=2,cpu=2,gres/gpu:a100=2,mem=8G,node=1|billing=2,cpu=2,gres/gpu=2,mem=8G,node=1|1|2026-01-01T00:00:10|2026-01-01T00:01:00|2026-01-01T01:01:00|01:00:00|1-00:00:00|COMPLETED\n"
+		 "18|team-b|gpu,debug|billing=16,cpu=16,gres/gpu=16,node=2|billing=16,cpu=16,gres/gpu=16,node=2|2|2026-01-01T00:00:00|2026-01-01T00:00:05|2026-01-01T00:10:05|10:00|UNLIMITED|CANCELLED by 0\n"
+		 "19_3|team-b|gpu||billing=1,cpu=1,gres/gpu=1,node=1|1|2026-01-01T00:00:00|Unknown|Unknown|00:00:00|01:00:00|PENDING\n"
+		 "20|team-c|cpu|billing=4,cpu=4,mem=1G,node=1|cpu=4|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:00:09|00:00:09|UNLIMITED|COMPLETED\n");
+	path = write_temp(text);
+	ck_assert_msg(!gq_sim_read_sacct(path, &h, err, sizeof(err)), "%s", err);
+	ck_assert_uint_eq(h.n, 2);
+	ck_assert_uint_eq(h.skipped, 2);	/* never started; no GPU */
+	/* in submit order: 18 first */
+	ck_assert_uint_eq(h.job[0].src_id, 18);
+	ck_assert_str_eq(h.job[0].partition, "gpu");
+	ck_assert_uint_eq(h.job[0].gpus, 16);
+	ck_assert_uint_eq(h.job[0].nodes, 2);
+	ck_assert_int_eq(h.job[0].run, 600);
+	ck_assert_int_eq(h.job[0].limit, 0);
+	ck_assert_uint_eq(h.job[1].gpus, 2);	/* the typed entry */
+	ck_assert_uint_eq(h.job[1].cpus, 2);
+	ck_assert_int_eq(h.job[1].run, 3600);
+	ck_assert_int_eq(h.job[1].limit, 86400);
+	ck_assert_int_eq(h.job[1].submit - h.job[0].submit, 10);
+	ck_assert_str_eq(h.job[1].account, "team-a");
+	gq_sim_history_free(&h);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
+ * A job that fits on no node (4 GPUs on one node of 2-GPU nodes) under a
+ * configuration with usage (idle passes while jobs wait): the replay ends
+ * once nothing is left to come, the job never started.
+ */
+START_TEST(test_never_fits_ends)
+{
+	char text[1024], err[GQ_ERR_MAX] = "", *path, *cfg;
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+
+	snprintf(text, sizeof(text), "%s%s", sacct_header,
+		 "5|team-a|gpu|gres/gpu=4|gres/gpu=4|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|00:10:00|UNLIMITED|COMPLETED\n"
+		 "6|team-a|gpu|gres/gpu=1|gres/gpu=1|1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:10:00|00:10:00|UNLIMITED|COMPLETED\n");
+	path = write_temp(text);
+	cfg = write_temp("{\"settings\": {\"usage_half_life\": 3600},"
+			 " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1}]}");
+	ck_assert_msg(!gq_sim_read_sacct(path, &h, err, sizeof(err)), "%s", err);
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_int_eq(r.job[0].first_start, -1);
+	ck_assert_uint_eq(r.acct[0].never_started, 1);
+	ck_assert_int_eq(r.job[1].wait, 0);
+	ck_assert_int_eq(r.span, 600);	/* the 1-GPU job's end */
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(path);
+	unlink(cfg);
+	free(path);
+	free(cfg);
+}
+END_TEST
+
+START_TEST(test_sacct_errors)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s%s", sacct_header,
+		 "17|team-a|gpu|gres/gpu=2|gres/gpu=2|1|2026-01-01T00:00:10|2026-01-01T00:01:00|Unknown|1:x|UNLIMITED|RUNNING\n");
+	read_error(1, text, ":2: Elapsed: not [D-]HH:MM:SS, got '1:x'");
+	snprintf(text, sizeof(text), "%s%s", sacct_header,
+		 "17|team-a|gpu|gres/gpu=2|gres/gpu=2|1|yesterday|2026-01-01T00:01:00|Unknown|00:10|UNLIMITED|RUNNING\n");
+	read_error(1, text, ":2: Submit: not YYYY-MM-DDTHH:MM:SS, got 'yesterday'");
+	read_error(1, "JobID|Account\n",
+		   ":1: Partition: no such column in the header (sacct -P --format=..., sacct.h)");
+	read_error(1, "JobID,Account\n",
+		   ":1: JobID: no such column in the header (sacct -P --format=..., sacct.h)");
+}
+END_TEST
+
+Suite *sim_suite(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("sim");
+
+	tcase_add_test(tc, test_first_fit_one_node);
+	tcase_add_test(tc, test_first_fit_whole_nodes);
+	tcase_add_test(tc, test_nodes_from_scontrol);
+	tcase_add_test(tc, test_stock_order_and_backfill);
+	tcase_add_test(tc, test_quick_start_requeues_a1);
+	tcase_add_test(tc, test_quick_start_grace);
+	tcase_add_test(tc, test_model_facts);
+	tcase_add_test(tc, test_at_quota_no_reclaim);
+	tcase_add_test(tc, test_quota_of);
+	tcase_add_test(tc, test_replay_deterministic);
+	tcase_add_test(tc, test_trace_errors);
+	tcase_add_test(tc, test_sacct_reads);
+	tcase_add_test(tc, test_sacct_errors);
+	tcase_add_test(tc, test_never_fits_ends);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -146,7 +146,7 @@ static void _in_victims(gq_replay_t *R)
 		snprintf(comment, sizeof(comment), GQ_RECLAIMED_FOR "%u",
 			 j->preemptor);
 		gq_pass_victim(&f, comment, j->warned_at, R->now, false,
-			       &preemptor, &since, &grace);
+			       NULL, -1, &preemptor, &since, &grace);
 	}
 	gq_state_leaving_end();
 }

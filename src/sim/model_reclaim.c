@@ -23,6 +23,7 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 	gq_pools_t *v = gq_state_view();
 	const gq_job_t *jr, *je;
 	int k, grace = 0;
+	bool fresh;
 
 	if ((jr = gq_pools_job(v, er, &k)) &&
 	    (je = gq_view_job(v->view[k], R->h->job[i].id))) {
@@ -34,7 +35,12 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 		gq_ledger_record(&rec, v->name[k], v->view[k], jr, je, R->now);
 		gq_state_ledger_note(&rec);
 	}
-	if (gq_state_note_reclaim(er, R->now, grace))
+	/* as preempt/gpuquota's _note_reclaim: the victim's nodes (the
+	 * model's node i is the pass' node i), so that only the work that
+	 * could start on them waits */
+	fresh = gq_state_note_reclaim(er, R->now, grace);
+	if (gq_state_reclaim_nodes(er, R->job[i].nodes,
+				   (int)R->job[i].shape.nodes) || fresh)
 		gq_state_wait_for_reclaims(v, R->now);
 	gq_state_job_gone(R->h->job[i].id);
 	R->r->reclaims++;

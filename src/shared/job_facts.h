@@ -27,6 +27,11 @@
 /* The system comment preempt/gpuquota writes on a victim, followed by
  * "<preemptor's id> of <project> (<band>)" */
 #define GQ_RECLAIMED_FOR "gpuquota: reclaimed for job "
+/* ... the whole text once its run ended (requeued at once, or after its
+ * grace time): preemptor, its project, its band, the GPU-seconds lost */
+#define GQ_RECLAIMED_LOST GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost"
+/* ... while it is warned, in its grace time */
+#define GQ_RECLAIMED_WARNED GQ_RECLAIMED_FOR "%u of %s (%s), warned: requeued when it exits or its grace time ends"
 
 /* A job as Slurm describes it, in the public API's terms. */
 typedef struct {

@@ -1,0 +1,127 @@
+/*
+ * test_grace_ledger.c - a warned victim's ledger record settled when its
+ * run ends (plugins/grace.c, gq_grace_requeue; docs/MODEL.md "Ledger"):
+ * with the end of its run and its checkpoint as they are then, whoever
+ * requeued it; a victim that ended otherwise keeps its warned record.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shared/slurm_compat.h"
+
+#include "shared/job_facts.h"
+#include "state/ledger.h"
+#include "state/state.h"
+#include "plugins/grace.h"
+#include "glue.h"
+
+/* team-a's job `id` (gpus GPUs, started at `start`) warned at `at` for
+ * team-b's job 12, kept in the state as preempt/gpuquota keeps it */
+static job_record_t *_warned(uint32_t id, uint32_t gpus, int64_t start,
+			     int64_t at)
+{
+	job_record_t *j = glue_pending(id, "team-a", "gpu", 1);
+	gq_warned_t w = { .rec = { .at = at, .end = at,
+				   .stage = GQ_LEDGER_WARNED, .preemptor = 12,
+				   .victim = id, .gpus = gpus,
+				   .lost = gq_ledger_lost(gpus, at, start, 0) },
+			  .start = start };
+
+	gq_ledger_name(w.rec.preemptor_project, "team-b");
+	gq_ledger_name(w.rec.victim_project, "team-a");
+	j->job_state = JOB_RUNNING;
+	j->start_time = start;
+	j->preempt_time = at;
+	j->end_time = at + 60;
+	j->system_comment = xstrdup_printf(GQ_RECLAIMED_WARNED, 12, "team-b",
+					   "in-quota");
+	gq_state_lock();
+	ck_assert(gq_state_warned_note(&w));
+	gq_state_unlock();
+	return j;
+}
+
+static const gq_ledger_rec_t *_after(const gq_ledger_rec_t *r, int n,
+				     uint32_t victim)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].victim == victim && r[i].stage == GQ_LEDGER_AFTER_GRACE)
+			return &r[i];
+	return NULL;
+}
+
+/*
+ * Decision 30 s ago; each victim started 600 s before it.  7 (2 GPUs)
+ * saved 15 s ago on SIGTERM and exited 14 s ago: gpuquota requeues it,
+ * 2 x 1 = 2 GPU-seconds lost.  8 (1 GPU, no checkpoint) was requeued by
+ * Slurm, completed 5 s ago (its new submit time): 1 x 625.  9 was
+ * cancelled: forgotten, its warned record (1 x 600) stands.  10 still
+ * runs in its grace time: kept.  Six records: four warned, two settled.
+ */
+START_TEST(warned_victims_settled_when_their_runs_end)
+{
+	int64_t now = time(NULL), at = now - 30, start = at - 600;
+	job_record_t *j7, *j8, *j9;
+	gq_ledger_rec_t *r;
+	const gq_ledger_rec_t *a;
+	char note[64];
+	int n;
+
+	glue_jobs_reset();
+	gq_state_lock();
+	gq_state_clear();
+	gq_state_unlock();
+	j7 = _warned(7, 2, start, at);
+	j8 = _warned(8, 1, start, at);
+	j9 = _warned(9, 1, start, at);
+	_warned(10, 1, start, at);
+	snprintf(note, sizeof(note), "gpuquota-checkpoint=7@%lld",
+		 (long long)(now - 15));
+	j7->comment = xstrdup(note);
+	j7->job_state = JOB_COMPLETE;
+	j7->end_time = now - 14;
+	j8->job_state = JOB_PENDING;
+	j8->restart_cnt = 1;
+	j8->end_time = 0;
+	j8->details->submit_time = now - 5;
+	j9->job_state = JOB_CANCELLED;
+	gq_grace_note(j7, now);
+	gq_grace_requeue();
+
+	gq_state_lock();
+	n = gq_state_ledger_take(&r);
+	ck_assert_int_eq(n, 6);
+	ck_assert_ptr_nonnull(a = _after(r, n, 7));
+	ck_assert_uint_eq(a->lost, 2);
+	ck_assert_int_eq(a->end, now - 14);
+	ck_assert_int_eq(a->at, at);
+	ck_assert_ptr_nonnull(a = _after(r, n, 8));
+	ck_assert_uint_eq(a->lost, 625);
+	ck_assert_int_eq(a->end, now - 5);
+	ck_assert_ptr_null(_after(r, n, 9));
+	ck_assert_ptr_null(_after(r, n, 10));
+	ck_assert_int_eq(gq_state_nwarned(), 1);
+	ck_assert_uint_eq(gq_state_warned(0)->rec.victim, 10);
+	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 627);
+	gq_state_clear();
+	gq_state_unlock();
+	free(r);
+	ck_assert_str_eq(j7->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-b (in-quota), 2 GPU-seconds lost");
+	ck_assert_str_eq(j8->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-b (in-quota), 625 GPU-seconds lost");
+}
+END_TEST
+
+Suite *glue_grace_ledger_suite(void)
+{
+	Suite *s = suite_create("glue_grace_ledger");
+	TCase *tc = tcase_create("warned victims settled at the end of their runs");
+
+	tcase_add_test(tc, warned_victims_settled_when_their_runs_end);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -5,6 +5,7 @@
  */
 #include "plugins/xalloc.h"
 #include "plugins/grace.h"
+#include "plugins/reclaim_note.h"
 #include "shared/job_facts.h"
 #include "state/state.h"
 
@@ -73,14 +74,15 @@ static uint32_t _saved_then(job_record_t *job_ptr, const gq_warned_t *w,
 
 /*
  * Settle warned victim i, whose run ended at `end` (`how`): its
- * after-grace record noted, a log line, and its system comment says the
- * work lost, as a victim requeued at once has it (not when a newer
- * reclaim has written it since).  Caller holds the job write lock and the
- * state lock.
+ * after-grace record noted, a log line, and its system comment (and admin
+ * comment note) says the work lost, as a victim requeued at once has it
+ * (not when a newer reclaim has written it since).  Caller holds the job
+ * write lock and the state lock.
  */
 static void _settle(job_record_t *job_ptr, int i, int64_t end,
 		    uint32_t saved, const char *how)
 {
+	int64_t start = gq_state_warned(i)->start;
 	gq_ledger_rec_t r;
 
 	gq_state_warned_settle(i, end, saved, &r);
@@ -89,15 +91,9 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 	     r.preemptor, how, (unsigned long long)r.lost,
 	     (long long)(r.gpus ? r.lost / r.gpus : 0),
 	     saved ? "last checkpoint" : "start");
-	if (!job_ptr ||
-	    gq_facts_reclaimed_for(job_ptr->system_comment) != r.preemptor)
-		return;
-	xfree(job_ptr->system_comment);
-	job_ptr->system_comment = gq_xprintf(
-		GQ_RECLAIMED_LOST, r.preemptor, r.preemptor_project,
-		gq_band_name(r.reason == GQ_RECLAIM_FAIR_SHARE ?
-				     GQ_BAND_FAIR_SHARE : GQ_BAND_IN_QUOTA),
-		(unsigned long long)r.lost);
+	if (job_ptr &&
+	    gq_facts_reclaimed_for(job_ptr->system_comment) == r.preemptor)
+		gq_reclaim_note_write(job_ptr, &r, start);
 }
 
 /*
@@ -178,9 +174,18 @@ void gq_grace_requeue(void)
 		end = exited && job_ptr->end_time > 0 &&
 		      job_ptr->end_time <= now ? job_ptr->end_time : now;
 		gq_state_lock();
-		if ((w = _warned_index(job_ptr->job_id)) >= 0)
-			saved = _saved_then(job_ptr, gq_state_warned(w), end,
+		if ((w = _warned_index(job_ptr->job_id)) >= 0) {
+			const gq_warned_t *wr = gq_state_warned(w);
+			gq_ledger_rec_t r;
+
+			saved = _saved_then(job_ptr, wr, end,
 					    GQ_CHECKPOINT_SKEW, now);
+			/* before the requeue, which sends the run's end
+			 * (its admin comment) to slurmdbd */
+			gq_ledger_after_grace(&wr->rec, wr->start, saved, end,
+					      &r);
+			gq_reclaim_note_write(job_ptr, &r, wr->start);
+		}
 		gq_state_unlock();
 		rc = job_requeue_internal(0, job_ptr, true, 0);
 		if (rc == SLURM_SUCCESS) {

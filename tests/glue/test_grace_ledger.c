@@ -67,7 +67,7 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 	job_record_t *j7, *j8, *j9;
 	gq_ledger_rec_t *r;
 	const gq_ledger_rec_t *a;
-	char note[64];
+	char note[256];
 	int n;
 
 	glue_jobs_reset();
@@ -88,8 +88,18 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 	j8->end_time = 0;
 	j8->details->submit_time = now - 5;
 	j9->job_state = JOB_CANCELLED;
+	/* with slurmdbd: a note in the admin comment, the site's text kept */
+	j7->admin_comment = xstrdup("site: keep");
+	xfree(slurm_conf.accounting_storage_type);
+	slurm_conf.accounting_storage_type =
+		xstrdup("accounting_storage/slurmdbd");
 	gq_grace_note(j7, now);
 	gq_grace_requeue();
+	xfree(slurm_conf.accounting_storage_type);
+	snprintf(note, sizeof(note),
+		 "site: keep gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:requeued_after_grace,gpu_seconds_lost:2,run_start:%lld",
+		 (long long)start);
+	ck_assert_str_eq(j7->admin_comment, note);
 
 	gq_state_lock();
 	n = gq_state_ledger_take(&r);

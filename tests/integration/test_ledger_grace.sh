@@ -60,4 +60,12 @@ metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$m"; }
 comment=$(sl squeue -h -j "$a1" -O system_comment:100 | sed 's/ *$//')
 [[ $comment =~ ^"gpuquota: reclaimed for job "[0-9]+" of team-b (in-quota), $l1 GPU-seconds lost"$ ]] \
 	|| fail "a1 system comment: '$comment'"
+# with slurmdbd: the run a1's requeue ended says the same (gpuquota wrote
+# its admin comment before it requeued a1, which sends the run's end)
+if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
+	dbd_note() { sl sacct -n -P -D -j "$a1" -X -o AdminComment | grep -c "stage:requeued_after_grace,gpu_seconds_lost:$l1,"; }
+	_wait_eq 30 1 dbd_note \
+		|| fail "slurmdbd's record of a1: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment)"
+	echo "$TEST: slurmdbd: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment | head -1)"
+fi
 pass

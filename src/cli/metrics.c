@@ -327,7 +327,7 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
 		   gq_metrics_reclaim_reason);
 	_by_reason(p, "gpuquota_reclaim_victim_gpu_seconds_lost_total",
-		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), by reason.",
+		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), counted when its run ends (after a grace time: then), by reason.",
 		   m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
 		   gq_metrics_reclaim_reason);
 	_counter(p, "gpuquota_ledger_records_total", "counter",

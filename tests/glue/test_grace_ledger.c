@@ -16,6 +16,7 @@
 #include "state/ledger.h"
 #include "state/state.h"
 #include "plugins/grace.h"
+#include "plugins/xalloc.h"
 #include "glue.h"
 
 /* team-a's job `id` (gpus GPUs, started at `start`) warned at `at` for
@@ -42,6 +43,18 @@ static job_record_t *_warned(uint32_t id, uint32_t gpus, int64_t start,
 	ck_assert(gq_state_warned_note(&w));
 	gq_state_unlock();
 	return j;
+}
+
+/* a record of _warned's, freed */
+static void _free_job(job_record_t *j)
+{
+	xfree(j->account);
+	xfree(j->partition);
+	xfree(j->details);
+	xfree(j->comment);
+	xfree(j->admin_comment);
+	xfree(j->system_comment);
+	xfree(j);
 }
 
 static const gq_ledger_rec_t *_after(const gq_ledger_rec_t *r, int n,
@@ -126,12 +139,71 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 }
 END_TEST
 
+/*
+ * Each allocation of a settle fails in turn (the due list when it grows,
+ * then the system comment and the admin note before the requeue and after
+ * it: four or five), until none is left to fail: slurmctld goes on.
+ * Without the due list the victim is not requeued and stays kept (the
+ * next pass notes it again); otherwise its after-grace record is noted
+ * (2 GPU-seconds), a comment short at most.
+ */
+START_TEST(failed_allocation_in_a_settle)
+{
+	int64_t now = time(NULL), at = now - 30, start = at - 600;
+	char note[64];
+	int fail, n;
+
+	xfree(slurm_conf.accounting_storage_type);
+	slurm_conf.accounting_storage_type =
+		xstrdup("accounting_storage/slurmdbd");
+	for (fail = 0;; fail++) {
+		job_record_t *j;
+		gq_ledger_rec_t *r;
+
+		glue_jobs_reset();
+		gq_state_lock();
+		gq_state_clear();
+		gq_state_unlock();
+		j = _warned(7, 2, start, at);
+		snprintf(note, sizeof(note), "gpuquota-checkpoint=7@%lld",
+			 (long long)(now - 15));
+		j->comment = xstrdup(note);
+		j->job_state = JOB_COMPLETE;
+		j->end_time = now - 14;
+		gq_xalloc_fail_at = fail;
+		gq_grace_note(j, now);
+		gq_grace_requeue();
+		gq_state_lock();
+		n = gq_state_ledger_take(&r);
+		if (n == 1) {	/* the due list did not grow */
+			ck_assert_int_eq(fail, 0);
+			ck_assert_int_eq(gq_state_nwarned(), 1);
+		} else {
+			ck_assert_int_eq(n, 2);
+			ck_assert_int_eq(gq_state_nwarned(), 0);
+			ck_assert_uint_eq(r[1].lost, 2);
+		}
+		gq_state_clear();
+		gq_state_unlock();
+		free(r);
+		glue_jobs_reset();
+		_free_job(j);
+		if (gq_xalloc_fail_at != -1)	/* none was left to fail */
+			break;
+	}
+	gq_xalloc_fail_at = -1;
+	ck_assert_int_ge(fail, 4);
+	xfree(slurm_conf.accounting_storage_type);
+}
+END_TEST
+
 Suite *glue_grace_ledger_suite(void)
 {
 	Suite *s = suite_create("glue_grace_ledger");
 	TCase *tc = tcase_create("warned victims settled at the end of their runs");
 
 	tcase_add_test(tc, warned_victims_settled_when_their_runs_end);
+	tcase_add_test(tc, failed_allocation_in_a_settle);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,9 @@
  * their ledger records settled when their runs end (see grace.h and
  * docs/MODEL.md "Warning before requeue", "Ledger").
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "plugins/xalloc.h"
 #include "plugins/grace.h"
 #include "plugins/reclaim_note.h"
@@ -13,6 +16,11 @@
 /* Victims due, noted by the pass thread only, requeued right after. */
 static uint32_t *due;
 static int ndue, due_cap;
+
+/* Victims warned before a restart, noted at the first pass, kept again
+ * right after it (pass thread only). */
+static uint32_t *rebuilt;
+static int nrebuilt, rebuilt_cap;
 
 /* It exited by itself (its checkpoint handler ran), or its time is up. */
 static bool _grace_over(job_record_t *job_ptr, time_t now)
@@ -36,6 +44,18 @@ void gq_grace_note(job_record_t *job_ptr, time_t now)
 	if (gq_xgrow(&due, ndue, &due_cap, sizeof(*due)))
 		return;
 	due[ndue++] = job_ptr->job_id;
+}
+
+void gq_grace_rebuild_note(job_record_t *job_ptr)
+{
+	if (!IS_JOB_RUNNING(job_ptr) || !job_ptr->preempt_time ||
+	    !job_ptr->system_comment ||
+	    !xstrstr(job_ptr->system_comment, ", warned:"))
+		return;
+	/* out of memory: its warned record stands */
+	if (gq_xgrow(&rebuilt, nrebuilt, &rebuilt_cap, sizeof(*rebuilt)))
+		return;
+	rebuilt[nrebuilt++] = job_ptr->job_id;
 }
 
 /* the warned victim `id` kept in the state, or -1.  O(warned). */
@@ -94,6 +114,50 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 	if (job_ptr &&
 	    gq_facts_reclaimed_for(job_ptr->system_comment) == r.preemptor)
 		gq_reclaim_note_write(job_ptr, &r, start);
+}
+
+/*
+ * Keep again a victim warned before slurmctld restarted (its warned
+ * record is in the ledger): the decision from Slurm's preempt_time and
+ * gpuquota's system comment (preemptor, its project and band), the rest
+ * from the pass's view (its pool, project, GPUs, start and checkpoint).
+ * Not kept when the view or the comment lacks it: its warned record
+ * stands.  Caller holds the job write lock and the state lock.  O(1).
+ */
+static void _keep_again(uint32_t id)
+{
+	job_record_t *job_ptr = find_job_record(id);
+	const gq_pools_t *pools = gq_state_view();
+	char project[GQ_LEDGER_NAME], band[16];
+	const gq_job_t *ee;
+	uint32_t preemptor;
+	gq_warned_t w;
+	int k;
+
+	if (!job_ptr || !IS_JOB_RUNNING(job_ptr) || !job_ptr->preempt_time ||
+	    _warned_index(id) >= 0 || !pools ||
+	    !(ee = gq_pools_job(pools, id, &k)) ||
+	    sscanf(job_ptr->system_comment, GQ_RECLAIMED_FOR "%u of %64s (%15[^)])",
+		   &preemptor, project, band) != 3)
+		return;
+	memset(&w, 0, sizeof(w));
+	w.rec.at = w.rec.end = job_ptr->preempt_time;
+	w.rec.stage = GQ_LEDGER_WARNED;
+	w.rec.preemptor = preemptor;
+	w.rec.reason = strcmp(band, gq_band_name(GQ_BAND_FAIR_SHARE)) ?
+			       GQ_RECLAIM_QUOTA : GQ_RECLAIM_FAIR_SHARE;
+	w.rec.victim = id;
+	w.rec.gpus = ee->in.gpus;
+	gq_ledger_name(w.rec.pool, pools->name[k]);
+	gq_ledger_name(w.rec.preemptor_project, project);
+	gq_ledger_name(w.rec.victim_project,
+		       gq_view_project(pools->view[k], ee->project)->name);
+	w.start = ee->in.start_time;
+	w.saved = ee->in.saved_secs;
+	w.restarts = job_ptr->restart_cnt;
+	if (gq_state_warned_keep(&w))
+		debug("gpuquota: reclaim of %pJ for JobId=%u kept again after a restart: its loss counted when its run ends",
+		      job_ptr, preemptor);
 }
 
 /*
@@ -157,9 +221,14 @@ void gq_grace_requeue(void)
 	gq_state_lock();
 	nwarned = gq_state_nwarned();
 	gq_state_unlock();
-	if (!ndue && !nwarned)
+	if (!ndue && !nwarned && !nrebuilt)
 		return;
 	lock_slurmctld(locks);
+	gq_state_lock();
+	for (i = 0; i < nrebuilt; i++)
+		_keep_again(rebuilt[i]);
+	nrebuilt = 0;
+	gq_state_unlock();
 	for (i = 0; i < ndue; i++) {
 		job_record_t *job_ptr = find_job_record(due[i]);
 		bool exited;

@@ -13,15 +13,19 @@ void gq_losses_free(gq_losses_t *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* the warned loss an after-grace record replaces: among those since its
- * decision, newest first */
+/* the warned loss an after-grace record replaces: the victim's for the
+ * same preemptor among those since its decision (give or take
+ * GQ_LOSSES_SLACK: a victim kept again after a restart dates it by
+ * Slurm's preempt_time, set right after), newest first */
+#define GQ_LOSSES_SLACK 5
 static gq_loss_t *_warned(gq_losses_t *l, const gq_ledger_rec_t *r)
 {
 	int i;
 
-	for (i = l->n - 1; i >= 0 && l->e[i].at >= r->at; i--)
+	for (i = l->n - 1; i >= 0 && l->e[i].at >= r->at - GQ_LOSSES_SLACK;
+	     i--)
 		if (l->e[i].victim == r->victim &&
-		    l->e[i].preemptor == r->preemptor && l->e[i].at == r->at)
+		    l->e[i].preemptor == r->preemptor)
 			return &l->e[i];
 	return NULL;
 }

@@ -36,8 +36,8 @@ void gq_losses_free(gq_losses_t *l);
 /*
  * Keep the loss of record r when it is at or after `since`.  A
  * GQ_LEDGER_AFTER_GRACE record replaces the loss of its victim's warned
- * record (same victim, preemptor and decision time: ledger.h) when it is
- * kept; records are added in the ledger's order.  Returns 0, or -1 when
+ * record (same victim and preemptor, decided within seconds of it:
+ * ledger.h) when it is kept; records are added in the ledger's order.  Returns 0, or -1 when
  * out of memory (it is not kept).  O(1) amortized, plus O(losses kept
  * since r's decision) for an after-grace record.
  */

@@ -514,20 +514,26 @@ int gq_state_ledger_take(gq_ledger_rec_t **out)
 	return n;
 }
 
-bool gq_state_warned_note(const gq_warned_t *w)
+bool gq_state_warned_keep(const gq_warned_t *w)
 {
-	bool ok = gq_state_ledger_note(&w->rec);
-
 	if (_state.nwarned == _state.warned_cap) {
 		int cap = _state.warned_cap ? _state.warned_cap * 2 : 8;
 		gq_warned_t *n = realloc(_state.warned, sizeof(*n) * cap);
 
 		if (!n)
-			return ok;
+			return false;
 		_state.warned = n;
 		_state.warned_cap = cap;
 	}
 	_state.warned[_state.nwarned++] = *w;
+	return true;
+}
+
+bool gq_state_warned_note(const gq_warned_t *w)
+{
+	bool ok = gq_state_ledger_note(&w->rec);
+
+	gq_state_warned_keep(w);
 	return ok;
 }
 

@@ -370,6 +370,11 @@ int gq_state_ledger_take(gq_ledger_rec_t **out);
  */
 bool gq_state_warned_note(const gq_warned_t *w);
 
+/* Keep `w` without noting its record: a victim warned before slurmctld
+ * restarted, whose warned record is in the ledger already.  False when
+ * out of memory.  Caller holds the lock.  O(1) amortized. */
+bool gq_state_warned_keep(const gq_warned_t *w);
+
 /* The victims kept (gq_state_warned_note), and the i-th; NULL past them.
  * Caller holds the lock. */
 int gq_state_nwarned(void);

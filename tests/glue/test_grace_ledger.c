@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shared/slurm_compat.h"
 
@@ -18,6 +19,7 @@
 #include "plugins/grace.h"
 #include "plugins/xalloc.h"
 #include "glue.h"
+#include "helpers.h"
 
 /* team-a's job `id` (gpus GPUs, started at `start`) warned at `at` for
  * team-b's job 12, kept in the state as preempt/gpuquota keeps it */
@@ -197,6 +199,75 @@ START_TEST(failed_allocation_in_a_settle)
 }
 END_TEST
 
+/*
+ * slurmctld restarted while team-a's job 7 (2 GPUs, started 630 s ago) was
+ * warned for team-b's 12 (Slurm saved its preempt_time, 30 s ago, and
+ * gpuquota's system comment): the first pass notes it, the requeue after
+ * the pass keeps it again from the view (nothing noted: its warned record
+ * is in the ledger).  It saved 15 s ago and exited 14 s ago: its
+ * after-grace record dates the decision by preempt_time, 2 x 1 = 2
+ * GPU-seconds lost.
+ */
+START_TEST(warned_before_a_restart_settled_after_it)
+{
+	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 0},"
+			     " {\"name\": \"team-b\", \"gpu_quota\": 4}]}");
+	int64_t now = time(NULL), at = now - 30, start = at - 600;
+	char err[GQ_ERR_MAX], note[64];
+	gq_ledger_rec_t *r;
+	job_record_t *j;
+	gq_view_t *v;
+	int n;
+
+	glue_jobs_reset();
+	gq_state_lock();
+	gq_state_clear();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 4, now);
+	run(v, 7, "team-a", 2, start);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	gq_state_publish();
+	gq_state_unlock();
+	j = glue_pending(7, "team-a", "gpu", 1);
+	j->job_state = JOB_RUNNING;
+	j->start_time = start;
+	j->preempt_time = at;
+	j->end_time = at + 60;
+	j->system_comment = xstrdup_printf(GQ_RECLAIMED_WARNED, 12, "team-b",
+					   "in-quota");
+	gq_grace_rebuild_note(j);
+	gq_grace_requeue();	/* kept again, still running */
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_nwarned(), 1);
+	ck_assert_int_eq(gq_state_warned(0)->rec.at, at);
+	ck_assert_str_eq(gq_state_warned(0)->rec.victim_project, "team-a");
+	ck_assert_str_eq(gq_state_warned(0)->rec.preemptor_project, "team-b");
+	ck_assert_int_eq(gq_state_ledger_take(&r), 0);
+	gq_state_unlock();
+	snprintf(note, sizeof(note), "gpuquota-checkpoint=7@%lld",
+		 (long long)(now - 15));
+	j->comment = xstrdup(note);
+	j->job_state = JOB_COMPLETE;
+	j->end_time = now - 14;
+	gq_grace_note(j, now);
+	gq_grace_requeue();
+	gq_state_lock();
+	n = gq_state_ledger_take(&r);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(r[0].stage, GQ_LEDGER_AFTER_GRACE);
+	ck_assert_int_eq(r[0].at, at);
+	ck_assert_uint_eq(r[0].lost, 2);
+	ck_assert_uint_eq(r[0].gpus, 2);
+	ck_assert_int_eq(gq_state_nwarned(), 0);
+	gq_state_clear();
+	gq_state_unlock();
+	free(r);
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 Suite *glue_grace_ledger_suite(void)
 {
 	Suite *s = suite_create("glue_grace_ledger");
@@ -204,6 +275,7 @@ Suite *glue_grace_ledger_suite(void)
 
 	tcase_add_test(tc, warned_victims_settled_when_their_runs_end);
 	tcase_add_test(tc, failed_allocation_in_a_settle);
+	tcase_add_test(tc, warned_before_a_restart_settled_after_it);
 	suite_add_tcase(s, tc);
 	return s;
 }

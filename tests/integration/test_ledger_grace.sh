@@ -7,7 +7,11 @@
 # ledger a1's requeue loses ~0 GPU-seconds, a2's its run (>= 15 s): each
 # victim's warned record is settled by its after-grace record, the file
 # keeps both, the metrics count the work lost per project when the runs
-# ended, and a1's system comment says what it lost.
+# ended, and a1's system comment says what it lost.  Then slurmctld is
+# killed (SIGKILL) while a victim is warned: a3, younger than a4, whose
+# SIGTERM handler takes 15 s before it runs `gpuquota checkpoint` and
+# exits; b5 takes it, and after the restart its run's end is still
+# settled: ~0 lost, one warned record and one after-grace record for it.
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 0},
@@ -68,4 +72,30 @@ if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
 		|| fail "slurmdbd's record of a1: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment)"
 	echo "$TEST: slurmdbd: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment | head -1)"
 fi
+
+# a victim warned when slurmctld dies: settled after the restart
+sl scancel "$a1" "$a2" "$b3" "$b4"
+_wait_eq 30 2 held_gpus team-b || fail "team-b does not hold 2 GPUs: $(sl squeue -h -o "%i %T")"
+_wait_eq 30 0 held_gpus team-a || fail "team-a still runs: $(sl squeue -h -o "%i %T")"
+a4=$(submit a4 team-a 1); wait_state "$a4" RUNNING
+a3=$(sl sbatch --parsable -J a3 -A team-a --gres=gpu:1 -o "$DIR/a3.out" \
+	--wrap "trap 'sleep 15; $GPUQUOTA checkpoint; exit 0' TERM; sleep 3600 & wait")
+wait_state "$a3" RUNNING
+sleep 5
+b5=$(submit b5 team-b 1)
+_wait_eq 15 1 bash -c "grep -c 'reclaim: JobId=$b5 .*takes JobId=$a3 .*warned first' '$DIR/log/slurmctld.log'" \
+	|| fail "b5 did not warn a3: $(grep 'reclaim:' "$DIR/log/slurmctld.log")"
+# a change after the warning: Slurm's next save (which waits for one)
+# holds the warning too
+t0=$(date +%s.%N)
+sl scontrol update jobid="$b1" comment=saved || fail "scontrol update"
+wait_saved "$t0" || fail "Slurm did not save a3's warning"
+"$CLUSTER" ctld-restart --dir "$DIR" --signal KILL >/dev/null 2>&1 \
+	|| fail "slurmctld did not come back"
+settled3() { sl "$GPUQUOTA" ledger --json | jq --argjson v "$a3" '[.records[] | select(.victim == $v and .stage == "requeued_after_grace")] | length'; }
+_wait_eq 40 1 settled3 || fail "a3 not settled after the restart: $(grep -E "JobId=$a3\\b" "$DIR/log/slurmctld.log" | tail -5); $(cat "$LEDGER")"
+l3=$(sl "$GPUQUOTA" ledger --json | jq --argjson v "$a3" '.records[] | select(.victim == $v) | .gpu_seconds_lost')
+echo "$TEST: a3, warned across a restart, lost $l3 GPU-seconds"
+((l3 <= 3)) || fail "a3 saved on SIGTERM, yet lost $l3 GPU-seconds: $(cat "$LEDGER")"
+[[ $(grep -c " $a3 team-a 1 [0-9]* warned " "$LEDGER") == 1 ]] || fail "a3's warned records: $(cat "$LEDGER")"
 pass

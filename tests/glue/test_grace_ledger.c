@@ -21,12 +21,26 @@
 #include "glue.h"
 #include "helpers.h"
 
-/* team-a's job `id` (gpus GPUs, started at `start`) warned at `at` for
- * team-b's job 12, kept in the state as preempt/gpuquota keeps it */
+/* team-a's job `id`, started at `start`, running, warned at `at` for
+ * team-b's job 12 as Slurm's record holds it (60 s of grace) */
+static job_record_t *_warned_record(uint32_t id, int64_t start, int64_t at)
+{
+	job_record_t *j = glue_pending(id, "team-a", "gpu", 1);
+
+	j->job_state = JOB_RUNNING;
+	j->start_time = start;
+	j->preempt_time = at;
+	j->end_time = at + 60;
+	j->system_comment = xstrdup_printf(GQ_RECLAIMED_WARNED, 12, "team-b",
+					   "in-quota");
+	return j;
+}
+
+/* ... with `gpus` GPUs, kept in the state as preempt/gpuquota keeps it */
 static job_record_t *_warned(uint32_t id, uint32_t gpus, int64_t start,
 			     int64_t at)
 {
-	job_record_t *j = glue_pending(id, "team-a", "gpu", 1);
+	job_record_t *j = _warned_record(id, start, at);
 	gq_warned_t w = { .rec = { .at = at, .end = at,
 				   .stage = GQ_LEDGER_WARNED, .preemptor = 12,
 				   .victim = id, .gpus = gpus,
@@ -35,12 +49,6 @@ static job_record_t *_warned(uint32_t id, uint32_t gpus, int64_t start,
 
 	gq_ledger_name(w.rec.preemptor_project, "team-b");
 	gq_ledger_name(w.rec.victim_project, "team-a");
-	j->job_state = JOB_RUNNING;
-	j->start_time = start;
-	j->preempt_time = at;
-	j->end_time = at + 60;
-	j->system_comment = xstrdup_printf(GQ_RECLAIMED_WARNED, 12, "team-b",
-					   "in-quota");
 	gq_state_lock();
 	ck_assert(gq_state_warned_note(&w));
 	gq_state_unlock();
@@ -229,13 +237,7 @@ START_TEST(warned_before_a_restart_settled_after_it)
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	gq_state_publish();
 	gq_state_unlock();
-	j = glue_pending(7, "team-a", "gpu", 1);
-	j->job_state = JOB_RUNNING;
-	j->start_time = start;
-	j->preempt_time = at;
-	j->end_time = at + 60;
-	j->system_comment = xstrdup_printf(GQ_RECLAIMED_WARNED, 12, "team-b",
-					   "in-quota");
+	j = _warned_record(7, start, at);
 	gq_grace_rebuild_note(j);
 	gq_grace_requeue();	/* kept again, still running */
 	gq_state_lock();

@@ -59,6 +59,10 @@ metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$m"; }
 	|| fail "team-a's GPUs lent: $(grep 'gpuquota_project_gpus_lent_total' <<<"$m")"
 [[ $(metric 'gpuquota_project_gpus_reclaimed_total{project="team-b",reason="quota"}') == 2 ]] \
 	|| fail "team-b's GPUs reclaimed: $(grep 'gpuquota_project_gpus_reclaimed_total' <<<"$m")"
+# the per-project samples parse and pass Prometheus' lint
+if command -v promtool >/dev/null; then
+	out=$(promtool check metrics <<<"$m" 2>&1) || fail "promtool: $out"
+fi
 
 # a1's system comment says what its requeue lost
 comment=$(sl squeue -h -j "$a1" -O system_comment:100 | sed 's/ *$//')

@@ -187,6 +187,8 @@ static json_object *_record(const gq_ledger_rec_t *r)
 	json_object_object_add(o, "victim_project", json_object_new_string(r->victim_project));
 	json_object_object_add(o, "gpus", json_object_new_int64(r->gpus));
 	json_object_object_add(o, "gpu_seconds_lost", json_object_new_uint64(r->lost));
+	json_object_object_add(o, "stage", json_object_new_string(gq_ledger_stage_name(r->stage)));
+	json_object_object_add(o, "end", json_object_new_int64(r->end));
 	return o;
 }
 

@@ -3,6 +3,7 @@
  * metrics.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,55 @@ static void _counter(gq_prom_t *p, const char *name, const char *type,
 	gq_prom_sample(p, name, NULL, v);
 }
 
+/* The per-project counters of the ledger's records, in the order they
+ * were first counted. */
+static const struct {
+	const char *name, *help;
+	size_t offset;		/* of its array in gq_metrics_project_t */
+} gq_project_counters[] = {
+	{ "gpuquota_project_reclaim_victims_total",
+	  "Jobs of the project taken for a reclaim (requeued, or warned first), by the preemptor's band.",
+	  offsetof(gq_metrics_project_t, victims) },
+	{ "gpuquota_project_gpus_lent_total",
+	  "GPUs of the project's jobs taken for a reclaim: lent back to another project, by reason.",
+	  offsetof(gq_metrics_project_t, gpus_lent) },
+	{ "gpuquota_project_gpu_seconds_lost_total",
+	  "Work the project's jobs lost to requeues for a reclaim: GPUs x their run since its start or last checkpoint, counted when the run ended (after a grace time: then), by reason.",
+	  offsetof(gq_metrics_project_t, lost) },
+	{ "gpuquota_project_gpus_reclaimed_total",
+	  "GPUs taken from other projects' jobs for the project's jobs, by reason.",
+	  offsetof(gq_metrics_project_t, gpus_reclaimed) },
+};
+
+static void _projects(gq_prom_t *p, const gq_metrics_t *m)
+{
+	size_t f;
+	int i, r;
+
+	for (f = 0; f < sizeof(gq_project_counters) / sizeof(gq_project_counters[0]); f++) {
+		gq_prom_family(p, gq_project_counters[f].name, "counter",
+			       gq_project_counters[f].help);
+		for (i = 0; i < m->nprojects; i++) {
+			const uint64_t *v = (const uint64_t *)
+				((const char *)&m->project[i] +
+				 gq_project_counters[f].offset);
+
+			for (r = 0; r < GQ_RECLAIM_NREASONS; r++) {
+				const char *l[] = { "project", m->project[i].name,
+						    "reason",
+						    gq_metrics_reclaim_reason(r),
+						    NULL };
+
+				gq_prom_sample(p, gq_project_counters[f].name,
+					       l, (double)v[r]);
+			}
+		}
+	}
+	_counter(p, "gpuquota_project_records_uncounted_total", "counter",
+		 "Reclaim records left out of the per-project counters (more than 256 projects counted); the totals count them.",
+		 (double)m->projects_uncounted_total);
+}
+
 static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 			 double written_at)
 {
@@ -277,7 +327,7 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
 		   gq_metrics_reclaim_reason);
 	_by_reason(p, "gpuquota_reclaim_victim_gpu_seconds_lost_total",
-		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), by reason.",
+		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), counted when its run ends (after a grace time: then), by reason.",
 		   m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
 		   gq_metrics_reclaim_reason);
 	_counter(p, "gpuquota_ledger_records_total", "counter",
@@ -286,6 +336,7 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 	_counter(p, "gpuquota_ledger_records_dropped_total", "counter",
 		 "Reclaim records lost before the ledger file: no memory, a full queue, or a failed write (logged).",
 		 (double)m->ledger_dropped_total);
+	_projects(p, m);
 	_by_reason(p, "gpuquota_holds_total",
 		   "Pending jobs gpuquota held, by reason (limit, department_limit, not_requeueable, reclaim_in_flight).",
 		   m->holds_total, GQ_HOLD_NREASONS, gq_metrics_hold_reason);
@@ -298,7 +349,7 @@ int gq_metrics_render(gq_view_t *const *views, char *const *names,
 		      const job_info_msg_t *jobs, const char *state_path,
 		      gq_prom_t *out, char *err, size_t errlen)
 {
-	static gq_metrics_t m;	/* 40 kB: not on the stack */
+	static gq_metrics_t m;	/* 75 kB: not on the stack */
 	double written_at = 0;
 	int rc = state_path ? gq_metrics_file_read(state_path, &m, &written_at,
 						   err, errlen) : -2;

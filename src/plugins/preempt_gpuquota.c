@@ -14,6 +14,7 @@
 #include "state/ledger.h"
 #include "state/state.h"
 #include "plugins/hold.h"
+#include "plugins/reclaim_note.h"
 #include "plugins/xalloc.h"
 #include "shared/job_facts.h"
 
@@ -209,22 +210,33 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
 /*
  * The reclaim's record for the ledger (state/ledger.h), queued in memory:
  * priority/gpuquota's pass thread writes it after its next pass, outside
- * slurmctld's locks.  The work lost is counted at the decision (`now`):
- * a victim given a grace time runs on until it is requeued, and what it
- * does meanwhile without a checkpoint is lost too, uncounted.  Returns
- * the GPU-seconds lost.  Caller holds the state lock.
+ * slurmctld's locks.  A victim requeued at once (no grace time) loses its
+ * work now: one record.  A victim warned first runs on, and may save its
+ * state on SIGTERM: a warned record now, its loss as if requeued now, and
+ * the victim kept so that the record is settled with its loss as it is
+ * when its run ends (plugins/grace.c, gq_grace_requeue).  The record
+ * into *out.  Caller holds the state lock.
  */
-static uint64_t _ledger_note(const char *pool, const gq_view_t *v,
-			     const gq_job_t *er, const gq_job_t *ee,
-			     time_t now)
+static void _ledger_note(const char *pool, const gq_view_t *v,
+			 const gq_job_t *er, const gq_job_t *ee,
+			 job_record_t *victim, int grace, time_t now,
+			 gq_ledger_rec_t *out)
 {
-	gq_ledger_rec_t r;
+	gq_warned_t w = {
+		.start = ee->in.start_time,
+		.saved = ee->in.saved_secs,
+		.restarts = victim->restart_cnt,
+	};
+	bool ok;
 
-	gq_ledger_record(&r, pool, v, er, ee, now);
-	if (!gq_state_ledger_note(&r))
+	gq_ledger_record(&w.rec, pool, v, er, ee, now);
+	if (grace)
+		w.rec.stage = GQ_LEDGER_WARNED;
+	ok = grace ? gq_state_warned_note(&w) : gq_state_ledger_note(&w.rec);
+	if (!ok)
 		error("gpuquota: ledger: the record of JobId=%u taken for JobId=%u is dropped (out of memory, or %d records waiting for the file)",
 		      ee->in.id, er->in.id, GQ_LEDGER_QUEUE_MAX);
-	return r.lost;
+	*out = w.rec;
 }
 
 /*
@@ -232,7 +244,9 @@ static uint64_t _ledger_note(const char *pool, const gq_view_t *v,
  * preemptor's band), recorded in the ledger, one log line with the
  * decision and the numbers behind it, and a system comment on the victim
  * (squeue -O system_comment, scontrol show job) saying for which job it
- * was reclaimed and the GPU-seconds its requeue loses.
+ * was reclaimed and the GPU-seconds its requeue loses (warned first: said
+ * when its run ends, plugins/grace.c), with slurmdbd in its admin comment
+ * too (reclaim_note.h).
  */
 static void _note_reclaim(job_record_t *victim, int grace)
 {
@@ -241,7 +255,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	const gq_job_t *ee, *er;
 	const gq_project_t *pe, *pr;
 	time_t now = time(NULL);
-	uint64_t lost;
+	gq_ledger_rec_t r;
 	int k, n, nodes[GQ_RECLAIM_NODES];
 	bool fresh;
 
@@ -256,7 +270,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	pr = gq_view_project(v, er->project);
 	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
 			  ee->in.gpus);
-	lost = _ledger_note(pools->name[k], v, er, ee, now);
+	_ledger_note(pools->name[k], v, er, ee, victim, grace, now, &r);
 	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f), %llu GPU-seconds lost%s",
 	     pools->name[k] ? " in pool " : "",
 	     pools->name[k] ? pools->name[k] : "", er->in.id, pr->name, gq_band_name(er->band), er->cum, pr->quota,
@@ -264,14 +278,9 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	     ee->in.gpus == 1 ? "" : "s", pe->name, pe->alloc, pe->quota,
 	     pe->share, gq_floor(pe->quota, pe->share_floor,
 				 er->band == GQ_BAND_FAIR_SHARE),
-	     (unsigned long long)lost,
-	     grace ? "; warned first, requeued when it exits or its grace time ends" : "");
-	xfree(victim->system_comment);
-	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of);
-	 * out of memory: none (its GPUs then come free for any preemptor) */
-	victim->system_comment = gq_xprintf(
-		GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost",
-		er->in.id, pr->name, gq_band_name(er->band), (unsigned long long)lost);
+	     (unsigned long long)r.lost,
+	     grace ? " if requeued now; warned first, requeued when it exits or its grace time ends (the loss counted then)" : "");
+	gq_reclaim_note_write(victim, &r, ee->in.start_time);
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now); again when a
 	 * victim frees a node no victim of the reclaim freed before */

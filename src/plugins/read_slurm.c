@@ -10,6 +10,7 @@
 #include "state/state.h"
 #include "core/view.h"
 #include "plugins/array_throttle.h"
+#include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/multifactor.h"
 #include "plugins/xalloc.h"
@@ -392,6 +393,8 @@ static void _note_victim(job_record_t *job_ptr, time_t now)
 		n = gq_hold_job_nodes(job_ptr, nodes);
 	rc = gq_pass_victim(&f, job_ptr->system_comment, job_ptr->preempt_time,
 			    now, rebuild, nodes, n, &preemptor, &since, &grace);
+	if (rc > 0)	/* its ledger record settled when its run ends */
+		gq_grace_rebuild_note(job_ptr);
 	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
 		      preemptor);

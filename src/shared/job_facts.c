@@ -308,18 +308,21 @@ const char *gq_saved_text(gq_saved_t s)
 	}
 }
 
-char *gq_facts_with_checkpoint(const char *comment, uint32_t id, int64_t at,
-			       size_t max)
+char *gq_facts_with_note(const char *text, const char *note, size_t max)
 {
-	const char *c = comment ? comment : "", *old = strstr(c, GQ_CHECKPOINT_KEY);
-	size_t head = old ? (size_t)(old - c) : strlen(c);
-	const char *tail = old ? old + strcspn(old, " \t\n") : "";
-	char note[64], *out;
-	size_t n;
+	const char *c = text ? text : "", *eq = strchr(note, '=');
+	char key[64];
+	const char *old;
+	size_t head, n;
+	const char *tail;
+	char *out;
 
-	snprintf(note, sizeof(note), GQ_CHECKPOINT_KEY "%u@%lld", id,
-		 (long long)at);
-	/* the rest of the comment, without the old note and its blank */
+	snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - note + 1) : 0,
+		 note);
+	old = *key ? strstr(c, key) : NULL;
+	head = old ? (size_t)(old - c) : strlen(c);
+	tail = old ? old + strcspn(old, " \t\n") : "";
+	/* the rest of the text, without the old note and its blank */
 	while (head && isspace((unsigned char)c[head - 1]))
 		head--;
 	while (isspace((unsigned char)*tail))
@@ -331,6 +334,29 @@ char *gq_facts_with_checkpoint(const char *comment, uint32_t id, int64_t at,
 	snprintf(out, n + 1, "%.*s%s%s%s%s", (int)head, c, head ? " " : "",
 		 tail, *tail ? " " : "", note);
 	return out;
+}
+
+char *gq_facts_with_checkpoint(const char *comment, uint32_t id, int64_t at,
+			       size_t max)
+{
+	char note[64];
+
+	snprintf(note, sizeof(note), GQ_CHECKPOINT_KEY "%u@%lld", id,
+		 (long long)at);
+	return gq_facts_with_note(comment, note, max);
+}
+
+int gq_facts_reclaim_note(char *buf, size_t len, uint32_t preemptor,
+			  const char *project, const char *reason,
+			  const char *stage, unsigned long long lost,
+			  int64_t run_start)
+{
+	int n = snprintf(buf, len,
+			 GQ_RECLAIM_NOTE_KEY "for:%u,of:%s,reason:%s,stage:%s,gpu_seconds_lost:%llu,run_start:%lld",
+			 preemptor, project, reason, stage, lost,
+			 (long long)run_start);
+
+	return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
 bool gq_pool_has(const gq_config_t *cfg, const char *partitions)

@@ -27,6 +27,11 @@
 /* The system comment preempt/gpuquota writes on a victim, followed by
  * "<preemptor's id> of <project> (<band>)" */
 #define GQ_RECLAIMED_FOR "gpuquota: reclaimed for job "
+/* ... the whole text once its run ended (requeued at once, or after its
+ * grace time): preemptor, its project, its band, the GPU-seconds lost */
+#define GQ_RECLAIMED_LOST GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost"
+/* ... while it is warned, in its grace time */
+#define GQ_RECLAIMED_WARNED GQ_RECLAIMED_FOR "%u of %s (%s), warned: requeued when it exits or its grace time ends"
 
 /* A job as Slurm describes it, in the public API's terms. */
 typedef struct {
@@ -150,8 +155,31 @@ typedef enum {
 gq_saved_t gq_facts_saved_at(const char *comment, uint32_t id, int64_t now,
 			     int64_t *at);
 
+/*
+ * The note gpuquota adds to a victim's admin comment with slurmdbd
+ * (docs/MODEL.md "Ledger"): one word, the reclaim of the run that started
+ * at run_start, by its ledger record's fields (stage: as
+ * gq_ledger_stage_name), e.g.
+ * gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:requeued,gpu_seconds_lost:35,run_start:1796083100
+ * Into buf: its length, or -1 when it does not fit.
+ */
+#define GQ_RECLAIM_NOTE_KEY "gpuquota-reclaim="
+#define GQ_RECLAIM_NOTE_MAX 256	/* the note, its NUL */
+#define GQ_ADMIN_COMMENT_MAX 1024	/* the admin comment gpuquota writes */
+int gq_facts_reclaim_note(char *buf, size_t len, uint32_t preemptor,
+			  const char *project, const char *reason,
+			  const char *stage, unsigned long long lost,
+			  int64_t run_start);
+
 /* What gq_facts_saved_at's answer means, for a log line. */
 const char *gq_saved_text(gq_saved_t s);
+
+/*
+ * `text` (NULL: none) with `note`, a word "<key>=<value>", in it: an
+ * earlier note of the same key replaced, the rest kept, the note last
+ * (malloc'd; NULL when out of memory or longer than `max`).  O(text).
+ */
+char *gq_facts_with_note(const char *text, const char *note, size_t max);
 
 /*
  * `comment` with job `id`'s checkpoint set to `at`: an earlier checkpoint

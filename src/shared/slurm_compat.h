@@ -180,6 +180,13 @@ typedef struct job_details job_details_t;
 #define job_state_reason_string(r) ((const char *)job_reason_string(r))
 #endif
 
+/*
+ * slurmdbd's copy of a job's text (plugins/reclaim_note.c): every release
+ * from 22.05 to 26.05 sends admin_comment with a job's end (a requeue's
+ * included) and never system_comment (accounting_storage_slurmdbd.c,
+ * jobacct_storage_p_job_complete): no difference to key here.
+ */
+
 /* 25.11: job_requeue(uid, job_id, msg, ...) became
  * job_requeue_internal(uid, job_ptr, ...) (and job_requeue_external). */
 #if !GQ_SLURM_AT_LEAST(25, 11)

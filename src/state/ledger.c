@@ -18,6 +18,7 @@
 #include "state/ledger.h"
 #include "state/metrics.h"
 #include "tools/atomic_file.h"
+#include "tools/hash.h"
 
 #define GQ_LEDGER_NO_POOL "*"
 
@@ -31,6 +32,55 @@ uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
 	return (uint64_t)gpus * (uint64_t)(now - from);
 }
 
+void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
+			   uint32_t saved, int64_t end, gq_ledger_rec_t *out)
+{
+	*out = *warned;
+	out->stage = GQ_LEDGER_AFTER_GRACE;
+	out->end = end > warned->at ? end : warned->at;
+	out->lost = gq_ledger_lost(warned->gpus, out->end, start, saved);
+}
+
+const char *gq_ledger_stage_name(int stage)
+{
+	static const char *const names[GQ_LEDGER_NSTAGES] = {
+		"requeued", "warned", "requeued_after_grace",
+	};
+
+	return stage >= 0 && stage < GQ_LEDGER_NSTAGES ? names[stage] : NULL;
+}
+
+int gq_ledger_settle(gq_ledger_rec_t *r, int *n)
+{
+	gq_hash_t after;	/* (victim, preemptor) of after-grace records
+				 * seen walking back: the warned before them go */
+	int i, k = *n, rc = 0;
+
+	gq_hash_init(&after, &gq_hash_ints);
+	for (i = *n - 1; i >= 0; i--) {
+		gq_key_t key = gq_key_pair(r[i].victim, r[i].preemptor);
+
+		if (r[i].stage == GQ_LEDGER_AFTER_GRACE &&
+		    gq_hash_get_or_put(&after, key, i) < 0) {
+			rc = -1;
+			break;
+		}
+		if (r[i].stage == GQ_LEDGER_WARNED &&
+		    gq_hash_get(&after, key) >= 0)
+			r[i].stage = -1;	/* superseded */
+	}
+	for (i = k = 0; !rc && i < *n; i++)
+		if (r[i].stage >= 0)
+			r[k++] = r[i];
+	for (i = 0; rc && i < *n; i++)	/* out of memory: all kept */
+		if (r[i].stage < 0)
+			r[i].stage = GQ_LEDGER_WARNED;
+	if (!rc)
+		*n = k;
+	gq_hash_free(&after);
+	return rc;
+}
+
 void gq_ledger_name(char *dst, const char *src)
 {
 	snprintf(dst, GQ_LEDGER_NAME, "%s", src ? src : "");
@@ -39,12 +89,14 @@ void gq_ledger_name(char *dst, const char *src)
 int gq_ledger_format(const gq_ledger_rec_t *r, char *buf, size_t len)
 {
 	const char *band = gq_metrics_reclaim_reason(r->reason);
+	const char *stage = gq_ledger_stage_name(r->stage);
 	int n;
 
-	n = snprintf(buf, len, "gq1 %" PRId64 " %s %u %s %s %u %s %u %" PRIu64 "\n",
+	n = snprintf(buf, len, "gq2 %" PRId64 " %s %u %s %s %u %s %u %" PRIu64 " %s %" PRId64 "\n",
 		     r->at, r->pool[0] ? r->pool : GQ_LEDGER_NO_POOL,
 		     r->preemptor, r->preemptor_project, band ? band : "quota",
-		     r->victim, r->victim_project, r->gpus, r->lost);
+		     r->victim, r->victim_project, r->gpus, r->lost,
+		     stage ? stage : "requeued", r->end ? r->end : r->at);
 	return n < 0 || (size_t)n >= len ? -1 : n;
 }
 
@@ -59,16 +111,38 @@ static bool _name_ok(const char *s, bool star)
 	return true;
 }
 
+/* gq2's STAGE END after LOST (at `tail`), or nothing for a gq1 line */
+static bool _parse_stage(const char *tail, bool v2, gq_ledger_rec_t *r)
+{
+	char stage[24];
+	int end = -1, i;
+
+	r->stage = GQ_LEDGER_REQUEUED;
+	r->end = r->at;
+	if (!v2)
+		return !strcmp(tail, "\n");
+	if (sscanf(tail, " %23s %" SCNd64 "%n", stage, &r->end, &end) != 2 ||
+	    end < 0 || strcmp(tail + end, "\n") || r->end < r->at)
+		return false;
+	for (i = 0; i < GQ_LEDGER_NSTAGES; i++)
+		if (!strcmp(stage, gq_ledger_stage_name(i)))
+			break;
+	r->stage = i;
+	return i < GQ_LEDGER_NSTAGES;
+}
+
 bool gq_ledger_parse(const char *line, gq_ledger_rec_t *r)
 {
 	char band[16];
 	int end = -1, i;
+	bool v2 = !strncmp(line, "gq2 ", 4);
 
 	memset(r, 0, sizeof(*r));
-	if (sscanf(line, "gq1 %" SCNd64 " %64s %u %64s %15s %u %64s %u %" SCNu64 "%n",
+	if ((!v2 && strncmp(line, "gq1 ", 4)) ||
+	    sscanf(line + 4, "%" SCNd64 " %64s %u %64s %15s %u %64s %u %" SCNu64 "%n",
 		   &r->at, r->pool, &r->preemptor, r->preemptor_project, band,
 		   &r->victim, r->victim_project, &r->gpus, &r->lost, &end) != 9 ||
-	    end < 0 || strcmp(line + end, "\n"))
+	    end < 0 || !_parse_stage(line + 4 + end, v2, r))
 		return false;
 	for (i = 0; i < GQ_RECLAIM_NREASONS; i++)
 		if (!strcmp(band, gq_metrics_reclaim_reason(i)))
@@ -221,6 +295,10 @@ int gq_ledger_read(const char *path, gq_ledger_rec_t **out, int *n,
 	free(old);
 	if (!rc)
 		rc = _read_one(path, out, n, &cap, skipped, err, errlen);
+	if (!rc && gq_ledger_settle(*out, n)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -246,6 +324,8 @@ void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
 {
 	*r = (gq_ledger_rec_t){
 		.at = now,
+		.end = now,
+		.stage = GQ_LEDGER_REQUEUED,
 		.preemptor = er->in.id,
 		.reason = er->band == GQ_BAND_FAIR_SHARE ?
 				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,

@@ -11,11 +11,14 @@
  *
  * The file: one line per record, appended with one write(2) (O_APPEND):
  *
- *   gq1 AT POOL PREEMPTOR PPROJECT BAND VICTIM VPROJECT GPUS LOST\n
+ *   gq2 AT POOL PREEMPTOR PPROJECT BAND VICTIM VPROJECT GPUS LOST STAGE END\n
  *
  * AT unix seconds of the decision, POOL the pool's name or "*" (none),
  * BAND "quota" or "fair_share" (the preemptor's band), LOST the
- * GPU-seconds the requeue loses (gq_ledger_lost).  Names are
+ * GPU-seconds the requeue loses (gq_ledger_lost) counted to END (unix
+ * seconds), STAGE what the record is (gq_ledger_stage_t: "requeued",
+ * "warned", "requeued_after_grace").  A line of the first version, "gq1"
+ * without STAGE and END, reads as "requeued" with END = AT.  Names are
  * gpuquota.json names (letters, digits, '.', '_', '-': no blank).  A
  * line without its newline (torn by a crash) and any line that is not
  * such a record are skipped when read; an append after a torn line first
@@ -39,8 +42,31 @@
 #define GQ_LEDGER_LINE 256		/* longest line written, and more */
 #define GQ_LEDGER_QUEUE_MAX 4096	/* records waiting for the writer */
 
+/*
+ * What a record says (docs/MODEL.md "Ledger").  A victim requeued at once
+ * has one record, GQ_LEDGER_REQUEUED.  A victim given a grace time has
+ * two: GQ_LEDGER_WARNED at the decision, its loss as if it were requeued
+ * then (what counts while it is in its grace time, and for good when its
+ * requeue is never seen), then GQ_LEDGER_AFTER_GRACE when its run ends
+ * (requeued, or exited in its grace time), with the same AT, preemptor and
+ * victim and its loss as it is then: it supersedes the warned record
+ * (gq_ledger_settle).
+ */
+typedef enum {
+	GQ_LEDGER_REQUEUED = 0,
+	GQ_LEDGER_WARNED,
+	GQ_LEDGER_AFTER_GRACE,
+	GQ_LEDGER_NSTAGES,
+} gq_ledger_stage_t;
+
+/* "requeued", "warned", "requeued_after_grace"; NULL out of range */
+const char *gq_ledger_stage_name(int stage);
+
 typedef struct {
 	int64_t at;		/* the decision, unix seconds */
+	int64_t end;		/* the loss is counted to: the requeue, or
+				 * the victim's exit in its grace time */
+	int stage;		/* gq_ledger_stage_t */
 	char pool[GQ_LEDGER_NAME];	/* "": no pools */
 	uint32_t preemptor;
 	char preemptor_project[GQ_LEDGER_NAME];
@@ -63,12 +89,31 @@ uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
  * The record of victim `ee` taken for preemptor `er` in view v (of the
  * pool named `pool`, NULL without pools) at `now`: the preemptor's band
  * as the reason, both projects, the victim's GPUs and the work its
- * requeue loses (gq_ledger_lost).  preempt/gpuquota's and the
- * simulator's one making of it.  O(1).
+ * requeue loses now (gq_ledger_lost): a GQ_LEDGER_REQUEUED record, which
+ * preempt/gpuquota makes GQ_LEDGER_WARNED for a victim given a grace
+ * time.  preempt/gpuquota's and the simulator's one making of it.  O(1).
  */
 void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
 		      const gq_view_t *v, const gq_job_t *er,
 		      const gq_job_t *ee, int64_t now);
+
+/*
+ * Drop, in place, each GQ_LEDGER_WARNED record that a later
+ * GQ_LEDGER_AFTER_GRACE record of the same victim and preemptor
+ * supersedes; the others keep their order.  *n is updated; returns 0, or
+ * -1 out of memory (nothing dropped).  O(n) expected.
+ */
+int gq_ledger_settle(gq_ledger_rec_t *r, int *n);
+
+/*
+ * The record that settles `warned` (GQ_LEDGER_WARNED) when its victim's
+ * run ended at `end` (its requeue, or its exit in its grace time): the
+ * same decision, GQ_LEDGER_AFTER_GRACE, its loss gpus x (end - (start +
+ * saved)), at least 0, `saved` the seconds into its run of its last
+ * checkpoint then (0: none).  O(1).
+ */
+void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
+			   uint32_t saved, int64_t end, gq_ledger_rec_t *out);
 
 /* Copy a name into a record's field (cut at GQ_LEDGER_NAME - 1; NULL:
  * ""). */
@@ -99,8 +144,9 @@ int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
 
 /*
  * Read path.1, then path (either may be missing), appending their
- * records to *out (*n of them, realloc'ed; the caller frees *out);
- * *skipped counts the lines that were not records.  Returns 0, or -1
+ * records to *out (*n of them, realloc'ed; the caller frees *out), each
+ * victim's warned record left out when its after-grace record follows
+ * (gq_ledger_settle); *skipped counts the lines that were not records.  Returns 0, or -1
  * with the reason in err (memory, or a file there but unreadable).
  */
 int gq_ledger_read(const char *path, gq_ledger_rec_t **out, int *n,

@@ -13,11 +13,35 @@ void gq_losses_free(gq_losses_t *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* the warned loss an after-grace record replaces: the victim's for the
+ * same preemptor among those since its decision (give or take
+ * GQ_LOSSES_SLACK: a victim kept again after a restart dates it by
+ * Slurm's preempt_time, set right after), newest first */
+#define GQ_LOSSES_SLACK 5
+static gq_loss_t *_warned(gq_losses_t *l, const gq_ledger_rec_t *r)
+{
+	int i;
+
+	for (i = l->n - 1; i >= 0 && l->e[i].at >= r->at - GQ_LOSSES_SLACK;
+	     i--)
+		if (l->e[i].victim == r->victim &&
+		    l->e[i].preemptor == r->preemptor)
+			return &l->e[i];
+	return NULL;
+}
+
 int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 {
 	gq_loss_t *e;
 
-	if (r->at < since || !r->lost)
+	if (r->at < since)
+		return 0;
+	if (r->stage == GQ_LEDGER_AFTER_GRACE && (e = _warned(l, r))) {
+		e->lost = r->lost;
+		return 0;
+	}
+	/* a warned loss of 0 is kept: its after-grace record finds it */
+	if (!r->lost && r->stage != GQ_LEDGER_WARNED)
 		return 0;
 	if (l->n == GQ_LOSSES_MAX) {	/* the oldest goes */
 		memmove(l->e, l->e + 1, sizeof(*l->e) * (l->n - 1));
@@ -36,6 +60,8 @@ int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 	e = &l->e[l->n++];
 	e->at = r->at;
 	e->lost = r->lost;
+	e->victim = r->victim;
+	e->preemptor = r->preemptor;
 	memcpy(e->project, r->victim_project, sizeof(e->project));
 	return 0;
 }

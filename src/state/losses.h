@@ -19,6 +19,8 @@
 typedef struct {
 	int64_t at;		/* the reclaim, unix seconds */
 	uint64_t lost;		/* GPU-seconds its victim lost */
+	uint32_t victim, preemptor;	/* its record's (a later record of
+					 * the victim's requeue replaces it) */
 	char project[GQ_LEDGER_NAME];	/* the victim's */
 } gq_loss_t;
 
@@ -32,8 +34,12 @@ typedef struct {
 void gq_losses_free(gq_losses_t *l);
 
 /*
- * Keep the loss of record r when it is at or after `since`.  Returns 0,
- * or -1 when out of memory (it is not kept).  O(1) amortized.
+ * Keep the loss of record r when it is at or after `since`.  A
+ * GQ_LEDGER_AFTER_GRACE record replaces the loss of its victim's warned
+ * record (same victim and preemptor, decided within seconds of it:
+ * ledger.h) when it is kept; records are added in the ledger's order.  Returns 0, or -1 when
+ * out of memory (it is not kept).  O(1) amortized, plus O(losses kept
+ * since r's decision) for an after-grace record.
  */
 int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since);
 

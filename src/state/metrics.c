@@ -62,11 +62,44 @@ void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 	m->victim_gpus_total[r] += gpus;
 }
 
-void gq_metrics_ledger(gq_metrics_t *m, int reason, uint64_t lost,
+/* project `name`'s counters, added when new; NULL past the table */
+static gq_metrics_project_t *_project(gq_metrics_t *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->nprojects; i++)
+		if (!strcmp(m->project[i].name, name))
+			return &m->project[i];
+	if (m->nprojects == GQ_METRICS_PROJECTS)
+		return NULL;
+	gq_ledger_name(m->project[m->nprojects].name, name);
+	return &m->project[m->nprojects++];
+}
+
+void gq_metrics_ledger(gq_metrics_t *m, const gq_ledger_rec_t *r,
 		       bool queued)
 {
-	if (reason >= 0 && reason < GQ_RECLAIM_NREASONS)
-		m->lost_gpu_seconds_total[reason] += lost;
+	gq_metrics_project_t *v = _project(m, r->victim_project);
+	gq_metrics_project_t *p = _project(m, r->preemptor_project);
+	int why = r->reason;
+
+	if (!v || !p)
+		m->projects_uncounted_total++;
+	if (why >= 0 && why < GQ_RECLAIM_NREASONS &&
+	    r->stage != GQ_LEDGER_WARNED) {
+		m->lost_gpu_seconds_total[why] += r->lost;
+		if (v)
+			v->lost[why] += r->lost;
+	}
+	if (why >= 0 && why < GQ_RECLAIM_NREASONS &&
+	    r->stage != GQ_LEDGER_AFTER_GRACE) {
+		if (v) {
+			v->victims[why]++;
+			v->gpus_lent[why] += r->gpus;
+		}
+		if (p)
+			p->gpus_reclaimed[why] += r->gpus;
+	}
 	if (queued)
 		m->ledger_records_total++;
 	else

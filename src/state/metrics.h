@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/band.h"
+#include "state/ledger.h"
 #include "tools/histogram.h"
 #include "core/view.h"
 
@@ -52,6 +53,20 @@ typedef struct {
 				 * GQ_PASS_TRIES + 1: made whole at last) */
 } gq_pass_rec_t;
 
+/* Projects counted one by one (by name, whatever the pool); past them a
+ * record counts in the totals only (projects_uncounted_total). */
+#define GQ_METRICS_PROJECTS 256
+
+/* One project's share of the reclaims, from the ledger's records. */
+typedef struct {
+	char name[GQ_LEDGER_NAME];
+	uint64_t victims[GQ_RECLAIM_NREASONS];	/* its jobs taken */
+	uint64_t gpus_lent[GQ_RECLAIM_NREASONS];	/* their GPUs */
+	uint64_t lost[GQ_RECLAIM_NREASONS];	/* GPU-seconds they lost */
+	uint64_t gpus_reclaimed[GQ_RECLAIM_NREASONS];	/* GPUs taken for its
+						 * jobs (borrowed back) */
+} gq_metrics_project_t;
+
 typedef struct {
 	double started_at;	/* unix seconds the counters started at */
 	uint64_t passes_total, pass_failures_total;
@@ -67,6 +82,10 @@ typedef struct {
 	uint64_t ledger_records_total;	/* reclaim records queued */
 	uint64_t ledger_dropped_total;	/* ... lost before the file: no
 					 * memory, a full queue, a write */
+	gq_metrics_project_t project[GQ_METRICS_PROJECTS];	/* in the
+					 * order first counted */
+	int nprojects;
+	uint64_t projects_uncounted_total;	/* records past the table */
 	uint64_t holds_total[GQ_HOLD_NREASONS];	/* index: gq_hold_t */
 	uint64_t releases_total;
 	uint32_t last_preemptor;	/* of the last victim counted */
@@ -92,11 +111,15 @@ void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 		       uint32_t gpus);
 
 /*
- * A reclaim record for the ledger (ledger.h), of reason `reason`, whose
- * requeue loses `lost` GPU-seconds: queued for the file, or dropped
- * (!queued).  Records written: none lost; a failed write drops `n`.
+ * A reclaim record for the ledger (ledger.h): queued for the file, or
+ * dropped (!queued).  Its work lost is counted when the victim's run
+ * ended (a GQ_LEDGER_REQUEUED or GQ_LEDGER_AFTER_GRACE record, never a
+ * warned one: a counter does not go back), by reason and for the victim's
+ * project; the victim and its GPUs, for its project and the preemptor's,
+ * at the decision (requeued or warned).  Records written: none lost; a
+ * failed write drops `n`.  O(projects counted).
  */
-void gq_metrics_ledger(gq_metrics_t *m, int reason, uint64_t lost,
+void gq_metrics_ledger(gq_metrics_t *m, const gq_ledger_rec_t *r,
 		       bool queued);
 void gq_metrics_ledger_dropped(gq_metrics_t *m, int n);
 

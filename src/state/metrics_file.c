@@ -43,6 +43,43 @@ static void _by_reason(FILE *f, const char *key, const uint64_t *v, int n,
 	fprintf(f, "},\n");
 }
 
+/* "key": {"quota": n, "fair_share": n} */
+static void _reason_obj(FILE *f, const char *key, const uint64_t *v,
+			bool last)
+{
+	int i;
+
+	fprintf(f, "\"%s\": {", key);
+	for (i = 0; i < GQ_RECLAIM_NREASONS; i++)
+		fprintf(f, "%s\"%s\": %llu", i ? ", " : "",
+			gq_metrics_reclaim_reason(i), (unsigned long long)v[i]);
+	fprintf(f, "}%s", last ? "" : ", ");
+}
+
+/* "projects": [{"project": name, the four by reason}, ...] */
+static void _projects(FILE *f, const gq_metrics_t *m)
+{
+	int i;
+
+	fprintf(f, "\"projects_uncounted_total\": %llu, \"projects\": [",
+		(unsigned long long)m->projects_uncounted_total);
+	for (i = 0; i < m->nprojects; i++) {
+		const gq_metrics_project_t *p = &m->project[i];
+		json_object *name = json_object_new_string(p->name);
+
+		fprintf(f, "%s\n{\"project\": %s, ", i ? "," : "",
+			name ? json_object_to_json_string(name) : "\"\"");
+		json_object_put(name);
+		_reason_obj(f, "victims_by_reason", p->victims, false);
+		_reason_obj(f, "gpus_lent_by_reason", p->gpus_lent, false);
+		_reason_obj(f, "lost_gpu_seconds_by_reason", p->lost, false);
+		_reason_obj(f, "gpus_reclaimed_by_reason", p->gpus_reclaimed,
+			    true);
+		fprintf(f, "}");
+	}
+	fprintf(f, "],\n");
+}
+
 static void _hist(FILE *f, const char *key, const gq_hist_t *h, bool last)
 {
 	char le[40];
@@ -83,6 +120,7 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	fprintf(f, "\"ledger_records_total\": %llu, \"ledger_dropped_total\": %llu,\n",
 		(unsigned long long)m->ledger_records_total,
 		(unsigned long long)m->ledger_dropped_total);
+	_projects(f, m);
 	_hist(f, "pass_seconds", &m->pass_seconds, false);
 	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
 	_hist(f, "read_hold_seconds", &m->read_hold_seconds, false);
@@ -312,9 +350,53 @@ static int _read_recent(gq_rd_t *rd, json_object *o, gq_metrics_t *m)
 	return 0;
 }
 
+/* "projects" (absent in files of older plugins: none); past
+ * GQ_METRICS_PROJECTS, the rest are left out */
+static int _read_projects(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
+{
+	json_object *a = NULL, *name = NULL;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(root, "projects", &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return _bad(rd, "projects", "expected an array, found %.60s",
+			    _shown(a));
+	n = json_object_array_length(a);
+	for (i = 0; i < n && m->nprojects < GQ_METRICS_PROJECTS; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		gq_metrics_project_t *p = &m->project[m->nprojects];
+
+		if (!json_object_is_type(e, json_type_object) ||
+		    !json_object_object_get_ex(e, "project", &name) ||
+		    !json_object_is_type(name, json_type_string))
+			return _bad(rd, "projects", "entry %zu: expected an object with \"project\"",
+				    i);
+		gq_ledger_name(p->name, json_object_get_string(name));
+		if (_reasons(rd, e, "victims_by_reason", p->victims,
+			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		    _reasons(rd, e, "gpus_lent_by_reason", p->gpus_lent,
+			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		    _reasons(rd, e, "lost_gpu_seconds_by_reason", p->lost,
+			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		    _reasons(rd, e, "gpus_reclaimed_by_reason",
+			     p->gpus_reclaimed, GQ_RECLAIM_NREASONS,
+			     gq_metrics_reclaim_reason))
+			return -1;
+		m->nprojects++;
+	}
+	if (json_object_object_get_ex(root, "projects_uncounted_total", NULL) &&
+	    _count(rd, root, "projects_uncounted_total",
+		   &m->projects_uncounted_total))
+		return -1;
+	return 0;
+}
+
 /* the keys files of older plugins lack (read as 0) */
 static int _optional(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
 {
+	if (_read_projects(rd, root, m))
+		return -1;
 	if (json_object_object_get_ex(root, "lost_gpu_seconds_by_reason",
 				      NULL) &&
 	    _reasons(rd, root, "lost_gpu_seconds_by_reason",

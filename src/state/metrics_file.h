@@ -10,7 +10,11 @@
  * "victims_total", "victim_gpus_total", "lost_gpu_seconds_total" and the
  * same "..._by_reason" ({"quota": n, "fair_share": n}),
  * "ledger_records_total", "ledger_dropped_total" (these three absent in
- * files of older plugins: read as 0), "holds_total", "holds_by_reason"
+ * files of older plugins: read as 0), "projects" (an array of
+ * {"project": name, "victims_by_reason", "gpus_lent_by_reason",
+ * "lost_gpu_seconds_by_reason", "gpus_reclaimed_by_reason"}) and
+ * "projects_uncounted_total" (absent in files of older plugins: none),
+ * "holds_total", "holds_by_reason"
  * ({"limit", "department_limit", "not_requeueable"}), "releases_total",
  * and the histograms "pass_seconds" and "lock_hold_seconds" as
  * {"buckets": {"<le>": cumulative count, ..., "+Inf": count}, "sum": s,

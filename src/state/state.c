@@ -554,7 +554,7 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r)
 
 	/* out of memory: the budget counts it short */
 	gq_losses_add(&_state.losses, r, 0);
-	gq_metrics_ledger(&_state.metrics, r->reason, r->lost, ok);
+	gq_metrics_ledger(&_state.metrics, r, ok);
 	return ok;
 }
 
@@ -582,8 +582,61 @@ int gq_state_ledger_take(gq_ledger_rec_t **out)
 	return n;
 }
 
+bool gq_state_warned_keep(const gq_warned_t *w)
+{
+	if (_state.nwarned == _state.warned_cap) {
+		int cap = _state.warned_cap ? _state.warned_cap * 2 : 8;
+		gq_warned_t *n = realloc(_state.warned, sizeof(*n) * cap);
+
+		if (!n)
+			return false;
+		_state.warned = n;
+		_state.warned_cap = cap;
+	}
+	_state.warned[_state.nwarned++] = *w;
+	return true;
+}
+
+bool gq_state_warned_note(const gq_warned_t *w)
+{
+	bool ok = gq_state_ledger_note(&w->rec);
+
+	gq_state_warned_keep(w);
+	return ok;
+}
+
+int gq_state_nwarned(void)
+{
+	return _state.nwarned;
+}
+
+const gq_warned_t *gq_state_warned(int i)
+{
+	return i >= 0 && i < _state.nwarned ? &_state.warned[i] : NULL;
+}
+
+void gq_state_warned_drop(int i)
+{
+	if (i < 0 || i >= _state.nwarned)
+		return;
+	_state.warned[i] = _state.warned[--_state.nwarned];
+}
+
+void gq_state_warned_settle(int i, int64_t end, uint32_t saved,
+			    gq_ledger_rec_t *out)
+{
+	const gq_warned_t *w = gq_state_warned(i);
+
+	if (!w)
+		return;
+	gq_ledger_after_grace(&w->rec, w->start, saved, end, out);
+	gq_state_ledger_note(out);
+	gq_state_warned_drop(i);
+}
+
 void gq_state_clear(void)
 {
+	free(_state.warned);
 	free(_state.ledger.r);
 	gq_losses_free(&_state.losses);
 	free(_state.since_read);

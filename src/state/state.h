@@ -65,6 +65,16 @@ typedef struct {
 				 * ended or its GPUs left (gq_state_job_gone) */
 } gq_since_read_t;
 
+/* A victim warned (given a grace time) whose run has not been seen to end:
+ * its decision's ledger record, settled when it ends (ledger.h). */
+typedef struct {
+	gq_ledger_rec_t rec;	/* GQ_LEDGER_WARNED */
+	int64_t start;		/* its run's start */
+	uint32_t saved;		/* its last checkpoint at the decision,
+				 * seconds into its run (0: none) */
+	uint32_t restarts;	/* Slurm's restart count at the decision */
+} gq_warned_t;
+
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
@@ -86,6 +96,8 @@ typedef struct {
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
 	gq_ledger_queue_t ledger;	/* reclaims noted, not yet written */
 	gq_losses_t losses;	/* work lost in the budgets' window */
+	gq_warned_t *warned;	/* victims in their grace time (ledger) */
+	int nwarned, warned_cap;
 	/*
 	 * A pass reads Slurm under the job read lock and writes under the
 	 * write lock (docs/DEVELOPING.md "A pass in two lock holds"); in
@@ -379,6 +391,38 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r);
 void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now);
 const gq_losses_t *gq_state_losses(int64_t now);
 int gq_state_ledger_take(gq_ledger_rec_t **out);
+
+/*
+ * A victim given a grace time (docs/MODEL.md "Ledger"): its warned record
+ * `w->rec` noted (gq_state_ledger_note) and `w` kept until its run ends.
+ * Out of memory, it is not kept: the warned record then stands for its
+ * loss.  Returns gq_state_ledger_note's answer (false: the record was
+ * dropped).  Caller holds the lock.  O(1) amortized.
+ */
+bool gq_state_warned_note(const gq_warned_t *w);
+
+/* Keep `w` without noting its record: a victim warned before slurmctld
+ * restarted, whose warned record is in the ledger already.  False when
+ * out of memory.  Caller holds the lock.  O(1) amortized. */
+bool gq_state_warned_keep(const gq_warned_t *w);
+
+/* The victims kept (gq_state_warned_note), and the i-th; NULL past them.
+ * Caller holds the lock. */
+int gq_state_nwarned(void);
+const gq_warned_t *gq_state_warned(int i);
+
+/*
+ * The i-th victim's run ended at `end`, its last checkpoint then `saved`
+ * seconds into it: its after-grace record (gq_ledger_after_grace) noted
+ * (gq_state_ledger_note) and copied into *out, the victim forgotten (the
+ * last one takes its place).  Caller holds the lock.  O(1).
+ */
+void gq_state_warned_settle(int i, int64_t end, uint32_t saved,
+			    gq_ledger_rec_t *out);
+
+/* Forget the i-th victim unsettled (its run ended without a requeue):
+ * its warned record stands.  Caller holds the lock.  O(1). */
+void gq_state_warned_drop(int i);
 
 /* Drop everything (plugin unload).  Caller holds the lock. */
 void gq_state_clear(void);

@@ -39,5 +39,6 @@ Suite *glue_throttle_suite(void);
 Suite *glue_write_suite(void);
 Suite *glue_oom_suite(void);
 Suite *glue_ledger_suite(void);
+Suite *glue_grace_ledger_suite(void);
 
 #endif

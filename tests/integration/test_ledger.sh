@@ -47,12 +47,21 @@ awk '$1 == "gpuquota_ledger_records_total" && $2 == 1 { f = 1 } END { exit !f }'
 	|| fail "gpuquota_ledger_records_total: $(grep ledger_records <<<"$m")"
 awk '$1 == "gpuquota_reclaim_victim_gpu_seconds_lost_total{reason=\"quota\"}" && $2 > 0 { f = 1 } END { exit !f }' <<<"$m" \
 	|| fail "lost GPU-seconds: $(grep gpu_seconds_lost <<<"$m")"
-# the victim's comment says it too (slurmctld's record only: Slurm 22.05's
+# the victim's comment says it too (slurmctld's record only: Slurm's
 # accounting_storage/slurmdbd sends no system comment, sacct's SystemComment
 # stays empty)
 comment=$(sl squeue -h -j "$a1" -O system_comment:100 | sed 's/ *$//')
 [[ $comment =~ ^"gpuquota: reclaimed for job $b2 of team-b (in-quota), "[1-9][0-9]*" GPU-seconds lost"$ ]] \
 	|| fail "a1 system comment: '$comment'"
+lost=$(sl "$GPUQUOTA" ledger --json | jq '.records[0].gpu_seconds_lost')
+# with slurmdbd, the run a1's requeue ended has gpuquota's note in its
+# admin comment (sent with the run's end: docs/MODEL.md "Ledger")
+if [[ ${GQ_ACCOUNTING:-0} == 1 ]]; then
+	dbd_note() { sl sacct -n -P -D -j "$a1" -X -o AdminComment | grep -c "gpuquota-reclaim=for:$b2,of:team-b,reason:quota,stage:requeued,gpu_seconds_lost:$lost,run_start:"; }
+	_wait_eq 30 1 dbd_note \
+		|| fail "slurmdbd's record of a1: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment,SystemComment)"
+	echo "$TEST: slurmdbd: $(sl sacct -n -P -D -j "$a1" -X -o JobID,State,AdminComment | head -1)"
+fi
 
 # slurmctld killed and restarted: the record is in the file, kept
 "$CLUSTER" ctld-restart --dir "$DIR" --signal KILL >/dev/null 2>&1 \

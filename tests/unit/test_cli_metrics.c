@@ -104,6 +104,11 @@ END_TEST
  * The plugin's file: 2 passes of 250 us (on a bound: in it), holding the
  * lock 500 us each (x + x is exact in binary: sums 0.0005 and 0.001), one
  * quota reclaim of two victims (1 + 2 GPUs), a limit hold, a release.
+ * The ledger: team-b's job 9 took team-a's 5 (1 GPU, requeued at once,
+ * 300 GPU-seconds lost) and warned team-a's 6 (2 GPUs: 1000 if requeued
+ * then); 6 saved on SIGTERM and lost 4 when its run ended.  Per project:
+ * team-a 2 victims, 3 GPUs lent, 304 GPU-seconds lost; team-b 3 GPUs
+ * reclaimed.
  */
 START_TEST(plugin_file)
 {
@@ -120,6 +125,23 @@ START_TEST(plugin_file)
 					       .lock_hold_us = 500, .ok = true });
 	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 1);
 	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 2);
+	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
+				      .victim = 5, .gpus = 1, .lost = 300,
+				      .victim_project = "team-a",
+				      .preemptor_project = "team-b" },
+			  true);
+	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
+				      .victim = 6, .gpus = 2, .lost = 1000,
+				      .stage = GQ_LEDGER_WARNED,
+				      .victim_project = "team-a",
+				      .preemptor_project = "team-b" },
+			  true);
+	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
+				      .victim = 6, .gpus = 2, .lost = 4,
+				      .stage = GQ_LEDGER_AFTER_GRACE,
+				      .victim_project = "team-a",
+				      .preemptor_project = "team-b" },
+			  true);
 	gq_metrics_hold(&m, GQ_HOLD_LIMIT);
 	gq_metrics_release(&m);
 	ck_assert_int_eq(gq_metrics_file_write(&m, path, 1004, err, sizeof(err)), 0);
@@ -153,6 +175,15 @@ START_TEST(plugin_file)
 	_has(p.buf, "gpuquota_holds_total{reason=\"limit\"} 1");
 	_has(p.buf, "gpuquota_holds_total{reason=\"not_requeueable\"} 0");
 	_has(p.buf, "gpuquota_releases_total 1");
+	_has(p.buf, "gpuquota_reclaim_victim_gpu_seconds_lost_total{reason=\"quota\"} 304");
+	_has(p.buf, "# TYPE gpuquota_project_gpu_seconds_lost_total counter");
+	_has(p.buf, "gpuquota_project_reclaim_victims_total{project=\"team-a\",reason=\"quota\"} 2");
+	_has(p.buf, "gpuquota_project_gpus_lent_total{project=\"team-a\",reason=\"quota\"} 3");
+	_has(p.buf, "gpuquota_project_gpu_seconds_lost_total{project=\"team-a\",reason=\"quota\"} 304");
+	_has(p.buf, "gpuquota_project_gpu_seconds_lost_total{project=\"team-a\",reason=\"fair_share\"} 0");
+	_has(p.buf, "gpuquota_project_gpus_reclaimed_total{project=\"team-b\",reason=\"quota\"} 3");
+	_has(p.buf, "gpuquota_project_gpus_lent_total{project=\"team-b\",reason=\"quota\"} 0");
+	_has(p.buf, "gpuquota_project_records_uncounted_total 0");
 	gq_prom_free(&p);
 
 	/* not the plugin's file: an error naming it, nothing half-printed */

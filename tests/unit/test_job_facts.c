@@ -372,6 +372,35 @@ START_TEST(facts_checkpoint_written)
 }
 END_TEST
 
+/*
+ * gpuquota's reclaim note in an admin comment (docs/MODEL.md "Ledger"):
+ * the site's text kept before it, an earlier reclaim note replaced (a
+ * victim warned, then requeued), a checkpoint-like word of another key
+ * left alone; nothing past the bound.
+ */
+START_TEST(facts_reclaim_note_written)
+{
+	char note[GQ_RECLAIM_NOTE_MAX], *c, *d;
+
+	ck_assert_int_gt(gq_facts_reclaim_note(note, sizeof(note), 12, "team-b",
+					       "quota", "warned", 1200, 1000),
+			 0);
+	ck_assert_str_eq(note, "gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:warned,gpu_seconds_lost:1200,run_start:1000");
+	c = gq_facts_with_note("nhc: ok gpuquota-checkpoint=7@50", note, 1024);
+	ck_assert_str_eq(c, "nhc: ok gpuquota-checkpoint=7@50 gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:warned,gpu_seconds_lost:1200,run_start:1000");
+	gq_facts_reclaim_note(note, sizeof(note), 12, "team-b", "quota",
+			      "requeued_after_grace", 2, 1000);
+	d = gq_facts_with_note(c, note, 1024);
+	ck_assert_str_eq(d, "nhc: ok gpuquota-checkpoint=7@50 gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:requeued_after_grace,gpu_seconds_lost:2,run_start:1000");
+	free(c);
+	free(d);
+	ck_assert_ptr_null(gq_facts_with_note("nhc: ok", note, 50));
+	ck_assert_int_eq(gq_facts_reclaim_note(note, 20, 12, "team-b", "quota",
+					       "warned", 1, 1000),
+			 -1);
+}
+END_TEST
+
 Suite *job_facts_suite(void)
 {
 	Suite *s = suite_create("job_facts");
@@ -384,6 +413,7 @@ Suite *job_facts_suite(void)
 	tcase_add_test(tc, facts_input);
 	tcase_add_test(tc, facts_checkpoint_read);
 	tcase_add_test(tc, facts_checkpoint_written);
+	tcase_add_test(tc, facts_reclaim_note_written);
 	tcase_add_test(tc, facts_array_tasks);
 	tcase_add_test(tc, facts_pool);
 	tcase_add_test(tc, facts_nodes);

@@ -25,8 +25,8 @@ static gq_ledger_rec_t _rec(int64_t at, uint32_t er, const char *pr,
 			    uint32_t ee, const char *pe, uint32_t gpus,
 			    uint64_t lost)
 {
-	gq_ledger_rec_t r = { .at = at, .preemptor = er, .victim = ee,
-			      .gpus = gpus, .lost = lost };
+	gq_ledger_rec_t r = { .at = at, .end = at, .preemptor = er,
+			      .victim = ee, .gpus = gpus, .lost = lost };
 
 	gq_ledger_name(r.preemptor_project, pr);
 	gq_ledger_name(r.victim_project, pe);
@@ -109,13 +109,31 @@ START_TEST(line_round_trip)
 
 	r.reason = GQ_RECLAIM_FAIR_SHARE;
 	ck_assert_int_gt(gq_ledger_format(&r, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "gq1 1796083260 * 12 team-b fair_share 7 team-a 1 35\n");
+	ck_assert_str_eq(buf, "gq2 1796083260 * 12 team-b fair_share 7 team-a 1 35 requeued 1796083260\n");
 	ck_assert(gq_ledger_parse(buf, &back));
 	ck_assert(!memcmp(&r, &back, sizeof(r)));
+	/* a warned victim's record, then its requeue's 40 s later */
+	r.stage = GQ_LEDGER_WARNED;
+	ck_assert_int_gt(gq_ledger_format(&r, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "gq2 1796083260 * 12 team-b fair_share 7 team-a 1 35 warned 1796083260\n");
+	r.stage = GQ_LEDGER_AFTER_GRACE;
+	r.end = TUE + 100;
+	ck_assert_int_gt(gq_ledger_format(&r, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "gq2 1796083260 * 12 team-b fair_share 7 team-a 1 35 requeued_after_grace 1796083300\n");
+	ck_assert(gq_ledger_parse(buf, &back));
+	ck_assert(!memcmp(&r, &back, sizeof(r)));
+	/* the first version's line: requeued, counted to its decision */
+	ck_assert(gq_ledger_parse("gq1 1796083260 * 12 team-b quota 7 team-a 1 35\n",
+				  &back));
+	ck_assert_int_eq(back.stage, GQ_LEDGER_REQUEUED);
+	ck_assert_int_eq(back.end, TUE + 60);
+	ck_assert_uint_eq(back.lost, 35);
+	r.stage = GQ_LEDGER_REQUEUED;
+	r.end = r.at;
 	gq_ledger_name(r.pool, "a100");
 	r.reason = GQ_RECLAIM_QUOTA;
 	ck_assert_int_gt(gq_ledger_format(&r, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "gq1 1796083260 a100 12 team-b quota 7 team-a 1 35\n");
+	ck_assert_str_eq(buf, "gq2 1796083260 a100 12 team-b quota 7 team-a 1 35 requeued 1796083260\n");
 	ck_assert(gq_ledger_parse(buf, &back));
 	ck_assert_str_eq(back.pool, "a100");
 	ck_assert_int_eq(gq_ledger_format(&r, buf, 20), -1);
@@ -133,6 +151,10 @@ START_TEST(line_bad)
 		"gq1 1796083260 * 12 team/b quota 7 team-a 1 35\n",
 		"gq1 0 * 12 team-b quota 7 team-a 1 35\n",
 		"gq1 x * 12 team-b quota 7 team-a 1 35\n", "\n", "",
+		"gq2 1796083260 * 12 team-b quota 7 team-a 1 35 paused 1796083260\n",
+		/* the end before the decision */
+		"gq2 1796083260 * 12 team-b quota 7 team-a 1 35 warned 1796083259\n",
+		"gq2 1796083260 * 12 team-b quota 7 team-a 1 35 warned\n",
 	};
 	gq_ledger_rec_t r;
 	unsigned i;
@@ -210,8 +232,9 @@ START_TEST(torn_line_skipped)
 END_TEST
 
 /*
- * Each line below is 47 bytes ("gq1 17960832NN * 12 team-b quota NN team-a
- * 1 0\n", two-digit victims); a bound of 100 holds two.  Five records:
+ * Each line below is 67 bytes ("gq2 17960832NN * 12 team-b quota NN team-a
+ * 1 0 requeued 17960832NN\n", two-digit victims); a bound of 140 holds
+ * two.  Five records:
  * the file takes 1-2, rotates (.1 = 1-2) and takes 3-4, rotates (.1 =
  * 3-4) and takes 5.  Reading gives 3, 4, 5: the newest, in order, the
  * oldest two gone.  Never more than twice the bound on disk.
@@ -226,9 +249,9 @@ START_TEST(rotation_keeps_newest)
 	for (i = 0; i < 5; i++)
 		in[i] = _rec(TUE + 10 + i, 12, "team-b", 10 + i, "team-a", 1,
 			     0);
-	ck_assert_int_eq(gq_ledger_format(&in[0], line, sizeof(line)), 47);
+	ck_assert_int_eq(gq_ledger_format(&in[0], line, sizeof(line)), 67);
 	for (i = 0; i < 5; i++)
-		ck_assert_int_eq(gq_ledger_append(path, &in[i], 1, 100, err,
+		ck_assert_int_eq(gq_ledger_append(path, &in[i], 1, 140, err,
 						  sizeof(err)), 1);
 	ck_assert_int_eq(gq_ledger_read(path, &out, &n, &skipped, err,
 					sizeof(err)), 0);
@@ -239,12 +262,12 @@ START_TEST(rotation_keeps_newest)
 	old = gq_ledger_old_path(path);
 	ck_assert_int_eq(stat(path, &a), 0);
 	ck_assert_int_eq(stat(old, &b), 0);
-	ck_assert_int_eq(a.st_size, 47);
-	ck_assert_int_eq(b.st_size, 94);
+	ck_assert_int_eq(a.st_size, 67);
+	ck_assert_int_eq(b.st_size, 134);
 	/* one append of all five: the same bound holds */
 	unlink(path);
 	unlink(old);
-	ck_assert_int_eq(gq_ledger_append(path, in, 5, 100, err, sizeof(err)),
+	ck_assert_int_eq(gq_ledger_append(path, in, 5, 140, err, sizeof(err)),
 			 5);
 	n = 0;
 	ck_assert_int_eq(gq_ledger_read(path, &out, &n, &skipped, err,
@@ -298,6 +321,137 @@ START_TEST(state_queue_note_take)
 	ck_assert_uint_eq(
 		gq_state_metrics()->lost_gpu_seconds_total[GQ_RECLAIM_QUOTA],
 		1235);
+	gq_state_clear();
+}
+END_TEST
+
+/*
+ * A victim warned at 1600 (2 GPUs, started at 1000, no checkpoint): its
+ * warned record says 2 x 600 = 1200 GPU-seconds, as if requeued then.
+ * It traps SIGTERM, saves at 1615 (615 s into its run) and exits at 1616:
+ * its run's end counts, 2 x (1616 - 1615) = 2.  The same victim saving
+ * nothing, requeued when its grace time of 60 s is up: 2 x 660 = 1320.
+ * An end before the decision (a clock step) counts as the decision.
+ */
+START_TEST(after_grace_counts_the_end_of_the_run)
+{
+	gq_ledger_rec_t w = _rec(1600, 12, "team-b", 7, "team-a", 2,
+				 gq_ledger_lost(2, 1600, 1000, 0)),
+			r;
+
+	w.stage = GQ_LEDGER_WARNED;
+	ck_assert_uint_eq(w.lost, 1200);
+	gq_ledger_after_grace(&w, 1000, 615, 1616, &r);
+	ck_assert_int_eq(r.stage, GQ_LEDGER_AFTER_GRACE);
+	ck_assert_int_eq(r.at, 1600);
+	ck_assert_int_eq(r.end, 1616);
+	ck_assert_uint_eq(r.lost, 2);
+	ck_assert_uint_eq(r.victim, 7);
+	ck_assert_uint_eq(r.preemptor, 12);
+	ck_assert_str_eq(r.victim_project, "team-a");
+	gq_ledger_after_grace(&w, 1000, 0, 1660, &r);
+	ck_assert_uint_eq(r.lost, 1320);
+	gq_ledger_after_grace(&w, 1000, 0, 1500, &r);
+	ck_assert_int_eq(r.end, 1600);
+	ck_assert_uint_eq(r.lost, 1200);
+}
+END_TEST
+
+/*
+ * The file holds, in order: 7 warned for 12 (1200), 8 requeued at once
+ * for 12 (35), 9 warned for 13 (600, its requeue not seen: it stands),
+ * 7's after-grace record for 12 (2).  Settled: 8, 9, 7 (2): one record
+ * per victim, 637 GPU-seconds in all.  A warned record followed by an
+ * after-grace record of another preemptor stays.
+ */
+START_TEST(settle_keeps_one_record_per_victim)
+{
+	gq_ledger_rec_t r[5] = {
+		_rec(1600, 12, "team-b", 7, "team-a", 2, 1200),
+		_rec(1601, 12, "team-b", 8, "team-a", 1, 35),
+		_rec(1602, 13, "team-c", 9, "team-a", 1, 600),
+		_rec(1600, 12, "team-b", 7, "team-a", 2, 2),
+		_rec(1700, 14, "team-c", 10, "team-a", 1, 50),
+	};
+	int n = 4;
+
+	r[0].stage = r[2].stage = r[4].stage = GQ_LEDGER_WARNED;
+	r[3].stage = GQ_LEDGER_AFTER_GRACE;
+	r[3].end = 1616;
+	ck_assert_int_eq(gq_ledger_settle(r, &n), 0);
+	ck_assert_int_eq(n, 3);
+	ck_assert_uint_eq(r[0].victim, 8);
+	ck_assert_uint_eq(r[1].victim, 9);
+	ck_assert_int_eq(r[1].stage, GQ_LEDGER_WARNED);
+	ck_assert_uint_eq(r[2].victim, 7);
+	ck_assert_uint_eq(r[2].lost, 2);
+	ck_assert_uint_eq(r[0].lost + r[1].lost + r[2].lost, 637);
+	/* 10 warned for 14; an after-grace record of 10 for 15 settles
+	 * nothing of it */
+	r[0] = r[4];
+	r[1] = r[4];
+	r[1].preemptor = 15;
+	r[1].stage = GQ_LEDGER_AFTER_GRACE;
+	n = 2;
+	ck_assert_int_eq(gq_ledger_settle(r, &n), 0);
+	ck_assert_int_eq(n, 2);
+}
+END_TEST
+
+/*
+ * In slurmctld: team-a's job 7 (2 GPUs, started at 1000) warned at 1600
+ * for team-b's 12; the budget's loss is the warned 1200 meanwhile, the
+ * metrics count the victim and its GPUs (lent by team-a, reclaimed by
+ * team-b) but no work lost yet.  Its run ends at 1616, saved at 1615: the
+ * after-grace record replaces the loss (2), the metrics count 2
+ * GPU-seconds lost for team-a, the victim once.  The queue holds both
+ * records, in order; nothing is kept warned.
+ */
+START_TEST(state_settles_a_warned_victim)
+{
+	gq_warned_t w = {
+		.rec = _rec(1600, 12, "team-b", 7, "team-a", 2, 1200),
+		.start = 1000,
+		.restarts = 0,
+	};
+	const gq_metrics_project_t *a, *b;
+	gq_ledger_rec_t r, *out;
+	const gq_losses_t *l;
+
+	w.rec.stage = GQ_LEDGER_WARNED;
+	gq_state_clear();
+	gq_metrics_init(gq_state_metrics(), 0);
+	gq_state_lock();
+	ck_assert(gq_state_warned_note(&w));
+	ck_assert_int_eq(gq_state_nwarned(), 1);
+	l = gq_state_losses(1601);
+	ck_assert_int_eq(l->n, 1);
+	ck_assert_uint_eq(l->e[0].lost, 1200);
+	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 0);
+	gq_state_warned_settle(0, 1616, 615, &r);
+	ck_assert_uint_eq(r.lost, 2);
+	ck_assert_int_eq(gq_state_nwarned(), 0);
+	l = gq_state_losses(1617);
+	ck_assert_int_eq(l->n, 1);
+	ck_assert_uint_eq(l->e[0].lost, 2);
+	ck_assert_int_eq(gq_state_ledger_take(&out), 2);
+	ck_assert_int_eq(out[0].stage, GQ_LEDGER_WARNED);
+	ck_assert_int_eq(out[1].stage, GQ_LEDGER_AFTER_GRACE);
+	ck_assert_int_eq(out[1].end, 1616);
+	free(out);
+	gq_state_unlock();
+	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 2);
+	ck_assert_int_eq(gq_state_metrics()->nprojects, 2);
+	a = &gq_state_metrics()->project[0];
+	b = &gq_state_metrics()->project[1];
+	ck_assert_str_eq(a->name, "team-a");
+	ck_assert_uint_eq(a->victims[0], 1);
+	ck_assert_uint_eq(a->gpus_lent[0], 2);
+	ck_assert_uint_eq(a->lost[0], 2);
+	ck_assert_uint_eq(a->gpus_reclaimed[0], 0);
+	ck_assert_str_eq(b->name, "team-b");
+	ck_assert_uint_eq(b->gpus_reclaimed[0], 2);
+	ck_assert_uint_eq(b->lost[0], 0);
 	gq_state_clear();
 }
 END_TEST
@@ -383,6 +537,7 @@ Suite *ledger_suite(void)
 	TCase *rec = tcase_create("record and lost work");
 	TCase *file = tcase_create("file appended, torn, rotated");
 	TCase *sum = tcase_create("sums per period and project");
+	TCase *grace = tcase_create("a warned victim's loss at the end of its run");
 
 	tcase_add_test(rec, lost_work);
 	tcase_add_test(rec, record_of_reclaim);
@@ -393,10 +548,14 @@ Suite *ledger_suite(void)
 	tcase_add_test(file, rotation_keeps_newest);
 	tcase_add_test(file, queue_bounded);
 	tcase_add_test(file, state_queue_note_take);
+	tcase_add_test(grace, after_grace_counts_the_end_of_the_run);
+	tcase_add_test(grace, settle_keeps_one_record_per_victim);
+	tcase_add_test(grace, state_settles_a_warned_victim);
 	tcase_add_test(sum, periods_and_dates);
 	tcase_add_test(sum, sums_by_period_and_project);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, file);
 	suite_add_tcase(s, sum);
+	suite_add_tcase(s, grace);
 	return s;
 }

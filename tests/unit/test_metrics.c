@@ -180,9 +180,18 @@ START_TEST(file_round_trip)
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
 	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
 	/* the ledger: 1200 + 35 GPU-seconds lost in quota reclaims, one
-	 * record dropped (not queued), one lost in a failed write */
-	gq_metrics_ledger(&m, GQ_RECLAIM_QUOTA, 1200, true);
-	gq_metrics_ledger(&m, GQ_RECLAIM_QUOTA, 35, false);
+	 * record dropped (not queued), one lost in a failed write; team-a
+	 * lent 2 + 1 GPUs to team-b */
+	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
+				      .reason = GQ_RECLAIM_QUOTA, .lost = 1200,
+				      .gpus = 2, .victim_project = "team-a",
+				      .preemptor_project = "team-b" },
+			  true);
+	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
+				      .reason = GQ_RECLAIM_QUOTA, .lost = 35,
+				      .gpus = 1, .victim_project = "team-a",
+				      .preemptor_project = "team-b" },
+			  false);
 	gq_metrics_ledger_dropped(&m, 1);
 	gq_metrics_hold(&m, GQ_HOLD_DEPT_LIMIT);
 	gq_metrics_release(&m);
@@ -244,6 +253,18 @@ START_TEST(file_round_trip)
 	ck_assert_uint_eq(back.ledger_dropped_total, 2);
 	ck_assert_uint_eq(back.holds_total[GQ_HOLD_DEPT_LIMIT], 1);
 	ck_assert_uint_eq(back.releases_total, 1);
+	/* per project: team-a lent 3 GPUs in 2 victims, lost 1235
+	 * GPU-seconds; team-b took 3 GPUs back */
+	ck_assert_int_eq(back.nprojects, 2);
+	ck_assert_str_eq(back.project[0].name, "team-a");
+	ck_assert_uint_eq(back.project[0].victims[GQ_RECLAIM_QUOTA], 2);
+	ck_assert_uint_eq(back.project[0].gpus_lent[GQ_RECLAIM_QUOTA], 3);
+	ck_assert_uint_eq(back.project[0].lost[GQ_RECLAIM_QUOTA], 1235);
+	ck_assert_uint_eq(back.project[0].gpus_reclaimed[GQ_RECLAIM_QUOTA], 0);
+	ck_assert_str_eq(back.project[1].name, "team-b");
+	ck_assert_uint_eq(back.project[1].gpus_reclaimed[GQ_RECLAIM_QUOTA], 3);
+	ck_assert_uint_eq(back.project[1].lost[GQ_RECLAIM_QUOTA], 0);
+	ck_assert_uint_eq(back.projects_uncounted_total, 0);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->lock_cpu_us, 600);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->read_hold_us, 3000);
 	ck_assert_uint_eq(gq_metrics_recent(&back, 2)->read_cpu_us, 700);

@@ -65,8 +65,19 @@ def job_key(jid):
 COLUMNS = ["id", "name", "acct", "qos", "state", "start", "reason"]
 
 
-def read_samples(path, gpus_of):
-	"""[(t, [(jobid, account, state, start, reason, gpus)])].  An "F" line
+def lost_work(requeued, start, gpus, ckpt):
+	"""GPU-seconds a requeue at `requeued` loses of a run from `start`: its
+	GPUs x the time since its last checkpoint (every ckpt seconds of its
+	run; 0: none, since its start)."""
+	run = max(0.0, requeued - start)
+	if ckpt > 0:
+		run -= ckpt * int(run // ckpt)
+	return run * gpus
+
+
+def read_samples(path, gpus_of, ckpt_of=None):
+	"""[(t, [(jobid, account, state, start, reason, gpus, ckpt)])] (ckpt:
+	ckpt_of's for the job's name, 0 without).  An "F" line
 	names the columns of the rows after it (sampler.py); without one they
 	are COLUMNS."""
 	out = []
@@ -96,7 +107,8 @@ def read_samples(path, gpus_of):
 					st = int(start)
 				except ValueError:
 					st = None
-				cur.append((jid, acct, state, st, reason, gpus_of.get(name, 0)))
+				cur.append((jid, acct, state, st, reason, gpus_of.get(name, 0),
+					    (ckpt_of or {}).get(name, 0)))
 	return out
 
 
@@ -113,12 +125,14 @@ def main():
 			n, q = line.split()
 			quota[n] = int(q)
 			order.append(n)
-	gpus_of = schedule.gpus_of(schedule.read(os.path.join(a.work, "schedule.tsv")))
+	entries = schedule.read(os.path.join(a.work, "schedule.tsv"))
+	gpus_of = schedule.gpus_of(entries)
+	ckpt_of = schedule.ckpt_of(entries)
 	cap = sum(quota.values())
 	with open(os.path.join(a.run, "ctld.json")) as f:
 		ctld = json.load(f)
 	t0, t1 = ctld["t0"], ctld["t1"]
-	samples = [s for s in read_samples(os.path.join(a.run, "samples.txt"), gpus_of)
+	samples = [s for s in read_samples(os.path.join(a.run, "samples.txt"), gpus_of, ckpt_of)
 		   if t0 - 2 <= s[0] <= t1]
 
 	idle_wait = 0.0
@@ -128,6 +142,8 @@ def main():
 	episode = {p: 0.0 for p in order}
 	lost = 0.0
 	victims = 0
+	lost_ckpt = 0.0		# of the jobs that checkpoint
+	victims_ckpt = 0
 	first_start = {}
 	first_seen = {}		# job id (an array's for its tasks) -> first sample showing it
 	last_run = {}		# jobid -> (t, start, gpus)
@@ -139,7 +155,7 @@ def main():
 		alloc = {p: 0 for p in order}
 		pend = {p: [] for p in order}
 		npend = 0
-		for jid, acct, state, st, reason, g in rows:
+		for jid, acct, state, st, reason, g, ck in rows:
 			first_seen.setdefault(jid.partition("_")[0], t)
 			if state in ALLOCATED:
 				alloc[acct] = alloc.get(acct, 0) + g
@@ -150,8 +166,12 @@ def main():
 				npend += 1
 				if jid in last_run:
 					lt, st0, g0 = last_run.pop(jid)
-					lost += ((lt + t) / 2 - st0) * g0
+					x = lost_work((lt + t) / 2, st0, g0, ck)
+					lost += x
 					victims += 1
+					if ck:
+						lost_ckpt += x
+						victims_ckpt += 1
 				if not reason.startswith(NOT_ELIGIBLE):
 					pend.setdefault(acct, []).append((job_key(jid), g))
 		used = sum(alloc.values())
@@ -278,6 +298,7 @@ def main():
 		"idle_wait_gpu_s": idle_wait,
 		"allocated_pct": 100.0 * busy / (cap * (t1 - t0)) if t1 > t0 else None,
 		"lost_gpu_s": lost, "requeues": victims,
+		"lost_ckpt_gpu_s": lost_ckpt, "requeues_ckpt": victims_ckpt,
 		"violation_s": viol, "violation_total_s": sum(viol.values()),
 		"violation_grace_s": viol_grace, "violation_grace_total_s": sum(viol_grace.values()),
 		"grace_s": GRACE,

@@ -5,9 +5,13 @@ poller beside it, and brackets the window with sdiag and /proc readings.
 
   replay.py --work DIR --system stock|gpuquota --state STATEDIR
             --ctld-pid PID --out OUTDIR [--tail SECS] [--workers N]
+            [--gpuquota PATH]
 
 Submits with `sbatch --parsable -J j<seq> -A <account> [-N <nodes>]
 --gres=gpu:<g> [--array=0-<k-1>] -o /dev/null --wrap 'sleep <runtime>'`
+(a checkpointing job's script runs `gpuquota checkpoint` every ckpt
+seconds of its run time, on either system: stock keeps the note and
+cannot choose by it)
 (g per node; -N for a job of more nodes than one) from N worker
 threads (each takes the next entry and submits it at its time, or at once
 when late).  Stock: the QOS is chosen the way a site's job_submit rule
@@ -35,6 +39,16 @@ import ctld_stats  # noqa: E402
 import schedule  # noqa: E402
 from passes import PassPoller  # noqa: E402
 from sampler import Sampler  # noqa: E402
+
+
+def work(rt, ckpt, gpuquota):
+	"""A job's batch script: sleep its run time; a checkpointing job notes a
+	checkpoint (`gpuquota checkpoint`) every ckpt seconds of it."""
+	if not ckpt:
+		return "sleep %d" % rt
+	return ("s=$(date +%%s); while :; do n=$((%d - $(date +%%s) + s)); "
+		"[ $n -le 0 ] && break; [ $n -gt %d ] && n=%d; sleep $n; "
+		"%s checkpoint >/dev/null 2>&1; done" % (rt, ckpt, ckpt, gpuquota))
 
 
 def load(work):
@@ -136,6 +150,8 @@ def main():
 	ap.add_argument("--tail", type=float, default=60)
 	ap.add_argument("--workers", type=int, default=4)
 	ap.add_argument("--storm", type=int, default=400)
+	ap.add_argument("--gpuquota", default="gpuquota",
+			help="the gpuquota command checkpointing jobs run")
 	a = ap.parse_args()
 	quota, sched = load(a.work)
 	gpus_of = schedule.gpus_of(sched)
@@ -163,13 +179,13 @@ def main():
 				if i >= len(sched):
 					return
 				nxt[0] += 1
-			seq, t, acct, g, rt, k, tag, n = sched[i]
+			seq, t, acct, g, rt, k, tag, n, ckpt = sched[i]
 			delay = t0 + t - time.time()
 			if delay > 0:
 				time.sleep(delay)
 			qos = router.route("j%d" % seq, acct, g * n * k) if router else None
 			opts = ["-J", "j%d" % seq, "-A", acct, "--gres=gpu:%d" % g,
-				"-o", "/dev/null", "--wrap", "sleep %d" % rt]
+				"-o", "/dev/null", "--wrap", work(rt, ckpt, a.gpuquota)]
 			if n > 1:
 				opts[:0] = ["-N", str(n)]
 			if k > 1:

@@ -88,6 +88,8 @@ ROWS = [
 	("GPUs allocated, mean over the window (%)", "allocated_pct", "n1", None, None),
 	("GPU-s lost to requeues", "lost_gpu_s", "gs", None, None),
 	("requeues (victims)", "requeues", "n", None, None),
+	("  GPU-s lost by checkpointing jobs", "lost_ckpt_gpu_s", "gs", None, None),
+	("  requeues of checkpointing jobs", "requeues_ckpt", "n", None, None),
 	("quota-guarantee violation, all projects", "violation_total_s", "s0", "gq==0", None),
 	("  same, episodes past a 10 s grace", "violation_grace_total_s", "s0", "gq==0", None),
 	("pending jobs, max in window", "pending_jobs.max", "n", None, None),

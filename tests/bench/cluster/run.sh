@@ -19,6 +19,10 @@
 #   GQ_BENCH_STORM 400 [100] held submits as fast as 4 clients go, after the
 #                           measured window (submit throughput; 0: none)
 #   GQ_BENCH_SEED 1         workload seed
+#   GQ_BENCH_CHECKPOINT_SHARE 0  the share of the seeded workload's jobs whose
+#                           batch script runs `gpuquota checkpoint` every
+#   GQ_BENCH_CHECKPOINT_EVERY 30 seconds of its run (on both systems; the
+#                           report's work lost counts from the last one)
 #   GQ_BENCH_TIME_LIMITS 0  1: every job gets --time, its run time plus
 #                           30 s rounded up to minutes (both systems)
 #   GQ_BENCH_PATIENCE 0     gpuquota's settings.reclaim_patience (seconds)
@@ -111,7 +115,9 @@ if [[ -n $TRACE ]]; then
 		--load "$LOAD" --out "$WL"
 else
 	"$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
-		--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" --out "$WL"
+		--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" \
+		--ckpt-share "${GQ_BENCH_CHECKPOINT_SHARE:-0}" \
+		--ckpt-every "${GQ_BENCH_CHECKPOINT_EVERY:-30}" --out "$WL"
 fi
 ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
 PATIENCE=${GQ_BENCH_PATIENCE:-0}
@@ -216,7 +222,7 @@ run_one() { # SYSTEM ROUND
 	fi
 	(cd "$dir" && "${pin[@]}" "$PY" "$HERE/replay.py" --work "$WL" --system "$sys" --state "$dir/state" \
 		--ctld-pid "$(cat "$dir/pids/slurmctld.pid")" --out "$WORK/r$round-$sys.out" --tail "$TAIL" \
-		--storm "$STORM")
+		--storm "$STORM" --gpuquota "$ROOT/build/gpuquota")
 	"$CLUSTER" down --dir "$dir" >/dev/null 2>&1
 	CURRENT=""
 	say "round $round: $sys: done in $((SECONDS - t))s"

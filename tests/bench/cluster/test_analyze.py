@@ -11,8 +11,9 @@ worked out below.  `make bench-cluster` runs it before starting clusters.
          would have been none and j4 a probe that never started)
   t=101  j3 pending (Resources): b below min(quota, demand) while a is
          over quota: 1 s of violation for b
-  t=102  j2 requeued (pending, BeginTime; it ran from 99 to about 101.5:
-         2 GPUs x 2.5 s = 5 GPU-s lost), j3 runs since 102 (latency 1.5 s)
+  t=102  j2 requeued (pending, BeginTime; it ran from 99 to about 101.5,
+         checkpointing every 2 s: its last at 101, 2 GPUs x 0.5 s = 1 GPU-s
+         lost, 5 without checkpoints), j3 runs since 102 (latency 1.5 s)
   t=103  j2 eligible again; a holds its quota, so no violation
   t=104  j1 ended: 2 GPUs idle while j2 (2) waits: 2 GPU-s idle-waiting
   t=105  j2 runs; end of window
@@ -51,8 +52,10 @@ SAMPLES = {
 EXPECT = {
 	"idle_wait_gpu_s": 2.0,
 	"allocated_pct": 90.0,
-	"lost_gpu_s": 5.0,
+	"lost_gpu_s": 1.0,
 	"requeues": 1,
+	"lost_ckpt_gpu_s": 1.0,
+	"requeues_ckpt": 1,
 	"reclaim_s.p50": 1.5,
 	"reclaim_s.n": 1,
 	"violation_s.b": 1.0,
@@ -227,8 +230,18 @@ def test_episodes():
 	return bad
 
 
+def test_lost_work():
+	"""A requeue 100 s into a 2-GPU run: 200 GPU-s without checkpoints; with
+	one every 30 s (at 30, 60, 90), 2 x 10 = 20; every 25 s (the last at
+	100): 0; a requeue before its start loses nothing."""
+	import analyze
+	got = (analyze.lost_work(1100, 1000, 2, 0), analyze.lost_work(1100, 1000, 2, 30),
+	       analyze.lost_work(1100, 1000, 2, 25), analyze.lost_work(900, 1000, 2, 0))
+	return [] if got == (200, 20, 0, 0) else ["lost_work: %s, want (200, 20, 0, 0)" % (got,)]
+
+
 def main():
-	bad = test_episodes()
+	bad = test_episodes() + test_lost_work()
 	if bad:
 		print("test_analyze: episodes: FAIL:\n  " + "\n  ".join(bad), file=sys.stderr)
 		sys.exit(1)
@@ -239,7 +252,7 @@ def main():
 	with open(os.path.join(wl, "projects.tsv"), "w") as f:
 		f.write("a\t2\nb\t2\n")
 	with open(os.path.join(wl, "schedule.tsv"), "w") as f:
-		f.write("1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\n"
+		f.write("1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\t2\n"
 			"3\t0.5\tb\t2\t60\t1\tjob\t1\n4\t0.49\tb\t2\t60\t1\tjob\t1\n")
 	with open(os.path.join(run, "samples.txt"), "w") as f:
 		for t, rows in sorted(SAMPLES.items()):

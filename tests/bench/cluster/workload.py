@@ -4,7 +4,7 @@ summing to the cluster, a few zero-quota accounts) and of the submit schedule
 both systems replay (tests/bench/cluster/run.sh).
 
   workload.py --seed S --nodes N --gpus G --projects P --zero Z
-              --jobs J --seconds D --out DIR
+              --jobs J --seconds D [--ckpt-share F --ckpt-every E] --out DIR
 
 Writes DIR/projects.tsv ("name quota", the burst project last) and
 DIR/schedule.tsv (schedule.py's format; every job on one node).  The same
@@ -17,6 +17,9 @@ get them back by reclaim; its job count is its quota times a random factor
 (40/30/20/10 %, at most G), run log-uniform 20-180 s; 10 % are arrays of 2-6
 tasks of 1-2 GPUs.  The burst project (quota C/16) submits nothing until half
 time, then 2 x its quota one-GPU jobs of 120 s at once, into a full cluster.
+With --ckpt-share F > 0, each regular submission checkpoints with
+probability F: its batch script notes `gpuquota checkpoint` every E seconds
+of its run (its own draw: the rest of the workload is the one without).
 """
 import argparse
 import math
@@ -77,8 +80,12 @@ def main():
 	for k, d in (("seed", 1), ("nodes", 64), ("gpus", 8), ("projects", 24),
 		     ("zero", 3), ("jobs", 2000), ("seconds", 420)):
 		ap.add_argument("--" + k, type=int, default=d)
+	ap.add_argument("--ckpt-share", type=float, default=0.0)
+	ap.add_argument("--ckpt-every", type=int, default=30)
 	ap.add_argument("--out", required=True)
 	a = ap.parse_args()
+	if not 0 <= a.ckpt_share <= 1 or a.ckpt_every < 1:
+		ap.error("need 0 <= --ckpt-share <= 1 and --ckpt-every >= 1")
 	if a.projects < 2 or a.nodes < 1 or a.gpus < 1 or a.jobs < 1 or a.seconds < 10:
 		ap.error("need --projects >= 2, --nodes/--gpus/--jobs >= 1, --seconds >= 10")
 	rng = random.Random(a.seed)
@@ -123,8 +130,11 @@ def main():
 		for n in zero:
 			f.write("%s\t0\n" % n)
 		f.write("%s\t%d\n" % (burst, qb))
+	ck = random.Random(a.seed * 1000003 + 7)	# its own draw
+	ckpt = [a.ckpt_every if r[5] != "burst" and ck.random() < a.ckpt_share else 0
+		for r in rows]
 	schedule.write(os.path.join(a.out, "schedule.tsv"),
-		       [schedule.Entry(*((s + 1,) + r + (1,))) for s, r in enumerate(rows)])
+		       [schedule.Entry(*((s + 1,) + r + (1, ckpt[s]))) for s, r in enumerate(rows)])
 
 
 if __name__ == "__main__":

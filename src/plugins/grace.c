@@ -106,7 +106,8 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 	gq_ledger_rec_t r;
 
 	gq_state_warned_settle(i, end, saved, &r);
-	info("gpuquota: reclaim: JobId=%u (%s, %u GPU%s) taken for JobId=%u %s: %llu GPU-seconds lost (%lld s of work since its %s)",
+	/* not "gpuquota: reclaim:", which is one line per decision */
+	info("gpuquota: reclaim settled: JobId=%u (%s, %u GPU%s) taken for JobId=%u %s: %llu GPU-seconds lost (%lld s of work since its %s)",
 	     r.victim, r.victim_project, r.gpus, r.gpus == 1 ? "" : "s",
 	     r.preemptor, how, (unsigned long long)r.lost,
 	     (long long)(r.gpus ? r.lost / r.gpus : 0),

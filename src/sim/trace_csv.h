@@ -1,6 +1,6 @@
 /*
  * trace_csv.h - a GPU cluster trace in the shape of Microsoft's Philly
- * trace as ../shared/traces/philly_15k.csv has it (columns u_id, user,
+ * trace as its philly_15k.csv has it (columns u_id, user,
  * gpu_num, cpu_num, node_num, interval, run_time, wall_time, new_status;
  * a header line names them, in any order) into a history.
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Owns the simulator's speed case: a month of a 1 000-GPU cluster (125
 nodes x 8 GPUs), 100 000 jobs drawn with a fixed seed from the Philly
-trace (../shared/traces/philly_15k.csv): each job's user, GPUs, nodes and
+trace (philly_15k.csv, GQ_BENCH_TRACE names it): each job's user, GPUs, nodes and
 status from a row drawn at random, submits as a Poisson stream over 30
 days, run times the row's scaled by --scale (clipped to [2 s, 3 days]),
 written as a trace CSV for `gpuquota simulate --trace`; and a

@@ -109,12 +109,12 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) -c $< -o $@
 
-PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o pass_thread.o state_files.o config_load.o read_slurm.o write_slurm.o array_throttle.o hold.o grace.o reclaim_note.o run_secs.o multifactor.o xalloc.o) \
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o pass_thread.o state_files.o config_load.o read_slurm.o write_slurm.o array_throttle.o hold.o room_wait_text.o grace.o reclaim_note.o run_secs.o multifactor.o xalloc.o) \
 	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
-$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(BUILD)/obj/plugins/reclaim_note.o $(BUILD)/obj/plugins/xalloc.o $(BUILD)/obj/shared/job_facts.o $(LIB)
+$(BUILD)/preempt_gpuquota.so: $(BUILD)/obj/plugins/preempt_gpuquota.o $(BUILD)/obj/plugins/hold.o $(BUILD)/obj/plugins/room_wait_text.o $(BUILD)/obj/plugins/reclaim_note.o $(BUILD)/obj/plugins/xalloc.o $(BUILD)/obj/shared/job_facts.o $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/job_submit_gpuquota.so: $(BUILD)/obj/plugins/job_submit_gpuquota.o $(BUILD)/obj/shared/job_facts.o $(LIB)
@@ -180,7 +180,8 @@ unit: $(BUILD)/unit_tests glue
 SLURMFULL_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 GLUE_PLUGIN_SRC := $(addprefix src/plugins/,array_throttle.c config_load.c \
 	grace.c hold.c multifactor.c pass_thread.c priority_gpuquota.c \
-	reclaim_note.c read_slurm.c run_secs.c state_files.c write_slurm.c xalloc.c)
+	reclaim_note.c read_slurm.c room_wait_text.c run_secs.c state_files.c \
+	write_slurm.c xalloc.c)
 GLUE_TEST_SRC := $(wildcard tests/glue/*.c)
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/glue/%.o,$(GLUE_TEST_SRC) $(GLUE_PLUGIN_SRC))
 GLUE_FLAGS := -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc -Itests/unit

@@ -9,6 +9,7 @@
 #include "state/state.h"
 #include "plugins/xalloc.h"
 #include "plugins/hold.h"
+#include "plugins/room_wait_text.h"
 #include "shared/job_facts.h"
 
 /* slurmctld's own data: absent when a client command loads us */
@@ -172,17 +173,9 @@ static char *_room_text(const gq_view_t *view, uint32_t id)
 	const gq_job_t *er = gq_view_job(view, id);
 	const gq_project_t *pr = er ? gq_view_project(view, er->project) :
 				      NULL;
-	uint32_t gpn = er ? er->in.gpus_per_node : 0;
-	uint32_t nodes = er ? er->in.nodes : 0;
-
 	char shape[96];
 
-	if (nodes > 1)
-		snprintf(shape, sizeof(shape), "%u GPU%s on each of %u nodes",
-			 gpn, _plural(gpn), nodes);
-	else
-		snprintf(shape, sizeof(shape), "%u GPU%s on one node", gpn,
-			 _plural(gpn));
+	gq_room_shape(er, shape, sizeof(shape));
 	return gq_xprintf(GQ_HOLD_PREFIX " GPUs that come free on %s are kept for job %u of %s, which needs %s; work outside quotas that could start there waits at most %d s",
 			  gq_hold_node_name(gq_view_kept_node(view)->node), id,
 			  pr ? pr->name : "?", shape, gq_state_room_wait());

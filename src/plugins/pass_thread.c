@@ -21,6 +21,7 @@
 #include "plugins/hold.h"
 #include "plugins/pass_thread.h"
 #include "plugins/read_slurm.h"
+#include "plugins/room_wait_text.h"
 #include "plugins/state_files.h"
 #include "plugins/write_slurm.h"
 #include "shared/pass_input.h"
@@ -70,6 +71,7 @@ static void _passed(bool ok)
 /* The pass is published: usage counted up to now. */
 static void _published(time_t now)
 {
+	gq_room_log_changes(gq_state_view(), now);
 	if (gq_usage_advance(gq_state_usage(), gq_state_view(),
 			     gq_state_config()->settings.usage_half_life, now))
 		error("gpuquota: usage not counted this pass (out of memory)");
@@ -421,4 +423,5 @@ void gq_passes_stop(void)
 	gq_thread_join(pass_thread);
 	pass_started = false;
 	gq_write_plan_free(&plan);
+	gq_room_log_free();
 }

@@ -13,6 +13,7 @@
 #include "plugins/hold.h"
 #include "plugins/multifactor.h"
 #include "plugins/read_slurm.h"
+#include "plugins/room_wait_text.h"
 #include "plugins/xalloc.h"
 #include "plugins/write_slurm.h"
 #include "shared/job_facts.h"
@@ -90,8 +91,7 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 				  char *buf, size_t n)
 {
 	bool kept = gq_view_kept_for(view) == job->in.id;
-	const gq_room_node_t *at = gq_view_kept_node(view);
-	char rest[96] = "";
+	char why[192];
 	int w;
 
 	if (!kept && !job->roomless)
@@ -102,14 +102,10 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 	if (!kept || w <= 0 || (size_t)w >= n)
 		return buf;
 	/* why that node: it can start there soonest (room.h) */
-	if (at->when == INT64_MAX)
-		snprintf(rest, sizeof(rest), ", the rest when jobs without a time limit end");
-	else if (at->when > (int64_t)time(NULL))
-		snprintf(rest, sizeof(rest), ", the rest when jobs there reach their time limit, in %ld s",
-			 (long)(at->when - time(NULL)));
-	snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%u GPU%s idle, %u it may reclaim%s)",
-		 gq_hold_node_name(at->node), gq_state_room_wait(), at->idle,
-		 at->idle == 1 ? "" : "s", at->reclaim, rest);
+	gq_room_why(gq_view_kept_node(view), time(NULL), why, sizeof(why));
+	snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%s)",
+		 gq_hold_node_name(gq_view_kept_node(view)->node),
+		 gq_state_room_wait(), why);
 	return buf;
 }
 

@@ -320,6 +320,65 @@ START_TEST(rehold_writes_another_pools_hold)
 }
 END_TEST
 
+/*
+ * The squeue text of a room waiter (docs/MODEL.md "Holds", room wait):
+ * nodes n0, n1 of 4 GPUs, now 100.  team-a (q 5) runs a1 (3 GPUs, --time
+ * end 400) on n0 and a2 (2, end 300) on n1; team-c (q 0) runs c1 (1, no
+ * end) on n1.  team-b (q 3) pends b1 (job 9): 3 GPUs on one node, in
+ * quota.  n0: 1 idle, a1's 3 at 400; n1: 1 idle + c1's 1 to reclaim, a2's
+ * 2 at 300: no room now, soonest on n1, in 200 s.
+ */
+START_TEST(room_waiter_text_names_node_and_why)
+{
+	char *f = write_temp("{\"settings\": {\"room_wait\": 60},"
+			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
+			     " {\"name\": \"team-b\", \"gpu_quota\": 3},"
+			     " {\"name\": \"team-c\", \"gpu_quota\": 0}]}");
+	node_record_t n0 = { .name = "n0" }, n1 = { .name = "n1" };
+	node_record_t *table[] = { &n0, &n1 };
+	struct { uint32_t id, gpus; int node; int64_t ends; const char *acct; }
+		r[] = { { 1, 3, 0, 400, "team-a" }, { 2, 2, 1, 300, "team-a" },
+			{ 3, 1, 1, 0, "team-c" } };
+	char err[GQ_ERR_MAX];
+	job_record_t *j;
+	gq_job_in_t in;
+	gq_view_t *v;
+
+	node_record_table_ptr = table;
+	node_record_count = 2;
+	glue_jobs_reset();
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 8, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, 1);
+	gq_view_node_free(v, 1, 1);
+	for (unsigned i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		in = running(r[i].id, r[i].gpus, 10 + r[i].id);
+		in.ends_by = r[i].ends;
+		add(v, r[i].acct, in);
+		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
+					       r[i].gpus), 0);
+	}
+	add(v, "team-b", shaped(pending(9, 3, 50), 3, 1));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	j = glue_pending(9, "team-b", "gpu", 1);
+	j->state_reason = WAIT_RESOURCES;
+	gq_write_pass(gq_state()->view, NULL, time(NULL));
+	/* (written at the clock's now, past a2's end: no "the rest ... in") */
+	ck_assert_pstr_eq(j->state_desc, "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so GPUs that come free on n1 are kept for it (at most 60 s): it can start there soonest (1 GPU idle, 1 it may reclaim)");
+	gq_state_clear();
+	gq_state_unlock();
+	node_record_table_ptr = NULL;
+	node_record_count = 0;
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 Suite *glue_write_suite(void)
 {
 	Suite *s = suite_create("glue_write");
@@ -330,6 +389,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, decide_reads_only);
 	tcase_add_test(tc, planned_writes_what_a_whole_pass_writes);
 	tcase_add_test(tc, rehold_writes_another_pools_hold);
+	tcase_add_test(tc, room_waiter_text_names_node_and_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,127 @@
+/*
+ * room_wait_text.c - what squeue and slurmctld's log say of a room wait
+ * (see room_wait_text.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared/slurm_compat.h"
+
+#include "state/state.h"
+#include "plugins/hold.h"
+#include "plugins/room_wait_text.h"
+
+static const char *_s(uint32_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void gq_room_shape(const gq_job_t *job, char *buf, size_t n)
+{
+	uint32_t gpn = job ? job->in.gpus_per_node : 0;
+	uint32_t nodes = job ? job->in.nodes : 0;
+
+	if (nodes > 1)
+		snprintf(buf, n, "%u GPU%s on each of %u nodes", gpn, _s(gpn),
+			 nodes);
+	else
+		snprintf(buf, n, "%u GPU%s on one node", gpn, _s(gpn));
+}
+
+void gq_room_why(const gq_room_node_t *at, time_t now, char *buf, size_t n)
+{
+	char rest[96] = "";
+
+	if (at->when == INT64_MAX)
+		snprintf(rest, sizeof(rest), ", the rest when jobs without a time limit end");
+	else if (at->when > (int64_t)now)
+		snprintf(rest, sizeof(rest), ", the rest when jobs there reach their time limit, in %ld s",
+			 (long)(at->when - now));
+	snprintf(buf, n, "%u GPU%s idle, %u it may reclaim%s", at->idle,
+		 _s(at->idle), at->reclaim, rest);
+}
+
+/*
+ * The room wait of each pool as last logged (pass thread only): compared
+ * with the pass's, not with the pass before, which a reclaim between
+ * passes changes in place (gq_state_wait_for_reclaims).
+ */
+static struct {
+	uint32_t id;
+	int node;
+} *logged;
+static int nlogged;
+
+/* the room wait of `v`: its waiter (0: none) and node */
+static uint32_t _kept(const gq_view_t *v, int *node)
+{
+	uint32_t id = gq_view_kept_for(v);
+
+	*node = id ? gq_view_kept_node(v)->node : -1;
+	return id;
+}
+
+/* Room to note `n` pools; false when out of memory (nothing logged). */
+static bool _logged_room(int n)
+{
+	void *p;
+
+	if (n <= nlogged)
+		return true;
+	if (!(p = realloc(logged, sizeof(*logged) * n)))
+		return false;
+	logged = p;
+	for (; nlogged < n; nlogged++) {
+		logged[nlogged].id = 0;
+		logged[nlogged].node = -1;
+	}
+	return true;
+}
+
+static void _log_begun(const gq_view_t *v, uint32_t id, const char *in,
+		       time_t now)
+{
+	const gq_room_node_t *at = gq_view_kept_node(v);
+	const gq_job_t *job = gq_view_job(v, id);
+	const gq_project_t *p = job ? gq_view_project(v, job->project) : NULL;
+	char shape[96], why[192];
+
+	gq_room_shape(job, shape, sizeof(shape));
+	gq_room_why(at, now, why, sizeof(why));
+	info("gpuquota: room wait%s: GPUs that come free on %s are kept for JobId=%u of %s, which needs %s, at most %d s: it can start there soonest (%s)",
+	     in, gq_hold_node_name(at->node), id, p ? p->name : "?", shape,
+	     gq_state_room_wait(), why);
+}
+
+void gq_room_log_changes(const gq_pools_t *pools, time_t now)
+{
+	char in[GQ_POOL_TEXT_MAX];
+	uint32_t id;
+	int k, node;
+
+	if (!pools || !_logged_room(pools->n))
+		return;
+	for (k = 0; k < pools->n; k++) {
+		id = _kept(pools->view[k], &node);
+		if (id == logged[k].id && node == logged[k].node)
+			continue;
+		in[0] = '\0';
+		if (pools->name && pools->name[k])
+			snprintf(in, sizeof(in), " in pool %s", pools->name[k]);
+		if (logged[k].id && logged[k].id != id)
+			info("gpuquota: room wait%s for JobId=%u ended", in,
+			     logged[k].id);
+		if (id)
+			_log_begun(pools->view[k], id, in, now);
+		logged[k].id = id;
+		logged[k].node = node;
+	}
+}
+
+void gq_room_log_free(void)
+{
+	free(logged);
+	logged = NULL;
+	nlogged = 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * room_wait_text.h - what squeue and slurmctld's log say of a room wait
+ * (docs/MODEL.md "Holds", room wait): the node GPUs are kept on and why
+ * there, and one log line when a wait begins, moves or ends.  The holds
+ * of the work that waits for it are hold.c's.
+ */
+#ifndef GPUQUOTA_ROOM_WAIT_TEXT_H
+#define GPUQUOTA_ROOM_WAIT_TEXT_H
+
+#include <time.h>
+
+#include "core/pools.h"
+#include "core/view.h"
+
+/* "4 GPUs on one node", "2 GPUs on each of 3 nodes": what `job` needs. */
+void gq_room_shape(const gq_job_t *job, char *buf, size_t n);
+
+/*
+ * Why the waiter can start soonest on `at` (gq_room_node_t): "0 GPUs
+ * idle, 2 it may reclaim, the rest when jobs there reach their time
+ * limit, in 170 s".
+ */
+void gq_room_why(const gq_room_node_t *at, time_t now, char *buf, size_t n);
+
+/*
+ * One line in slurmctld's log for each pool whose room wait began, moved
+ * to another job or node, or ended since the last line (a room wait lasts
+ * many passes: it is written once).  squeue shows the same in the
+ * waiter's reason, but Slurm clears that at each scheduling attempt, so
+ * the log is where an admin (and a test) reads it for sure.  Pools are
+ * matched by index (a reload that changes them may log a wait again).
+ * O(pools).  Pass thread only; caller holds the node read lock.
+ */
+void gq_room_log_changes(const gq_pools_t *pools, time_t now);
+
+/* What gq_room_log_changes noted, freed (the pass thread stopped). */
+void gq_room_log_free(void);
+
+#endif

@@ -136,6 +136,67 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 	return true;
 }
 
+/* What a preemptor in flight was promised on each of its victims' nodes. */
+typedef uint32_t gq_promise_t[GQ_RECLAIM_NODES];
+
+/*
+ * The GPUs idle on a pending preemptor's victims' nodes are its own: the
+ * reclaim in flight freed them for it, and it starts on them within
+ * seconds (Slurm's next attempt).  Taken out of idle[] on each of those
+ * nodes, up to what it needs per node, into took[] (more than it will use
+ * when its victims were on several nodes: another job may then wait for a
+ * loan where it need not, never reclaim where it should wait).  Another
+ * job that counted them would not wait for a loan, and once the preemptor
+ * has them, reclaim one more job than the rule lets it.  O(reclaims in
+ * flight x GQ_RECLAIM_NODES).
+ */
+static void _promise(const gq_view_t *v, uint32_t *idle, gq_promise_t *took)
+{
+	int i, k;
+
+	for (i = 0; i < v->ninflight; i++) {
+		const gq_reclaim_at_t *r = &v->inflight[i];
+		const gq_job_t *er = gq_view_job(v, r->preemptor);
+
+		memset(took[i], 0, sizeof(took[i]));
+		if (!er || er->in.state != GQ_JOB_PENDING)
+			continue;	/* started: its GPUs are not idle */
+		for (k = 0; k < r->nnodes && k < GQ_RECLAIM_NODES; k++) {
+			int n = r->node[k];
+			uint32_t need = _per_node(er);
+
+			if (n < 0 || n >= v->nnodes)
+				continue;
+			took[i][k] = idle[n] < need ? idle[n] : need;
+			idle[n] -= took[i][k];
+		}
+	}
+}
+
+/* Give job back (sign 1), or take again (-1), what was promised to it. */
+static void _own(const gq_view_t *v, const gq_job_t *job, uint32_t *idle,
+		 gq_promise_t *took, int sign)
+{
+	int i, k;
+
+	for (i = 0; i < v->ninflight; i++) {
+		if (v->inflight[i].preemptor != job->in.id)
+			continue;
+		for (k = 0; k < v->inflight[i].nnodes &&
+			    k < GQ_RECLAIM_NODES; k++) {
+			int n = v->inflight[i].node[k];
+
+			if (n < 0 || n >= v->nnodes)
+				continue;
+			if (sign > 0)
+				idle[n] += took[i][k];
+			else	/* what its wait for a loan did not use */
+				idle[n] -= idle[n] < took[i][k] ? idle[n] :
+								  took[i][k];
+		}
+	}
+}
+
 int gq_patience_apply(gq_view_t *v, int patience)
 {
 	gq_job_t *jobs = gq_store_records(&v->store);
@@ -143,6 +204,7 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	gq_loan_t *loans = NULL;
 	int *first = NULL, *waiters = NULL;
 	uint32_t *free_gpus = NULL;
+	gq_promise_t *took = NULL;
 	char *used = NULL;
 	int nloans = 0, nwait = 0, e, k, n, rc = -1;
 
@@ -172,6 +234,7 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	if (!(first = calloc(v->nnodes + 1, sizeof(*first))) ||
 	    !(free_gpus = malloc(sizeof(*free_gpus) * v->nnodes)) ||
 	    !(used = calloc(nloans, 1)) ||
+	    !(took = malloc(sizeof(*took) * (v->ninflight ? v->ninflight : 1))) ||
 	    !(waiters = malloc(sizeof(*waiters) * (njobs ? njobs : 1))))
 		goto out;
 	for (e = 0, n = 0; n <= v->nnodes; n++) {
@@ -181,19 +244,26 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	}
 	/* idle GPUs and those leaving in a grace time (room.h) */
 	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
+	_promise(v, free_gpus, took);
 	/* of the jobs that may reclaim (gq_queue_walk), by index */
 	for (n = 0; n < v->nreclaimers; n++)
 		if (_may_wait(&jobs[v->reclaimers[n]]))
 			waiters[nwait++] = v->reclaimers[n];
 	gq_sort_ints(waiters, nwait, _cmp_waiter, jobs);
-	for (k = 0; k < nwait; k++)
-		_wait_for_loans(v, &jobs[waiters[k]], free_gpus, loans,
-				first, used);
+	for (k = 0; k < nwait; k++) {
+		gq_job_t *job = &jobs[waiters[k]];
+
+		/* a preemptor in flight counts its own promised GPUs */
+		_own(v, job, free_gpus, took, 1);
+		_wait_for_loans(v, job, free_gpus, loans, first, used);
+		_own(v, job, free_gpus, took, -1);
+	}
 	rc = 0;
 out:
 	free(loans);
 	free(first);
 	free(free_gpus);
+	free(took);
 	free(used);
 	free(waiters);
 	return rc;

@@ -79,6 +79,7 @@ void gq_view_free(gq_view_t *v)
 	free(v->roomless);
 	free(v->wait_at);
 	free(v->wait_at_for);
+	free(v->inflight);
 	free(v->order);
 	free(v->run_first);
 	free(v->run_len);
@@ -100,6 +101,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->nwait_at = 0;
 	v->wait_anywhere = false;
 	v->expect_wait = false;
+	v->ninflight = 0;
 	v->failed = false;
 	v->nnodes = 0;
 	v->npl = 0;
@@ -142,6 +144,23 @@ void gq_view_set_lost(gq_view_t *v, int project, double gpu_hours)
 void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
 {
 	v->expect_wait = waiting;
+}
+
+int gq_view_expect_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
+{
+	v->ninflight = 0;
+	if (n > v->inflight_cap) {
+		gq_reclaim_at_t *p = realloc(v->inflight, sizeof(*p) * n);
+
+		if (!p)
+			return -1;
+		v->inflight = p;
+		v->inflight_cap = n;
+	}
+	if (n > 0)
+		memcpy(v->inflight, r, sizeof(*r) * n);
+	v->ninflight = n;
+	return 0;
 }
 
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)

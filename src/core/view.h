@@ -194,6 +194,16 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r,
 			      int n);
 
 /*
+ * The reclaims in flight whose preemptors are this pass's (the same as
+ * gq_view_wait_for_reclaims gets), before gq_view_compute: the GPUs idle
+ * on a pending preemptor's victims' nodes are promised to it, so the
+ * patience rule (patience.h) does not count them as room for another job.
+ * gq_view_begin forgets them.  Returns 0, or -1 when out of memory (none
+ * noted: the pass counts those GPUs as idle, as without the call).  O(n).
+ */
+int gq_view_expect_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n);
+
+/*
  * Room wait (docs/MODEL.md "Holds"): the in-quota jobs of the pass that
  * ask GPUs per node and can get room on no node they may use (no node
  * has idle GPUs plus candidates within the floors enough), but would fit

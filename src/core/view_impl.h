@@ -52,6 +52,10 @@ struct gq_view {
 	int nwait_at, wait_at_cap;
 	bool wait_anywhere;
 	bool expect_wait;	/* work outside quotas will wait for one */
+	/* the reclaims in flight of this pass's preemptors, as the pass
+	 * began (gq_view_expect_reclaims): their GPUs are promised */
+	gq_reclaim_at_t *inflight;
+	int ninflight, inflight_cap;
 	bool failed;		/* memory ran out during this pass */
 
 	/* placement, for making room (optional) */

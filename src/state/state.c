@@ -446,10 +446,41 @@ static void _active(gq_reclaim_at_t *a, const gq_inflight_t *e)
 		memcpy(a->node, e->nodes, sizeof(int) * e->nnodes);
 }
 
+/* The reclaims in flight of pool k's preemptors into active[]: how many
+ * (each pool's jobs wait only for its own preemptors). */
+static int _active_in(const gq_pools_t *p, int k, int64_t now,
+		      gq_reclaim_at_t *active)
+{
+	int i, n = 0;
+
+	for (i = 0; i < _state.ninflight; i++)
+		if (now - _state.inflight[i].since <
+			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
+		    gq_view_job(p->view[k], _state.inflight[i].preemptor))
+			_active(&active[n++], &_state.inflight[i]);
+	return n;
+}
+
+void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now)
+{
+	gq_reclaim_at_t *active;
+
+	if (!_state.ninflight) {
+		gq_view_expect_reclaims(p->view[k], NULL, 0);
+		return;
+	}
+	/* no memory: none noted (the GPUs count as idle) */
+	if (!(active = malloc(sizeof(*active) * _state.ninflight)))
+		return;
+	gq_view_expect_reclaims(p->view[k], active,
+				_active_in(p, k, now, active));
+	free(active);
+}
+
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
 	gq_reclaim_at_t *active = NULL;
-	int i, k, n, waiting = 0, w;
+	int k, n, waiting = 0, w;
 
 	_forget_gone(p, _state.inflight, &_state.ninflight);
 	_forget_gone(p, _state.roomwait, &_state.nroomwait);
@@ -457,13 +488,8 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 	if (_state.ninflight &&
 	    !(active = malloc(sizeof(*active) * _state.ninflight)))
 		return 0;	/* no memory: nobody waits */
-	/* each pool's jobs wait only for its own preemptors */
 	for (k = 0; p && k < p->n; k++) {
-		for (i = n = 0; i < _state.ninflight; i++)
-			if (now - _state.inflight[i].since <
-				    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
-			    gq_view_job(p->view[k], _state.inflight[i].preemptor))
-				_active(&active[n++], &_state.inflight[i]);
+		n = _active_in(p, k, now, active);
 		w = gq_view_wait_for_reclaims(p->view[k], active, n);
 		/* no reclaim in flight: freed GPUs may be kept for room */
 		waiting += w ? w : _keep_room(p->view[k], now);

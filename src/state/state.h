@@ -302,6 +302,14 @@ int gq_state_room_wait(void);
 int gq_state_budget_window(void);
 
 /*
+ * Pool k of `p` (jobs added, not computed yet) told its preemptors'
+ * reclaims in flight (gq_view_expect_reclaims): the GPUs idle on their
+ * victims' nodes are promised to them.  Out of memory: none told.  Caller
+ * holds the lock.  O(reclaims in flight).
+ */
+void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now);
+
+/*
  * Forget the reclaims whose preemptor is no longer pending in p (started,
  * gone), and make the jobs of each pool wait for its preemptors noted
  * less than their wait ago (gq_view_wait_for_reclaims).

@@ -277,6 +277,71 @@ START_TEST(patient_job_tried_after_jobs_that_can_reclaim)
 }
 END_TEST
 
+/*
+ * GPUs a reclaim in flight freed are its preemptor's (the 23.11 race of
+ * test_patience.sh).  P = 60 s, now 100.  2 nodes x 2 GPUs: team-a (q 2)
+ * runs a1 (n0), a2 (n1) and a3 (n0, its time limit ends it at 130): 1
+ * over its quota.  team-b (q 2) pends b1 (job 20, first) and b2 (21), 1
+ * GPU each, in quota.  b2 reclaimed a4 on n1: a4 is completing, so n1
+ * shows 1 idle GPU, and b2 has not started yet.
+ *   told nothing (case 0): b1 counts n1's idle GPU as its own, so it does
+ *     not wait for a3; once b2 starts there b1 reclaims a2: one requeue
+ *     more than patience lets;
+ *   told of b2's reclaim on n1 (case 1): the GPU is b2's, b1 waits for
+ *     a3; b2 starts on it (not patient);
+ *   Slurm gave the GPU to b1 instead (case 2: b1 runs on n1, 0 idle): b2
+ *     waits for a3, reclaiming nothing more.
+ */
+START_TEST(patience_not_on_gpus_promised_to_a_preemptor)
+{
+	gq_project_cfg_t p[2] = { proj("team-a", 2, 1, GQ_NO_LIMIT),
+				  proj("team-b", 2, 1, GQ_NO_LIMIT) };
+	gq_reclaim_at_t b2_at = { .preemptor = 21, .nnodes = 1, .node = { 1 } };
+
+	for (int c = 0; c < 3; c++) {
+		gq_view_t *v = patient_view(p, 2, 60);
+		const gq_job_t *b1, *b2;
+
+		gq_view_begin(v, 4, 100);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		run(v, 1, "team-a", 1, 10);
+		run(v, 2, "team-a", 1, 11);
+		add(v, "team-a", ending(3, 1, 30, 130));
+		ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
+		ck_assert_int_eq(gq_view_place(v, 2, 1, 1), 0);
+		ck_assert_int_eq(gq_view_place(v, 3, 0, 1), 0);
+		if (c == 2) {
+			run(v, 20, "team-b", 1, 90);
+			ck_assert_int_eq(gq_view_place(v, 20, 1, 1), 0);
+		} else {
+			gq_view_node_free(v, 1, 1);
+			pend(v, 20, "team-b", 1, 50);
+		}
+		pend(v, 21, "team-b", 1, 51);
+		if (c > 0)
+			ck_assert_int_eq(gq_view_expect_reclaims(v, &b2_at, 1),
+					 0);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		b1 = gq_view_job(v, 20);
+		b2 = gq_view_job(v, 21);
+		ck_assert_int_eq(b2->band, GQ_BAND_IN_QUOTA);
+		if (c == 0) {	/* it would start on the idle GPU */
+			ck_assert(!b1->patient);
+		} else if (c == 1) {
+			ck_assert(b1->patient);
+			ck_assert_uint_eq(b1->waits_for, 3);
+			ck_assert(!gq_view_preemptable(v, 2, 20));
+			ck_assert(!b2->patient);
+		} else {
+			ck_assert(b2->patient);
+			ck_assert_uint_eq(b2->waits_for, 3);
+			ck_assert(!gq_view_preemptable(v, 2, 21));
+		}
+		gq_view_free(v);
+	}
+}
+END_TEST
+
 Suite *patience_suite(void)
 {
 	Suite *s = suite_create("patience");
@@ -287,6 +352,7 @@ Suite *patience_suite(void)
 	tcase_add_test(tc, patience_waits_only_for_loans);
 	tcase_add_test(tc, patience_waits_for_older_loan_over_floor);
 	tcase_add_test(tc, patience_waits_not_on_a_closed_node);
+	tcase_add_test(tc, patience_not_on_gpus_promised_to_a_preemptor);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("a patient job is tried after the jobs that can reclaim");
 	tcase_add_test(tc, patient_job_tried_after_jobs_that_can_reclaim);

@@ -451,6 +451,10 @@ Suite *sim_suite(void)
 	Suite *s = suite_create("sim");
 	TCase *tc = tcase_create("sim");
 
+	/* a few replays of a month each: seconds on a busy 2-core machine
+	 * under the sanitizers, past Check's default of 4 */
+	tcase_set_timeout(tc, 60);
+
 	tcase_add_test(tc, test_first_fit_one_node);
 	tcase_add_test(tc, test_first_fit_whole_nodes);
 	tcase_add_test(tc, test_nodes_from_scontrol);

@@ -182,7 +182,7 @@ static json_object *_record(const gq_ledger_rec_t *r)
 	json_object_object_add(o, "pool", r->pool[0] ? json_object_new_string(r->pool) : NULL);
 	json_object_object_add(o, "preemptor", json_object_new_int64(r->preemptor));
 	json_object_object_add(o, "preemptor_project", json_object_new_string(r->preemptor_project));
-	json_object_object_add(o, "reason", json_object_new_string(gq_metrics_reclaim_reason(r->reason)));
+	json_object_object_add(o, "reason", json_object_new_string(gq_ledger_reason(r->reason)));
 	json_object_object_add(o, "victim", json_object_new_int64(r->victim));
 	json_object_object_add(o, "victim_project", json_object_new_string(r->victim_project));
 	json_object_object_add(o, "gpus", json_object_new_int64(r->gpus));

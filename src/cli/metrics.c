@@ -270,7 +270,7 @@ static void _projects(gq_prom_t *p, const gq_metrics_t *m)
 			for (r = 0; r < GQ_RECLAIM_NREASONS; r++) {
 				const char *l[] = { "project", m->project[i].name,
 						    "reason",
-						    gq_metrics_reclaim_reason(r),
+						    gq_ledger_reason(r),
 						    NULL };
 
 				gq_prom_sample(p, gq_project_counters[f].name,
@@ -317,19 +317,19 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 	_by_reason(p, "gpuquota_reclaims_total",
 		   "Reclaims: preemptors Slurm requeued running jobs for, by the preemptor's band (quota or fair_share reclaim).",
 		   m->reclaims_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_by_reason(p, "gpuquota_reclaim_victims_total",
 		   "Running jobs Slurm requeued for a reclaim, by reason.",
 		   m->victims_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_by_reason(p, "gpuquota_reclaim_victim_gpus_total",
 		   "GPUs of the jobs requeued for a reclaim, by reason.",
 		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_by_reason(p, "gpuquota_reclaim_victim_gpu_seconds_lost_total",
 		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), counted when its run ends (after a grace time: then), by reason.",
 		   m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_counter(p, "gpuquota_ledger_records_total", "counter",
 		 "Reclaim records queued for the ledger file (<StateSaveLocation>/gpuquota-ledger), one per victim.",
 		 (double)m->ledger_records_total);

@@ -156,7 +156,9 @@ static void _promise(const gq_view_t *v, uint32_t *idle, gq_promise_t *took)
 
 	for (i = 0; i < v->ninflight; i++) {
 		const gq_reclaim_at_t *r = &v->inflight[i];
-		const gq_job_t *er = gq_view_job(v, r->preemptor);
+		int idx = gq_store_index(&v->store, r->preemptor);
+		const gq_job_t *er = idx < 0 ? NULL :
+					       gq_store_at(&v->store, idx);
 
 		memset(took[i], 0, sizeof(took[i]));
 		if (!er || er->in.state != GQ_JOB_PENDING)

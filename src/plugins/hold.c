@@ -140,14 +140,6 @@ static const char *_plural(double n)
 	return n == 1 ? "" : "s";
 }
 
-const char *gq_hold_node_name(int node)
-{
-	if (node < 0 || node >= node_record_count || !node_record_table_ptr ||
-	    !node_record_table_ptr[node] || !node_record_table_ptr[node]->name)
-		return "?";
-	return node_record_table_ptr[node]->name;
-}
-
 int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes)
 {
 	int64_t i, last;
@@ -164,21 +156,6 @@ int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes)
 		nodes[n++] = (int)i;
 	}
 	return n;
-}
-
-/* GQ_HOLD_ROOM: on which node, for whom freed GPUs are kept, and what it
- * needs. */
-static char *_room_text(const gq_view_t *view, uint32_t id)
-{
-	const gq_job_t *er = gq_view_job(view, id);
-	const gq_project_t *pr = er ? gq_view_project(view, er->project) :
-				      NULL;
-	char shape[96];
-
-	gq_room_shape(er, shape, sizeof(shape));
-	return gq_xprintf(GQ_HOLD_PREFIX " GPUs that come free on %s are kept for job %u of %s, which needs %s; work outside quotas that could start there waits at most %d s",
-			  gq_hold_node_name(gq_view_kept_node(view)->node), id,
-			  pr ? pr->name : "?", shape, gq_state_room_wait());
 }
 
 /* What a hold of `job` names besides its kind: the job waited for, the
@@ -233,7 +210,7 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));
 	case GQ_HOLD_ROOM:
-		return _room_text(view, job->waits_for);
+		return gq_room_hold_text(view, job->waits_for);
 	default:
 		return NULL;
 	}

@@ -61,13 +61,6 @@ int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what);
 void gq_hold_new_array(job_record_t *job_ptr);
 
 /*
- * The name of the node of index `node` in a view (Slurm's node table
- * index: read_slurm.c), or "?" when there is none (a reconfiguration
- * since the pass).  Caller holds the node read lock.
- */
-const char *gq_hold_node_name(int node);
-
-/*
  * The nodes job_ptr runs on (its node_bitmap: Slurm's node indices, which
  * are the views'), into nodes[GQ_RECLAIM_NODES]: how many, or -1 when none
  * are known or there are more (a reclaim's victims' nodes: any node).

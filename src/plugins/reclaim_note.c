@@ -24,7 +24,7 @@ static void _admin_note(job_record_t *job_ptr, const gq_ledger_rec_t *r,
 
 	if (gq_facts_reclaim_note(note, sizeof(note), r->preemptor,
 				  r->preemptor_project,
-				  gq_metrics_reclaim_reason(r->reason),
+				  gq_ledger_reason(r->reason),
 				  gq_ledger_stage_name(r->stage),
 				  (unsigned long long)r->lost, run_start) < 0)
 		return;

@@ -9,7 +9,8 @@
 #include "shared/slurm_compat.h"
 
 #include "state/state.h"
-#include "plugins/hold.h"
+#include "shared/job_facts.h"
+#include "plugins/xalloc.h"
 #include "plugins/room_wait_text.h"
 
 static const char *_s(uint32_t n)
@@ -27,6 +28,27 @@ void gq_room_shape(const gq_job_t *job, char *buf, size_t n)
 			 nodes);
 	else
 		snprintf(buf, n, "%u GPU%s on one node", gpn, _s(gpn));
+}
+
+const char *gq_room_node_name(int node)
+{
+	if (node < 0 || node >= node_record_count || !node_record_table_ptr ||
+	    !node_record_table_ptr[node] || !node_record_table_ptr[node]->name)
+		return "?";
+	return node_record_table_ptr[node]->name;
+}
+
+char *gq_room_hold_text(const gq_view_t *view, uint32_t id)
+{
+	const gq_job_t *er = gq_view_job(view, id);
+	const gq_project_t *pr = er ? gq_view_project(view, er->project) :
+				      NULL;
+	char shape[96];
+
+	gq_room_shape(er, shape, sizeof(shape));
+	return gq_xprintf(GQ_HOLD_PREFIX " GPUs that come free on %s are kept for job %u of %s, which needs %s; work outside quotas that could start there waits at most %d s",
+			  gq_room_node_name(gq_view_kept_node(view)->node), id,
+			  pr ? pr->name : "?", shape, gq_state_room_wait());
 }
 
 void gq_room_why(const gq_room_node_t *at, time_t now, char *buf, size_t n)
@@ -90,13 +112,13 @@ static void _log_begun(const gq_view_t *v, uint32_t id, const char *in,
 	gq_room_shape(job, shape, sizeof(shape));
 	gq_room_why(at, now, why, sizeof(why));
 	info("gpuquota: room wait%s: GPUs that come free on %s are kept for JobId=%u of %s, which needs %s, at most %d s: it can start there soonest (%s)",
-	     in, gq_hold_node_name(at->node), id, p ? p->name : "?", shape,
+	     in, gq_room_node_name(at->node), id, p ? p->name : "?", shape,
 	     gq_state_room_wait(), why);
 }
 
 void gq_room_log_changes(const gq_pools_t *pools, time_t now)
 {
-	char in[GQ_POOL_TEXT_MAX];
+	char in[96];	/* " in pool NAME", names of at most 64 */
 	uint32_t id;
 	int k, node;
 

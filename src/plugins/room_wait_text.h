@@ -12,6 +12,20 @@
 #include "core/pools.h"
 #include "core/view.h"
 
+/*
+ * The name of the node of index `node` in a view (Slurm's node table
+ * index: read_slurm.c), or "?" when there is none (a reconfiguration
+ * since the pass).  Caller holds the node read lock.
+ */
+const char *gq_room_node_name(int node);
+
+/*
+ * The squeue reason of a job held for a room wait (GQ_HOLD_ROOM, hold.c):
+ * on which node, for whom freed GPUs are kept, and what it needs
+ * (xmalloc'd; NULL out of memory).
+ */
+char *gq_room_hold_text(const gq_view_t *view, uint32_t id);
+
 /* "4 GPUs on one node", "2 GPUs on each of 3 nodes": what `job` needs. */
 void gq_room_shape(const gq_job_t *job, char *buf, size_t n);
 

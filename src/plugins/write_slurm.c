@@ -104,7 +104,7 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 	/* why that node: it can start there soonest (room.h) */
 	gq_room_why(gq_view_kept_node(view), time(NULL), why, sizeof(why));
 	snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%s)",
-		 gq_hold_node_name(gq_view_kept_node(view)->node),
+		 gq_room_node_name(gq_view_kept_node(view)->node),
 		 gq_state_room_wait(), why);
 	return buf;
 }

@@ -71,13 +71,24 @@ typedef struct {
 	gq_sim_cand_t *cand;
 } gq_replay_t;
 
-/* Mark a change: a pass is due at the next tick (replay.c). */
+/* Mark a change: a pass is due at the next tick (job_life.c). */
 void gq_sim_mark(gq_replay_t *R);
 
-/* Start job i on `nodes` (a fit); requeue running job i (replay.c).
- * 0, or -1 out of memory. */
+/* Time passes from R->now to t: the figures counted (job_life.c). */
+void gq_sim_advance(gq_replay_t *R, int64_t t);
+
+/* Job i becomes eligible (sign +1) or no longer (-1): its account's
+ * pending GPUs (job_life.c). */
+void gq_sim_eligible(gq_replay_t *R, uint32_t i, int sign);
+
+/* Job i submitted now; 0, or -1 out of memory (job_life.c). */
+int gq_sim_submit(gq_replay_t *R, uint32_t i);
+
+/* Start job i on `nodes` (a fit); requeue running job i; end it at its
+ * run time (job_life.c).  0, or -1 out of memory. */
 int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes);
 int gq_sim_requeue(gq_replay_t *R, uint32_t i);
+void gq_sim_end(gq_replay_t *R, uint32_t i);
 
 /* The pass input's nodes and partitions, once (model_pass.c). */
 int gq_sim_in_nodes(gq_replay_t *R);

@@ -1,8 +1,8 @@
 /*
  * replay.c - the simulator's event loop (see replay.h): the clock and its
- * events, starts, ends and requeues, the figures, and Slurm's scheduling
- * as modelled; gpuquota's pass and answers are model_pass.c's, a reclaim
- * model_reclaim.c's (model.h).
+ * events, and Slurm's scheduling as modelled; a job's starts, ends and
+ * requeues and the figures they move are job_life.c's, gpuquota's pass
+ * and answers model_pass.c's, a reclaim model_reclaim.c's (model.h).
  *
  * Costs: each event time walks the accounts for the figures (O(A)); each
  * scheduling attempt walks the eligible pending jobs (O(P) lookups), and
@@ -40,156 +40,6 @@ double gq_sim_quota_of(const gq_config_t *cfg, const char *account)
 		return q;
 	}
 	return 0;
-}
-
-void gq_sim_mark(gq_replay_t *R)
-{
-	if (!R->dirty)
-		R->dirty_since = R->now;
-	R->dirty = true;
-}
-
-/* ---- the figures ------------------------------------------------------ */
-
-/* Time passes from R->now to t: below quota, idle while jobs waited. */
-static void _advance(gq_replay_t *R, int64_t t)
-{
-	int64_t dt = t - R->now;
-	int a;
-
-	if (dt <= 0)
-		return;
-	for (a = 0; a < R->r->nacct; a++) {
-		gq_sim_acct_t *x = &R->r->acct[a];
-		double demand = x->alloc + (double)x->pending;
-
-		if (x->pending &&
-		    x->alloc < (x->quota < demand ? x->quota : demand))
-			x->below_secs += dt;
-	}
-	if (R->eligible)
-		R->r->idle_waiting_secs += (double)R->c->idle_gpus * dt;
-	R->now = t;
-}
-
-static void _eligible(gq_replay_t *R, uint32_t i, int sign)
-{
-	gq_sim_acct_t *x = &R->r->acct[R->job[i].acct];
-
-	x->pending += sign > 0 ? R->h->job[i].gpus : -(int64_t)R->h->job[i].gpus;
-	R->eligible += sign;
-}
-
-/* ---- starts, ends, requeues ------------------------------------------- */
-
-/* Job i into a list (pending, running) and out of it: O(1).  A job in
- * either is active (R->active). */
-static void _list_add(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
-{
-	R->job[i].pos = (uint32_t)*n;
-	list[(*n)++] = i;
-	R->active[i / 64] |= 1ULL << (i % 64);
-}
-
-static void _list_drop(gq_replay_t *R, uint32_t *list, size_t *n, uint32_t i)
-{
-	uint32_t at = R->job[i].pos, last = list[--(*n)];
-
-	list[at] = last;
-	R->job[last].pos = at;
-	R->active[i / 64] &= ~(1ULL << (i % 64));
-}
-
-/* Start job i on `nodes` (a fit).  Its end, and the wake-ups of the rules
- * that read its age: min runtime, reclaim patience. */
-int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes)
-{
-	const gq_sim_job_t *hj = &R->h->job[i];
-	gq_rjob_t *j = &R->job[i];
-	gq_sim_outcome_t *out = &R->r->job[i];
-	uint32_t k, g, cp;
-	int64_t w = 0;
-
-	memcpy(j->nodes, nodes, j->shape.nodes * sizeof(*nodes));
-	gq_sim_take(R->c, &j->shape, j->nodes);
-	j->held_gpus = 0;
-	for (k = 0; k < j->shape.nodes; k++) {
-		gq_sim_held(R->c, &j->shape, nodes[k], &g, &cp);
-		j->held_gpus += g;
-	}
-	_eligible(R, i, -1);
-	R->r->acct[j->acct].alloc += j->held_gpus;
-	out->wait += R->now - j->pend_since;
-	if (out->first_start < 0)
-		out->first_start = R->now;
-	out->last_start = R->now;
-	j->st = ST_RUNNING;
-	j->start = R->now;
-	j->run++;
-	_list_drop(R, R->pending, &R->npending, i);
-	_list_add(R, R->running, &R->nrunning, i);
-	gq_sim_mark(R);
-	if (R->gq) {
-		const gq_config_t *cfg = gq_state_config();
-
-		w = cfg->settings.min_runtime;
-		if (w > 0 && gq_events_push(&R->ev, R->now + w, GQ_EV_WAKE, 0, 0))
-			return -1;
-		w = cfg->settings.reclaim_patience;
-		if (w > 0 && hj->limit > w &&
-		    gq_events_push(&R->ev, R->now + hj->limit - w, GQ_EV_WAKE,
-				   0, 0))
-			return -1;
-	}
-	return gq_events_push(&R->ev, R->now + hj->run, GQ_EV_END, i, j->run);
-}
-
-/* Job i leaves its nodes: its GPU-seconds counted. */
-static void _leave(gq_replay_t *R, uint32_t i)
-{
-	gq_rjob_t *j = &R->job[i];
-	gq_sim_acct_t *x = &R->r->acct[j->acct];
-
-	gq_sim_give(R->c, &j->shape, j->nodes);
-	x->alloc -= j->held_gpus;
-	x->gpu_secs += (double)j->held_gpus * (R->now - j->start);
-	_list_drop(R, R->running, &R->nrunning, i);
-	j->warned = false;
-	gq_sim_mark(R);
-}
-
-static void _end(gq_replay_t *R, uint32_t i)
-{
-	_leave(R, i);
-	R->job[i].st = ST_DONE;
-	if (R->gq)	/* priority/gpuquota's job_end */
-		gq_state_job_gone(R->h->job[i].id);
-}
-
-/*
- * Slurm's requeue: the job pending again, its submit time now, its begin
- * time `requeue_delay` later; its work since its start is lost (the
- * history has no checkpoints) and its whole run is done again.
- */
-int gq_sim_requeue(gq_replay_t *R, uint32_t i)
-{
-	gq_rjob_t *j = &R->job[i];
-	gq_sim_acct_t *x = &R->r->acct[j->acct];
-
-	x->lost_secs += (double)j->held_gpus * (R->now - j->start);
-	x->requeues++;
-	R->r->job[i].requeues++;
-	_leave(R, i);
-	_list_add(R, R->pending, &R->npending, i);
-	j->st = ST_PENDING;
-	j->run++;
-	j->pend_since = R->now;
-	j->begin = R->now + R->o->requeue_delay;
-	if (j->begin <= R->now) {	/* no delay: demand at once */
-		_eligible(R, i, +1);
-		return 0;
-	}
-	return gq_events_push(&R->ev, j->begin, GQ_EV_BEGIN, i, j->run);
 }
 
 /* ---- Slurm's scheduling ------------------------------------------------- */
@@ -301,29 +151,16 @@ static int _schedule(gq_replay_t *R)
 
 /* ---- events ------------------------------------------------------------- */
 
-static int _submit(gq_replay_t *R, uint32_t i)
-{
-	gq_rjob_t *j = &R->job[i];
-
-	j->st = ST_PENDING;
-	j->pend_since = j->begin = R->now;
-	_list_add(R, R->pending, &R->npending, i);
-	_eligible(R, i, +1);
-	R->r->acct[j->acct].jobs++;
-	gq_sim_mark(R);
-	return R->gq ? gq_sim_add_late(R, i) : 0;
-}
-
 static int _event(gq_replay_t *R, const gq_ev_t *e)
 {
 	gq_rjob_t *j = &R->job[e->job];
 
 	switch (e->kind) {
 	case GQ_EV_SUBMIT:
-		return _submit(R, e->job);
+		return gq_sim_submit(R, e->job);
 	case GQ_EV_END:
 		if (j->st == ST_RUNNING && j->run == e->run)
-			_end(R, e->job);
+			gq_sim_end(R, e->job);
 		return 0;
 	case GQ_EV_GRACE:
 		if (j->st == ST_RUNNING && j->run == e->run && j->warned)
@@ -331,7 +168,7 @@ static int _event(gq_replay_t *R, const gq_ev_t *e)
 		return 0;
 	case GQ_EV_BEGIN:
 		if (j->st == ST_PENDING && j->run == e->run) {
-			_eligible(R, e->job, +1);
+			gq_sim_eligible(R, e->job, +1);
 			gq_sim_mark(R);
 		}
 		return 0;
@@ -382,7 +219,7 @@ static int _loop(gq_replay_t *R)
 
 		if (t == INT64_MAX)
 			break;
-		_advance(R, t);
+		gq_sim_advance(R, t);
 		while (!rc && gq_events_next(&R->ev) == t &&
 		       gq_events_pop(&R->ev, &e))
 			rc = _event(R, &e);

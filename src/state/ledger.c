@@ -14,9 +14,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "state/metrics.h"
 #include "state/ledger.h"
-#include "state/metrics.h"
 #include "tools/atomic_file.h"
 #include "tools/hash.h"
 
@@ -81,6 +79,15 @@ int gq_ledger_settle(gq_ledger_rec_t *r, int *n)
 	return rc;
 }
 
+const char *gq_ledger_reason(int r)
+{
+	static const char *const names[GQ_RECLAIM_NREASONS] = {
+		"quota", "fair_share",
+	};
+
+	return r >= 0 && r < GQ_RECLAIM_NREASONS ? names[r] : NULL;
+}
+
 void gq_ledger_name(char *dst, const char *src)
 {
 	snprintf(dst, GQ_LEDGER_NAME, "%s", src ? src : "");
@@ -88,7 +95,7 @@ void gq_ledger_name(char *dst, const char *src)
 
 int gq_ledger_format(const gq_ledger_rec_t *r, char *buf, size_t len)
 {
-	const char *band = gq_metrics_reclaim_reason(r->reason);
+	const char *band = gq_ledger_reason(r->reason);
 	const char *stage = gq_ledger_stage_name(r->stage);
 	int n;
 
@@ -145,7 +152,7 @@ bool gq_ledger_parse(const char *line, gq_ledger_rec_t *r)
 	    end < 0 || !_parse_stage(line + 4 + end, v2, r))
 		return false;
 	for (i = 0; i < GQ_RECLAIM_NREASONS; i++)
-		if (!strcmp(band, gq_metrics_reclaim_reason(i)))
+		if (!strcmp(band, gq_ledger_reason(i)))
 			break;
 	if (i == GQ_RECLAIM_NREASONS || !_name_ok(r->pool, true) ||
 	    !_name_ok(r->preemptor_project, false) ||

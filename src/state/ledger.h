@@ -42,6 +42,17 @@
 #define GQ_LEDGER_LINE 256		/* longest line written, and more */
 #define GQ_LEDGER_QUEUE_MAX 4096	/* records waiting for the writer */
 
+/* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim") */
+typedef enum {
+	GQ_RECLAIM_QUOTA = 0,	/* quota reclaim: preemptor in quota */
+	GQ_RECLAIM_FAIR_SHARE,	/* fair-share reclaim */
+	GQ_RECLAIM_NREASONS,
+} gq_reclaim_reason_t;
+
+/* "quota", "fair_share" (the ledger's and the metrics' label); NULL out
+ * of range */
+const char *gq_ledger_reason(int r);
+
 /*
  * What a record says (docs/MODEL.md "Ledger").  A victim requeued at once
  * has one record, GQ_LEDGER_REQUEUED.  A victim given a grace time has

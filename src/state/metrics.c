@@ -122,15 +122,6 @@ void gq_metrics_release(gq_metrics_t *m)
 	m->releases_total++;
 }
 
-const char *gq_metrics_reclaim_reason(int r)
-{
-	static const char *const names[GQ_RECLAIM_NREASONS] = {
-		"quota", "fair_share",
-	};
-
-	return r >= 0 && r < GQ_RECLAIM_NREASONS ? names[r] : NULL;
-}
-
 const char *gq_metrics_hold_reason(int h)
 {
 	static const char *const names[GQ_HOLD_NREASONS] = {

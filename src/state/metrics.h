@@ -23,13 +23,6 @@
 
 #define GQ_RECENT_PASSES 1024	/* passes kept for percentiles */
 
-/* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim") */
-typedef enum {
-	GQ_RECLAIM_QUOTA = 0,	/* quota reclaim: preemptor in quota */
-	GQ_RECLAIM_FAIR_SHARE,	/* fair-share reclaim */
-	GQ_RECLAIM_NREASONS,
-} gq_reclaim_reason_t;
-
 /* Hold reasons counted: the gq_hold_t values but GQ_HOLD_NONE */
 #define GQ_HOLD_NREASONS 7
 
@@ -127,10 +120,9 @@ void gq_metrics_ledger_dropped(gq_metrics_t *m, int n);
 void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);
 void gq_metrics_release(gq_metrics_t *m);
 
-/* Label values: "quota", "fair_share"; "limit", "department_limit",
- * "not_requeueable", "reclaim_in_flight", "room_wait", "requeue_budget" (NULL for
- * GQ_HOLD_NONE or out of range). */
-const char *gq_metrics_reclaim_reason(int r);
+/* Label values: "limit", "department_limit", "not_requeueable",
+ * "reclaim_in_flight", "room_wait", "requeue_budget" (NULL for
+ * GQ_HOLD_NONE or out of range); a reclaim's: gq_ledger_reason. */
 const char *gq_metrics_hold_reason(int h);
 
 #endif

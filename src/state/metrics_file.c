@@ -52,7 +52,7 @@ static void _reason_obj(FILE *f, const char *key, const uint64_t *v,
 	fprintf(f, "\"%s\": {", key);
 	for (i = 0; i < GQ_RECLAIM_NREASONS; i++)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "",
-			gq_metrics_reclaim_reason(i), (unsigned long long)v[i]);
+			gq_ledger_reason(i), (unsigned long long)v[i]);
 	fprintf(f, "}%s", last ? "" : ", ");
 }
 
@@ -106,13 +106,13 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 		(unsigned long long)m->passes_total,
 		(unsigned long long)m->pass_failures_total);
 	_by_reason(f, "reclaims", m->reclaims_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_by_reason(f, "victims", m->victims_total, GQ_RECLAIM_NREASONS,
-		   gq_metrics_reclaim_reason);
+		   gq_ledger_reason);
 	_by_reason(f, "victim_gpus", m->victim_gpus_total,
-		   GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason);
+		   GQ_RECLAIM_NREASONS, gq_ledger_reason);
 	_by_reason(f, "lost_gpu_seconds", m->lost_gpu_seconds_total,
-		   GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason);
+		   GQ_RECLAIM_NREASONS, gq_ledger_reason);
 	_by_reason(f, "holds", m->holds_total, GQ_HOLD_NREASONS,
 		   gq_metrics_hold_reason);
 	fprintf(f, "\"releases_total\": %llu,\n",
@@ -374,14 +374,14 @@ static int _read_projects(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
 				    i);
 		gq_ledger_name(p->name, json_object_get_string(name));
 		if (_reasons(rd, e, "victims_by_reason", p->victims,
-			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+			     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 		    _reasons(rd, e, "gpus_lent_by_reason", p->gpus_lent,
-			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+			     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 		    _reasons(rd, e, "lost_gpu_seconds_by_reason", p->lost,
-			     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+			     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 		    _reasons(rd, e, "gpus_reclaimed_by_reason",
 			     p->gpus_reclaimed, GQ_RECLAIM_NREASONS,
-			     gq_metrics_reclaim_reason))
+			     gq_ledger_reason))
 			return -1;
 		m->nprojects++;
 	}
@@ -401,7 +401,7 @@ static int _optional(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
 				      NULL) &&
 	    _reasons(rd, root, "lost_gpu_seconds_by_reason",
 		     m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
-		     gq_metrics_reclaim_reason))
+		     gq_ledger_reason))
 		return -1;
 	if (json_object_object_get_ex(root, "ledger_records_total", NULL) &&
 	    _count(rd, root, "ledger_records_total", &m->ledger_records_total))
@@ -440,11 +440,11 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	    _count(&rd, root, "passes_total", &m->passes_total) ||
 	    _count(&rd, root, "pass_failures_total", &m->pass_failures_total) ||
 	    _reasons(&rd, root, "reclaims_by_reason", m->reclaims_total,
-		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 	    _reasons(&rd, root, "victims_by_reason", m->victims_total,
-		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 	    _reasons(&rd, root, "victim_gpus_by_reason", m->victim_gpus_total,
-		     GQ_RECLAIM_NREASONS, gq_metrics_reclaim_reason) ||
+		     GQ_RECLAIM_NREASONS, gq_ledger_reason) ||
 	    _reasons(&rd, root, "holds_by_reason", m->holds_total,
 		     GQ_HOLD_NREASONS, gq_metrics_hold_reason) ||
 	    _count(&rd, root, "releases_total", &m->releases_total) ||

@@ -128,7 +128,7 @@ START_TEST(reclaims_victims_holds)
 	ck_assert_str_eq(gq_metrics_hold_reason(GQ_HOLD_DEPT_LIMIT),
 			 "department_limit");
 	ck_assert_ptr_null(gq_metrics_hold_reason(GQ_HOLD_NONE));
-	ck_assert_str_eq(gq_metrics_reclaim_reason(GQ_RECLAIM_FAIR_SHARE),
+	ck_assert_str_eq(gq_ledger_reason(GQ_RECLAIM_FAIR_SHARE),
 			 "fair_share");
 }
 END_TEST

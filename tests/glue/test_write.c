@@ -336,12 +336,10 @@ START_TEST(room_waiter_text_names_node_and_why)
 			     " {\"name\": \"team-c\", \"gpu_quota\": 0}]}");
 	node_record_t n0 = { .name = "n0" }, n1 = { .name = "n1" };
 	node_record_t *table[] = { &n0, &n1 };
-	struct { uint32_t id, gpus; int node; int64_t ends; const char *acct; }
-		r[] = { { 1, 3, 0, 400, "team-a" }, { 2, 2, 1, 300, "team-a" },
+	placed_t r[] = { { 1, 3, 0, 400, "team-a" }, { 2, 2, 1, 300, "team-a" },
 			{ 3, 1, 1, 0, "team-c" } };
 	char err[GQ_ERR_MAX];
 	job_record_t *j;
-	gq_job_in_t in;
 	gq_view_t *v;
 
 	node_record_table_ptr = table;
@@ -354,13 +352,7 @@ START_TEST(room_waiter_text_names_node_and_why)
 	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
 	gq_view_node_free(v, 0, 1);
 	gq_view_node_free(v, 1, 1);
-	for (unsigned i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-		in = running(r[i].id, r[i].gpus, 10 + r[i].id);
-		in.ends_by = r[i].ends;
-		add(v, r[i].acct, in);
-		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
-					       r[i].gpus), 0);
-	}
+	add_placed(v, r, sizeof(r) / sizeof(r[0]));
 	add(v, "team-b", shaped(pending(9, 3, 50), 3, 1));
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);

@@ -138,3 +138,15 @@ char *write_temp(const char *text)
 	fclose(f);
 	return path;
 }
+
+void add_placed(gq_view_t *v, const placed_t *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		gq_job_in_t in = running(r[i].id, r[i].gpus, 10 + r[i].id);
+
+		in.ends_by = r[i].ends;
+		add(v, r[i].acct, in);
+		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
+					       r[i].gpus), 0);
+	}
+}

@@ -45,6 +45,16 @@ const gq_job_t *run(gq_view_t *v, uint32_t id, const char *acct,
 const gq_job_t *pend(gq_view_t *v, uint32_t id, const char *acct,
 		     uint32_t gpus, int64_t submit);
 
+/* A running job placed on one node, started at 10 + id, its --time end
+ * `ends` (0: none). */
+typedef struct {
+	uint32_t id, gpus;
+	int node;
+	int64_t ends;
+	const char *acct;
+} placed_t;
+void add_placed(gq_view_t *v, const placed_t *r, unsigned n);
+
 /* The project of an account, after a pass. */
 const gq_project_t *project(gq_view_t *v, const char *acct);
 

@@ -54,17 +54,10 @@ static gq_view_t *view_in(gq_view_t *v, int64_t a1_ends, int closed,
 	gq_view_node_free(v, 3, 2);
 	if (closed >= 0)
 		gq_view_close_node(v, closed);
-	struct { uint32_t id, gpus, node; int64_t ends; const char *acct; }
-		r[] = { { 1, 3, 0, a1_ends, "team-a" }, { 2, 2, 1, 200, "team-a" },
+	placed_t r[] = { { 1, 3, 0, a1_ends, "team-a" }, { 2, 2, 1, 200, "team-a" },
 			{ 3, 1, 1, 900, "team-a" }, { 4, 1, 1, 0, "team-c" },
 			{ 5, 2, 2, 300, "team-a" } };
-	for (unsigned i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-		in = running(r[i].id, r[i].gpus, 10 + r[i].id);
-		in.ends_by = r[i].ends;
-		add(v, r[i].acct, in);
-		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
-					       r[i].gpus), 0);
-	}
+	add_placed(v, r, sizeof(r) / sizeof(r[0]));
 	in = shaped(pending(10, 4, 50), 4, 1);
 	in.node_group = b1_group;
 	add(v, "team-b", in);

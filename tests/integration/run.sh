@@ -64,14 +64,18 @@ fi
 logs=$(mktemp -d "${TMPDIR:-/tmp}/gq-integration.XXXXXX")
 failed=()
 runs=0
+# Each run's seconds too, slowest first at the end: where `make test`'s
+# time goes.
+times=()
 run() { # LABEL LOG TEST [ENV=VALUE...]
-	local label=$1 log=$2 t=$3
+	local label=$1 log=$2 t=$3 t0=$SECONDS
 	shift 3
 	echo "== $label"
 	runs=$((runs + 1))
 	if ! env "$@" bash "$t" 2>&1 | tee "$log"; then
 		failed+=("$label")
 	fi
+	times+=("$((SECONDS - t0)) $label")
 }
 for t in "${tests[@]}"; do
 	t=$(path "$t")
@@ -81,6 +85,8 @@ for t in "${acct_tests[@]}"; do
 	t=$(path "$t")
 	run "accounting: $(name "$t")" "$logs/accounting-$(name "$t").log" "$t" GQ_ACCOUNTING=1
 done
+echo "== seconds per run, slowest first:"
+printf '%s\n' "${times[@]}" | sort -rn | head -n 15 | sed 's/^/  /'
 if [[ ${#failed[@]} -gt 0 ]]; then
 	for f in "${failed[@]}"; do
 		echo "== the last lines of $f:"

@@ -196,7 +196,8 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r,
 /*
  * The reclaims in flight whose preemptors are this pass's (the same as
  * gq_view_wait_for_reclaims gets), before gq_view_compute: the GPUs idle
- * on a pending preemptor's victims' nodes are promised to it, so the
+ * on a pending preemptor's victims' nodes (none when they are not known)
+ * are promised to it, so the
  * patience rule (patience.h) does not count them as room for another job.
  * gq_view_begin forgets them.  Returns 0, or -1 when out of memory (none
  * noted: the pass counts those GPUs as idle, as without the call).  O(n).

@@ -305,7 +305,8 @@ static int _job_nodes(const slurm_job_info_t *j, int *nodes)
  * The reclaims in flight as slurmctld's first pass after a restart reads
  * them back (gq_pass_victim): from the victims still warned, with the
  * system comment gpuquota wrote on them (Slurm sends it to every client),
- * and the nodes they run on.
+ * and the nodes they run on; less the reclaims of arrays whose task has
+ * started since.
  */
 static void _read_victims(const gq_api_t *a, time_t now)
 {
@@ -316,8 +317,13 @@ static void _read_victims(const gq_api_t *a, time_t now)
 	gq_state_leaving_begin();
 	for (i = 0; i < a->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &a->jobs->job_array[i];
-		gq_job_facts_t f = { .job_state = j->job_state,
+		gq_job_facts_t f = { .id = j->job_id,
+				     .job_state = j->job_state,
+				     .array_job_id =
+					     j->array_task_id != NO_VAL ?
+					     j->array_job_id : 0,
 				     .submit_time = j->submit_time,
+				     .start_time = j->start_time,
 				     .end_time = j->end_time };
 
 		gq_pass_victim(&f, j->system_comment, j->preempt_time, now,

@@ -372,14 +372,19 @@ static int _read_account_tree(gq_view_t *view)
 /*
  * A victim still warned or leaving: its reclaim rebuilt at the first pass
  * since the state was made (after a slurmctld restart), its GPUs not free
- * yet (gq_pass_victim).  Caller holds the state lock.
+ * yet; an array task running: its array's reclaim over (gq_pass_victim).
+ * Caller holds the state lock.
  */
 static void _note_victim(job_record_t *job_ptr, time_t now)
 {
 	gq_job_facts_t f = {
+		.id = job_ptr->job_id,
 		.job_state = job_ptr->job_state,
+		.array_job_id = job_ptr->array_task_id != NO_VAL ?
+				job_ptr->array_job_id : 0,
 		.submit_time = job_ptr->details ?
 			       job_ptr->details->submit_time : 0,
+		.start_time = job_ptr->start_time,
 		.end_time = job_ptr->end_time,
 	};
 	uint32_t preemptor = 0;

@@ -44,6 +44,9 @@ typedef struct {
 	uint32_t array_tasks;	/* pending: tasks behind an array record */
 	uint32_t array_throttle;	/* its %N: tasks it may run at once, 0: none */
 	uint32_t array_running;	/* its tasks running now */
+	uint32_t array_job_id;	/* a task Slurm split out of an array: the
+				 * array's id (its pending record's); 0 or
+				 * id itself: not such a task */
 	bool batch;		/* sbatch (else srun/salloc) */
 	bool requeue;		/* may be requeued (--requeue, the default) */
 	uint32_t qos_priority;	/* its QOS' priority, 0 without QOS */

@@ -260,6 +260,8 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 	if (((preempt_time && running) || (f->job_state & JOB_COMPLETING)) &&
 	    (owner = gq_facts_reclaimed_for(system_comment)))
 		gq_state_victim_leaving(owner);
+	if (running && f->array_job_id && f->array_job_id != f->id)
+		gq_state_array_task_running(f->array_job_id, f->start_time);
 	return rc;
 }
 

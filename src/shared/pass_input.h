@@ -128,7 +128,9 @@ int gq_pass_fill(gq_pools_t *p, gq_pass_in_t *in, int64_t now);
  * the nodes a warned victim still runs on (nodes[0..nnodes), Slurm's node
  * indices; nnodes < 0: not known; a victim requeued: not known either,
  * so any node: gq_state_rebuild_nodes); a victim still leaving (warned
- * and running, or completing) is told to gq_state_victim_leaving.
+ * and running, or completing) is told to gq_state_victim_leaving; a
+ * running array task (f's id, array_job_id, start_time) ends the reclaim
+ * its array noted before it started (gq_state_array_task_running).
  * Returns 1 when a reclaim was rebuilt, -1 when that ran out of memory,
  * else 0.  Caller holds the state lock.  O(reclaims in flight +
  * nnodes).

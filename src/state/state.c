@@ -283,6 +283,14 @@ void gq_state_leaving_end(void)
 		_state.inflight[i].left = !_state.inflight[i].seen;
 }
 
+void gq_state_array_task_running(uint32_t array_id, int64_t start)
+{
+	gq_inflight_t *e = _inflight_of(array_id);
+
+	if (e && e->since <= start)
+		*e = _state.inflight[--_state.ninflight];
+}
+
 /* pool k of p kept freed GPUs for a room waiter whose wait is not over */
 static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 {

@@ -289,6 +289,19 @@ void gq_state_victim_leaving(uint32_t owner);
 void gq_state_leaving_end(void);
 
 /*
+ * A task of job array `array_id` runs, started at `start` (a pass reads
+ * every running task).  Slurm preempts for an array's next task under the
+ * array's pending record (array_id), then starts the task under a new job
+ * id while that record stays pending with the other tasks: a reclaim in
+ * flight for array_id noted at or before `start` is over, as a
+ * preemptor's is when it is no longer pending.  Without this it would
+ * keep outside work off its victims' nodes until GQ_RECLAIM_WAIT + its
+ * grace.  The array's next reclaim is noted afresh.  Caller holds the
+ * lock.  O(reclaims in flight).
+ */
+void gq_state_array_task_running(uint32_t array_id, int64_t start);
+
+/*
  * How long, at most, work outside quotas waits while freed GPUs are kept
  * for one in-quota job that can get room on no node (seconds), from when
  * they are first kept for it; never renewed for the same job; 0: never

@@ -12,6 +12,7 @@
 
 #include "state/state.h"
 #include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "shared/wiring.h"
 #include "helpers.h"
 
@@ -274,6 +275,51 @@ END_TEST
 
 /* JobSubmitPlugins as Slurm reads it: comma-separated, with or without
  * the "job_submit/" type, spaces allowed. */
+/* One array task (or record) as a pass reads it, through gq_pass_victim. */
+static void read_task(uint32_t id, uint32_t array_id, bool running,
+		      int64_t start, int64_t now)
+{
+	gq_job_facts_t f = { .id = id, .array_job_id = array_id,
+			     .job_state = running ? JOB_RUNNING : JOB_PENDING,
+			     .start_time = start };
+	uint32_t pre;
+	int64_t since;
+	int grace;
+
+	ck_assert_int_eq(gq_pass_victim(&f, NULL, 0, now, false, NULL, -1,
+					&pre, &since, &grace), 0);
+}
+
+/*
+ * An array's task starts under a new id: Slurm preempts for job array
+ * 103's next task under its pending record, 103; the reclaim is noted at
+ * 100 with a grace time of 60 s (work outside quotas waits up to
+ * GQ_RECLAIM_WAIT + 60 s for it).  A pass at
+ * 120 reads task 104, which started at 90, before the reclaim: nothing
+ * ends.  The pending record 103 itself, and a pending task: nothing.
+ * Task 105 started at 100 (the reclaim's second): the reclaim is over
+ * (nothing waits for it: its wait is the plain GQ_RECLAIM_WAIT of one
+ * not in flight), and the array's next reclaim, at 130, is noted afresh
+ * (a new one: true), which task 105, started before it, does not end.
+ */
+START_TEST(array_task_start_ends_its_reclaim)
+{
+	gq_state_lock();
+	ck_assert(gq_state_note_reclaim(103, 100, 60));
+	read_task(104, 103, true, 90, 120);
+	read_task(103, 103, false, 0, 120);
+	read_task(106, 103, false, 0, 120);
+	ck_assert_int_eq(gq_state_reclaim_wait(103), GQ_RECLAIM_WAIT + 60);
+	read_task(105, 103, true, 100, 120);
+	ck_assert_int_eq(gq_state_reclaim_wait(103), GQ_RECLAIM_WAIT);
+	ck_assert(gq_state_note_reclaim(103, 130, 60));
+	read_task(105, 103, true, 100, 135);	/* started before: stays */
+	ck_assert_int_eq(gq_state_reclaim_wait(103), GQ_RECLAIM_WAIT + 60);
+	gq_state_clear();
+	gq_state_unlock();
+}
+END_TEST
+
 START_TEST(wiring_job_submit_lists_gpuquota)
 {
 	ck_assert(gq_wiring_lists("gpuquota", "gpuquota"));
@@ -297,6 +343,7 @@ Suite *between_passes_suite(void)
 	tcase_add_test(tc, start_of_held_job_between_holds_stales_pass);
 	tcase_add_test(tc, starts_between_holds_keep_limits);
 	tcase_add_test(tc, person_hold_takes_over_gpuquota_hold);
+	tcase_add_test(tc, array_task_start_ends_its_reclaim);
 	tcase_add_test(tc, wiring_job_submit_lists_gpuquota);
 	suite_add_tcase(s, tc);
 	return s;

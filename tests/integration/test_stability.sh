@@ -31,13 +31,14 @@ for w in "${waves[@]}"; do
 	check_invariant 20
 done
 
-# settled: nothing more is requeued over two more minutes
+# settled: nothing more is requeued over another minute (a requeued job
+# is eligible again after Slurm's requeue delay, about 11 s here)
 settle 15
 check_invariant 20
 requeues() { grep -c 'has been requeued to reclaim resources' "$DIR/log/slurmctld.log" || true; }
 before=$(requeues)
 for _ in 1 2 3 4; do
-	settle 30
+	settle 15
 	check_invariant 20
 done
 after=$(requeues)

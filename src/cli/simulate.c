@@ -39,7 +39,7 @@ static int _usage(FILE *f, int rc)
 		   "         (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)\n"
 		   "         [--pass-interval S] [--requeue-delay S] [--json] CONFIG...\n"
 		   "  CONFIG: a gpuquota.json, or stock\n"
-		   "  sacct: sacct -a -P -X -S START -E END --format=JobID,Account,Partition,AllocTRES,ReqTRES,NNodes,Submit,Start,End,Elapsed,Timelimit,State\n");
+		   "  sacct: sacct -a -P -X -D -S START -E END --format=JobID,Account,Partition,AllocTRES,ReqTRES,NNodes,Submit,Start,End,Elapsed,Timelimit,State\n");
 	return rc;
 }
 

@@ -1,5 +1,6 @@
 /*
- * sacct.c - sacct's parsable output into a history (see sacct.h).
+ * sacct.c - sacct's parsable output into a history (see sacct.h): each
+ * line one run of a job, a job's runs (sacct -D) merged into one job.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "sim/fields.h"
 #include "sim/sacct.h"
+#include "tools/hash.h"
 
 static const char *const cols[] = { "JobID", "Account", "Partition",
 				    "AllocTRES", "ReqTRES", "NNodes",
@@ -17,6 +19,13 @@ static const char *const cols[] = { "JobID", "Account", "Partition",
 enum { C_ID, C_ACCT, C_PART, C_ALLOC, C_REQ, C_NODES, C_SUBMIT, C_START,
        C_ELAPSED, C_LIMIT, C_STATE, C_N };
 
+/* A job of the file, its runs merged: the submit of its first, the shape
+ * of its last that started. */
+typedef struct {
+	gq_sim_job_t j;
+	int64_t start;		/* that run's start; -1: none started */
+} gq_sacct_job_t;
+
 typedef struct {
 	const char *path;
 	size_t line;
@@ -24,6 +33,9 @@ typedef struct {
 	char *err;
 	size_t errlen;
 	gq_sim_history_t *h;
+	gq_hash_t ids;		/* JobID's text -> index in job */
+	gq_sacct_job_t *job;
+	size_t n, cap;
 } gq_sacct_t;
 
 /* The value of `key` in a TRES list ("cpu=8,gres/gpu=2,node=1"), or of
@@ -118,7 +130,7 @@ static int _header(void *ctx, char *line)
 	return 0;
 }
 
-/* The times and shape of a job line; 1: left out (never ran, no GPU). */
+/* The shape of a run that started; 1: left out (never ran, no GPU). */
 static int _shape(gq_sacct_t *r, char **v, gq_sim_job_t *j)
 {
 	int64_t nodes, t, gpus = _gpus(v[C_ALLOC]);
@@ -127,10 +139,6 @@ static int _shape(gq_sacct_t *r, char **v, gq_sim_job_t *j)
 		return 1;
 	if (gpus <= 0 && (gpus = _gpus(v[C_REQ])) <= 0)
 		return 1;
-	if ((j->submit = _time(v[C_SUBMIT])) < 0)
-		return _bad(r, C_SUBMIT, "not YYYY-MM-DDTHH:MM:SS", v[C_SUBMIT]);
-	if (_time(v[C_START]) < 0)
-		return _bad(r, C_START, "not YYYY-MM-DDTHH:MM:SS", v[C_START]);
 	if ((t = _duration(v[C_ELAPSED])) < 0)
 		return _bad(r, C_ELAPSED, "not [D-]HH:MM:SS", v[C_ELAPSED]);
 	j->run = t > 0 ? t : 1;
@@ -149,13 +157,57 @@ static int _shape(gq_sacct_t *r, char **v, gq_sim_job_t *j)
 	return 0;
 }
 
-static int _job(void *ctx, char *line)
+static int _oom(gq_sacct_t *r)
+{
+	return gq_sim_error(r->err, r->errlen, r->path, r->line, "line",
+			    "out of memory", NULL);
+}
+
+/* The job of JobID `id` (its first line makes it, submitted at `submit`),
+ * or NULL out of memory.  O(1) expected. */
+static gq_sacct_job_t *_job_of(gq_sacct_t *r, const char *id, int64_t submit)
+{
+	gq_sacct_job_t *j;
+	int i;
+
+	if (r->n == r->cap) {	/* room first: a failure changes nothing */
+		size_t cap = r->cap ? r->cap * 2 : 1024;
+
+		if (cap > INT32_MAX || !(j = realloc(r->job, cap * sizeof(*j))))
+			return NULL;
+		r->job = j;
+		r->cap = cap;
+	}
+	if ((i = gq_hash_get_or_put(&r->ids, gq_key_str(id), (int)r->n)) < 0)
+		return NULL;
+	j = &r->job[i];
+	if ((size_t)i < r->n) {
+		j->j.submit = submit < j->j.submit ? submit : j->j.submit;
+		return j;
+	}
+	r->n++;
+	memset(j, 0, sizeof(*j));
+	j->j.submit = submit;
+	j->start = -1;
+	return j;
+}
+
+/*
+ * One line, a run of job JobID.  A job requeued (sacct -D) has a line
+ * per run: the first run's Submit is when it was submitted (each later
+ * run's is its requeue), the last run that started did its whole work
+ * (the earlier ones' was lost), so the job is that run's shape and
+ * Elapsed, submitted at its earliest Submit; the replay decides its
+ * requeues itself.
+ */
+static int _run(void *ctx, char *line)
 {
 	gq_sacct_t *r = ctx;
-	gq_sim_history_t *h = r->h;
 	gq_sim_fields_t f;
-	gq_sim_job_t j = { 0 }, *out;
+	gq_sim_job_t run = { 0 };
+	gq_sacct_job_t *j;
 	char *v[C_N];
+	int64_t submit, start = -1;
 	int i, rc;
 
 	if (!gq_sim_split(line, '|', &f))
@@ -169,24 +221,46 @@ static int _job(void *ctx, char *line)
 	}
 	if (!*v[C_ACCT])
 		return _bad(r, C_ACCT, "empty", NULL);
-	if ((rc = _shape(r, v, &j)) < 0)
+	if ((submit = _time(v[C_SUBMIT])) < 0)
+		return _bad(r, C_SUBMIT, "not YYYY-MM-DDTHH:MM:SS", v[C_SUBMIT]);
+	if ((rc = _shape(r, v, &run)) < 0)
 		return rc;
-	if (rc) {
-		h->skipped++;
+	if (!rc && (start = _time(v[C_START])) < 0)
+		return _bad(r, C_START, "not YYYY-MM-DDTHH:MM:SS", v[C_START]);
+	if (!(j = _job_of(r, v[C_ID], submit)))
+		return _oom(r);
+	if (rc || start < j->start)
 		return 0;
-	}
-	j.src_id = (uint32_t)strtoul(v[C_ID], NULL, 10);
-	if (!(out = gq_sim_history_add(h)))
-		return gq_sim_error(r->err, r->errlen, r->path, r->line, "line",
-				    "out of memory", NULL);
-	*out = j;
+	run.submit = j->j.submit;
+	run.src_id = (uint32_t)strtoul(v[C_ID], NULL, 10);
 	/* a pending job's list: the first is where it ran */
-	out->account = gq_sim_intern(h, v[C_ACCT], strlen(v[C_ACCT]));
-	out->partition = *v[C_PART] ?
-		gq_sim_intern(h, v[C_PART], strcspn(v[C_PART], ",")) : NULL;
-	if (!out->account || (*v[C_PART] && !out->partition))
-		return gq_sim_error(r->err, r->errlen, r->path, r->line, "line",
-				    "out of memory", NULL);
+	run.account = gq_sim_intern(r->h, v[C_ACCT], strlen(v[C_ACCT]));
+	run.partition = *v[C_PART] ?
+		gq_sim_intern(r->h, v[C_PART], strcspn(v[C_PART], ",")) : NULL;
+	if (!run.account || (*v[C_PART] && !run.partition))
+		return _oom(r);
+	j->j = run;
+	j->start = start;
+	return 0;
+}
+
+/* The merged jobs into the history, in the file's order of their first
+ * lines; those without a run that started are counted left out. */
+static int _emit(gq_sacct_t *r)
+{
+	gq_sim_job_t *out;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->job[i].start < 0) {
+			r->h->skipped++;
+			continue;
+		}
+		if (!(out = gq_sim_history_add(r->h)))
+			return gq_sim_error(r->err, r->errlen, r->path, 0,
+					    "file", "out of memory", NULL);
+		*out = r->job[i].j;
+	}
 	return 0;
 }
 
@@ -194,10 +268,15 @@ int gq_sim_read_sacct(const char *path, gq_sim_history_t *h, char *err,
 		      size_t errlen)
 {
 	gq_sacct_t r = { .path = path, .err = err, .errlen = errlen, .h = h };
-	int rc = gq_sim_read_file(path, &r.line, _header, _job, &r,
-				  err, errlen);
+	int rc;
 
+	gq_hash_init(&r.ids, &gq_hash_names);
+	rc = gq_sim_read_file(path, &r.line, _header, _run, &r, err, errlen);
+	if (!rc)
+		rc = _emit(&r);
 	if (!rc)
 		gq_sim_history_sort(h);
+	gq_hash_free(&r.ids);
+	free(r.job);
 	return rc;
 }

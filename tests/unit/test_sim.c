@@ -398,6 +398,123 @@ START_TEST(test_sacct_reads)
 END_TEST
 
 /*
+ * The quick start as a real cluster wrote it (Slurm 22.05, slurmdbd; `sacct
+ * -a -P -X -D`, lines as printed, "billing=1,...,node=1" cut to the GPUs
+ * and CPUs): a1 (job 1, team-a, 1 GPU, 12 s of work), a2 (2, team-a, 2
+ * GPUs, 15 s), b1 (3, team-b, 1 GPU, 15 s), b2 (4, team-b, 1 GPU, 10 s).
+ * b2 reclaimed a1: a1's first run (submitted 10:41:26, started :27,
+ * PREEMPTED at :32, 5 s) and its second (Submit :32, the requeue; started
+ * :44 after its begin time, 12 s) are two lines of JobID 1.
+ */
+static const char *sacct_quick_start =
+	"1|team-a|gpu|cpu=1,gres/gpu=1,node=1|cpu=1,gres/gpu=1,mem=1000M,node=1|1|2026-12-03T10:41:26|2026-12-03T10:41:27|2026-12-03T10:41:32|00:00:05|00:01:00|PREEMPTED\n"
+	"2|team-a|gpu|cpu=1,gres/gpu=2,node=1|cpu=1,gres/gpu=2,mem=1000M,node=1|1|2026-12-03T10:41:27|2026-12-03T10:41:29|2026-12-03T10:41:44|00:00:15|00:01:00|COMPLETED\n"
+	"3|team-b|gpu|cpu=1,gres/gpu=1,node=1|cpu=1,gres/gpu=1,mem=1000M,node=1|1|2026-12-03T10:41:29|2026-12-03T10:41:29|2026-12-03T10:41:44|00:00:15|00:01:00|COMPLETED\n"
+	"1|team-a|gpu|cpu=1,gres/gpu=1,node=1|cpu=1,gres/gpu=1,mem=1000M,node=1|1|2026-12-03T10:41:32|2026-12-03T10:41:44|2026-12-03T10:41:56|00:00:12|00:01:00|COMPLETED\n"
+	"4|team-b|gpu|cpu=1,gres/gpu=1,node=1|cpu=1,gres/gpu=1,mem=1000M,node=1|1|2026-12-03T10:41:32|2026-12-03T10:41:32|2026-12-03T10:41:42|00:00:10|00:01:00|COMPLETED\n";
+
+/* An sacct text of `body` lines (after the header) into h. */
+static void read_sacct(const char *body, gq_sim_history_t *h)
+{
+	char text[4096], err[GQ_ERR_MAX] = "", *path;
+
+	snprintf(text, sizeof(text), "%s%s", sacct_header, body);
+	path = write_temp(text);
+	ck_assert_msg(!gq_sim_read_sacct(path, h, err, sizeof(err)), "%s", err);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * A job's runs (sacct -D) are one job: submitted at its first line's
+ * Submit, its work the Elapsed of its last run that started.  The quick
+ * start above: job 1 is one job, submitted 10:41:26, 12 s; four jobs, in
+ * submit order 1 (:26), 2 (:27), 3 (:29), 4 (:32).  Then, in any order
+ * of lines: job 7 listed last run first (Start 00:10:00, 100 s; its
+ * REQUEUED run, as later releases name it, submitted at 00:00:00, ran
+ * 50 s) is submitted at 00:00:00 and runs 100 s; job 9 requeued, then
+ * cancelled pending (its last line never started) is its run that did:
+ * 30 s from 00:00:05; array tasks 12_3 and 12_4 are two jobs (src_id 12
+ * both); 13 never started: left out, the one job skipped.
+ */
+START_TEST(test_sacct_runs_merged)
+{
+	gq_sim_history_t h = { 0 };
+	int64_t t0;
+
+	read_sacct(sacct_quick_start, &h);
+	ck_assert_uint_eq(h.n, 4);
+	ck_assert_uint_eq(h.skipped, 0);
+	ck_assert_uint_eq(h.job[0].src_id, 1);
+	ck_assert_int_eq(h.job[0].run, 12);
+	ck_assert_uint_eq(h.job[0].gpus, 1);
+	t0 = h.job[0].submit;
+	ck_assert_int_eq(h.job[1].submit - t0, 1);	/* 2 */
+	ck_assert_int_eq(h.job[2].submit - t0, 3);	/* 3 */
+	ck_assert_uint_eq(h.job[3].src_id, 4);
+	ck_assert_int_eq(h.job[3].submit - t0, 6);
+	ck_assert_int_eq(h.job[1].run, 15);
+	ck_assert_uint_eq(h.job[1].gpus, 2);
+	gq_sim_history_free(&h);
+
+	read_sacct("7|ua|gpu|gres/gpu=2|gres/gpu=2|1|2026-01-01T00:05:00|2026-01-01T00:10:00|2026-01-01T00:11:40|00:01:40|01:00:00|COMPLETED\n"
+		   "7|ua|gpu|gres/gpu=2|gres/gpu=2|1|2026-01-01T00:00:00|2026-01-01T00:00:10|2026-01-01T00:01:00|00:00:50|01:00:00|REQUEUED\n"
+		   "9|ub|gpu|gres/gpu=1|gres/gpu=1|1|2026-01-01T00:00:01|2026-01-01T00:00:05|2026-01-01T00:00:35|00:00:30|01:00:00|NODE_FAIL\n"
+		   "9|ub|gpu||gres/gpu=1|1|2026-01-01T00:00:35|Unknown|2026-01-01T00:02:00|00:00:00|01:00:00|CANCELLED by 0\n"
+		   "12_3|ub|gpu|gres/gpu=1|gres/gpu=1|1|2026-01-01T00:00:02|2026-01-01T00:00:02|2026-01-01T00:00:12|00:00:10|01:00:00|COMPLETED\n"
+		   "12_4|ub|gpu|gres/gpu=1|gres/gpu=1|1|2026-01-01T00:00:02|2026-01-01T00:00:02|2026-01-01T00:00:22|00:00:20|01:00:00|COMPLETED\n"
+		   "13|ub|gpu||gres/gpu=1|1|2026-01-01T00:00:03|Unknown|Unknown|00:00:00|01:00:00|PENDING\n",
+		   &h);
+	ck_assert_uint_eq(h.n, 4);
+	ck_assert_uint_eq(h.skipped, 1);		/* 13 */
+	ck_assert_uint_eq(h.job[0].src_id, 7);
+	ck_assert_int_eq(h.job[0].run, 100);
+	ck_assert_uint_eq(h.job[1].src_id, 9);
+	ck_assert_int_eq(h.job[1].submit - h.job[0].submit, 1);
+	ck_assert_int_eq(h.job[1].run, 30);
+	ck_assert_uint_eq(h.job[2].src_id, 12);
+	ck_assert_uint_eq(h.job[3].src_id, 12);
+	ck_assert_int_eq(h.job[2].run + h.job[3].run, 30);
+	gq_sim_history_free(&h);
+}
+END_TEST
+
+/*
+ * The real cluster's quick start replayed on its 2 nodes x 2 GPUs makes
+ * the real cluster's decision.  From 10:41:26 (0): a1 on n1 at 0, a2 (2
+ * GPUs) on n2 at 1, b1 on n1 at 3: full.  b2 at 6, team-b in quota (1 of
+ * 2), team-a over (3 of 2): a1 is requeued (6 s x 1 GPU lost; a2 would
+ * have lost 2 x 5 = 10), a2 kept; one reclaim.  Stock: b2 waits for a1's
+ * end at 12 (its 12 s from 0), nothing requeued.
+ */
+START_TEST(test_sacct_quick_start_replayed)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg;
+
+	read_sacct(sacct_quick_start, &h);
+	cfg = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2},"
+			 " {\"name\": \"team-b\", \"gpu_quota\": 2}]}");
+	replay(&h, 2, 2, cfg, &r);
+	ck_assert_uint_eq(r.reclaims, 1);
+	ck_assert_uint_eq(r.job[0].requeues, 1);	/* a1 */
+	ck_assert_uint_eq(r.job[1].requeues, 0);	/* a2 */
+	ck_assert_int_eq(r.job[3].first_start - h.job[0].submit, 6);	/* b2 */
+	ck_assert_double_eq_tol(r.acct[0].lost_secs, 6, 1e-9);
+	gq_sim_result_free(&r);
+	replay(&h, 2, 2, NULL, &r);
+	ck_assert_uint_eq(r.reclaims, 0);
+	ck_assert_uint_eq(r.job[0].requeues, 0);
+	ck_assert_int_eq(r.job[3].first_start - h.job[0].submit, 12);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
+/*
  * A job that fits on no node (4 GPUs on one node of 2-GPU nodes) under a
  * configuration with usage (idle passes while jobs wait): the replay ends
  * once nothing is left to come, the job never started.
@@ -468,6 +585,8 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_trace_errors);
 	tcase_add_test(tc, test_sacct_reads);
 	tcase_add_test(tc, test_sacct_errors);
+	tcase_add_test(tc, test_sacct_runs_merged);
+	tcase_add_test(tc, test_sacct_quick_start_replayed);
 	tcase_add_test(tc, test_never_fits_ends);
 	suite_add_tcase(s, tc);
 	return s;

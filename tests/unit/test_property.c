@@ -16,6 +16,9 @@
  * job, an array) is judged on top of what the pass let start, begin-time
  * and dependency waiters included (they start on their own).
  * A reload (a quota changed) comes between the events and the next pass.
+ * A pass may find reclaims in flight (gq_view_expect_reclaims before it,
+ * gq_view_wait_for_reclaims after): pending preemptors whose victims'
+ * GPUs are on their way.
  * With two pools (random_pools_keep_limits_in_every_pool), jobs list one
  * pool or both (a shadow in the other, gq_pools_shadow): each pool's view
  * keeps the guarantees above, and after Slurm starts everything the pools
@@ -177,11 +180,39 @@ static double capacity(const world_t *w)
 	return (double)up * w->gpn;
 }
 
+/*
+ * Reclaims in flight at a pass (Slurm requeued victims for a preemptor
+ * that has not started yet): up to two pending jobs of the world, each
+ * with its victims' nodes (1 or 2 drawn, or not known).  Into r; how
+ * many.
+ */
+static int in_flight(world_t *w, gq_reclaim_at_t *r)
+{
+	int n = 0, tries, k;
+
+	for (tries = 0; tries < 4 && n < 2; tries++) {
+		rjob_t *j = &w->jobs[rnd(w->njobs ? w->njobs : 1)];
+
+		if (!w->njobs || !j->live || j->in.state != GQ_JOB_PENDING ||
+		    !j->in.gpus)
+			continue;
+		r[n].preemptor = j->in.id;
+		r[n].nnodes = (int)rnd(3) - 1;	/* -1: any node */
+		if (!r[n].nnodes)
+			r[n].nnodes = -1;
+		for (k = 0; k < r[n].nnodes; k++)
+			r[n].node[k] = rnd(w->nnodes);
+		n++;
+	}
+	return n;
+}
+
 static gq_view_t *pass(world_t *w)
 {
 	gq_view_t *v = gq_view_create(&w->cfg);
 	uint32_t idle[MAXN];
-	int i;
+	gq_reclaim_at_t r[2];
+	int i, nr = rnd(3) ? 0 : in_flight(w, r);
 
 	ck_assert_ptr_nonnull(v);
 	gq_view_begin(v, capacity(w), w->now);
@@ -203,8 +234,10 @@ static gq_view_t *pass(world_t *w)
 	for (i = 0; i < w->nnodes; i++)
 		if (!w->down[i])
 			gq_view_node_free(v, i, idle[i]);
+	ck_assert_int_eq(gq_view_expect_reclaims(v, r, nr), 0);
 	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
 		      (unsigned long long)w->seed);
+	gq_view_wait_for_reclaims(v, r, nr);
 	return v;
 }
 

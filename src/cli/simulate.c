@@ -4,16 +4,21 @@
  *
  *   gpuquota simulate (--trace CSV | --sacct FILE)
  *       (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)
- *       [--pass-interval S] [--requeue-delay S] [--json] CONFIG...
+ *       [--pass-interval S] [--requeue-delay S] [--json] [--accounts]
+ *       [--plot FILE.png] CONFIG...
  *
  * CONFIG: a gpuquota.json, or "stock" (Slurm's order without gpuquota).
- * Time below quota is measured against the first gpuquota.json's quotas.
+ * Time below quota is measured against the first gpuquota.json's quotas,
+ * and its projects are the report's (src/sim/projects.h); the accounts'
+ * tables too with --accounts (JSON has both).  --plot draws each
+ * project's GPUs over time (cli/sim_plot.h).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/sim_plot.h"
 #include "cli/simulate.h"
 #include "config/config.h"
 #include "sim/cluster.h"
@@ -24,10 +29,10 @@
 #include "sim/trace_csv.h"
 
 typedef struct {
-	const char *trace, *sacct, *nodes_from;
+	const char *trace, *sacct, *nodes_from, *plot;
 	long nodes, gpus, cpus;
 	int interval, delay;
-	bool json;
+	bool json, accounts;
 } gq_sim_args_t;
 
 /* what _args found: the options' use asked for, or bad options */
@@ -37,8 +42,10 @@ static int _usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: gpuquota simulate (--trace CSV | --sacct FILE)\n"
 		   "         (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)\n"
-		   "         [--pass-interval S] [--requeue-delay S] [--json] CONFIG...\n"
-		   "  CONFIG: a gpuquota.json, or stock\n"
+		   "         [--pass-interval S] [--requeue-delay S] [--json] [--accounts]\n"
+		   "         [--plot FILE.png] CONFIG...\n"
+		   "  CONFIG: a gpuquota.json, or stock; projects are the first file's\n"
+		   "  --accounts: the accounts' tables too; --plot: each project's GPUs over time (gnuplot)\n"
 		   "  sacct: sacct -a -P -X -D -S START -E END --format=JobID,Account,Partition,AllocTRES,ReqTRES,NNodes,Submit,Start,End,Elapsed,Timelimit,State\n");
 	return rc;
 }
@@ -66,6 +73,8 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		{ "pass-interval", required_argument, NULL, 'i' },
 		{ "requeue-delay", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "accounts", no_argument, NULL, 'a' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -79,6 +88,8 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		case 's': a->sacct = optarg; break;
 		case 'F': a->nodes_from = optarg; break;
 		case 'j': a->json = true; break;
+		case 'a': a->accounts = true; break;
+		case 'p': a->plot = optarg; break;
 		case 'N': if (!_num(optarg, 1, &a->nodes)) goto bad; break;
 		case 'G': if (!_num(optarg, 1, &a->gpus)) goto bad; break;
 		case 'C': if (!_num(optarg, 0, &a->cpus)) goto bad; break;
@@ -169,6 +180,7 @@ int gq_simulate_command(int argc, char **argv)
 			.config = strcmp(cfg, "stock") ? cfg : NULL,
 			.quotas = quotas, .pass_interval = a.interval,
 			.requeue_delay = a.delay, .idle_pass = GQ_SIM_IDLE_PASS,
+			.series_points = a.plot ? GQ_SIM_PLOT_POINTS : 0,
 		};
 
 		err[0] = '\0';
@@ -180,7 +192,11 @@ int gq_simulate_command(int argc, char **argv)
 	if (!rc && a.json)
 		gq_sim_report_json(stdout, r, (const char *const *)argv + optind, n);
 	else if (!rc)
-		gq_sim_report_text(stdout, r, (const char *const *)argv + optind, n);
+		gq_sim_report_text(stdout, r, (const char *const *)argv + optind,
+				   n, a.accounts);
+	if (!rc && a.plot)
+		rc = gq_sim_plot(a.plot, r, (const char *const *)argv + optind,
+				 n, c.gpus);
 out:
 	for (i = 0; r && i < n; i++)
 		gq_sim_result_free(&r[i]);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/model.h"
+#include "sim/projects.h"
 #include "state/state.h"
 
 void gq_sim_mark(gq_replay_t *R)
@@ -20,7 +21,32 @@ void gq_sim_mark(gq_replay_t *R)
 
 /* ---- the figures ------------------------------------------------------ */
 
-/* Time passes from R->now to t: below quota, idle while jobs waited. */
+/* GPU-seconds idle while jobs waited, and why (model.h). */
+static void _idle(gq_replay_t *R, double secs)
+{
+	int kind = gq_sim_idle_kind(R);
+
+	R->r->idle_waiting_secs += secs;
+	if (kind == GQ_IDLE_FRAGMENTED)
+		R->r->idle_fragmented_secs += secs;
+	else if (kind == GQ_IDLE_HELD)
+		R->r->idle_held_secs += secs;
+}
+
+/* The projects' GPUs from R->now to t into the series.  O(projects +
+ * steps spanned). */
+static void _series(gq_replay_t *R, int64_t t)
+{
+	int p;
+
+	gq_sim_series_reach(&R->r->series, R->now, t);
+	for (p = 0; p < R->r->nproj; p++)
+		gq_sim_series_add(&R->r->series, p, R->r->proj[p].alloc,
+				  R->now, t);
+}
+
+/* Time passes from R->now to t: below quota (accounts, projects), idle
+ * while jobs waited, the projects' series. */
 void gq_sim_advance(gq_replay_t *R, int64_t t)
 {
 	int64_t dt = t - R->now;
@@ -28,16 +54,12 @@ void gq_sim_advance(gq_replay_t *R, int64_t t)
 
 	if (dt <= 0)
 		return;
-	for (a = 0; a < R->r->nacct; a++) {
-		gq_sim_acct_t *x = &R->r->acct[a];
-		double demand = x->alloc + (double)x->pending;
-
-		if (x->pending &&
-		    x->alloc < (x->quota < demand ? x->quota : demand))
-			x->below_secs += dt;
-	}
-	if (R->eligible)
-		R->r->idle_waiting_secs += (double)R->c->idle_gpus * dt;
+	for (a = 0; a < R->r->nacct; a++)
+		gq_sim_below_quota(&R->r->acct[a], dt);
+	if (R->eligible && R->c->idle_gpus)
+		_idle(R, (double)R->c->idle_gpus * dt);
+	gq_sim_projects_advance(R->r, dt);
+	_series(R, t);
 	R->now = t;
 }
 

@@ -102,6 +102,25 @@ void gq_sim_answer(gq_replay_t *R, uint32_t i);
 /* Job i submitted between passes, added late (model_pass.c). */
 int gq_sim_add_late(gq_replay_t *R, uint32_t i);
 
+/*
+ * Why the idle GPUs are idle while eligible jobs wait, the model as it
+ * is now (after a scheduling attempt), in this order:
+ * - GQ_IDLE_HELD: some eligible pending job fits now and waits: kept
+ *   by gpuquota's rules (a hold, a room wait, a reclaim in flight);
+ *   never under stock, where every job that fits starts;
+ * - GQ_IDLE_FRAGMENTED: else, some eligible pending job asks no more
+ *   GPUs than are idle on the nodes it may use, in all, yet fits on
+ *   none of them (no one node with its GPUs and CPUs idle; too few
+ *   wholly idle nodes for a job of several);
+ * - GQ_IDLE_OTHER: else (each waiting job asks more GPUs than are idle
+ *   where it may run: the idle GPUs wait to add up).
+ * A job kept by the rules comes first: it could use the idle GPUs now.
+ * O(eligible pending), plus a first fit (O(N)) for each job that asks
+ * no more than is idle, up to the first that fits (idle_kind.c).
+ */
+enum { GQ_IDLE_OTHER, GQ_IDLE_FRAGMENTED, GQ_IDLE_HELD };
+int gq_sim_idle_kind(const gq_replay_t *R);
+
 /* Job i does not fit: a reclaim, as preempt/gpuquota and cons_tres
  * would make it (model_reclaim.c). */
 int gq_sim_reclaim(gq_replay_t *R, uint32_t i);

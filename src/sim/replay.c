@@ -18,28 +18,14 @@
 #include <string.h>
 
 #include "sim/model.h"
+#include "sim/projects.h"
 #include "state/state.h"
 
 double gq_sim_quota_of(const gq_config_t *cfg, const char *account)
 {
-	int i, a, k;
+	int p = gq_sim_project_of(cfg, account);
 
-	for (i = 0; cfg && i < cfg->nprojects; i++) {
-		const gq_project_cfg_t *p = &cfg->projects[i];
-		bool ours = !p->naccounts && !strcmp(p->name, account);
-		double q = 0;
-
-		for (a = 0; a < p->naccounts; a++)
-			ours = ours || !strcmp(p->accounts[a], account);
-		if (!ours)
-			continue;
-		if (!cfg->npools)
-			return p->gpu_quota;
-		for (k = 0; k < cfg->npools; k++)
-			q += p->by_pool[k].gpu_quota;
-		return q;
-	}
-	return 0;
+	return p < 0 ? 0 : gq_sim_project_quota(cfg, p);
 }
 
 /* ---- Slurm's scheduling ------------------------------------------------- */
@@ -252,7 +238,7 @@ static int _accounts(gq_replay_t *R)
 							      h->job[i].account);
 			R->r->nacct++;
 		}
-		R->job[i].acct = a;
+		R->job[i].acct = R->r->job[i].acct = a;
 	}
 	return 0;
 }
@@ -273,7 +259,9 @@ static int _setup(gq_replay_t *R)
 	R->fit = calloc(R->c->n + 1, sizeof(int));
 	if (!R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
-	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R))
+	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R) ||
+	    gq_sim_projects_init(R->r, R->o->quotas) ||
+	    gq_sim_series_init(&R->r->series, R->o->series_points, R->r->nproj))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const gq_sim_job_t *hj = &R->h->job[i];
@@ -291,13 +279,6 @@ static int _setup(gq_replay_t *R)
 	}
 	R->now = R->base = R->last_pass = n ? R->h->job[0].submit : 0;
 	return 0;
-}
-
-static int _by_wait(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Each account's waits, p50 and p95 (nearest rank); a job that never
@@ -324,9 +305,7 @@ static int _waits(gq_replay_t *R)
 			}
 			w[n++] = o->wait;
 		}
-		qsort(w, n, sizeof(*w), _by_wait);
-		x->wait_p50 = n ? w[(n * 50 + 99) / 100 - 1] : 0;
-		x->wait_p95 = n ? w[(n * 95 + 99) / 100 - 1] : 0;
+		gq_sim_wait_ranks(w, n, &x->wait_p50, &x->wait_p95);
 	}
 	free(w);
 	return 0;
@@ -383,7 +362,8 @@ int gq_sim_replay(const gq_sim_opts_t *o, gq_sim_result_t *r, char *err,
 	}
 	R.interval = o->pass_interval > 0 ? o->pass_interval :
 		     R.gq ? gq_state_config()->settings.recompute_interval : 1;
-	if (!_setup(&R) && !_loop(&R) && !_waits(&R))
+	if (!_setup(&R) && !_loop(&R) && !_waits(&R) &&
+	    !gq_sim_projects_finish(r, R.h->n))
 		rc = 0;
 	else if (!*err)
 		snprintf(err, errlen, "simulate: out of memory");
@@ -398,5 +378,7 @@ void gq_sim_result_free(gq_sim_result_t *r)
 {
 	free(r->acct);
 	free(r->job);
+	free(r->proj);
+	gq_sim_series_free(&r->series);
 	memset(r, 0, sizeof(*r));
 }

@@ -32,6 +32,7 @@
 #include "config/config.h"
 #include "sim/cluster.h"
 #include "sim/history.h"
+#include "sim/series.h"
 
 #define GQ_SIM_REQUEUE_DELAY 121	/* Slurm's cred_expire (120 s) + 1 */
 #define GQ_SIM_IDLE_PASS 60
@@ -48,11 +49,15 @@ typedef struct {
 				 * after its requeue */
 	int idle_pass;		/* with usage_half_life, a pass at least
 				 * this often while jobs wait (seconds) */
+	int series_points;	/* the projects' GPUs over time in at most
+				 * this many steps (series.h); 0: none */
 } gq_sim_opts_t;
 
-/* One account's figures. */
+/* One account's figures; a project's too (projects.h), `account` then
+ * naming the project. */
 typedef struct {
 	const char *account;
+	int project;		/* an account's: its index in proj */
 	double quota;		/* from opts.quotas; 0: none */
 	double gpu_secs;	/* GPU-seconds its jobs held */
 	double lost_secs;	/* of them, lost to requeues */
@@ -71,14 +76,21 @@ typedef struct {
 	int64_t last_start;
 	int64_t wait;		/* seconds pending, over its runs */
 	uint32_t requeues;
+	int acct;		/* its account's index in acct */
 } gq_sim_outcome_t;
 
 typedef struct {
 	gq_sim_acct_t *acct;
 	int nacct;
 	gq_sim_outcome_t *job;	/* by history index */
+	gq_sim_acct_t *proj;	/* by project of opts.quotas (projects.h) */
+	int nproj;
 	double idle_waiting_secs;	/* GPU-seconds idle while an eligible
-					 * job waited */
+					 * job waited; of them: */
+	double idle_fragmented_secs;	/* a job waited for room on one node
+					 * (idle_kind.h) */
+	double idle_held_secs;	/* else, a job that fit was kept waiting */
+	gq_sim_series_t series;	/* the projects' GPUs over time */
 	uint64_t passes, reclaims;
 	int64_t span;		/* first submit to last event, seconds */
 } gq_sim_result_t;

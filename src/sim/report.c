@@ -2,6 +2,7 @@
  * report.c - replays side by side (see report.h).
  */
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "sim/report.h"
@@ -29,18 +30,15 @@ static const char *const keys[] = {
 };
 #define NFIGS 6
 
-void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
-			const char *const *label, int n)
+/* One table per figure: a row per entry of x (r[c].acct, or r[c].proj
+ * when `projects`), a column per configuration. */
+static void _tables(FILE *f, const gq_sim_result_t *r, int n, bool projects)
 {
 	int k, a, c;
 
-	for (c = 0; c < n; c++)
-		fprintf(f, "[%d] %s: %llu passes, %llu reclaims, %.1f idle GPU-hours while jobs waited, %.1f days\n",
-			c + 1, label[c], (unsigned long long)r[c].passes,
-			(unsigned long long)r[c].reclaims,
-			r[c].idle_waiting_secs / 3600, r[c].span / 86400.0);
 	for (k = 0; k < NFIGS; k++) {
-		fprintf(f, "\n%s\n%-16s %6s", figs[k], "ACCOUNT", "QUOTA");
+		fprintf(f, "\n%s\n%-16s %6s", figs[k],
+			projects ? "PROJECT" : "ACCOUNT", "QUOTA");
 		for (c = 0; c < n; c++) {
 			char col[16];
 
@@ -48,21 +46,41 @@ void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
 			fprintf(f, " %12s", col);
 		}
 		fputc('\n', f);
-		for (a = 0; n && a < r[0].nacct; a++) {
-			fprintf(f, "%-16s %6g", r[0].acct[a].account,
-				r[0].acct[a].quota);
+		for (a = 0; n && a < (projects ? r[0].nproj : r[0].nacct); a++) {
+			const gq_sim_acct_t *x = projects ? r[0].proj : r[0].acct;
+
+			fprintf(f, "%-16s %6g", x[a].account, x[a].quota);
 			for (c = 0; c < n; c++)
-				fprintf(f, " %12.2f", _fig(&r[c].acct[a], k));
+				fprintf(f, " %12.2f", _fig(projects ?
+					&r[c].proj[a] : &r[c].acct[a], k));
 			fputc('\n', f);
 		}
 	}
 }
 
-static json_object *_acct(const gq_sim_acct_t *x)
+void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
+			const char *const *label, int n, bool accounts)
+{
+	int c;
+
+	for (c = 0; c < n; c++)
+		fprintf(f, "[%d] %s: %llu passes, %llu reclaims, %.1f idle GPU-hours while jobs waited (%.1f fragmented, %.1f held), %.1f days\n",
+			c + 1, label[c], (unsigned long long)r[c].passes,
+			(unsigned long long)r[c].reclaims,
+			r[c].idle_waiting_secs / 3600,
+			r[c].idle_fragmented_secs / 3600,
+			r[c].idle_held_secs / 3600, r[c].span / 86400.0);
+	_tables(f, r, n, true);
+	if (accounts)
+		_tables(f, r, n, false);
+}
+
+/* An account's figures, or a project's (`what` "project"). */
+static json_object *_acct(const gq_sim_acct_t *x, const char *what)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "account", json_object_new_string(x->account));
+	json_object_object_add(o, what, json_object_new_string(x->account));
 	json_object_object_add(o, "quota", json_object_new_double(x->quota));
 	json_object_object_add(o, "jobs", json_object_new_int64(x->jobs));
 	json_object_object_add(o, keys[0], json_object_new_double(x->gpu_secs / 3600));
@@ -75,27 +93,56 @@ static json_object *_acct(const gq_sim_acct_t *x)
 	return o;
 }
 
+/* Project p of r: its figures and the accounts of the history in it. */
+static json_object *_proj(const gq_sim_result_t *r, int p)
+{
+	json_object *o = _acct(&r->proj[p], "project"),
+		    *accts = json_object_new_array();
+	int a;
+
+	for (a = 0; a < r->nacct; a++)
+		if (r->acct[a].project == p)
+			json_object_array_add(accts,
+				json_object_new_string(r->acct[a].account));
+	json_object_object_add(o, "accounts", accts);
+	return o;
+}
+
+/* One configuration's replay, as JSON. */
+static json_object *_config(const gq_sim_result_t *r, const char *label)
+{
+	json_object *o = json_object_new_object(),
+		    *accts = json_object_new_array(),
+		    *projs = json_object_new_array();
+	int a;
+
+	json_object_object_add(o, "configuration", json_object_new_string(label));
+	json_object_object_add(o, "passes", json_object_new_int64(r->passes));
+	json_object_object_add(o, "reclaims", json_object_new_int64(r->reclaims));
+	json_object_object_add(o, "idle_gpu_hours_while_waiting",
+			       json_object_new_double(r->idle_waiting_secs / 3600));
+	json_object_object_add(o, "idle_gpu_hours_fragmented",
+			       json_object_new_double(r->idle_fragmented_secs / 3600));
+	json_object_object_add(o, "idle_gpu_hours_held",
+			       json_object_new_double(r->idle_held_secs / 3600));
+	json_object_object_add(o, "span_s", json_object_new_int64(r->span));
+	for (a = 0; a < r->nacct; a++)
+		json_object_array_add(accts, _acct(&r->acct[a], "account"));
+	json_object_object_add(o, "accounts", accts);
+	for (a = 0; a < r->nproj; a++)
+		json_object_array_add(projs, _proj(r, a));
+	json_object_object_add(o, "projects", projs);
+	return o;
+}
+
 int gq_sim_report_json(FILE *f, const gq_sim_result_t *r,
 		       const char *const *label, int n)
 {
 	json_object *top = json_object_new_array();
-	int c, a;
+	int c;
 
-	for (c = 0; c < n; c++) {
-		json_object *o = json_object_new_object(),
-			    *accts = json_object_new_array();
-
-		json_object_object_add(o, "configuration", json_object_new_string(label[c]));
-		json_object_object_add(o, "passes", json_object_new_int64(r[c].passes));
-		json_object_object_add(o, "reclaims", json_object_new_int64(r[c].reclaims));
-		json_object_object_add(o, "idle_gpu_hours_while_waiting",
-				       json_object_new_double(r[c].idle_waiting_secs / 3600));
-		json_object_object_add(o, "span_s", json_object_new_int64(r[c].span));
-		for (a = 0; a < r[c].nacct; a++)
-			json_object_array_add(accts, _acct(&r[c].acct[a]));
-		json_object_object_add(o, "accounts", accts);
-		json_object_array_add(top, o);
-	}
+	for (c = 0; c < n; c++)
+		json_object_array_add(top, _config(&r[c], label[c]));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY));
 	json_object_put(top);
 	return 0;

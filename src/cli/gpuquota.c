@@ -104,7 +104,7 @@ static void _usage(FILE *f)
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
 		"       gpuquota checkpoint [JOBID]\n"
 		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
-		"       gpuquota simulate (--trace CSV | --sacct FILE) (--nodes N --gpus-per-node G | --nodes-from FILE) [--json] CONFIG...|stock...\n"
+		"       gpuquota simulate (--trace CSV | --sacct FILE) (--nodes N --gpus-per-node G | --nodes-from FILE) [--json] [--accounts] [--plot FILE.png] CONFIG...|stock...\n"
 		"       gpuquota --version\n");
 }
 

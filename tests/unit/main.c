@@ -42,6 +42,7 @@ Suite *view_suite(void);
 Suite *ledger_suite(void);
 Suite *budget_suite(void);
 Suite *sim_suite(void);
+Suite *sim_report_suite(void);
 
 int main(void)
 {
@@ -85,6 +86,7 @@ int main(void)
 	srunner_add_suite(sr, ledger_suite());
 	srunner_add_suite(sr, budget_suite());
 	srunner_add_suite(sr, sim_suite());
+	srunner_add_suite(sr, sim_report_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "sim_helpers.h"
 #include "shared/job_facts.h"
 #include "sim/cluster.h"
 #include "sim/history.h"
@@ -20,24 +21,6 @@
 #include "sim/trace_csv.h"
 
 #define T0 GQ_SIM_TRACE_EPOCH
-
-static const char *trace_header =
-	"u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n";
-
-/* A trace of `body` lines (after the header) into h. */
-static void read_trace(const char *body, uint32_t nodes, uint32_t gpus,
-		       gq_sim_history_t *h)
-{
-	char text[4096], err[GQ_ERR_MAX] = "";
-	char *path;
-
-	snprintf(text, sizeof(text), "%s%s", trace_header, body);
-	path = write_temp(text);
-	ck_assert_msg(!gq_sim_read_trace(path, nodes, gpus, h, err,
-					 sizeof(err)), "%s", err);
-	unlink(path);
-	free(path);
-}
 
 START_TEST(test_first_fit_one_node)
 {
@@ -123,21 +106,6 @@ START_TEST(test_nodes_from_scontrol)
 }
 END_TEST
 
-/* Replay h on n nodes of g GPUs under `config` (NULL: stock). */
-static void replay(const gq_sim_history_t *h, int n, uint32_t g,
-		   const char *config, gq_sim_result_t *r)
-{
-	gq_sim_cluster_t c;
-	char err[GQ_ERR_MAX] = "";
-	gq_sim_opts_t o = { .history = h, .cluster = &c, .config = config,
-			    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
-			    .idle_pass = GQ_SIM_IDLE_PASS };
-
-	ck_assert_int_eq(gq_sim_cluster_uniform(&c, n, g, 0), 0);
-	ck_assert_msg(!gq_sim_replay(&o, r, err, sizeof(err)), "%s", err);
-	gq_sim_cluster_free(&c);
-}
-
 /*
  * Stock Slurm on one node of 3 GPUs: A (2 GPUs, 100 s) at 0, B (2 GPUs)
  * at 10, C (1 GPU, 30 s) at 20.  B does not fit until A ends at 100;
@@ -169,22 +137,6 @@ START_TEST(test_stock_order_and_backfill)
 	gq_sim_history_free(&h);
 }
 END_TEST
-
-/* README's quick start as a history: 2 nodes x 2 GPUs, team-a (ua) and
- * team-b (ub) 2 GPUs each; a1 (1 GPU) at 0, a2 (2) at 1, b1 (1) at 2,
- * b2 (1) at 10; each runs an hour. */
-static const char *quick_start =
-	"1,a,1,0,1,0,3600,0,Pass\n"
-	"2,a,2,0,1,1,3600,0,Pass\n"
-	"3,b,1,0,1,1,3600,0,Pass\n"
-	"4,b,1,0,1,8,3600,0,Pass\n";
-
-static char *quick_config(void)
-{
-	return write_temp(
-		"{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"accounts\": [\"ua\"]},"
-		" {\"name\": \"team-b\", \"gpu_quota\": 2, \"accounts\": [\"ub\"]}]}");
-}
 
 /*
  * Under gpuquota b2 (in quota) reclaims a1, not a2: a1 is requeued at 10

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,15 @@
 #include "cli/sim_plot.h"
 
 #define GNUPLOT "gnuplot"
+
+/* The time axis: hours for a replay under two days, else days. */
+static const char *_unit(const gq_sim_result_t *r, double *secs)
+{
+	bool hours = r->span < 2 * 86400;
+
+	*secs = hours ? 3600 : 86400;
+	return hours ? "hours" : "days";
+}
 
 /* Projects by their GPU-hours under r (most first), then their index. */
 static int _busier(const void *a, const void *b, void *arg)
@@ -28,14 +38,17 @@ static int _busier(const void *a, const void *b, void *arg)
 
 /* One configuration's block: a row per step, and a last row at the
  * series' end so that the last step is drawn whole. */
-static void _block(FILE *f, const gq_sim_result_t *r, const char *label,
+static void _block(FILE *f, const gq_sim_result_t *r,
+		   const gq_sim_result_t *r0, const char *label,
 		   const int *order)
 {
 	const gq_sim_series_t *s = &r->series;
 	int i, p, len = gq_sim_series_len(s);
+	double unit;
+	const char *name = _unit(r0, &unit);
 
-	fprintf(f, "# %s: GPUs held, mean over steps of %lld s\n# days total",
-		label, (long long)s->step);
+	fprintf(f, "# %s: GPUs held, mean over steps of %lld s\n# %s total",
+		label, (long long)s->step, name);
 	for (p = 0; p < r->nproj; p++)
 		fprintf(f, " %s", r->proj[order[p]].account);
 	fputc('\n', f);
@@ -46,7 +59,7 @@ static void _block(FILE *f, const gq_sim_result_t *r, const char *label,
 		for (p = 0; p < r->nproj; p++)
 			total += gq_sim_series_mean(s, at, p);
 		fprintf(f, "%.6f %.3f", (double)((i < len ?
-			gq_sim_series_at(s, i) : s->end) - s->t0) / 86400, total);
+			gq_sim_series_at(s, i) : s->end) - s->t0) / unit, total);
 		for (p = 0; p < r->nproj; p++)
 			fprintf(f, " %.3f", gq_sim_series_mean(s, at, order[p]));
 		fputc('\n', f);
@@ -94,6 +107,8 @@ static void _script(FILE *f, const char *png, const char *dat,
 		    const gq_sim_result_t *r, const char *const *label, int n,
 		    const int *order, uint64_t cap)
 {
+	double unit;
+	const char *name = _unit(&r[0], &unit);
 	int c;
 
 	fprintf(f, "# gpuquota simulate --plot: GPUs held per project, stacked\n"
@@ -101,11 +116,11 @@ static void _script(FILE *f, const char *png, const char *dat,
 		250 + 350 * n);
 	_quoted(f, png);
 	fprintf(f, "\nset multiplot layout %d,1\n"
-		   "set xlabel 'days from the first submit'\nset ylabel 'GPUs held'\n"
+		   "set xlabel '%s from the first submit'\nset ylabel 'GPUs held'\n"
 		   "set yrange [0:%g]\nset xrange [0:*]\n"
 		   "set key outside right top vertical maxrows 30 font ',8'\n"
 		   "set style fill solid 0.9 noborder\nset grid ytics\n",
-		n, cap * 1.05);
+		n, name, cap * 1.05);
 	for (c = 0; c < n; c++)
 		_panel(f, &r[c], dat, label[c], order, c, cap);
 	fprintf(f, "unset multiplot\n");
@@ -183,7 +198,7 @@ int gq_sim_plot(const char *png, const gq_sim_result_t *r,
 	if (_write(dat, &f))
 		goto out;
 	for (c = 0; c < n; c++)
-		_block(f, &r[c], label[c], order);
+		_block(f, &r[c], &r[0], label[c], order);
 	if (_close(dat, f) || _write(gp, &f))
 		goto out;
 	_script(f, png, dat, r, label, n, order, capacity);

@@ -4,9 +4,10 @@
  * by gnuplot from the replays' series (src/sim/series.h).
  *
  * Owns the files beside FILE.png: FILE.dat (a block per configuration:
- * days from the first submit, all projects' GPUs, then each project's,
- * the mean over each step, projects in the order of their GPU-hours
- * under the first configuration) and FILE.gp (the gnuplot script:
+ * days from the first submit, hours when the first replay spans less
+ * than two; all projects' GPUs, then each project's, the mean over each
+ * step, projects in the order of their GPU-hours under the first
+ * configuration) and FILE.gp (the gnuplot script:
  * stacked steps of the GQ_SIM_PLOT_TOP busiest projects, the rest as
  * "others", the capacity dashed), then runs `gnuplot FILE.gp`.
  */

@@ -3,7 +3,9 @@
  * submit, start, end and requeue, and the figures they and the passing
  * time move (time below quota, GPUs idle while jobs wait, work lost).
  * Each O(1) but the start's and the requeue's node walk (O(nodes of the
- * job)) and the clock's walk of the accounts (O(A) an event time).
+ * job)) and the clock's walk of the accounts and projects (O(A + P) an
+ * event time), and while GPUs are idle and jobs wait, of the eligible
+ * pending jobs for why (model.h, gq_sim_idle_kind).
  */
 #include <stdlib.h>
 #include <string.h>

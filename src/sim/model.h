@@ -115,8 +115,10 @@ int gq_sim_add_late(gq_replay_t *R, uint32_t i);
  * - GQ_IDLE_OTHER: else (each waiting job asks more GPUs than are idle
  *   where it may run: the idle GPUs wait to add up).
  * A job kept by the rules comes first: it could use the idle GPUs now.
- * O(eligible pending), plus a first fit (O(N)) for each job that asks
- * no more than is idle, up to the first that fits (idle_kind.c).
+ * O(eligible pending), plus the partitions' idle GPUs once (O(N x
+ * partitions)) when a job names one, and a first fit (O(N)) for each
+ * job that asks no more than is idle, up to the first that fits
+ * (idle_kind.c).
  */
 enum { GQ_IDLE_OTHER, GQ_IDLE_FRAGMENTED, GQ_IDLE_HELD };
 int gq_sim_idle_kind(const gq_replay_t *R);

@@ -15,6 +15,7 @@
 #include "sim/cluster.h"
 #include "sim/events.h"
 #include "sim/replay.h"
+#include "sim/reservation.h"
 #include "shared/pass_input.h"
 
 enum { ST_FUTURE, ST_PENDING, ST_RUNNING, ST_DONE };
@@ -69,6 +70,7 @@ typedef struct {
 	uint32_t *scratch_g, *scratch_c;	/* what-if idle GPUs, CPUs */
 	int *fit;
 	gq_sim_cand_t *cand;
+	gq_sim_resv_t resv;	/* Slurm's backfill reservation */
 } gq_replay_t;
 
 /* Mark a change: a pass is due at the next tick (job_life.c). */

@@ -57,6 +57,11 @@ static bool _ahead(const gq_replay_t *R, uint32_t a, uint32_t b)
 	return a < b;
 }
 
+static bool _ahead_ctx(const void *R, uint32_t a, uint32_t b)
+{
+	return _ahead(R, a, b);
+}
+
 /* The heap R->order[0..n) on _ahead, from i down.  O(log n). */
 static void _sift(gq_replay_t *R, size_t n, size_t i)
 {
@@ -81,8 +86,10 @@ static void _sift(gq_replay_t *R, size_t n, size_t i)
 
 /*
  * The eligible pending jobs that may do something now, into a heap in
- * Slurm's order: not held, and fitting at a glance or able to reclaim.
- * *reclaimers: how many may reclaim.  O(P) lookups.
+ * Slurm's order: not held, and fitting at a glance or able to reclaim,
+ * or the first of its partitions that does neither (it may be reserved
+ * for, reservation.h).  *reclaimers: how many may reclaim.  O(P)
+ * lookups.
  */
 static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 {
@@ -90,6 +97,7 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 	size_t i, n = 0;
 
 	*reclaimers = 0;
+	gq_sim_resv_begin(&R->resv);
 	for (i = 0; i < R->npending; i++) {
 		uint32_t j = R->pending[i];
 		gq_rjob_t *x = &R->job[j];
@@ -98,11 +106,17 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 			continue;
 		gq_sim_answer(R, j);
 		x->reclaims = v && gq_pools_reclaiming(v, R->h->job[j].id) >= 0;
-		if (x->held || (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)))
+		if (x->held)
 			continue;
+		if (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)) {
+			gq_sim_resv_head(&R->resv, x->shape.parts, j,
+					 _ahead_ctx, R);
+			continue;
+		}
 		*reclaimers += x->reclaims;
 		R->order[n++] = j;
 	}
+	n += gq_sim_resv_heads(&R->resv, R->order + n);
 	for (i = n / 2; i-- > 0;)
 		_sift(R, n, i);
 	return n;
@@ -110,8 +124,9 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 
 /*
  * A scheduling attempt: the eligible pending jobs in Slurm's order, each
- * started when it fits now (held ones never); with gpuquota, one that
- * does not fit may reclaim.  Only the jobs that may do something are
+ * started when it fits now without delaying a reservation (held ones
+ * never); with gpuquota, one that does not fit may reclaim; the first of
+ * its partitions that does not start is reserved for.  Only the jobs that may do something are
  * taken, from a heap, and only while GPUs are idle or a job that may
  * reclaim is left; after a reclaim (GPUs freed beyond what the preemptor
  * took) the attempt is made again.  O(P + taken x log P + starts x N +
@@ -136,13 +151,17 @@ static int _schedule(gq_replay_t *R)
 			if (x->held)
 				continue;
 			if (gq_sim_may_fit(R->c, &x->shape) &&
-			    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
-				       &x->shape, R->fit)) {
+			    gq_sim_resv_fit(&R->resv, R->c, &x->shape, R->now +
+					    gq_sim_resv_limit(&R->h->job[j]),
+					    R->fit)) {
 				if (gq_sim_start(R, j, R->fit))
 					return -1;
 			} else if (x->reclaims && gq_sim_reclaim(R, j)) {
 				return -1;
 			}
+			if (x->st == ST_PENDING && !R->o->no_reservation &&
+			    gq_sim_resv_make(&R->resv, R->c, &x->shape, R->now))
+				return -1;
 		}
 		again = R->r->reclaims != before;
 	}
@@ -273,7 +292,8 @@ static int _setup(gq_replay_t *R)
 	R->fit = calloc(R->c->n + 1, sizeof(int));
 	if (!R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
-	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R))
+	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R) ||
+	    gq_sim_resv_init(&R->resv, R->c->n, n))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const gq_sim_job_t *hj = &R->h->job[i];
@@ -351,6 +371,7 @@ static void _free(gq_replay_t *R)
 	free(R->in.place);
 	free(R->in.node);
 	free(R->in.node_part);
+	gq_sim_resv_free(&R->resv);
 	gq_events_free(&R->ev);
 }
 

@@ -26,6 +26,7 @@
 #ifndef GPUQUOTA_SIM_REPLAY_H
 #define GPUQUOTA_SIM_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,9 @@ typedef struct {
 				 * after its requeue */
 	int idle_pass;		/* with usage_half_life, a pass at least
 				 * this often while jobs wait (seconds) */
+	bool no_reservation;	/* backfill without reservations
+				 * (reservation.h): every job that fits
+				 * now starts */
 } gq_sim_opts_t;
 
 /* One account's figures. */

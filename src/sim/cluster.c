@@ -284,6 +284,7 @@ void gq_sim_give(gq_sim_cluster_t *c, const gq_sim_shape_t *s,
 		c->free_gpus[nodes[k]] += g;
 		c->free_cpus[nodes[k]] += p;
 	}
+	c->gives++;
 	_recount(c);
 }
 

@@ -32,6 +32,8 @@ typedef struct {
 	uint32_t max_free;	/* most idle GPUs of one node */
 	int idle_nodes;		/* nodes with GPUs, wholly idle */
 	uint64_t gpus, idle_gpus;	/* all nodes */
+	uint64_t gives;		/* gq_sim_give calls: idle GPUs and CPUs
+				 * only ever came back at these */
 } gq_sim_cluster_t;
 
 /* What a job asks of the nodes. */

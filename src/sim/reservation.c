@@ -88,6 +88,8 @@ void gq_sim_resv_begin(gq_sim_resv_t *v)
 {
 	v->nresv = 0;
 	v->nheads = 0;
+	v->nfail = v->next_fail = 0;	/* they name this attempt's
+					 * reservations */
 }
 
 void gq_sim_resv_head(gq_sim_resv_t *v, uint64_t parts, uint32_t job,
@@ -200,6 +202,55 @@ int gq_sim_resv_make(gq_sim_resv_t *v, const gq_sim_cluster_t *c,
 	return 0;
 }
 
+/* The reservations a job running until `until` avoids (bit k: one[k]);
+ * false when one past the mask's 64 bits would be. */
+static bool _avoided(const gq_sim_resv_t *v, int64_t until, uint64_t *bits)
+{
+	int k;
+
+	*bits = 0;
+	for (k = 0; k < v->nresv; k++) {
+		if (v->one[k].start >= until || !v->one[k].nnodes)
+			continue;
+		if (k >= 64)
+			return false;
+		*bits |= 1ULL << k;
+	}
+	return true;
+}
+
+/* Does a failure kept since GPUs last came back ask no more than s
+ * avoiding `avoided`? */
+static bool _failed_before(gq_sim_resv_t *v, const gq_sim_cluster_t *c,
+			   const gq_sim_shape_t *s, uint64_t avoided)
+{
+	int k;
+
+	if (v->fail_gives != c->gives) {
+		v->nfail = v->next_fail = 0;
+		v->fail_gives = c->gives;
+	}
+	for (k = 0; k < v->nfail; k++) {
+		const gq_sim_resv_fail_t *f = &v->fail[k];
+
+		if (f->parts == s->parts && (f->nodes > 1) == (s->nodes > 1) &&
+		    s->nodes >= f->nodes && s->gpus >= f->gpus &&
+		    s->cpus >= f->cpus && (avoided & f->avoided) == f->avoided)
+			return true;
+	}
+	return false;
+}
+
+static void _keep_failure(gq_sim_resv_t *v, const gq_sim_shape_t *s,
+			  uint64_t avoided)
+{
+	v->fail[v->next_fail] = (gq_sim_resv_fail_t){
+		s->parts, avoided, s->gpus, s->cpus, s->nodes };
+	v->next_fail = (v->next_fail + 1) % GQ_SIM_RESV_FAILS;
+	if (v->nfail < GQ_SIM_RESV_FAILS)
+		v->nfail++;
+}
+
 /* Mark (on true) or clear the nodes reserved from before `until`; true
  * when any is. */
 static bool _mark(gq_sim_resv_t *v, int64_t until, uint8_t on)
@@ -223,11 +274,17 @@ static bool _mark(gq_sim_resv_t *v, int64_t until, uint8_t on)
 bool gq_sim_resv_fit(gq_sim_resv_t *v, const gq_sim_cluster_t *c,
 		     const gq_sim_shape_t *s, int64_t until, int *out)
 {
-	bool avoid = _mark(v, until, 1), ok;
+	uint64_t avoided;
+	bool kept = _avoided(v, until, &avoided), avoid, ok;
 
+	if (kept && _failed_before(v, c, s, avoided))
+		return false;
+	avoid = _mark(v, until, 1);
 	ok = gq_sim_fit_avoid(c, c->free_gpus, c->free_cpus, s,
 			      avoid ? v->avoid : NULL, out);
 	if (avoid)
 		_mark(v, until, 0);
+	if (!ok && kept)
+		_keep_failure(v, s, avoided);
 	return ok;
 }

@@ -51,6 +51,16 @@ typedef struct {
 	const int *nodes;
 } gq_sim_resv_run_t;
 
+/* A fit that failed: a job that asks at least as much (the same
+ * partitions, one node or several) and avoids at least these
+ * reservations fails too, until GPUs come back (cluster.h's gives). */
+typedef struct {
+	uint64_t parts, avoided;	/* bit k: one[k]'s nodes avoided */
+	uint32_t gpus, cpus, nodes;
+} gq_sim_resv_fail_t;
+
+#define GQ_SIM_RESV_FAILS 16	/* the last failures kept */
+
 /* One reservation: the first blocked job of its partitions. */
 typedef struct {
 	uint64_t parts;		/* the job's partition mask */
@@ -69,6 +79,9 @@ typedef struct {
 					 * not fit at a glance, by mask */
 	uint64_t head_parts[GQ_SIM_RESV_MAX];
 	int nheads;
+	gq_sim_resv_fail_t fail[GQ_SIM_RESV_FAILS];
+	int nfail, next_fail;
+	uint64_t fail_gives;	/* the cluster's gives they hold for */
 	uint32_t *g, *c;	/* what-if idle GPUs and CPUs, by node (one
 				 * block) */
 	uint8_t *avoid;		/* by node: reserved for this fit */
@@ -93,7 +106,8 @@ void gq_sim_resv_running(gq_sim_resv_t *v, uint32_t job, int64_t end,
 void gq_sim_resv_gone(gq_sim_resv_t *v, uint32_t job);
 void gq_sim_resv_ends(gq_sim_resv_t *v, uint32_t job, int64_t end);
 
-/* A scheduling attempt begins: no reservation, no head.  O(1). */
+/* A scheduling attempt begins: no reservation, no head, no failure.
+ * O(1). */
 void gq_sim_resv_begin(gq_sim_resv_t *v);
 
 /*
@@ -121,7 +135,9 @@ int gq_sim_resv_make(gq_sim_resv_t *v, const gq_sim_cluster_t *c,
 /*
  * First fit now for a job of shape s that would run until `until`: on
  * any node, but a node reserved from before `until`.  O(N + reserved
- * nodes).
+ * nodes); O(reservations + GQ_SIM_RESV_FAILS) when a failure of this
+ * attempt, since GPUs last came back, asked no more: a long queue of
+ * jobs that cannot start is walked without a fit each.
  */
 bool gq_sim_resv_fit(gq_sim_resv_t *v, const gq_sim_cluster_t *c,
 		     const gq_sim_shape_t *s, int64_t until, int *out);

@@ -18,6 +18,7 @@
 #include "sim/cluster.h"
 #include "sim/history.h"
 #include "sim/replay.h"
+#include "sim/reservation.h"
 #include "sim/sacct.h"
 #include "sim/trace_csv.h"
 
@@ -513,6 +514,66 @@ START_TEST(test_resv_nodes)
 }
 END_TEST
 
+/* Two nodes of 4 GPUs, 3 held on n1 and 4 on n2; an attempt begun. */
+static const gq_sim_shape_t held_n1 = { .gpus = 3, .nodes = 1 },
+			    held_n2 = { .gpus = 4, .nodes = 1 };
+static const int node_n1[1] = { 0 }, node_n2[1] = { 1 };
+
+static void held_3_4(gq_sim_cluster_t *c, gq_sim_resv_t *v)
+{
+	ck_assert_int_eq(gq_sim_cluster_uniform(c, 2, 4, 0), 0);
+	ck_assert_int_eq(gq_sim_resv_init(v, 2, 4), 0);
+	gq_sim_take(c, &held_n1, node_n1);
+	gq_sim_take(c, &held_n2, node_n2);
+	gq_sim_resv_begin(v);
+}
+
+/*
+ * A failed fit is kept until GPUs come back: held_3_4 (1 GPU idle).
+ * 2 GPUs fail; a job of 3 (asking more) fails without a fit, even where
+ * the idle GPUs were changed behind the cluster's back (4 on n1: it
+ * would fit); 1 GPU (asking less) fits.  n2 given back (gq_sim_give):
+ * the failure is gone, 2 GPUs fit on n1 (4 idle there now) and 3 too.
+ *
+ * The failures kept are forgotten together: held_3_4 again; 2 GPUs
+ * fail, then two whole nodes; n2 given back; two whole nodes fail again
+ * (n1 is not idle), and 2 GPUs now fit on n2: the first failure is not
+ * read again.
+ */
+START_TEST(test_resv_failure_kept)
+{
+	gq_sim_cluster_t c;
+	gq_sim_resv_t v;
+	gq_sim_shape_t one = { .gpus = 1, .nodes = 1 },
+		       two = { .gpus = 2, .nodes = 1 },
+		       three = { .gpus = 3, .nodes = 1 },
+		       pair = { .gpus = 8, .nodes = 2 };
+	int at[2];
+
+	held_3_4(&c, &v);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &two, 100, at));
+	c.free_gpus[0] = 4;	/* not a give: the failure still holds */
+	ck_assert(!gq_sim_resv_fit(&v, &c, &three, 100, at));
+	ck_assert(gq_sim_resv_fit(&v, &c, &one, 100, at));
+	gq_sim_give(&c, &held_n2, node_n2);
+	ck_assert(gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert_int_eq(at[0], 0);
+	ck_assert(gq_sim_resv_fit(&v, &c, &three, 100, at));
+	gq_sim_resv_free(&v);
+	gq_sim_cluster_free(&c);
+
+	held_3_4(&c, &v);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert(!gq_sim_resv_fit(&v, &c, &pair, 100, at));
+	gq_sim_give(&c, &held_n2, node_n2);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &pair, 100, at));
+	ck_assert(gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert_int_eq(at[0], 1);
+	gq_sim_resv_free(&v);
+	gq_sim_cluster_free(&c);
+}
+END_TEST
+
 /* The error of reading `text` with `reader` (0: trace, 1: sacct). */
 static void read_error(int reader, const char *text, const char *want)
 {
@@ -656,6 +717,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_resv_head_of_queue);
 	tcase_add_test(tc, test_resv_gpuquota_and_held);
 	tcase_add_test(tc, test_resv_nodes);
+	tcase_add_test(tc, test_resv_failure_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

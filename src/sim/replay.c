@@ -10,8 +10,12 @@
  * each), a first fit (O(N)) only when a glance allows; each pass is the
  * core's (O(J)) plus its input (O(J + N)); a preemptor that does not fit
  * walks the running jobs (O(R log R)) and fits again after each candidate
- * (O(N) each).  What grows with a month's history is the number of event
- * times and passes, linearly, each costing the queue's length.
+ * (O(N) each); the first blocked job of a partition is reserved for
+ * (reservation.h: O(N + the running jobs walked)).  Behind a reservation
+ * idle GPUs may stay idle, so an attempt may try every eligible job; a
+ * failed fit kept makes most of those tries O(1).  What grows with a
+ * month's history is the number of event times and passes, linearly,
+ * each costing the queue's length.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,8 @@
  * expiries, begin times, wake-ups), its jobs' states, Slurm's scheduling
  * as modelled (cluster.h's placement; jobs tried in Slurm's order, the
  * priority the core gave, then submit time, then id; every job that fits
- * now started, held jobs never), and gpuquota's part as slurmctld runs
+ * now without delaying a backfill reservation (reservation.h) started,
+ * held jobs never), and gpuquota's part as slurmctld runs
  * it: a pass (shared/pass_input.h's gq_pass_fill and gq_pass_compute on
  * the state's next view, published, usage advanced) at each tick of the
  * pass interval after something changed; a job submitted between passes

@@ -53,6 +53,7 @@ typedef struct {
 	gq_sim_result_t *r;
 	bool gq;		/* gpuquota (else stock) */
 	gq_rjob_t *job;
+	int *node_pool;		/* the jobs' node lists, one block */
 	gq_events_t ev;
 	int64_t now;
 	bool dirty;		/* something changed since the last pass */

@@ -282,8 +282,13 @@ static int _accounts(gq_replay_t *R)
 
 static int _setup(gq_replay_t *R)
 {
-	size_t n = R->h->n, i;
+	size_t n = R->h->n, i, nodes = 0, off = 0;
 
+	for (i = 0; i < n; i++)
+		nodes += R->h->job[i].nodes;
+	/* the jobs' node lists in one block, in job order: each pass reads
+	 * the running jobs' lists, and jobs near in time share cache lines */
+	R->node_pool = calloc(nodes + 1, sizeof(int));
 	R->job = calloc(n + 1, sizeof(*R->job));
 	R->r->job = calloc(n + 1, sizeof(*R->r->job));
 	R->running = calloc(n + 1, sizeof(*R->running));
@@ -294,7 +299,7 @@ static int _setup(gq_replay_t *R)
 	R->scratch_g = calloc(R->c->n + 1, sizeof(uint32_t));
 	R->scratch_c = calloc(R->c->n + 1, sizeof(uint32_t));
 	R->fit = calloc(R->c->n + 1, sizeof(int));
-	if (!R->job || !R->r->job || !R->running || !R->pending ||
+	if (!R->node_pool || !R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
 	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R) ||
 	    gq_sim_resv_init(&R->resv, R->c->n, n))
@@ -308,8 +313,9 @@ static int _setup(gq_replay_t *R)
 			.gpus = hj->gpus, .cpus = hj->cpus,
 			.nodes = hj->nodes,
 			.parts = gq_sim_part_mask(R->c, hj->partition) };
-		if (!(j->nodes = calloc(hj->nodes, sizeof(int))) ||
-		    gq_events_push(&R->ev, hj->submit, GQ_EV_SUBMIT,
+		j->nodes = R->node_pool + off;
+		off += hj->nodes;
+		if (gq_events_push(&R->ev, hj->submit, GQ_EV_SUBMIT,
 				   (uint32_t)i, 0))
 			return -1;
 	}
@@ -358,10 +364,7 @@ static int _waits(gq_replay_t *R)
 
 static void _free(gq_replay_t *R)
 {
-	size_t i;
-
-	for (i = 0; R->job && i < R->h->n; i++)
-		free(R->job[i].nodes);
+	free(R->node_pool);
 	free(R->job);
 	free(R->running);
 	free(R->pending);

@@ -48,12 +48,15 @@ def main():
 	rnd = random.Random(a.seed)
 	span = a.days * 86400
 	usage, offered = {}, 0
+	t, last = 0.0, 0	# the submit time, and its whole seconds written
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "month.csv"), "w") as out:
 		out.write("u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n")
 		for i in range(a.jobs):
 			r = rows[rnd.randrange(len(rows))]
-			iv = int(rnd.expovariate(a.jobs / span)) if i else 0
+			if i:	# fractions carried: the stream keeps its rate
+				t += rnd.expovariate(a.jobs / span)
+			iv, last = int(t) - last, int(t)
 			rt = min(max(2, int(int(r["run_time"]) * a.scale)), 3 * 86400)
 			g = gpus_of(int(r["gpu_num"]), int(r["node_num"]))
 			usage[r["user"]] = usage.get(r["user"], 0) + g * rt

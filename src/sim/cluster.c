@@ -213,27 +213,38 @@ static bool _allowed(const gq_sim_node_t *n, const gq_sim_shape_t *s)
 	return !s->parts || (n->parts & s->parts);
 }
 
-bool gq_sim_fit(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
-		const uint32_t *free_cpus, const gq_sim_shape_t *s, int *out)
+bool gq_sim_node_fits(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
+		      const uint32_t *free_cpus, const gq_sim_shape_t *s,
+		      int i)
+{
+	const gq_sim_node_t *n = &c->node[i];
+
+	if (!_allowed(n, s))
+		return false;
+	if (s->nodes > 1)
+		return n->gpus && free_gpus[i] == n->gpus &&
+		       free_cpus[i] == n->cpus;
+	return free_gpus[i] >= s->gpus && (!n->cpus || free_cpus[i] >= s->cpus);
+}
+
+bool gq_sim_fit_avoid(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
+		      const uint32_t *free_cpus, const gq_sim_shape_t *s,
+		      const uint8_t *avoid, int *out)
 {
 	uint32_t found = 0;
 	int i;
 
-	for (i = 0; i < c->n && found < s->nodes; i++) {
-		const gq_sim_node_t *n = &c->node[i];
-
-		if (!_allowed(n, s))
-			continue;
-		if (s->nodes > 1) {
-			if (n->gpus && free_gpus[i] == n->gpus &&
-			    free_cpus[i] == n->cpus)
-				out[found++] = i;
-		} else if (free_gpus[i] >= s->gpus &&
-			   (!n->cpus || free_cpus[i] >= s->cpus)) {
+	for (i = 0; i < c->n && found < s->nodes; i++)
+		if ((!avoid || !avoid[i]) &&
+		    gq_sim_node_fits(c, free_gpus, free_cpus, s, i))
 			out[found++] = i;
-		}
-	}
 	return found == s->nodes;
+}
+
+bool gq_sim_fit(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
+		const uint32_t *free_cpus, const gq_sim_shape_t *s, int *out)
+{
+	return gq_sim_fit_avoid(c, free_gpus, free_cpus, s, NULL, out);
 }
 
 void gq_sim_held(const gq_sim_cluster_t *c, const gq_sim_shape_t *s, int i,
@@ -273,6 +284,7 @@ void gq_sim_give(gq_sim_cluster_t *c, const gq_sim_shape_t *s,
 		c->free_gpus[nodes[k]] += g;
 		c->free_cpus[nodes[k]] += p;
 	}
+	c->gives++;
 	_recount(c);
 }
 

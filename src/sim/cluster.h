@@ -32,6 +32,8 @@ typedef struct {
 	uint32_t max_free;	/* most idle GPUs of one node */
 	int idle_nodes;		/* nodes with GPUs, wholly idle */
 	uint64_t gpus, idle_gpus;	/* all nodes */
+	uint64_t gives;		/* gq_sim_give calls: idle GPUs and CPUs
+				 * only ever came back at these */
 } gq_sim_cluster_t;
 
 /* What a job asks of the nodes. */
@@ -72,6 +74,18 @@ bool gq_sim_may_fit(const gq_sim_cluster_t *c, const gq_sim_shape_t *s);
  */
 bool gq_sim_fit(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
 		const uint32_t *free_cpus, const gq_sim_shape_t *s, int *out);
+
+/* The same, never on a node i with avoid[i] set (NULL: none avoided). */
+bool gq_sim_fit_avoid(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
+		      const uint32_t *free_cpus, const gq_sim_shape_t *s,
+		      const uint8_t *avoid, int *out);
+
+/* May node i take its part of the job on these idle GPUs and CPUs (its
+ * partitions; the job's GPUs and CPUs idle, or the node wholly idle for
+ * a job of several nodes)?  O(1). */
+bool gq_sim_node_fits(const gq_sim_cluster_t *c, const uint32_t *free_gpus,
+		      const uint32_t *free_cpus, const gq_sim_shape_t *s,
+		      int i);
 
 /* What a job of shape s holds on node i: its GPUs and CPUs there. */
 void gq_sim_held(const gq_sim_cluster_t *c, const gq_sim_shape_t *s, int i,

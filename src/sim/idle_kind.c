@@ -1,8 +1,9 @@
 /*
  * idle_kind.c - why the cluster's idle GPUs are idle while jobs wait
  * (see model.h, gq_sim_idle_kind): a job that fits kept waiting by
- * gpuquota's rules, or no room on one node for a job the idle GPUs
- * would hold in all (fragmentation).  Reads the model, changes nothing.
+ * gpuquota's rules, or kept off them by a backfill reservation, or no
+ * room on one node for a job the idle GPUs would hold in all
+ * (fragmentation).  Reads the model, changes nothing.
  */
 #include "sim/model.h"
 
@@ -55,9 +56,13 @@ int gq_sim_idle_kind(const gq_replay_t *R)
 		    R->h->job[i].gpus > _idle_for(c, &x->shape, by, &known))
 			continue;
 		if (gq_sim_may_fit(c, &x->shape) &&
-		    gq_sim_fit(c, c->free_gpus, c->free_cpus, &x->shape, R->fit))
-			return GQ_IDLE_HELD;
-		kind = GQ_IDLE_FRAGMENTED;
+		    gq_sim_fit(c, c->free_gpus, c->free_cpus, &x->shape, R->fit)) {
+			if (x->held)
+				return GQ_IDLE_HELD;
+			kind = GQ_IDLE_RESERVED;
+		} else if (kind == GQ_IDLE_OTHER) {
+			kind = GQ_IDLE_FRAGMENTED;
+		}
 	}
 	return kind;
 }

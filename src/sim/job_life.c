@@ -33,6 +33,8 @@ static void _idle(gq_replay_t *R, double secs)
 		R->r->idle_fragmented_secs += secs;
 	else if (kind == GQ_IDLE_HELD)
 		R->r->idle_held_secs += secs;
+	else if (kind == GQ_IDLE_RESERVED)
+		R->r->idle_reserved_secs += secs;
 }
 
 /* The projects' GPUs from R->now to t into the series.  O(projects +
@@ -121,6 +123,8 @@ int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes)
 	j->run++;
 	_list_drop(R, R->pending, &R->npending, i);
 	_list_add(R, R->running, &R->nrunning, i);
+	gq_sim_resv_running(&R->resv, i, R->now + gq_sim_resv_limit(hj),
+			    &j->shape, j->nodes);
 	gq_sim_mark(R);
 	if (R->gq) {
 		const gq_config_t *cfg = gq_state_config();
@@ -147,6 +151,7 @@ static void _leave(gq_replay_t *R, uint32_t i)
 	x->alloc -= j->held_gpus;
 	x->gpu_secs += (double)j->held_gpus * (R->now - j->start);
 	_list_drop(R, R->running, &R->nrunning, i);
+	gq_sim_resv_gone(&R->resv, i);
 	j->warned = false;
 	gq_sim_mark(R);
 }

@@ -15,6 +15,7 @@
 #include "sim/cluster.h"
 #include "sim/events.h"
 #include "sim/replay.h"
+#include "sim/reservation.h"
 #include "shared/pass_input.h"
 
 enum { ST_FUTURE, ST_PENDING, ST_RUNNING, ST_DONE };
@@ -52,6 +53,7 @@ typedef struct {
 	gq_sim_result_t *r;
 	bool gq;		/* gpuquota (else stock) */
 	gq_rjob_t *job;
+	int *node_pool;		/* the jobs' node lists, one block */
 	gq_events_t ev;
 	int64_t now;
 	bool dirty;		/* something changed since the last pass */
@@ -69,6 +71,7 @@ typedef struct {
 	uint32_t *scratch_g, *scratch_c;	/* what-if idle GPUs, CPUs */
 	int *fit;
 	gq_sim_cand_t *cand;
+	gq_sim_resv_t resv;	/* Slurm's backfill reservation */
 } gq_replay_t;
 
 /* Mark a change: a pass is due at the next tick (job_life.c). */
@@ -105,22 +108,24 @@ int gq_sim_add_late(gq_replay_t *R, uint32_t i);
 /*
  * Why the idle GPUs are idle while eligible jobs wait, the model as it
  * is now (after a scheduling attempt), in this order:
- * - GQ_IDLE_HELD: some eligible pending job fits now and waits: kept
- *   by gpuquota's rules (a hold, a room wait, a reclaim in flight);
- *   never under stock, where every job that fits starts;
+ * - GQ_IDLE_HELD: some eligible pending job fits now and waits, kept
+ *   by gpuquota's rules (held: a hold, a room wait, a reclaim in
+ *   flight); never under stock;
+ * - GQ_IDLE_RESERVED: else, some eligible pending job fits now and waits,
+ *   not held: it would delay a backfill reservation (reservation.h);
  * - GQ_IDLE_FRAGMENTED: else, some eligible pending job asks no more
  *   GPUs than are idle on the nodes it may use, in all, yet fits on
  *   none of them (no one node with its GPUs and CPUs idle; too few
  *   wholly idle nodes for a job of several);
  * - GQ_IDLE_OTHER: else (each waiting job asks more GPUs than are idle
  *   where it may run: the idle GPUs wait to add up).
- * A job kept by the rules comes first: it could use the idle GPUs now.
+ * A job that fits comes first: it could use the idle GPUs now.
  * O(eligible pending), plus the partitions' idle GPUs once (O(N x
  * partitions)) when a job names one, and a first fit (O(N)) for each
  * job that asks no more than is idle, up to the first that fits
  * (idle_kind.c).
  */
-enum { GQ_IDLE_OTHER, GQ_IDLE_FRAGMENTED, GQ_IDLE_HELD };
+enum { GQ_IDLE_OTHER, GQ_IDLE_FRAGMENTED, GQ_IDLE_RESERVED, GQ_IDLE_HELD };
 int gq_sim_idle_kind(const gq_replay_t *R);
 
 /* Job i does not fit: a reclaim, as preempt/gpuquota and cons_tres

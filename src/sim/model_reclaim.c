@@ -49,6 +49,8 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 		return -1;
 	if (!grace)
 		return gq_sim_requeue(R, i);
+	if (R->now + grace < R->resv.run[i].end)	/* Slurm's end_time */
+		gq_sim_resv_ends(&R->resv, i, R->now + grace);
 	R->job[i].warned = true;
 	R->job[i].warned_at = R->now;
 	R->job[i].preemptor = er;

@@ -10,8 +10,12 @@
  * each), a first fit (O(N)) only when a glance allows; each pass is the
  * core's (O(J)) plus its input (O(J + N)); a preemptor that does not fit
  * walks the running jobs (O(R log R)) and fits again after each candidate
- * (O(N) each).  What grows with a month's history is the number of event
- * times and passes, linearly, each costing the queue's length.
+ * (O(N) each); the first blocked job of a partition is reserved for
+ * (reservation.h: O(N + the running jobs walked)).  Behind a reservation
+ * idle GPUs may stay idle, so an attempt may try every eligible job; a
+ * failed fit kept makes most of those tries O(1).  What grows with a
+ * month's history is the number of event times and passes, linearly,
+ * each costing the queue's length.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,11 @@ static bool _ahead(const gq_replay_t *R, uint32_t a, uint32_t b)
 	return a < b;
 }
 
+static bool _ahead_ctx(const void *R, uint32_t a, uint32_t b)
+{
+	return _ahead(R, a, b);
+}
+
 /* The heap R->order[0..n) on _ahead, from i down.  O(log n). */
 static void _sift(gq_replay_t *R, size_t n, size_t i)
 {
@@ -67,8 +76,10 @@ static void _sift(gq_replay_t *R, size_t n, size_t i)
 
 /*
  * The eligible pending jobs that may do something now, into a heap in
- * Slurm's order: not held, and fitting at a glance or able to reclaim.
- * *reclaimers: how many may reclaim.  O(P) lookups.
+ * Slurm's order: not held, and fitting at a glance or able to reclaim,
+ * or the first of its partitions that does neither (it may be reserved
+ * for, reservation.h).  *reclaimers: how many may reclaim.  O(P)
+ * lookups.
  */
 static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 {
@@ -76,6 +87,7 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 	size_t i, n = 0;
 
 	*reclaimers = 0;
+	gq_sim_resv_begin(&R->resv);
 	for (i = 0; i < R->npending; i++) {
 		uint32_t j = R->pending[i];
 		gq_rjob_t *x = &R->job[j];
@@ -84,11 +96,17 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 			continue;
 		gq_sim_answer(R, j);
 		x->reclaims = v && gq_pools_reclaiming(v, R->h->job[j].id) >= 0;
-		if (x->held || (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)))
+		if (x->held)
 			continue;
+		if (!x->reclaims && !gq_sim_may_fit(R->c, &x->shape)) {
+			gq_sim_resv_head(&R->resv, x->shape.parts, j,
+					 _ahead_ctx, R);
+			continue;
+		}
 		*reclaimers += x->reclaims;
 		R->order[n++] = j;
 	}
+	n += gq_sim_resv_heads(&R->resv, R->order + n);
 	for (i = n / 2; i-- > 0;)
 		_sift(R, n, i);
 	return n;
@@ -96,8 +114,9 @@ static size_t _candidates_now(gq_replay_t *R, size_t *reclaimers)
 
 /*
  * A scheduling attempt: the eligible pending jobs in Slurm's order, each
- * started when it fits now (held ones never); with gpuquota, one that
- * does not fit may reclaim.  Only the jobs that may do something are
+ * started when it fits now without delaying a reservation (held ones
+ * never); with gpuquota, one that does not fit may reclaim; the first of
+ * its partitions that does not start is reserved for.  Only the jobs that may do something are
  * taken, from a heap, and only while GPUs are idle or a job that may
  * reclaim is left; after a reclaim (GPUs freed beyond what the preemptor
  * took) the attempt is made again.  O(P + taken x log P + starts x N +
@@ -122,13 +141,17 @@ static int _schedule(gq_replay_t *R)
 			if (x->held)
 				continue;
 			if (gq_sim_may_fit(R->c, &x->shape) &&
-			    gq_sim_fit(R->c, R->c->free_gpus, R->c->free_cpus,
-				       &x->shape, R->fit)) {
+			    gq_sim_resv_fit(&R->resv, R->c, &x->shape, R->now +
+					    gq_sim_resv_limit(&R->h->job[j]),
+					    R->fit)) {
 				if (gq_sim_start(R, j, R->fit))
 					return -1;
 			} else if (x->reclaims && gq_sim_reclaim(R, j)) {
 				return -1;
 			}
+			if (x->st == ST_PENDING && !R->o->no_reservation &&
+			    gq_sim_resv_make(&R->resv, R->c, &x->shape, R->now))
+				return -1;
 		}
 		again = R->r->reclaims != before;
 	}
@@ -245,8 +268,13 @@ static int _accounts(gq_replay_t *R)
 
 static int _setup(gq_replay_t *R)
 {
-	size_t n = R->h->n, i;
+	size_t n = R->h->n, i, nodes = 0, off = 0;
 
+	for (i = 0; i < n; i++)
+		nodes += R->h->job[i].nodes;
+	/* the jobs' node lists in one block, in job order: each pass reads
+	 * the running jobs' lists, and jobs near in time share cache lines */
+	R->node_pool = calloc(nodes + 1, sizeof(int));
 	R->job = calloc(n + 1, sizeof(*R->job));
 	R->r->job = calloc(n + 1, sizeof(*R->r->job));
 	R->running = calloc(n + 1, sizeof(*R->running));
@@ -257,11 +285,12 @@ static int _setup(gq_replay_t *R)
 	R->scratch_g = calloc(R->c->n + 1, sizeof(uint32_t));
 	R->scratch_c = calloc(R->c->n + 1, sizeof(uint32_t));
 	R->fit = calloc(R->c->n + 1, sizeof(int));
-	if (!R->job || !R->r->job || !R->running || !R->pending ||
+	if (!R->node_pool || !R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
 	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R) ||
 	    gq_sim_projects_init(R->r, R->o->quotas) ||
-	    gq_sim_series_init(&R->r->series, R->o->series_points, R->r->nproj))
+	    gq_sim_series_init(&R->r->series, R->o->series_points, R->r->nproj) ||
+	    gq_sim_resv_init(&R->resv, R->c->n, n))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const gq_sim_job_t *hj = &R->h->job[i];
@@ -272,8 +301,9 @@ static int _setup(gq_replay_t *R)
 			.gpus = hj->gpus, .cpus = hj->cpus,
 			.nodes = hj->nodes,
 			.parts = gq_sim_part_mask(R->c, hj->partition) };
-		if (!(j->nodes = calloc(hj->nodes, sizeof(int))) ||
-		    gq_events_push(&R->ev, hj->submit, GQ_EV_SUBMIT,
+		j->nodes = R->node_pool + off;
+		off += hj->nodes;
+		if (gq_events_push(&R->ev, hj->submit, GQ_EV_SUBMIT,
 				   (uint32_t)i, 0))
 			return -1;
 	}
@@ -313,10 +343,7 @@ static int _waits(gq_replay_t *R)
 
 static void _free(gq_replay_t *R)
 {
-	size_t i;
-
-	for (i = 0; R->job && i < R->h->n; i++)
-		free(R->job[i].nodes);
+	free(R->node_pool);
 	free(R->job);
 	free(R->running);
 	free(R->pending);
@@ -330,6 +357,7 @@ static void _free(gq_replay_t *R)
 	free(R->in.place);
 	free(R->in.node);
 	free(R->in.node_part);
+	gq_sim_resv_free(&R->resv);
 	gq_events_free(&R->ev);
 }
 

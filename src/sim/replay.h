@@ -7,7 +7,8 @@
  * expiries, begin times, wake-ups), its jobs' states, Slurm's scheduling
  * as modelled (cluster.h's placement; jobs tried in Slurm's order, the
  * priority the core gave, then submit time, then id; every job that fits
- * now started, held jobs never), and gpuquota's part as slurmctld runs
+ * now without delaying a backfill reservation (reservation.h) started,
+ * held jobs never), and gpuquota's part as slurmctld runs
  * it: a pass (shared/pass_input.h's gq_pass_fill and gq_pass_compute on
  * the state's next view, published, usage advanced) at each tick of the
  * pass interval after something changed; a job submitted between passes
@@ -26,6 +27,7 @@
 #ifndef GPUQUOTA_SIM_REPLAY_H
 #define GPUQUOTA_SIM_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +53,9 @@ typedef struct {
 				 * this often while jobs wait (seconds) */
 	int series_points;	/* the projects' GPUs over time in at most
 				 * this many steps (series.h); 0: none */
+	bool no_reservation;	/* backfill without reservations
+				 * (reservation.h): every job that fits
+				 * now starts */
 } gq_sim_opts_t;
 
 /* One account's figures; a project's too (projects.h), `account` then
@@ -89,7 +94,9 @@ typedef struct {
 					 * job waited; of them: */
 	double idle_fragmented_secs;	/* a job waited for room on one node
 					 * (idle_kind.h) */
-	double idle_held_secs;	/* else, a job that fit was kept waiting */
+	double idle_held_secs;	/* a job that fit was held by gpuquota */
+	double idle_reserved_secs;	/* else, a job that fit waited behind
+					 * a backfill reservation */
 	gq_sim_series_t series;	/* the projects' GPUs over time */
 	uint64_t passes, reclaims;
 	int64_t span;		/* first submit to last event, seconds */

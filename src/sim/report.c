@@ -64,12 +64,13 @@ void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
 	int c;
 
 	for (c = 0; c < n; c++)
-		fprintf(f, "[%d] %s: %llu passes, %llu reclaims, %.1f idle GPU-hours while jobs waited (%.1f fragmented, %.1f held), %.1f days\n",
+		fprintf(f, "[%d] %s: %llu passes, %llu reclaims, %.1f idle GPU-hours while jobs waited (%.1f fragmented, %.1f held, %.1f reserved), %.1f days\n",
 			c + 1, label[c], (unsigned long long)r[c].passes,
 			(unsigned long long)r[c].reclaims,
 			r[c].idle_waiting_secs / 3600,
 			r[c].idle_fragmented_secs / 3600,
-			r[c].idle_held_secs / 3600, r[c].span / 86400.0);
+			r[c].idle_held_secs / 3600,
+			r[c].idle_reserved_secs / 3600, r[c].span / 86400.0);
 	_tables(f, r, n, true);
 	if (accounts)
 		_tables(f, r, n, false);
@@ -125,6 +126,8 @@ static json_object *_config(const gq_sim_result_t *r, const char *label)
 			       json_object_new_double(r->idle_fragmented_secs / 3600));
 	json_object_object_add(o, "idle_gpu_hours_held",
 			       json_object_new_double(r->idle_held_secs / 3600));
+	json_object_object_add(o, "idle_gpu_hours_reserved",
+			       json_object_new_double(r->idle_reserved_secs / 3600));
 	json_object_object_add(o, "span_s", json_object_new_int64(r->span));
 	for (a = 0; a < r->nacct; a++)
 		json_object_array_add(accts, _acct(&r->acct[a], "account"));

@@ -2,6 +2,8 @@
  * test_sim.c - the simulator (src/sim): first-fit placement, the event
  * loop on hand-made histories (stock Slurm's order with backfill of jobs
  * that fit now; the quick start under gpuquota: a1 requeued, a2 kept),
+ * Slurm's backfill reservation (the head of the queue reserved for, jobs
+ * that end before it or use other nodes backfilled, held jobs none),
  * determinism, and the readers' errors (file, line, field).
  */
 #define _GNU_SOURCE
@@ -17,6 +19,7 @@
 #include "sim/cluster.h"
 #include "sim/history.h"
 #include "sim/replay.h"
+#include "sim/reservation.h"
 #include "sim/sacct.h"
 #include "sim/trace_csv.h"
 
@@ -285,6 +288,244 @@ START_TEST(test_replay_deterministic)
 }
 END_TEST
 
+/* ---- Slurm's backfill reservation (reservation.h) ---------------------- */
+
+#define ANY INT64_MIN	/* a start not checked */
+
+/* A job of a hand-made history and its first start (seconds after T0;
+ * -1: never) with the reservation and without. */
+typedef struct {
+	const char *acct;
+	int64_t submit, run, limit;	/* limit 0: none */
+	uint32_t gpus, nodes;
+	int64_t with, without;
+} resv_job_t;
+
+/* Replay jobs[0..n) on `nodes` nodes of `gpus` GPUs under `config` (NULL:
+ * stock), with the reservation and without, and check each job's first
+ * start. */
+static void resv_check(const resv_job_t *jobs, size_t n, int nodes,
+		       uint32_t gpus, const char *config)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_cluster_t c;
+	char err[GQ_ERR_MAX] = "";
+	size_t i;
+	int off;
+
+	for (i = 0; i < n; i++) {
+		gq_sim_job_t *j = gq_sim_history_add(&h);
+
+		ck_assert_ptr_nonnull(j);
+		*j = (gq_sim_job_t){
+			.account = gq_sim_intern(&h, jobs[i].acct,
+						 strlen(jobs[i].acct)),
+			.submit = T0 + jobs[i].submit, .run = jobs[i].run,
+			.limit = jobs[i].limit, .gpus = jobs[i].gpus,
+			.nodes = jobs[i].nodes };
+	}
+	gq_sim_history_sort(&h);
+	ck_assert_int_eq(gq_sim_cluster_uniform(&c, nodes, gpus, 0), 0);
+	for (off = 0; off < 2; off++) {
+		gq_sim_opts_t o = { .history = &h, .cluster = &c,
+				    .config = config,
+				    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
+				    .idle_pass = GQ_SIM_IDLE_PASS,
+				    .no_reservation = off };
+		gq_sim_result_t r;
+
+		ck_assert_msg(!gq_sim_replay(&o, &r, err, sizeof(err)), "%s",
+			      err);
+		for (i = 0; i < n; i++) {
+			int64_t want = off ? jobs[i].without : jobs[i].with;
+
+			if (want != ANY)
+				ck_assert_msg(r.job[i].first_start ==
+					      (want < 0 ? -1 : T0 + want),
+					      "job %zu (%s): started %lld, not %lld",
+					      i + 1, off ? "without" : "with",
+					      (long long)(r.job[i].first_start - T0),
+					      (long long)want);
+		}
+		gq_sim_result_free(&r);
+	}
+	gq_sim_cluster_free(&c);
+	gq_sim_history_free(&h);
+}
+
+/*
+ * One node of 8 GPUs; (submit, GPUs, run = time limit): J1 (0, 4, 100),
+ * J2 (10, 8, 50), J3 (20, 4, 1000), J4 (30, 4, 60), then J5, J6, J7 (40,
+ * 50, 60; 4 GPUs, 1000 s each).
+ * With the reservation: J2 cannot start at 10 and is reserved for at
+ * J1's end, 100, on n1.  J3 fits at 20 but would run until 1020 > 100:
+ * it waits.  J4 ends at 30 + 60 = 90 <= 100: it backfills at 30.  J2
+ * starts at 100 (wait 90) and ends at 150, when J3 and J5 start; J6 and
+ * J7 at their ends, 1150.
+ * Without it: J3 starts at 20 (till 1020); J4 at 100 (J1's end, till
+ * 160), J5 at 160 (till 1160), J6 at 1020 (till 2020), J7 at 1160 (till
+ * 2160): 8 GPUs are never idle together until J7 ends, J2 starts at
+ * 2160.
+ */
+#define RESV_STREAM(big, rest)						\
+	{ rest, 0, 100, 100, 4, 1, 0, 0 },				\
+	{ big, 10, 50, 50, 8, 1, 100, 2160 },				\
+	{ rest, 20, 1000, 1000, 4, 1, 150, 20 },			\
+	{ rest, 30, 60, 60, 4, 1, 30, 100 },				\
+	{ rest, 40, 1000, 1000, 4, 1, 150, 160 },			\
+	{ rest, 50, 1000, 1000, 4, 1, 1150, 1020 },			\
+	{ rest, 60, 1000, 1000, 4, 1, 1150, 1160 }
+
+START_TEST(test_resv_head_of_queue)
+{
+	static const resv_job_t jobs[] = { RESV_STREAM("ua", "ua") };
+
+	resv_check(jobs, 7, 1, 8, NULL);
+}
+END_TEST
+
+/*
+ * The same stream under gpuquota, min_runtime past the replay (nothing
+ * may be reclaimed): J2 of team-a (ua, quota 8: in quota, no room), the
+ * rest of team-b (ub, quota 0: over fair share, below J2).  J2 is ahead
+ * of them and reserved for as under stock: the same starts.
+ * With team-b's gpu_limit 4 and J2 its: J2 is held (8 > 4), never
+ * started, and has no reservation: J3 starts at 20.
+ * With every job in one project (quota 100): J3..J7 fit the quota and
+ * outrank J2, which takes the in-quota band's base (no room: MODEL.md,
+ * "Bands and priority"); a reservation binds only the jobs behind it,
+ * so J2 starts when the stream is done, 2160, as without one.
+ */
+START_TEST(test_resv_gpuquota_and_held)
+{
+	static const resv_job_t below[] = { RESV_STREAM("ua", "ub") };
+	static const resv_job_t held[] = {
+		{ "ua", 0, 100, 100, 4, 1, 0, 0 },
+		{ "ub", 10, 50, 50, 8, 1, -1, -1 },
+		{ "ua", 20, 1000, 1000, 4, 1, 20, 20 } };
+	static const resv_job_t one[] = {
+		{ "ua", 0, 100, 100, 4, 1, 0, 0 },
+		{ "ua", 10, 50, 50, 8, 1, 2160, 2160 },
+		{ "ua", 20, 1000, 1000, 4, 1, 20, 20 },
+		{ "ua", 30, 60, 60, 4, 1, ANY, ANY },
+		{ "ua", 40, 1000, 1000, 4, 1, ANY, ANY },
+		{ "ua", 50, 1000, 1000, 4, 1, ANY, ANY },
+		{ "ua", 60, 1000, 1000, 4, 1, ANY, ANY } };
+	char *cfg[3] = {
+		write_temp("{\"settings\": {\"min_runtime\": 100000},"
+			   " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 8, \"accounts\": [\"ua\"]},"
+			   " {\"name\": \"team-b\", \"gpu_quota\": 0, \"accounts\": [\"ub\"]}]}"),
+		write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 8, \"accounts\": [\"ua\"]},"
+			   " {\"name\": \"team-b\", \"gpu_quota\": 4, \"gpu_limit\": 4, \"accounts\": [\"ub\"]}]}"),
+		write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 100, \"accounts\": [\"ua\"]}]}") };
+	int k;
+
+	resv_check(below, 7, 1, 8, cfg[0]);
+	resv_check(held, 3, 1, 8, cfg[1]);
+	resv_check(one, 7, 1, 8, cfg[2]);
+	for (k = 0; k < 3; k++) {
+		unlink(cfg[k]);
+		free(cfg[k]);
+	}
+}
+END_TEST
+
+/*
+ * Two nodes of 4 GPUs: A (0, 2 GPUs, 100 s) on n1, B (0, 4 GPUs, 50 s)
+ * on n2.  X (10, 4 GPUs, 10 s) is reserved for at B's end, 50, on n2;
+ * Y (20, 2 GPUs, 180 s: until 200 > 50) fits on n1, not reserved: it
+ * starts at 20.  X starts at 50.
+ *
+ * Whole nodes, and a job with no time limit (its run time counts): three
+ * nodes of 4 GPUs; A (0, 4 GPUs, 100 s) on n1, B (0, 4, 200 s, no limit)
+ * on n2, C (0, 2, 300 s) on n3.  X (10, two nodes, 100 s) is reserved
+ * for at 200 (n1 idle at 100, n2 at 200) on n1 and n2.  Y (20, 2 GPUs,
+ * 1000 s) fits on n3 (not reserved): 20.  Z (105, 2 GPUs, 1000 s) fits
+ * on n1 at 105 but would hold it past 200: it waits; X starts at 200 and
+ * ends at 300 with C: Z starts at 300.  Without the reservation Z starts
+ * at 105 on n1 (till 1105) and X waits for two whole nodes until Y's end
+ * frees n3, 1020 (n2, n3).
+ */
+START_TEST(test_resv_nodes)
+{
+	static const resv_job_t other[] = {
+		{ "ua", 0, 100, 100, 2, 1, 0, 0 },
+		{ "ua", 0, 50, 50, 4, 1, 0, 0 },
+		{ "ua", 10, 10, 10, 4, 1, 50, 50 },
+		{ "ua", 20, 180, 180, 2, 1, 20, 20 } };
+	static const resv_job_t whole[] = {
+		{ "ua", 0, 100, 100, 4, 1, 0, 0 },
+		{ "ua", 0, 200, 0, 4, 1, 0, 0 },
+		{ "ua", 0, 300, 300, 2, 1, 0, 0 },
+		{ "ua", 10, 100, 100, 8, 2, 200, 1020 },
+		{ "ua", 20, 1000, 1000, 2, 1, 20, 20 },
+		{ "ua", 105, 1000, 1000, 2, 1, 300, 105 } };
+
+	resv_check(other, 4, 2, 4, NULL);
+	resv_check(whole, 6, 3, 4, NULL);
+}
+END_TEST
+
+/* Two nodes of 4 GPUs, 3 held on n1 and 4 on n2; an attempt begun. */
+static const gq_sim_shape_t held_n1 = { .gpus = 3, .nodes = 1 },
+			    held_n2 = { .gpus = 4, .nodes = 1 };
+static const int node_n1[1] = { 0 }, node_n2[1] = { 1 };
+
+static void held_3_4(gq_sim_cluster_t *c, gq_sim_resv_t *v)
+{
+	ck_assert_int_eq(gq_sim_cluster_uniform(c, 2, 4, 0), 0);
+	ck_assert_int_eq(gq_sim_resv_init(v, 2, 4), 0);
+	gq_sim_take(c, &held_n1, node_n1);
+	gq_sim_take(c, &held_n2, node_n2);
+	gq_sim_resv_begin(v);
+}
+
+/*
+ * A failed fit is kept until GPUs come back: held_3_4 (1 GPU idle).
+ * 2 GPUs fail; a job of 3 (asking more) fails without a fit, even where
+ * the idle GPUs were changed behind the cluster's back (4 on n1: it
+ * would fit); 1 GPU (asking less) fits.  n2 given back (gq_sim_give):
+ * the failure is gone, 2 GPUs fit on n1 (4 idle there now) and 3 too.
+ *
+ * The failures kept are forgotten together: held_3_4 again; 2 GPUs
+ * fail, then two whole nodes; n2 given back; two whole nodes fail again
+ * (n1 is not idle), and 2 GPUs now fit on n2: the first failure is not
+ * read again.
+ */
+START_TEST(test_resv_failure_kept)
+{
+	gq_sim_cluster_t c;
+	gq_sim_resv_t v;
+	gq_sim_shape_t one = { .gpus = 1, .nodes = 1 },
+		       two = { .gpus = 2, .nodes = 1 },
+		       three = { .gpus = 3, .nodes = 1 },
+		       pair = { .gpus = 8, .nodes = 2 };
+	int at[2];
+
+	held_3_4(&c, &v);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &two, 100, at));
+	c.free_gpus[0] = 4;	/* not a give: the failure still holds */
+	ck_assert(!gq_sim_resv_fit(&v, &c, &three, 100, at));
+	ck_assert(gq_sim_resv_fit(&v, &c, &one, 100, at));
+	gq_sim_give(&c, &held_n2, node_n2);
+	ck_assert(gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert_int_eq(at[0], 0);
+	ck_assert(gq_sim_resv_fit(&v, &c, &three, 100, at));
+	gq_sim_resv_free(&v);
+	gq_sim_cluster_free(&c);
+
+	held_3_4(&c, &v);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert(!gq_sim_resv_fit(&v, &c, &pair, 100, at));
+	gq_sim_give(&c, &held_n2, node_n2);
+	ck_assert(!gq_sim_resv_fit(&v, &c, &pair, 100, at));
+	ck_assert(gq_sim_resv_fit(&v, &c, &two, 100, at));
+	ck_assert_int_eq(at[0], 1);
+	gq_sim_resv_free(&v);
+	gq_sim_cluster_free(&c);
+}
+END_TEST
+
 /* The error of reading `text` with `reader` (0: trace, 1: sacct). */
 static void read_error(int reader, const char *text, const char *want)
 {
@@ -540,6 +781,14 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_sacct_runs_merged);
 	tcase_add_test(tc, test_sacct_quick_start_replayed);
 	tcase_add_test(tc, test_never_fits_ends);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("backfill reservation: the head of each partition's queue");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_resv_head_of_queue);
+	tcase_add_test(tc, test_resv_gpuquota_and_held);
+	tcase_add_test(tc, test_resv_nodes);
+	tcase_add_test(tc, test_resv_failure_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -185,6 +185,34 @@ START_TEST(test_idle_fragmented)
 END_TEST
 
 /*
+ * Stock, one node of 8 GPUs (the trace has no time limits: a job's run
+ * time is its limit): A (4 GPUs, 100 s) at 0, B (8, 30 s) at 10, C (4,
+ * 200 s) at 20.  B is reserved the node at 100; C fits in the 4 idle GPUs
+ * but would end at 220: it waits.  [10, 20): B asks more than is idle
+ * (4 x 10 = 40 GPU-s); [20, 100): C fits and waits behind B's
+ * reservation, reserved 4 x 80 = 320.  B runs [100, 130), C from 130.
+ */
+START_TEST(test_idle_reserved)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+
+	read_trace("1,a,4,0,1,0,100,0,Pass\n"
+		   "2,b,8,0,1,10,30,0,Pass\n"
+		   "3,c,4,0,1,10,200,0,Pass\n", 1, 8, &h);
+	replay(&h, 1, 8, NULL, &r);
+	ck_assert_int_eq(r.job[1].first_start, GQ_SIM_TRACE_EPOCH + 100);
+	ck_assert_int_eq(r.job[2].first_start, GQ_SIM_TRACE_EPOCH + 130);
+	ck_assert_double_eq_tol(r.idle_waiting_secs, 360, 1e-9);
+	ck_assert_double_eq_tol(r.idle_reserved_secs, 320, 1e-9);
+	ck_assert_double_eq_tol(r.idle_held_secs, 0, 1e-9);
+	ck_assert_double_eq_tol(r.idle_fragmented_secs, 0, 1e-9);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+}
+END_TEST
+
+/*
  * gpuquota, one node of 2 GPUs, team-a's gpu_limit 1: a1 (1 GPU, 100 s)
  * at 0, a2 (1 GPU, 50 s) at 10.  a2 fits but the pass at 10 holds it
  * (a1 and a2 would pass the limit): 1 idle GPU x 90 s, held.  At 100 a1
@@ -292,6 +320,7 @@ Suite *sim_report_suite(void)
 	tcase_add_test(tc, test_projects_reported);
 	tcase_add_test(tc, test_idle_fragmented);
 	tcase_add_test(tc, test_idle_held);
+	tcase_add_test(tc, test_idle_reserved);
 	tcase_add_test(tc, test_series_quick_start);
 	tcase_add_test(tc, test_series_bounded);
 	suite_add_tcase(s, tc);

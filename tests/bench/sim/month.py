@@ -9,9 +9,13 @@ gpuquota.json giving the ten heaviest users quotas proportional to their
 GPU-seconds, summing to 1 000 (the rest: zero-quota accounts).
 
   month.py --trace CSV --out DIR [--scale S] [--jobs J] [--seed N]
+           [--nodes N] [--days D]
 
-Prints the offered load (the jobs' GPU-seconds over 1 000 GPUs x 30
-days).  The same arguments give the same files byte for byte.
+--nodes (8 GPUs each, default 125) and --days (default 30) scale the
+case: 1 250 nodes and 1 000 000 jobs over 30 days is the same offered
+load on ten times the cluster (quotas then sum to its GPUs).  Prints the
+offered load (the jobs' GPU-seconds over the GPUs x the days).  The same
+arguments give the same files byte for byte.
 """
 import argparse
 import csv
@@ -19,7 +23,7 @@ import json
 import os
 import random
 
-GPUS, NODE_GPUS, DAYS = 1000, 8, 30
+NODE_GPUS = 8
 
 
 def gpus_of(gpu_num, node_num):
@@ -36,17 +40,23 @@ def main():
 	ap.add_argument("--scale", type=float, default=0.13)
 	ap.add_argument("--jobs", type=int, default=100000)
 	ap.add_argument("--seed", type=int, default=29)
+	ap.add_argument("--nodes", type=int, default=125)
+	ap.add_argument("--days", type=float, default=30)
 	a = ap.parse_args()
+	gpus = a.nodes * NODE_GPUS
 	rows = list(csv.DictReader(open(a.trace, newline="")))
 	rnd = random.Random(a.seed)
-	span = DAYS * 86400
+	span = a.days * 86400
 	usage, offered = {}, 0
+	t, last = 0.0, 0	# the submit time, and its whole seconds written
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "month.csv"), "w") as out:
 		out.write("u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n")
 		for i in range(a.jobs):
 			r = rows[rnd.randrange(len(rows))]
-			iv = int(rnd.expovariate(a.jobs / span)) if i else 0
+			if i:	# fractions carried: the stream keeps its rate
+				t += rnd.expovariate(a.jobs / span)
+			iv, last = int(t) - last, int(t)
 			rt = min(max(2, int(int(r["run_time"]) * a.scale)), 3 * 86400)
 			g = gpus_of(int(r["gpu_num"]), int(r["node_num"]))
 			usage[r["user"]] = usage.get(r["user"], 0) + g * rt
@@ -55,13 +65,13 @@ def main():
 								   r["node_num"], iv, rt, r["new_status"]))
 	top = sorted(usage, key=lambda u: (-usage[u], u))[:10]
 	total = sum(usage[u] for u in top)
-	quota = [GPUS * usage[u] // total for u in top]
-	quota[0] += GPUS - sum(quota)
+	quota = [gpus * usage[u] // total for u in top]
+	quota[0] += gpus - sum(quota)
 	with open(os.path.join(a.out, "month.json"), "w") as f:
 		json.dump({"projects": [{"name": "u" + u, "gpu_quota": q}
 					for u, q in zip(top, quota)]}, f)
 		f.write("\n")
-	print("offered load %.2f" % (offered / (GPUS * span)))
+	print("offered load %.2f" % (offered / (gpus * span)))
 
 
 if __name__ == "__main__":

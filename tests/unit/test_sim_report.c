@@ -154,33 +154,36 @@ END_TEST
  * n3 whole), one node wholly idle of the 2 it needs: fragmented, 4 x 80
  * = 320.  E starts at 100.
  */
-START_TEST(test_idle_fragmented)
+/* Replay a trace on stock (nodes x gpn) and check job `j`'s first start
+ * (seconds after the first submit) and the idle GPU-seconds: all, and of
+ * them fragmented and reserved (held: none under stock). */
+static void stock_idle(const char *trace, int nodes, int gpn, int j,
+		       int64_t start, double all, double frag, double resv)
 {
 	gq_sim_history_t h = { 0 };
 	gq_sim_result_t r;
 
-	read_trace("1,a,1,0,1,0,100,0,Pass\n"
-		   "2,b,1,0,1,0,40,0,Pass\n"
-		   "3,c,1,0,1,0,100,0,Pass\n"
-		   "4,d,2,0,1,10,30,0,Pass\n", 2, 2, &h);
-	replay(&h, 2, 2, NULL, &r);
-	ck_assert_int_eq(r.job[3].wait, 90);
-	ck_assert_double_eq_tol(r.idle_waiting_secs, 150, 1e-9);
-	ck_assert_double_eq_tol(r.idle_fragmented_secs, 120, 1e-9);
+	read_trace(trace, nodes, gpn, &h);
+	replay(&h, nodes, gpn, NULL, &r);
+	ck_assert_int_eq(r.job[j].first_start, GQ_SIM_TRACE_EPOCH + start);
+	ck_assert_double_eq_tol(r.idle_waiting_secs, all, 1e-9);
+	ck_assert_double_eq_tol(r.idle_fragmented_secs, frag, 1e-9);
+	ck_assert_double_eq_tol(r.idle_reserved_secs, resv, 1e-9);
 	ck_assert_double_eq_tol(r.idle_held_secs, 0, 1e-9);
 	gq_sim_result_free(&r);
 	gq_sim_history_free(&h);
+}
 
-	read_trace("1,a,1,0,1,0,100,0,Pass\n"
+START_TEST(test_idle_fragmented)
+{
+	stock_idle("1,a,1,0,1,0,100,0,Pass\n"
+		   "2,b,1,0,1,0,40,0,Pass\n"
+		   "3,c,1,0,1,0,100,0,Pass\n"
+		   "4,d,2,0,1,10,30,0,Pass\n", 2, 2, 3, 100, 150, 120, 0);
+	stock_idle("1,a,1,0,1,0,100,0,Pass\n"
 		   "2,x,1,0,1,0,20,0,Pass\n"
 		   "3,b,1,0,1,0,100,0,Pass\n"
-		   "4,e,4,0,2,10,30,0,Pass\n", 3, 2, &h);
-	replay(&h, 3, 2, NULL, &r);
-	ck_assert_int_eq(r.job[3].first_start, GQ_SIM_TRACE_EPOCH + 100);
-	ck_assert_double_eq_tol(r.idle_waiting_secs, 350, 1e-9);
-	ck_assert_double_eq_tol(r.idle_fragmented_secs, 320, 1e-9);
-	gq_sim_result_free(&r);
-	gq_sim_history_free(&h);
+		   "4,e,4,0,2,10,30,0,Pass\n", 3, 2, 3, 100, 350, 320, 0);
 }
 END_TEST
 
@@ -194,21 +197,10 @@ END_TEST
  */
 START_TEST(test_idle_reserved)
 {
-	gq_sim_history_t h = { 0 };
-	gq_sim_result_t r;
-
-	read_trace("1,a,4,0,1,0,100,0,Pass\n"
+	/* C (job 2) starts at 130: after B's [100, 130) */
+	stock_idle("1,a,4,0,1,0,100,0,Pass\n"
 		   "2,b,8,0,1,10,30,0,Pass\n"
-		   "3,c,4,0,1,10,200,0,Pass\n", 1, 8, &h);
-	replay(&h, 1, 8, NULL, &r);
-	ck_assert_int_eq(r.job[1].first_start, GQ_SIM_TRACE_EPOCH + 100);
-	ck_assert_int_eq(r.job[2].first_start, GQ_SIM_TRACE_EPOCH + 130);
-	ck_assert_double_eq_tol(r.idle_waiting_secs, 360, 1e-9);
-	ck_assert_double_eq_tol(r.idle_reserved_secs, 320, 1e-9);
-	ck_assert_double_eq_tol(r.idle_held_secs, 0, 1e-9);
-	ck_assert_double_eq_tol(r.idle_fragmented_secs, 0, 1e-9);
-	gq_sim_result_free(&r);
-	gq_sim_history_free(&h);
+		   "3,c,4,0,1,10,200,0,Pass\n", 1, 8, 2, 130, 360, 0, 320);
 }
 END_TEST
 

@@ -23,6 +23,8 @@
 #   make bench      benchmarks of the hot path
 #   make bench-cluster  stock Slurm vs gpuquota on a local cluster of 64 nodes x
 #                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
+#   make bench-validate BENCH_DIR=DIR  a finished bench-cluster work dir
+#                   against `gpuquota simulate` on its workload (no daemon)
 
 CC       ?= gcc
 # SLURM_VERSION=V: build for SchedMD's release V from its source tarball in
@@ -69,7 +71,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster clean asan-plugins fuzz soak
+.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -278,6 +280,14 @@ bench-cluster:
 	/usr/bin/python3 tests/bench/cluster/test_analyze.py
 	/usr/bin/python3 tests/bench/cluster/test_trace.py
 	tests/bench/cluster/run.sh
+
+# A finished bench-cluster work dir (its GQ_BENCH_DIR) against `gpuquota
+# simulate` on the same workload; reads files only, starts no daemon.
+bench-validate: all
+	@test -n "$(BENCH_DIR)" || { echo "usage: make bench-validate BENCH_DIR=DIR" >&2; exit 2; }
+	/usr/bin/python3 tests/bench/cluster/test_to_sim.py
+	/usr/bin/python3 tests/bench/cluster/test_validate.py
+	tests/bench/cluster/validate.sh $(BENCH_DIR)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/*.so $(BUILD)/unit_tests $(BUILD)/bench \

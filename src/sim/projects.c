@@ -4,22 +4,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/registry.h"
 #include "sim/projects.h"
+
+/* The config project of `account` as the plugins map it (the core's
+ * registry: Slurm's spellings folded), -1 when no project lists it or out
+ * of memory (*oom set). */
+static int _project_in(gq_registry_t *reg, const gq_config_t *cfg,
+		       const char *account, bool *oom)
+{
+	int p = gq_registry_project_of(reg, account);
+
+	if (p < 0)
+		*oom = true;
+	return p >= 0 && p < cfg->nprojects ? p : -1;
+}
 
 int gq_sim_project_of(const gq_config_t *cfg, const char *account)
 {
-	int i, a;
+	gq_registry_t reg;
+	bool oom = false;
+	int p = -1;
 
-	for (i = 0; cfg && i < cfg->nprojects; i++) {
-		const gq_project_cfg_t *p = &cfg->projects[i];
-
-		if (!p->naccounts && !strcmp(p->name, account))
-			return i;
-		for (a = 0; a < p->naccounts; a++)
-			if (!strcmp(p->accounts[a], account))
-				return i;
-	}
-	return -1;
+	if (cfg && !gq_registry_init(&reg, cfg))
+		p = _project_in(&reg, cfg, account, &oom);
+	if (cfg)
+		gq_registry_free(&reg);
+	return p;
 }
 
 double gq_sim_project_quota(const gq_config_t *cfg, int p)
@@ -38,6 +49,8 @@ double gq_sim_project_quota(const gq_config_t *cfg, int p)
 int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg)
 {
 	int np = cfg ? cfg->nprojects : 0, a, p;
+	gq_registry_t reg;
+	bool oom = false;
 
 	r->proj = calloc(np + r->nacct + 1, sizeof(*r->proj));
 	if (!r->proj)
@@ -48,10 +61,12 @@ int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg)
 		r->proj[p].project = p;
 	}
 	r->nproj = np;
-	for (a = 0; a < r->nacct; a++) {
+	if (cfg && gq_registry_init(&reg, cfg))
+		oom = true;
+	for (a = 0; !oom && a < r->nacct; a++) {
 		gq_sim_acct_t *x = &r->acct[a];
 
-		x->project = gq_sim_project_of(cfg, x->account);
+		x->project = cfg ? _project_in(&reg, cfg, x->account, &oom) : -1;
 		if (x->project >= 0)
 			continue;
 		x->project = r->nproj;
@@ -59,7 +74,9 @@ int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg)
 		r->proj[r->nproj].project = r->nproj;
 		r->nproj++;
 	}
-	return 0;
+	if (cfg)
+		gq_registry_free(&reg);
+	return oom ? -1 : 0;
 }
 
 void gq_sim_below_quota(gq_sim_acct_t *x, int64_t dt)

@@ -3,8 +3,8 @@
  * rolled up into the projects of one configuration (the first
  * gpuquota.json given), as an admin reads them.
  *
- * Owns: which project an account is in (the first project listing it; a
- * project listing none is its own name's), a project's quota (summed over
+ * Owns: which project an account is in (as the plugins map it: the
+ * core's registry, core/registry.h), a project's quota (summed over
  * pools), and each project's figures: its accounts' GPU-hours, requeues,
  * GPU-hours lost, jobs and jobs never started summed; its wait p50/p95
  * over the union of its accounts' jobs (from the jobs' outcomes, not from
@@ -20,9 +20,10 @@
 #include "config/config.h"
 #include "sim/replay.h"
 
-/* The index of the project of cfg listing `account` (a project listing
- * no account lists its own name), -1 when none does.  O(projects x
- * accounts). */
+/* The index of the project of cfg listing `account`, as the plugins map
+ * it (the core's registry: a project listing no account lists its own
+ * name; Slurm's spellings folded), -1 when none does or out of memory.
+ * O(projects x accounts): a registry made for the call. */
 int gq_sim_project_of(const gq_config_t *cfg, const char *account);
 
 /* Project p's quota in cfg, summed over pools. */
@@ -32,7 +33,7 @@ double gq_sim_project_quota(const gq_config_t *cfg, int p);
  * r->proj: cfg's projects in its order, then each account of r->acct no
  * project lists, in r->acct's order; each account's `project` set.
  * After the replay's accounts are known.  0, or -1 out of memory.
- * O(A x projects x accounts).
+ * O(projects x accounts + A): one registry for all.
  */
 int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg);
 

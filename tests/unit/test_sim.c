@@ -175,7 +175,9 @@ START_TEST(test_quick_start_requeues_a1)
 }
 END_TEST
 
-/* Time below quota is measured against a project's quota by account. */
+/* Time below quota is measured against a project's quota by account,
+ * the account found as the plugins find it (Slurm's spellings folded:
+ * sacct's "UB" is gpuquota.json's "ub"). */
 START_TEST(test_quota_of)
 {
 	char *path = quick_config(), err[GQ_ERR_MAX] = "";
@@ -183,6 +185,7 @@ START_TEST(test_quota_of)
 
 	ck_assert_msg(!gq_config_load(path, &cfg, err, sizeof(err)), "%s", err);
 	ck_assert_double_eq_tol(gq_sim_quota_of(cfg, "ub"), 2, 1e-9);
+	ck_assert_double_eq_tol(gq_sim_quota_of(cfg, "UB"), 2, 1e-9);
 	ck_assert_double_eq_tol(gq_sim_quota_of(cfg, "team-a"), 0, 1e-9);
 	ck_assert_double_eq_tol(gq_sim_quota_of(NULL, "ua"), 0, 1e-9);
 	gq_config_free(cfg);

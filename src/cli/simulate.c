@@ -5,13 +5,14 @@
  *   gpuquota simulate (--trace CSV | --sacct FILE)
  *       (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)
  *       [--pass-interval S] [--requeue-delay S] [--json] [--accounts]
- *       [--plot FILE.png] CONFIG...
+ *       [--until S] [--plot FILE.png] CONFIG...
  *
  * CONFIG: a gpuquota.json, or "stock" (Slurm's order without gpuquota).
  * Time below quota is measured against the first gpuquota.json's quotas,
  * and its projects are the report's (src/sim/projects.h); the accounts'
  * tables too with --accounts (JSON has both).  --plot draws each
- * project's GPUs over time (cli/sim_plot.h).
+ * project's GPUs over time (cli/sim_plot.h).  --until S replays the first
+ * S seconds after the first submit only (the figures of a window).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ typedef struct {
 	const char *trace, *sacct, *nodes_from, *plot;
 	long nodes, gpus, cpus;
 	int interval, delay;
+	long until;
 	bool json, accounts;
 } gq_sim_args_t;
 
@@ -43,9 +45,10 @@ static int _usage(FILE *f, int rc)
 	fprintf(f, "usage: gpuquota simulate (--trace CSV | --sacct FILE)\n"
 		   "         (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)\n"
 		   "         [--pass-interval S] [--requeue-delay S] [--json] [--accounts]\n"
-		   "         [--plot FILE.png] CONFIG...\n"
+		   "         [--until S] [--plot FILE.png] CONFIG...\n"
 		   "  CONFIG: a gpuquota.json, or stock; projects are the first file's\n"
 		   "  --accounts: the accounts' tables too; --plot: each project's GPUs over time (gnuplot)\n"
+		   "  --until: only the first S seconds after the first submit\n"
 		   "  sacct: sacct -a -P -X -D -S START -E END --format=JobID,Account,Partition,AllocTRES,ReqTRES,NNodes,Submit,Start,End,Elapsed,Timelimit,State\n");
 	return rc;
 }
@@ -75,6 +78,7 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		{ "json", no_argument, NULL, 'j' },
 		{ "accounts", no_argument, NULL, 'a' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -93,6 +97,7 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		case 'N': if (!_num(optarg, 1, &a->nodes)) goto bad; break;
 		case 'G': if (!_num(optarg, 1, &a->gpus)) goto bad; break;
 		case 'C': if (!_num(optarg, 0, &a->cpus)) goto bad; break;
+		case 'u': if (!_num(optarg, 1, &a->until)) goto bad; break;
 		case 'i': if (!_num(optarg, 1, &v)) goto bad;
 			a->interval = (int)v; break;
 		case 'd': if (!_num(optarg, 0, &v)) goto bad;
@@ -181,6 +186,7 @@ int gq_simulate_command(int argc, char **argv)
 			.quotas = quotas, .pass_interval = a.interval,
 			.requeue_delay = a.delay, .idle_pass = GQ_SIM_IDLE_PASS,
 			.series_points = a.plot ? GQ_SIM_PLOT_POINTS : 0,
+			.until = a.until,
 		};
 
 		err[0] = '\0';

@@ -164,6 +164,18 @@ void gq_sim_end(gq_replay_t *R, uint32_t i)
 		gq_state_job_gone(R->h->job[i].id);
 }
 
+void gq_sim_cut(gq_replay_t *R)
+{
+	size_t k;
+
+	for (k = 0; k < R->nrunning; k++) {
+		const gq_rjob_t *j = &R->job[R->running[k]];
+
+		R->r->acct[j->acct].gpu_secs +=
+			(double)j->held_gpus * (R->now - j->start);
+	}
+}
+
 /*
  * Slurm's requeue: the job pending again, its submit time now, its begin
  * time `requeue_delay` later; its work since its start is lost (the

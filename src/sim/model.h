@@ -93,6 +93,10 @@ int gq_sim_start(gq_replay_t *R, uint32_t i, const int *nodes);
 int gq_sim_requeue(gq_replay_t *R, uint32_t i);
 void gq_sim_end(gq_replay_t *R, uint32_t i);
 
+/* The replay stops at R->now (opts.until): the GPU-seconds of the jobs
+ * still running counted to it (job_life.c).  O(running). */
+void gq_sim_cut(gq_replay_t *R);
+
 /* The pass input's nodes and partitions, once (model_pass.c). */
 int gq_sim_in_nodes(gq_replay_t *R);
 

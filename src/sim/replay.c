@@ -215,10 +215,11 @@ static int64_t _next_pass(const gq_replay_t *R)
 /*
  * The loop: the earliest of the next event and the next pass; the
  * figures advanced to it, its events handled, the pass run when due, a
- * scheduling attempt after.
+ * scheduling attempt after.  Past opts.until the figures are cut there.
  */
 static int _loop(gq_replay_t *R)
 {
+	int64_t stop = R->o->until > 0 ? R->base + R->o->until : INT64_MAX;
 	gq_ev_t e;
 	int rc = 0;
 
@@ -228,6 +229,11 @@ static int _loop(gq_replay_t *R)
 
 		if (t == INT64_MAX)
 			break;
+		if (t > stop) {
+			gq_sim_advance(R, stop);
+			gq_sim_cut(R);
+			break;
+		}
 		gq_sim_advance(R, t);
 		while (!rc && gq_events_next(&R->ev) == t &&
 		       gq_events_pop(&R->ev, &e))
@@ -376,11 +382,17 @@ static void _idle(gq_sim_cluster_t *c)
 int gq_sim_replay(const gq_sim_opts_t *o, gq_sim_result_t *r, char *err,
 		  size_t errlen)
 {
-	gq_replay_t R = { .o = o, .h = o->history, .c = o->cluster, .r = r,
+	gq_sim_history_t cut = *o->history;
+	gq_replay_t R = { .o = o, .h = &cut, .c = o->cluster, .r = r,
 			  .gq = o->config != NULL };
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
+	/* with until, the jobs submitted by then (the history is in submit
+	 * order) */
+	while (o->until > 0 && cut.n &&
+	       cut.job[cut.n - 1].submit > cut.job[0].submit + o->until)
+		cut.n--;
 	_idle(R.c);
 	gq_state_lock();
 	gq_state_clear();

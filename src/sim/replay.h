@@ -53,6 +53,12 @@ typedef struct {
 				 * this often while jobs wait (seconds) */
 	int series_points;	/* the projects' GPUs over time in at most
 				 * this many steps (series.h); 0: none */
+	int64_t until;		/* seconds after the first submit the
+				 * replay stops: jobs submitted later are
+				 * left out, the figures cut there (the
+				 * GPU-seconds of jobs still running
+				 * counted to it); 0: until the last job
+				 * ends */
 	bool no_reservation;	/* backfill without reservations
 				 * (reservation.h): every job that fits
 				 * now starts */

@@ -9,7 +9,7 @@ measurement, only what the script reads.  `make bench-validate` runs it
 (build/gpuquota is needed).
 
 Checked: validate.sh exits 0, reads the shape (16 GPUs, the requeue delay
-cred_expire 10 + 1), prints both tables with a row per project of
+cred_expire 10 + 1), replays the bench's window (150 s) only, prints both tables with a row per project of
 projects.tsv and the placeholder's figures where the bench's go (1 000
 GPU-s held: 10 GPUs for 100 s; 7 requeues); the simulator held GPUs in
 the window; without a run's alloc.tsv it fails naming that file."""
@@ -66,18 +66,22 @@ def main():
 	bad = []
 	if r.returncode != 0:
 		bad.append("validate.sh exited %d: %s" % (r.returncode, r.stderr))
-	if "4 nodes x 4 GPUs (4 CPUs), 11 s requeue delay, 193 jobs" not in r.stderr:
-		bad.append("no shape, delay and job count (150 submits, arrays as tasks) in %r" % r.stderr)
+	if "4 nodes x 4 GPUs (4 CPUs), 11 s requeue delay, 193 jobs, the first 150 s" not in r.stderr:
+		bad.append("no shape, delay, job count (150 submits, arrays as tasks) and window in %r"
+			   % r.stderr)
 	rows = {l.split("|")[1].strip(): l for l in r.stdout.splitlines() if l.startswith("| ")}
 	if not rows.get("GPU-s held in the window", "").startswith("| GPU-s held in the window | 1000 |"):
 		bad.append("bench gpuquota GPU-s held: expected 1000, got %r"
 			   % rows.get("GPU-s held in the window"))
-	req = rows.get("requeues (simulate: whole replay)", "")
+	req = rows.get("requeues", "")
 	if req.count("| 7 |") != 2:
 		bad.append("requeues: expected the bench's 7 under both systems, got %r" % req)
 	held = rows.get("GPU-s held in the window", "| x | 0 | 0 |").split("|")
 	if not held[3].strip().isdigit() or int(held[3]) <= 0:
 		bad.append("simulate gpuquota held no GPU in the window: %r" % held)
+	span = rows.get("span, s (bench: the window; simulate: its replay)", "| x | 0 | 0 |").split("|")
+	if span[3].strip() != "150":
+		bad.append("simulate gpuquota's replay not cut to the bench's 150 s window: %r" % span)
 	per = [l for l in r.stdout.splitlines() if l.split("|")[1:2] and l.split("|")[1].strip() in projects]
 	if len(per) != 2 * len(projects):
 		bad.append("expected a row per project under each system, got %d" % len(per))

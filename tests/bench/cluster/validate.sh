@@ -13,7 +13,9 @@
 # simulator's sim.json and alloc.dat/.png, and validate.md, the tables
 # (compare.py) also printed.  The cluster's shape (nodes, GPUs and CPUs a
 # node) and the requeue delay (AuthInfo's cred_expire + 1, as Slurm
-# delays a requeued job) are read from the gpuquota round's slurm.conf.
+# delays a requeued job) are read from the gpuquota round's slurm.conf;
+# the replay stops at the end of the bench's window (--until: its
+# rounds' median), so both sides' figures cover the same time.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -58,10 +60,18 @@ cred=$(sed -n 's/^AuthInfo=.*cred_expire=\([0-9]*\).*/\1/p' "$CONF")
 
 mkdir -p "$OUT"
 "$PY" "$HERE/to_sim.py" --work "$WL" --out "$OUT"
-say "simulate: $NODES nodes x $GPUS GPUs ($CPUS CPUs), ${delay[1]:-the default} s requeue delay, $(jq .jobs "$OUT/to_sim.json") jobs"
+# the bench's window (its rounds' median) on the simulator's clock, whose
+# time 0 is the bench's first submit
+until=$(jq -n --slurpfile r "$REPORT/results.json" --slurpfile s "$OUT/to_sim.json" \
+	'($r[0].gpuquota | map(.window_s) | sort) as $w
+	 | ($w | if length % 2 == 1 then .[length / 2 | floor]
+		 else (.[length / 2 - 1] + .[length / 2]) / 2 end)
+	 - $s[0].first_submit_s | round')
+[[ $until =~ ^[1-9][0-9]*$ ]] || die "$REPORT/results.json: no window to cut the replay to (got '$until')"
+say "simulate: $NODES nodes x $GPUS GPUs ($CPUS CPUs), ${delay[1]:-the default} s requeue delay, $(jq .jobs "$OUT/to_sim.json") jobs, the first ${until} s"
 rc=0
 "$GQ" simulate --trace "$OUT/trace.csv" --nodes "$NODES" --gpus-per-node "$GPUS" \
-	--cpus-per-node "$CPUS" "${delay[@]}" --json --plot "$OUT/alloc.png" \
+	--cpus-per-node "$CPUS" "${delay[@]}" --until "$until" --json --plot "$OUT/alloc.png" \
 	"$OUT/gpuquota.json" stock >"$OUT/sim.json" || rc=$?
 # exit status 1 with the data kept: gnuplot is missing, the PNG alone is
 ((rc == 0)) || [[ $rc == 1 && -s $OUT/sim.json && -f $OUT/alloc.dat ]] \

@@ -27,20 +27,27 @@ void read_trace(const char *body, uint32_t nodes, uint32_t gpus,
 	free(path);
 }
 
-void replay_with(const gq_sim_history_t *h, int n, uint32_t g,
-		 const char *config, const gq_config_t *quotas, int points,
-		 gq_sim_result_t *r)
+void replay_until(const gq_sim_history_t *h, int n, uint32_t g,
+		  const char *config, const gq_config_t *quotas, int points,
+		  int64_t until, gq_sim_result_t *r)
 {
 	gq_sim_cluster_t c;
 	char err[GQ_ERR_MAX] = "";
 	gq_sim_opts_t o = { .history = h, .cluster = &c, .config = config,
 			    .quotas = quotas, .series_points = points,
 			    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
-			    .idle_pass = GQ_SIM_IDLE_PASS };
+			    .idle_pass = GQ_SIM_IDLE_PASS, .until = until };
 
 	ck_assert_int_eq(gq_sim_cluster_uniform(&c, n, g, 0), 0);
 	ck_assert_msg(!gq_sim_replay(&o, r, err, sizeof(err)), "%s", err);
 	gq_sim_cluster_free(&c);
+}
+
+void replay_with(const gq_sim_history_t *h, int n, uint32_t g,
+		 const char *config, const gq_config_t *quotas, int points,
+		 gq_sim_result_t *r)
+{
+	replay_until(h, n, g, config, quotas, points, 0, r);
 }
 
 void replay(const gq_sim_history_t *h, int n, uint32_t g, const char *config,

@@ -175,22 +175,6 @@ START_TEST(test_quick_start_requeues_a1)
 }
 END_TEST
 
-/* h replayed on n nodes of g GPUs under config for its first `until`
- * seconds. */
-static void _replay_until(const gq_sim_history_t *h, int n, uint32_t g,
-			  const char *config, int64_t until, gq_sim_result_t *r)
-{
-	gq_sim_cluster_t c;
-	char err[GQ_ERR_MAX] = "";
-	gq_sim_opts_t o = { .history = h, .cluster = &c, .config = config,
-			    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
-			    .idle_pass = GQ_SIM_IDLE_PASS, .until = until };
-
-	ck_assert_int_eq(gq_sim_cluster_uniform(&c, n, g, 0), 0);
-	ck_assert_msg(!gq_sim_replay(&o, r, err, sizeof(err)), "%s", err);
-	gq_sim_cluster_free(&c);
-}
-
 /*
  * --until cuts the figures at a window's end.  Stock, 1 node x 3 GPUs:
  * x (2 GPUs, 0-100) runs; y's 2-GPU job (10) waits; y's 1-GPU job runs
@@ -209,7 +193,7 @@ START_TEST(test_until_cuts_the_window)
 	read_trace("1,x,2,0,1,0,100,0,Pass\n"
 		   "2,y,2,0,1,10,50,0,Pass\n"
 		   "3,y,1,0,1,10,30,0,Pass\n", 1, 3, &h);
-	_replay_until(&h, 1, 3, NULL, 60, &r);
+	replay_until(&h, 1, 3, NULL, NULL, 0, 60, &r);
 	ck_assert_double_eq_tol(r.acct[0].gpu_secs, 120, 1e-9);
 	ck_assert_double_eq_tol(r.acct[1].gpu_secs, 30, 1e-9);
 	ck_assert_int_eq(r.job[1].first_start, -1);
@@ -218,7 +202,7 @@ START_TEST(test_until_cuts_the_window)
 	ck_assert_double_eq_tol(r.idle_waiting_secs, 20, 1e-9);
 	ck_assert_int_eq(r.span, 60);
 	gq_sim_result_free(&r);
-	_replay_until(&h, 1, 3, NULL, 15, &r);
+	replay_until(&h, 1, 3, NULL, NULL, 0, 15, &r);
 	ck_assert_uint_eq(r.acct[1].jobs, 1);
 	ck_assert_double_eq_tol(r.acct[0].gpu_secs, 30, 1e-9);
 	ck_assert_double_eq_tol(r.idle_waiting_secs, 5, 1e-9);
@@ -226,7 +210,7 @@ START_TEST(test_until_cuts_the_window)
 	gq_sim_history_free(&h);
 
 	read_trace(quick_start, 2, 2, &h);
-	_replay_until(&h, 2, 2, cfg, 20, &r);
+	replay_until(&h, 2, 2, cfg, NULL, 0, 20, &r);
 	ck_assert_uint_eq(r.reclaims, 1);
 	ck_assert_uint_eq(r.acct[0].requeues, 1);
 	ck_assert_double_eq_tol(r.acct[0].lost_secs, 10, 1e-9);

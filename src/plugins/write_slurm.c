@@ -185,19 +185,23 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
 }
 
 /*
- * A pending job the pass before had in a pool and this one has in none (its
- * partition or account changed): gpuquota's hold lifted and, with
- * multifactor, its site factor given back (gq_mf_left_pools); it is
- * ordered as every job outside the pools.  A person's hold (priority 0,
- * not ours) is left as it is.  O(1).
+ * A pending job this pass has in no pool (its partition or account changed,
+ * or the pools did): gpuquota's hold lifted, whether or not a pass before
+ * had the job (after a restart none did), and, with multifactor, the site
+ * factor given back (gq_mf_left_pools) of a job the pass before had in a
+ * pool; it is ordered as every job outside the pools.  A person's hold
+ * (priority 0, not ours) is left as it is.  O(1).
  */
 static void _decide_left(job_record_t *job_ptr, const gq_pools_t *prev_pools,
 			 gq_write_t *w)
 {
 	int k;
 
-	if (!prev_pools || !gq_pools_job(prev_pools, job_ptr->job_id, &k) ||
-	    (!gq_read_held(job_ptr) && (!gq_mf_on() || !job_ptr->priority)))
+	/* gpuquota's hold is known by its own mark: the first pass after a
+	 * start, which has no pass before, releases it too */
+	if (!gq_read_held(job_ptr) &&
+	    (!prev_pools || !gq_pools_job(prev_pools, job_ptr->job_id, &k) ||
+	     !gq_mf_on() || !job_ptr->priority))
 		return;
 	w->what = GQ_WRITE_LEFT;
 	w->kick = true;

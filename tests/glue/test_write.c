@@ -321,6 +321,47 @@ START_TEST(rehold_writes_another_pools_hold)
 END_TEST
 
 /*
+ * A job gpuquota holds that leaves the pools while slurmctld restarts is
+ * released by the first pass, which has no pass before to compare with
+ * (docs/MODEL.md "Outside the pool").  Pool: partition gpu; team-a (q 1,
+ * L 1) runs 1.  Job 9 was held by the limit, then moved to partition cpu
+ * (Slurm does not call the priority plugin for a job at priority 0).
+ * Job 10, also in cpu, carries a person's hold (priority 0, WAIT_HELD,
+ * no text of ours): it stays held.
+ */
+START_TEST(held_job_outside_pools_released_after_restart)
+{
+	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1}],"
+			     " \"settings\": {\"partitions\": [\"gpu\"]}}");
+	char err[GQ_ERR_MAX];
+	job_record_t *j, *p;
+	gq_view_t *v;
+
+	glue_jobs_reset();
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	v = gq_state_next()->view[0];
+	gq_view_begin(v, 4, 100);
+	run(v, 1, "team-a", 1, 1);
+	ck_assert_int_eq(gq_view_compute(v), 0);	/* 9, 10 not in it */
+	gq_state_publish();
+	j = glue_pending(9, "team-a", "cpu", 0);
+	glue_held_by_gpuquota(j, "gpuquota: project team-a would pass its gpu_limit (1 GPU)");
+	p = glue_pending(10, "team-a", "cpu", 0);
+	p->state_reason = WAIT_HELD;
+	ck_assert(gq_write_pass(gq_state()->view, NULL, 100));	/* kick */
+	ck_assert_uint_gt(j->priority, 0);
+	ck_assert_int_ne(j->state_reason, WAIT_HELD);
+	ck_assert_uint_eq(p->priority, 0);
+	ck_assert_int_eq(p->state_reason, WAIT_HELD);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
  * The squeue text of a room waiter (docs/MODEL.md "Holds", room wait):
  * nodes n0, n1 of 4 GPUs, now 100.  team-a (q 5) runs a1 (3 GPUs, --time
  * end 400) on n0 and a2 (2, end 300) on n1; team-c (q 0) runs c1 (1, no
@@ -381,6 +422,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, decide_reads_only);
 	tcase_add_test(tc, planned_writes_what_a_whole_pass_writes);
 	tcase_add_test(tc, rehold_writes_another_pools_hold);
+	tcase_add_test(tc, held_job_outside_pools_released_after_restart);
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
 	suite_add_tcase(s, tc);
 	return s;

@@ -404,7 +404,7 @@ static int _oom(void)
 static int _load(gq_cli_t *c, const char *file, bool check_only)
 {
 	slurm_conf_t *conf = NULL;
-	const char *wiring;
+	const char *wiring = NULL;
 	char err[GQ_ERR_MAX], *path;
 	time_t now = time(NULL);
 	int k;
@@ -414,8 +414,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		return 1;
 	}
 	_privacy(c, conf);
+	/* slurmctld would not start with it: `check` fails */
 	if (check_only && (wiring = gq_wiring_job_submit(conf->job_submit_plugins)))
-		_warn(wiring, NULL);
+		fprintf(stderr, "gpuquota: error: %s\n", wiring);
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	/* the file slurmctld reads: the same trust as the plugin's */
@@ -469,8 +470,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 			w, conf->priority_weight_tres);
 	}
 	gq_free_ctl_conf(conf);
-	/* `check` refuses a pool of partitions Slurm lacks or that are empty */
-	if (_check_partitions(c) && check_only)
+	/* `check` refuses a pool of partitions Slurm lacks or that are
+	 * empty, and a slurm.conf without job_submit/gpuquota */
+	if ((_check_partitions(c) || wiring) && check_only)
 		return 2;
 	if (!(c->pools = gq_pools_new(c->cfg)) ||
 	    !(c->caps = calloc(c->pools->n, sizeof(*c->caps))) ||

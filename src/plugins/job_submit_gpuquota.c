@@ -13,9 +13,10 @@
  * gpuquota's hold a person's hold first, as _hold_job_rec would:
  * priority 0 set by hand (direct_set_prio), a hold reason, no gpuquota
  * text.  An operator's hold then gets Slurm's own reason (WAIT_HELD, or
- * WAIT_HELD_USER for uhold); a user's stays WAIT_HELD_USER.  Only for the
- * job's owner or an operator: Slurm checks who may update a job after
+ * WAIT_HELD_USER for uhold); a user's stays WAIT_HELD_USER.  Only for
+ * those Slurm lets update the job (_may_update): Slurm checks them after
  * asking the plugins.  Nothing else is changed, and submits are untouched.
+ * priority/gpuquota does not start without this plugin (wiring.h).
  */
 #include "shared/slurm_compat.h"
 
@@ -41,6 +42,21 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
+/*
+ * Does Slurm let uid update job_ptr as job_desc asks?  The rule of
+ * job_mgr.c _update_job: the job's owner, an operator, or a coordinator
+ * of the job's account (and of the account asked for, if one is).
+ */
+static bool _may_update(const job_desc_msg_t *job_desc,
+			const job_record_t *job_ptr, uint32_t uid)
+{
+	if (job_ptr->user_id == uid || validate_operator(uid))
+		return true;
+	return gq_is_user_acct_coord(uid, job_ptr->account) &&
+	       (!job_desc->account ||
+		gq_is_user_acct_coord(uid, job_desc->account));
+}
+
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid GQ_JOB_MODIFY_ERR_MSG)
 {
@@ -50,7 +66,7 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 				       job_ptr->state_desc,
 				       job_desc->priority))
 		return SLURM_SUCCESS;
-	if (job_ptr->user_id != submit_uid && !validate_operator(submit_uid))
+	if (!_may_update(job_desc, job_ptr, submit_uid))
 		return SLURM_SUCCESS;
 	info("gpuquota: %pJ held by uid %u: gpuquota's hold is now that hold (released by scontrol release alone)",
 	     job_ptr, submit_uid);

@@ -73,6 +73,12 @@ extern int init(void)
 		gq_mf_load(true);
 		return SLURM_SUCCESS;
 	}
+	/* a person's hold must stay theirs: no start without the plugin
+	 * that hands gpuquota's hold over (job_submit_gpuquota.c) */
+	if ((wiring = gq_wiring_job_submit(slurm_conf.job_submit_plugins))) {
+		error("gpuquota: %s", wiring);
+		return SLURM_ERROR;
+	}
 	in_ctld = true;
 	/* only root or SlurmUser may decide whose GPUs may be taken */
 	gq_config_require_owner((long)slurm_conf.slurm_user_id);
@@ -86,8 +92,6 @@ extern int init(void)
 	gq_files_init(slurm_conf.state_save_location);
 	gq_load_config(!had_config);
 	_mf_load();
-	if ((wiring = gq_wiring_job_submit(slurm_conf.job_submit_plugins)))
-		error("gpuquota: %s", wiring);
 	if (GQ_PRIORITY_START_IN_INIT)
 		_start_passes();
 	verbose("%s loaded", plugin_type);
@@ -207,7 +211,13 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 
 extern void priority_p_reconfig(bool assoc_clear)
 {
+	const char *wiring;
+
 	gq_mf_reconfig(assoc_clear);
+	/* 22.05 reconfigures in place: it cannot refuse, it says so */
+	if (in_ctld &&
+	    (wiring = gq_wiring_job_submit(slurm_conf.job_submit_plugins)))
+		error("gpuquota: %s", wiring);
 	if (in_ctld) {
 		gq_load_config(false);
 		gq_passes_want();

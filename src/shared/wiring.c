@@ -45,5 +45,5 @@ const char *gq_wiring_job_submit(const char *job_submit_plugins)
 {
 	if (gq_wiring_lists(job_submit_plugins, "gpuquota"))
 		return NULL;
-	return "slurm.conf: JobSubmitPlugins does not list gpuquota: an admin's or user's scontrol hold on a job gpuquota holds is released by gpuquota (add gpuquota to JobSubmitPlugins)";
+	return "slurm.conf: JobSubmitPlugins does not list gpuquota: without it a person's scontrol hold on a job gpuquota holds would be released by gpuquota, so priority/gpuquota does not start (add gpuquota to JobSubmitPlugins, e.g. JobSubmitPlugins=lua,gpuquota)";
 }

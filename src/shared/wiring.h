@@ -13,9 +13,10 @@
 bool gq_wiring_lists(const char *list, const char *name);
 
 /*
- * The warning for slurm.conf's JobSubmitPlugins, or NULL when it lists
- * gpuquota: without job_submit/gpuquota an admin's or user's `scontrol
- * hold` on a job gpuquota holds is undone by gpuquota's next release.
+ * The error for slurm.conf's JobSubmitPlugins, or NULL when it lists
+ * gpuquota: without job_submit/gpuquota a person's `scontrol hold` on a
+ * job gpuquota holds would be undone by gpuquota's next release, so
+ * priority/gpuquota refuses to start and `gpuquota check` fails.
  */
 const char *gq_wiring_job_submit(const char *job_submit_plugins);
 

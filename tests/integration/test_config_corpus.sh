@@ -59,6 +59,7 @@ for f in "$CORPUS"/01-*.json "$CORPUS"/61-*.json "$CORPUS"/67-*.json; do
 	if "$CLUSTER" up --dir "$d" "${PLUGIN_OPTS[@]}" \
 		--gpuquota-json "$f" --timeout 10 \
 		--conf-extra PriorityType=priority/gpuquota \
+		--conf-extra JobSubmitPlugins=gpuquota \
 		--conf-extra PreemptType=preempt/gpuquota \
 		--conf-extra PreemptMode=REQUEUE >/dev/null 2>&1; then
 		"$CLUSTER" down --dir "$d" >/dev/null 2>&1

@@ -11,6 +11,7 @@ printf '{"projects": [{"name": "team-a", "gpu_quota": -2}]}\n' >"$DIR/bad.json"
 if "$CLUSTER" up --dir "$DIR" "${PLUGIN_OPTS[@]}" \
 	--gpuquota-json "$DIR/bad.json" --timeout 10 \
 	--conf-extra PriorityType=priority/gpuquota \
+	--conf-extra JobSubmitPlugins=gpuquota \
 	--conf-extra PreemptType=preempt/gpuquota \
 	--conf-extra PreemptMode=REQUEUE >/dev/null 2>&1; then
 	fail "slurmctld started on a bad gpuquota.json"

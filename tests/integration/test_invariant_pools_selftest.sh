@@ -16,6 +16,7 @@ printf '%s\n' '{"pools": [{"name": "a100", "partitions": ["a100"]},
 	--conf-extra "PartitionName=a100 Nodes=n1 MaxTime=INFINITE State=UP" \
 	--conf-extra "PartitionName=h100 Nodes=n2 MaxTime=INFINITE State=UP" \
 	--conf-extra PriorityType=priority/gpuquota \
+	--conf-extra JobSubmitPlugins=gpuquota \
 	--conf-extra PreemptType=preempt/none \
 	--conf-extra PreemptMode=OFF >/dev/null
 

@@ -11,6 +11,7 @@ printf '%s\n' '{"projects": [{"name": "team-a", "gpu_quota": 0},
 "$CLUSTER" up --dir "$DIR" "${PLUGIN_OPTS[@]}" \
 	--gpuquota-json "$DIR/gpuquota.in.json" --nodes 1 --gpus 2 \
 	--conf-extra PriorityType=priority/gpuquota \
+	--conf-extra JobSubmitPlugins=gpuquota \
 	--conf-extra PreemptType=preempt/none \
 	--conf-extra PreemptMode=OFF >/dev/null
 

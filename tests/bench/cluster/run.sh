@@ -142,7 +142,7 @@ STOCK_CONF=(
 	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
 	"${SITE_CONF[@]}"
 )
-GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota PreemptMode=REQUEUE
+GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota JobSubmitPlugins=gpuquota PreemptMode=REQUEUE
 	"${SITE_CONF[@]}")
 
 # The stock recipe: QOS scavenger (preemptable, requeue), one guaranteed QOS

@@ -22,7 +22,7 @@
 # After `up`, `. DIR/env` sets SLURM_CONF for sbatch/squeue/scontrol/sacct.
 # `down` finds daemons by a marker in their environment (never by name), so
 # clusters with other dirs are left alone; it also kills job processes
-# (children of this cluster's slurmstepd).
+# (children of this cluster's slurmstepd, and those whose slurmstepd died).
 set -euo pipefail
 
 SYS_PLUGINDIR=${GPUQUOTA_SYS_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
@@ -89,6 +89,18 @@ marked_pids() { # DIR -> pids of processes whose environment carries the marker
 		cwd=$(readlink "/proc/$p/cwd" 2>/dev/null) || continue
 		[[ $cwd == "$1" || $cwd == "$1"/* ]] || continue
 		grep -qzFx "$MARKER=$1" "/proc/$p/environ" 2>/dev/null || echo "$p"
+	done || true
+}
+
+# Job processes whose slurmstepd is gone (killed by a test's restart):
+# no marker, no stepd parent, but the submitter's SLURM_CONF of DIR and a
+# SLURM_JOB_ID, which job processes carry and test runners do not.
+orphan_job_pids() { # DIR -> pids
+	local f
+	grep -lzFx "SLURM_CONF=$1/slurm.conf" /proc/[0-9]*/environ 2>/dev/null | while read -r f; do
+		grep -qz '^SLURM_JOB_ID=' "$f" 2>/dev/null || continue
+		f=${f#/proc/}
+		echo "${f%/environ}"
 	done || true
 }
 
@@ -182,6 +194,9 @@ cmd_down() {
 			[[ " ${skip[*]} " == *" $p "* ]] || jobs+=("$p")
 		done
 	fi
+	for p in $(orphan_job_pids "$dir"); do
+		[[ " ${skip[*]} ${jobs[*]} " == *" $p "* ]] || jobs+=("$p")
+	done
 
 	# Controller and node daemons first (munge must outlive them), job
 	# processes killed outright, then slurmdbd (after slurmctld, which sends

@@ -59,6 +59,7 @@
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
 #include "shared/wiring.h"
+#include "cli/release.h"
 
 /*
  * How long `gpuquota check FILE` waits for a controller before it gives
@@ -103,6 +104,7 @@ static void _usage(FILE *f)
 		"       gpuquota sync [--dry-run] [FILE]\n"
 		"       gpuquota metrics [--listen ADDR:PORT]\n"
 		"       gpuquota checkpoint [JOBID]\n"
+		"       gpuquota release [--dry-run]\n"
 		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
 		"       gpuquota simulate (--trace CSV | --sacct FILE) (--nodes N --gpus-per-node G | --nodes-from FILE) [--json] [--accounts] [--plot FILE.png] CONFIG...|stock...\n"
 		"       gpuquota --version\n");
@@ -1085,6 +1087,8 @@ int main(int argc, char **argv)
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
 		return _cmd_metrics(listen);
+	if (!strcmp(cmd, "release"))
+		return gq_release_command(dry_run);
 	if (listen) {
 		_usage(stderr);
 		return 2;

@@ -237,6 +237,16 @@ fill_no_room() {
 }
 restarts() { sl scontrol show job "$1" | grep -oE 'Restarts=[0-9]+' | cut -d= -f2; }
 
+# stays_pending SECONDS JOB...: each JOB pending every second for SECONDS
+stays_pending() {
+	local t=$1 i j
+	shift
+	for ((i = 0; i < t; i++)); do
+		for j in "$@"; do expect_state "$j" PENDING; done
+		sleep 1
+	done
+}
+
 # wait_state JOB STATE [SECONDS]
 # _wait_eq SECONDS WANT CMD...: until CMD prints WANT; false on timeout
 _wait_eq() {

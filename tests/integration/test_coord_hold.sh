@@ -41,10 +41,7 @@ grep -q "gpuquota: JobId=$a2 held by uid $(id -u "$user")" "$DIR/log/slurmctld.l
 	|| fail "no hand-over line for a2 in slurmctld.log"
 sl scancel "$a1"
 _wait_eq 30 "" state "$a1" || fail "a1 ($a1) did not end"
-for i in 1 2 3 4 5 6 7 8; do
-	expect_state "$a2" PENDING
-	sleep 1
-done
+stays_pending 8 "$a2"
 [[ $(sl squeue -h -j "$a2" -o %r) == JobHeldUser ]] \
 	|| fail "a2 reason after a1 ended: '$(sl squeue -h -j "$a2" -o %r)'"
 as_user scontrol release "$a2" || fail "the coordinator's release of a2"

@@ -31,11 +31,7 @@ grep -q "gpuquota: JobId=$a2 held by uid 0" "$DIR/log/slurmctld.log" \
 	|| fail "no hand-over line for a2 in slurmctld.log"
 sl scancel "$a1"
 _wait_eq 30 "" state "$a1" || fail "a1 ($a1) did not end"
-for i in 1 2 3 4 5 6 7 8; do
-	expect_state "$a2" PENDING
-	expect_state "$a3" PENDING
-	sleep 1
-done
+stays_pending 8 "$a2" "$a3"
 [[ $(sl squeue -h -j "$a2" -o %r) == JobHeldAdmin ]] \
 	|| fail "a2 reason after a1 ended: '$(sl squeue -h -j "$a2" -o %r)'"
 sl scontrol release "$a2" || fail "scontrol release $a2"

@@ -60,6 +60,7 @@
 #include "shared/pass_input.h"
 #include "shared/wiring.h"
 #include "cli/release.h"
+#include "tools/trusted_file.h"
 
 /*
  * How long `gpuquota check FILE` waits for a controller before it gives
@@ -424,6 +425,9 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 	/* the file slurmctld reads: the same trust as the plugin's */
 	if (!file)
 		gq_config_require_owner((long)conf->slurm_user_id);
+	/* StateSaveLocation's files: written by slurmctld as SlurmUser;
+	 * root's and the caller's own are trusted too (trusted_file.h) */
+	gq_file_trust_owner((long)conf->slurm_user_id);
 	if (conf->state_save_location) {
 		char *up = gq_usage_file_path(conf->state_save_location);
 

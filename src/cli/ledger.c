@@ -20,6 +20,7 @@
 #include "cli/ledger.h"
 #include "state/ledger.h"
 #include "state/metrics.h"
+#include "tools/trusted_file.h"
 
 typedef struct {
 	gq_ledger_filter_t f;
@@ -100,6 +101,11 @@ static char *_path(const char *dir)
 		return NULL;
 	}
 	path = gq_ledger_path(conf->state_save_location);
+	/* slurmctld writes the ledger as SlurmUser: its files are trusted,
+	 * with root's and the caller's own (trusted_file.h).  With --dir
+	 * (no slurm.conf read) only root's and the caller's: a copy of a
+	 * StateSaveLocation is the caller's own. */
+	gq_file_trust_owner((long)conf->slurm_user_id);
 	gq_free_ctl_conf(conf);
 	if (!path)
 		fprintf(stderr, "gpuquota ledger: out of memory\n");

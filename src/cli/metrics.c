@@ -336,6 +336,9 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 	_counter(p, "gpuquota_ledger_records_dropped_total", "counter",
 		 "Reclaim records lost before the ledger file: no memory, a full queue, or a failed write (logged).",
 		 (double)m->ledger_dropped_total);
+	_counter(p, "gpuquota_state_load_failures_total", "counter",
+		 "State files (usage, reclaim ledger, array throttles) not loaded at the plugin's start: refused (a link, not a regular file, owner, mode, size) or unreadable; that state started empty (logged).",
+		 (double)m->state_load_failures_total);
 	_projects(p, m);
 	_by_reason(p, "gpuquota_holds_total",
 		   "Pending jobs gpuquota held, by reason (limit, department_limit, not_requeueable, reclaim_in_flight).",

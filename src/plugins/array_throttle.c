@@ -17,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "state/metrics.h"
+#include "state/state.h"
 #include "state/throttle_file.h"
+#include "tools/trusted_file.h"
 
 #include "shared/slurm_compat.h"
 
@@ -25,6 +28,9 @@
 #include "plugins/xalloc.h"
 
 #define GQ_THROTTLE_FILE "gpuquota-array-throttles"
+/* The file's size bound: a line is at most 53 bytes, so 64 MB holds over
+ * a million arrays, more job records than a slurmctld keeps. */
+#define GQ_THROTTLE_BOUND (64UL << 20)
 
 /* slurmctld's own: absent when a client command loads the plugin */
 #pragma weak last_job_update
@@ -102,41 +108,19 @@ static char *_path(void)
 			  GQ_THROTTLE_FILE);
 }
 
-void gq_throttle_load(void)
+/* The entries of the file's text into the table. */
+static void _load_lines(const char *path, const char *text, size_t len)
 {
-	char *path = _path(), line[256];
-	FILE *f = path ? fopen(path, "r") : NULL;
+	char line[128];	/* a line is at most 53 bytes (throttle_file.h) */
+	size_t at = 0;
+	int n = 0, old = 0, got;
+	gq_throttle_entry_t e;
 	gq_throttle_t *t;
-	struct stat st;
-	int n = 0, old = 0;
 
-	slurm_mutex_lock(&throttle_mutex);
-	nthrottles = 0;
-	file_time = 0;
-	if (f && !fstat(fileno(f), &st))
-		file_time = st.st_mtime;
-	if (!f) {
-		if (!path)
-			error("gpuquota: out of memory: arrays' own throttles gpuquota lowered are not known");
-		else if (errno != ENOENT)
-			error("gpuquota: cannot read %s: %m; arrays' own throttles gpuquota lowered are not known",
-			      path);
-		goto out;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		gq_throttle_entry_t e;
-		size_t len = strlen(line);
-
+	while ((got = gq_file_line(text, len, &at, line, sizeof(line)))) {
 		n++;
-		/* a line longer than the buffer: skip the rest of it too */
-		if (len && line[len - 1] != '\n' && !feof(f)) {
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			line[0] = 'x';
-		}
-		switch (gq_throttle_line_parse(line, &e)) {
+		switch (got < 0 ? GQ_TLINE_BAD :
+				  gq_throttle_line_parse(line, &e)) {
 		case GQ_TLINE_SKIP:
 			continue;
 		case GQ_TLINE_BAD:
@@ -156,13 +140,43 @@ void gq_throttle_load(void)
 		}
 		t->e = e;
 	}
-	fclose(f);
 	if (old)
 		info("gpuquota: %s: %d entr%s without a submit time (an older gpuquota's): each kept for the job of its id submitted before the file was written (%ld)",
 		     path, old, old == 1 ? "y" : "ies", (long)file_time);
-out:
+}
+
+/*
+ * The file trusted first (trusted_file.h: not a link, a regular file of
+ * root or SlurmUser writable by its owner alone, at most
+ * GQ_THROTTLE_BOUND bytes); a refused or unreadable one is logged and
+ * counted (state_load_failures_total), and no throttle is known.
+ */
+void gq_throttle_load(void)
+{
+	char *path = _path(), *text = NULL, err[512];
+	size_t len = 0;
+	time_t mtime = 0;
+	int rc = path ? gq_file_read_at(path, GQ_THROTTLE_BOUND, &text, &len,
+					&mtime, err, sizeof(err)) : -1;
+
+	slurm_mutex_lock(&throttle_mutex);
+	nthrottles = 0;
+	file_time = rc ? 0 : mtime;
+	if (!path)
+		error("gpuquota: out of memory: arrays' own throttles gpuquota lowered are not known");
+	else if (rc == -1)
+		error("gpuquota: cannot read %s; arrays' own throttles gpuquota lowered are not known",
+		      err);
+	else if (!rc)
+		_load_lines(path, text, len);
 	changed = false;
 	slurm_mutex_unlock(&throttle_mutex);
+	if (rc == -1) {
+		gq_state_lock();
+		gq_metrics_load_failed(gq_state_metrics());
+		gq_state_unlock();
+	}
+	free(text);
 	xfree(path);
 }
 
@@ -289,7 +303,7 @@ void gq_throttle_save(void)
 	size_t len, at;
 	FILE *f = NULL;
 	bool ok;
-	int i;
+	int i, fd;
 
 	slurm_mutex_lock(&throttle_mutex);
 	if (!changed) {
@@ -320,7 +334,11 @@ void gq_throttle_save(void)
 		xfree(path);
 		return;
 	}
-	f = fopen(tmp, "w");
+	/* made anew: never written through a link put in its place */
+	fd = gq_file_create(tmp, 0644);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
 	ok = f && fputs(text, f) != EOF && !fflush(f) && !fsync(fileno(f));
 	if (f && fclose(f))
 		ok = false;

@@ -24,6 +24,7 @@
 #include "plugins/run_secs.h"
 #include "plugins/state_files.h"
 #include "shared/wiring.h"
+#include "tools/trusted_file.h"
 
 /* slurmctld data: absent (NULL) when sprio or sshare load the plugin */
 #pragma weak job_list
@@ -82,13 +83,16 @@ extern int init(void)
 	in_ctld = true;
 	/* only root or SlurmUser may decide whose GPUs may be taken */
 	gq_config_require_owner((long)slurm_conf.slurm_user_id);
-	gq_throttle_load();
+	/* and the state files (trusted_file.h) */
+	gq_file_trust_owner((long)slurm_conf.slurm_user_id);
 	gq_read_init();
 	gq_state_lock();
 	gq_metrics_init(gq_state_metrics(), (double)time(NULL));
 	/* fatal only without a last good configuration in this process */
 	had_config = gq_state_config() != NULL;
 	gq_state_unlock();
+	/* after the metrics' start: a refused file is counted */
+	gq_throttle_load();
 	gq_files_init(slurm_conf.state_save_location);
 	gq_load_config(!had_config);
 	_mf_load();

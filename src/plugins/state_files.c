@@ -1,7 +1,8 @@
 /*
- * state_files.c - the usage file and the metrics file of priority/gpuquota:
- * their paths, when each is read and written, and the log of a write that
- * fails (see state_files.h).
+ * state_files.c - the usage file, the metrics file and the ledger of
+ * priority/gpuquota: their paths, when each is read and written, the log
+ * of a write that fails and the count of a load that fails (see
+ * state_files.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@ static char *ledger_path;	/* <StateSaveLocation>/gpuquota-ledger */
 
 /*
  * Usage survives restarts: read at init (a missing file starts from zero;
- * a bad one too, said in the log, never fatal), written every
+ * a bad or refused one too (atomic_file.h), said in the log and counted
+ * (state_load_failures_total), never fatal), written every
  * GQ_USAGE_SAVE_EVERY seconds and at fini, from a copy taken under the
  * state lock (the file is written with no lock held).
  */
@@ -41,6 +43,8 @@ static void _usage_load(void)
 	if (rc == -1)
 		error("gpuquota: usage file: %s; usage starts from zero", err);
 	gq_state_lock();
+	if (rc == -1)
+		gq_metrics_load_failed(gq_state_metrics());
 	if (!rc) {
 		gq_usage_free(gq_state_usage());
 		*gq_state_usage() = u;
@@ -53,20 +57,27 @@ static void _usage_load(void)
 /*
  * The ledger's records of the longest budget window into the state's
  * losses (the requeue budgets count them from the first pass).  A
- * missing file: none; an unreadable one: logged, none.  O(records).
+ * missing file: none; an unreadable or refused one (ledger.h): logged,
+ * counted (state_load_failures_total), none.  O(records).
  */
 static void _losses_load(void)
 {
 	char err[GQ_ERR_MAX];
 	gq_ledger_rec_t *r = NULL;
 	int n = 0, skipped = 0;
+	bool failed;
 
 	if (!ledger_path)
 		return;
-	if (gq_ledger_read(ledger_path, &r, &n, &skipped, err, sizeof(err)))
+	if ((failed = gq_ledger_read(ledger_path, &r, &n, &skipped, err,
+				     sizeof(err)))) {
 		error("gpuquota: ledger: %s; requeue budgets count from now",
 		      err);
+		n = 0;	/* nothing of a file refused half-way */
+	}
 	gq_state_lock();
+	if (failed)
+		gq_metrics_load_failed(gq_state_metrics());
 	gq_state_losses_load(r, n, time(NULL));
 	gq_state_unlock();
 	free(r);

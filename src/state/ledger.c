@@ -17,6 +17,7 @@
 #include "state/ledger.h"
 #include "tools/atomic_file.h"
 #include "tools/hash.h"
+#include "tools/trusted_file.h"
 
 #define GQ_LEDGER_NO_POOL "*"
 
@@ -176,44 +177,45 @@ char *gq_ledger_old_path(const char *path)
 	return asprintf(&p, "%s.1", path) < 0 ? NULL : p;
 }
 
-/* open for appending; a torn last line (no newline) is ended first */
-static int _open_append(const char *path, off_t *size)
+/* open for appending (trusted_file.h: never through a link, a regular
+ * file of a trusted owner; its size is the rotation's); a torn last line
+ * (no newline) is ended first */
+static int _open_append(const char *path, off_t *size, char *err,
+			size_t errlen)
 {
 	struct stat st;
 	char last;
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	int fd = gq_file_open_as(path, O_RDWR | O_APPEND | O_CREAT, 0600, 0,
+				 err, errlen);
 
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	*size = st.st_size;
-	if (st.st_size > 0) {
-		int rfd = open(path, O_RDONLY | O_CLOEXEC);
-		bool torn = rfd >= 0 &&
-			    pread(rfd, &last, 1, st.st_size - 1) == 1 &&
-			    last != '\n';
-
-		if (rfd >= 0)
-			close(rfd);
-		if (torn && write(fd, "\n", 1) == 1)
-			(*size)++;
-	}
+	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
+	    last != '\n' && write(fd, "\n", 1) == 1)
+		(*size)++;
 	return fd;
 }
 
 /* rotate: path to path.1, a new path opened; fd closed either way */
-static int _rotate(const char *path, int fd, off_t *size)
+static int _rotate(const char *path, int fd, off_t *size, char *err,
+		   size_t errlen)
 {
 	char *old = gq_ledger_old_path(path);
 	int rc = old ? rename(path, old) : -1;
 
+	if (rc)
+		snprintf(err, errlen, "%s: rotating: %s", path,
+			 old ? strerror(errno) : "out of memory");
 	free(old);
 	fsync(fd);
 	close(fd);
-	return rc ? -1 : _open_append(path, size);
+	return rc ? -1 : _open_append(path, size, err, errlen);
 }
 
 int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
@@ -223,19 +225,14 @@ int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
 	off_t size = 0;
 	int fd, i, len;
 
-	if ((fd = _open_append(path, &size)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((fd = _open_append(path, &size, err, errlen)) < 0)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if ((len = gq_ledger_format(&r[i], line, sizeof(line))) < 0)
 			continue;	/* cannot happen with config names */
 		if (size > 0 && size + len > bound &&
-		    (fd = _rotate(path, fd, &size)) < 0) {
-			snprintf(err, errlen, "%s: rotating: %s", path,
-				 strerror(errno));
+		    (fd = _rotate(path, fd, &size, err, errlen)) < 0)
 			return -1;
-		}
 		if (write(fd, line, len) != len) {
 			snprintf(err, errlen, "%s: %s", path,
 				 errno ? strerror(errno) : "short write");
@@ -250,41 +247,45 @@ int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
 	return n;
 }
 
-/* one file's records appended to *out; a missing file is none */
+/* room for one more record in *out; false: out of memory */
+static bool _room(gq_ledger_rec_t **out, int n, int *cap)
+{
+	int c = *cap ? *cap * 2 : 256;
+	gq_ledger_rec_t *g;
+
+	if (n < *cap)
+		return true;
+	if (!(g = realloc(*out, c * sizeof(*g))))
+		return false;
+	*out = g;
+	*cap = c;
+	return true;
+}
+
+/* one file's records appended to *out; a missing file is none; a file
+ * refused (trusted_file.h, GQ_LEDGER_READ_BOUND) is an error */
 static int _read_one(const char *path, gq_ledger_rec_t **out, int *n,
 		     int *cap, int *skipped, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t lcap = 0;
-	int rc = 0;
+	char *text, line[GQ_LEDGER_LINE];
+	size_t len, at = 0;
+	int rc = gq_file_read(path, GQ_LEDGER_READ_BOUND, &text, &len, err,
+			      errlen), got;
 
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &lcap, f) > 0) {
-		if (*n == *cap) {
-			int c = *cap ? *cap * 2 : 256;
-			gq_ledger_rec_t *g = realloc(*out, c * sizeof(*g));
-
-			if (!g) {
-				snprintf(err, errlen, "out of memory");
-				rc = -1;
-				break;
-			}
-			*out = g;
-			*cap = c;
+	if (rc)
+		return rc == GQ_FILE_MISSING ? 0 : -1;
+	while ((got = gq_file_line(text, len, &at, line, sizeof(line)))) {
+		if (!_room(out, *n, cap)) {
+			snprintf(err, errlen, "out of memory");
+			rc = -1;
+			break;
 		}
-		if (gq_ledger_parse(line, &(*out)[*n]))
+		if (got > 0 && gq_ledger_parse(line, &(*out)[*n]))
 			(*n)++;
 		else
 			(*skipped)++;
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	return rc;
 }
 

@@ -40,6 +40,9 @@
 #define GQ_LEDGER_BOUND (8L << 20)	/* bytes of one file */
 #define GQ_LEDGER_NAME 65		/* a gpuquota.json name and its NUL */
 #define GQ_LEDGER_LINE 256		/* longest line written, and more */
+/* A file read is at most the bound and one line (a file's first record
+ * is written whatever the bound); a larger one is refused. */
+#define GQ_LEDGER_READ_BOUND (GQ_LEDGER_BOUND + GQ_LEDGER_LINE)
 #define GQ_LEDGER_QUEUE_MAX 4096	/* records waiting for the writer */
 
 /* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim") */
@@ -144,7 +147,8 @@ char *gq_ledger_path(const char *dir);
 char *gq_ledger_old_path(const char *path);
 
 /*
- * Append n records to `path` (created 0600), each with one write(2), the
+ * Append n records to `path` (created 0600; never through a link, and
+ * only to a trusted regular file: trusted_file.h), each with one write(2), the
  * file rotated to path.1 first when a record would take it past `bound`
  * bytes; fsync'ed once at the end.  Returns how many were written; -1
  * with the reason, naming the file, in err when not all were.  Does its
@@ -157,8 +161,11 @@ int gq_ledger_append(const char *path, const gq_ledger_rec_t *r, int n,
  * Read path.1, then path (either may be missing), appending their
  * records to *out (*n of them, realloc'ed; the caller frees *out), each
  * victim's warned record left out when its after-grace record follows
- * (gq_ledger_settle); *skipped counts the lines that were not records.  Returns 0, or -1
- * with the reason in err (memory, or a file there but unreadable).
+ * (gq_ledger_settle); *skipped counts the lines that were not records.
+ * Each file is trusted first (trusted_file.h: not a link, a regular file
+ * of root or SlurmUser writable by its owner alone, at most
+ * GQ_LEDGER_READ_BOUND bytes).  Returns 0, or -1 with the reason in err
+ * (memory, or a file there but unreadable or refused).
  */
 int gq_ledger_read(const char *path, gq_ledger_rec_t **out, int *n,
 		   int *skipped, char *err, size_t errlen);

@@ -79,6 +79,10 @@ typedef struct {
 					 * order first counted */
 	int nprojects;
 	uint64_t projects_uncounted_total;	/* records past the table */
+	uint64_t state_load_failures_total;	/* state files (usage, ledger,
+					 * array throttles) not loaded at
+					 * init: refused or unreadable; that
+					 * state started empty */
 	uint64_t holds_total[GQ_HOLD_NREASONS];	/* index: gq_hold_t */
 	uint64_t releases_total;
 	uint32_t last_preemptor;	/* of the last victim counted */
@@ -115,6 +119,9 @@ void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 void gq_metrics_ledger(gq_metrics_t *m, const gq_ledger_rec_t *r,
 		       bool queued);
 void gq_metrics_ledger_dropped(gq_metrics_t *m, int n);
+
+/* A state file was not loaded (refused, unreadable, not such a file). */
+void gq_metrics_load_failed(gq_metrics_t *m);
 
 /* A pending job was held (newly) for `why`; a held job released. */
 void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);

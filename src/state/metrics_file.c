@@ -120,6 +120,8 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 	fprintf(f, "\"ledger_records_total\": %llu, \"ledger_dropped_total\": %llu,\n",
 		(unsigned long long)m->ledger_records_total,
 		(unsigned long long)m->ledger_dropped_total);
+	fprintf(f, "\"state_load_failures_total\": %llu,\n",
+		(unsigned long long)m->state_load_failures_total);
 	_projects(f, m);
 	_hist(f, "pass_seconds", &m->pass_seconds, false);
 	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
@@ -409,6 +411,10 @@ static int _optional(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
 	if (json_object_object_get_ex(root, "ledger_dropped_total", NULL) &&
 	    _count(rd, root, "ledger_dropped_total", &m->ledger_dropped_total))
 		return -1;
+	if (json_object_object_get_ex(root, "state_load_failures_total", NULL) &&
+	    _count(rd, root, "state_load_failures_total",
+		   &m->state_load_failures_total))
+		return -1;
 	return 0;
 }
 
@@ -418,7 +424,8 @@ int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 	gq_rd_t rd = { path, err, errlen };
 	json_object *root;
 	double version;
-	int rc = gq_state_file_json(path, &root, err, errlen);
+	int rc = gq_state_file_json(path, GQ_METRICS_FILE_BOUND, &root, err,
+				    errlen);
 
 	if (rc)
 		return rc;

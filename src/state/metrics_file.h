@@ -10,7 +10,8 @@
  * "victims_total", "victim_gpus_total", "lost_gpu_seconds_total" and the
  * same "..._by_reason" ({"quota": n, "fair_share": n}),
  * "ledger_records_total", "ledger_dropped_total" (these three absent in
- * files of older plugins: read as 0), "projects" (an array of
+ * files of older plugins: read as 0), "state_load_failures_total"
+ * (absent in files of older plugins: 0), "projects" (an array of
  * {"project": name, "victims_by_reason", "gpus_lent_by_reason",
  * "lost_gpu_seconds_by_reason", "gpus_reclaimed_by_reason"}) and
  * "projects_uncounted_total" (absent in files of older plugins: none),
@@ -29,6 +30,10 @@
 
 #define GQ_METRICS_FILE "gpuquota-metrics.json"
 #define GQ_METRICS_VERSION 1
+/* Its size bound: 1024 recent passes of about 150 bytes, 256 projects
+ * of about 700, the histograms and counters: below 1 MB; a larger file
+ * is refused. */
+#define GQ_METRICS_FILE_BOUND (4UL << 20)
 
 /*
  * <dir>/gpuquota-metrics.json, malloc'ed (NULL: memory).
@@ -48,7 +53,8 @@ int gq_metrics_file_write(const gq_metrics_t *m, const char *path,
  * Read a file gq_metrics_file_write wrote into m (recent passes beyond
  * GQ_RECENT_PASSES: the newest kept); *written_at its "written_at".
  * Returns 0; -1 with the file, key and value in err when it is not such
- * a file; -2 when it does not exist.
+ * a file, or with the reason when it is refused (atomic_file.h:
+ * gq_state_file_json, GQ_METRICS_FILE_BOUND); -2 when it does not exist.
  */
 int gq_metrics_file_read(const char *path, gq_metrics_t *m,
 			 double *written_at, char *err, size_t errlen);

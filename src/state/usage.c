@@ -270,7 +270,8 @@ int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
 	int rc;
 
 	gq_usage_free(u);
-	if ((rc = gq_state_file_json(path, &root, err, errlen)))
+	if ((rc = gq_state_file_json(path, GQ_USAGE_FILE_BOUND, &root, err,
+				     errlen)))
 		return rc;
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "version", &o) ||

@@ -22,6 +22,11 @@
 
 #define GQ_USAGE_FILE "gpuquota-usage.json"
 #define GQ_USAGE_VERSION 1
+/* Its size bound: an entry is at most about 220 bytes (two names of 64,
+ * the keys, a number); 64 MB holds 300 000 (pool, project or account)
+ * entries, more than a cluster's accounts times its pools.  A larger
+ * file is refused. */
+#define GQ_USAGE_FILE_BOUND (64UL << 20)
 
 /*
  * Usage is kept by the project's identity, never by the name it is shown
@@ -84,8 +89,9 @@ int gq_usage_file_write(const gq_usage_t *u, const char *path, char *err,
 
 /*
  * Read a file gq_usage_file_write wrote into *u (replacing it).  0; -1
- * with the file, key and value in err when it is not such a file (*u is
- * then empty); -2 when it does not exist.
+ * with the file, key and value in err when it is not such a file, or the
+ * reason it is refused (atomic_file.h: gq_state_file_json,
+ * GQ_USAGE_FILE_BOUND) (*u is then empty); -2 when it does not exist.
  */
 int gq_usage_file_read(const char *path, gq_usage_t *u, char *err,
 		       size_t errlen);

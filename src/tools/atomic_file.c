@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "tools/atomic_file.h"
+#include "tools/trusted_file.h"
 
 char *gq_state_file_path(const char *dir, const char *name)
 {
@@ -21,16 +23,45 @@ char *gq_state_file_path(const char *dir, const char *name)
 	return p;
 }
 
-int gq_state_file_json(const char *path, struct json_object **root,
-		       char *err, size_t errlen)
+/* only blanks from s to end */
+static bool _blank(const char *s, const char *end)
 {
-	if (access(path, F_OK) && errno == ENOENT) {
-		snprintf(err, errlen, "%s: no such file", path);
-		return -2;
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++;
+	return s == end;
+}
+
+int gq_state_file_json(const char *path, size_t bound,
+		       struct json_object **root, char *err, size_t errlen)
+{
+	json_tokener *tok;
+	const char *why = "out of memory";
+	char *buf;
+	size_t len;
+	int rc = gq_file_read(path, bound, &buf, &len, err, errlen);
+
+	*root = NULL;
+	if (rc)
+		return rc;
+	/* bound < 2 GB: json-c takes an int length */
+	if ((tok = json_tokener_new())) {
+		enum json_tokener_error e;
+
+		*root = json_tokener_parse_ex(tok, buf, (int)len);
+		e = json_tokener_get_error(tok);
+		why = e != json_tokener_success ? json_tokener_error_desc(e) :
+		      !*root ? "no value" : "text after the value";
+		if (*root && (e != json_tokener_success ||
+			      !_blank(buf + json_tokener_get_parse_end(tok),
+				      buf + len))) {
+			json_object_put(*root);
+			*root = NULL;
+		}
+		json_tokener_free(tok);
 	}
-	if (!(*root = json_object_from_file(path))) {
-		snprintf(err, errlen, "%s: not a JSON file: %s", path,
-			 json_util_get_last_err());
+	free(buf);
+	if (!*root) {
+		snprintf(err, errlen, "%s: not a JSON file: %s", path, why);
 		return -1;
 	}
 	return 0;
@@ -49,7 +80,7 @@ int gq_atomic_write(const char *path, void (*write)(FILE *f, const void *ctx),
 		return -1;
 	}
 	snprintf(tmp, n, "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = gq_file_create(tmp, 0644);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
 		if (fd >= 0)

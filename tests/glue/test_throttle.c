@@ -3,8 +3,11 @@
  * (src/plugins/array_throttle.c) on a record as slurmctld holds it.
  */
 #include <check.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shared/slurm_compat.h"
@@ -199,6 +202,62 @@ START_TEST(new_array_held_until_a_pass_throttles_it)
 }
 END_TEST
 
+
+/*
+ * The throttle file at init (gq_throttle_load), in a StateSaveLocation
+ * of a good file "700 1700 8 3" (the user's %N 8, gpuquota's 3): array
+ * 700 at %N 3 gets the user's 8 back.  The same file behind a link:
+ * refused, so the user's %N is not known (3 stays), counted once in
+ * state_load_failures_total.  A link to /dev/zero, and a FIFO: refused
+ * at once (SIGALRM after 5 s fails a load that spins or blocks), counted:
+ * 3 failures in all.
+ */
+START_TEST(throttle_file_trusted_at_init)
+{
+	char tmpl[] = "/tmp/gq-glue-throttle-XXXXXX", good[128], path[128];
+	char *dir = mkdtemp(tmpl);
+	job_record_t *r;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(dir);
+	glue_jobs_reset();
+	r = glue_array(700, 8);
+	r->details->submit_time = 1700;
+	snprintf(good, sizeof(good), "%s/good", dir);
+	snprintf(path, sizeof(path), "%s/gpuquota-array-throttles", dir);
+	ck_assert_ptr_nonnull(f = fopen(good, "w"));
+	fputs("700 1700 8 3\n", f);
+	fclose(f);
+	xfree(slurm_conf.state_save_location);
+	slurm_conf.state_save_location = xstrdup(dir);
+	gq_state_lock();
+	gq_metrics_init(gq_state_metrics(), 0);
+	gq_state_unlock();
+	ck_assert_int_eq(link(good, path), 0);
+	gq_throttle_load();
+	ck_assert_uint_eq(gq_throttle_user(r, 3), 8);
+	unlink(path);
+	ck_assert_int_eq(symlink(good, path), 0);
+	gq_throttle_load();
+	ck_assert_uint_eq(gq_throttle_user(r, 3), 3);
+	unlink(path);
+	ck_assert_int_eq(symlink("/dev/zero", path), 0);
+	alarm(5);
+	gq_throttle_load();
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	gq_throttle_load();
+	alarm(0);
+	gq_state_lock();
+	ck_assert_uint_eq(gq_state_metrics()->state_load_failures_total, 3);
+	gq_state_unlock();
+	gq_throttle_clear();
+	unlink(path);
+	unlink(good);
+	xfree(slurm_conf.state_save_location);
+}
+END_TEST
+
 Suite *glue_throttle_suite(void)
 {
 	Suite *s = suite_create("glue_throttle");
@@ -207,6 +266,7 @@ Suite *glue_throttle_suite(void)
 	tcase_add_test(tc, array_throttled_to_what_fits_its_limit);
 	tcase_add_test(tc, two_hold_pass_counts_started_tasks_once);
 	tcase_add_test(tc, new_array_held_until_a_pass_throttles_it);
+	tcase_add_test(tc, throttle_file_trusted_at_init);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,6 +40,7 @@ Suite *usage_memory_suite(void);
 Suite *pass_input_suite(void);
 Suite *view_suite(void);
 Suite *ledger_suite(void);
+Suite *trusted_file_suite(void);
 Suite *budget_suite(void);
 Suite *sim_suite(void);
 Suite *sim_report_suite(void);
@@ -84,6 +85,7 @@ int main(void)
 	srunner_add_suite(sr, pass_input_suite());
 	srunner_add_suite(sr, view_suite());
 	srunner_add_suite(sr, ledger_suite());
+	srunner_add_suite(sr, trusted_file_suite());
 	srunner_add_suite(sr, budget_suite());
 	srunner_add_suite(sr, sim_suite());
 	srunner_add_suite(sr, sim_report_suite());

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define GQ_SLURM_PUBLIC_ONLY
 #include "shared/slurm_compat.h"
@@ -19,11 +18,7 @@
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
 #include "state/throttle_file.h"
-
-/* The plugin's file of the users' array throttles (array_throttle.c). */
-#define GQ_THROTTLE_FILE "gpuquota-array-throttles"
-/* Entries read at most: far more arrays than a controller holds pending. */
-#define GQ_RELEASE_MAX_ENTRIES 1000000
+#include "tools/trusted_file.h"
 
 /* What a run knows: the throttle file's entries, the pools, the counts. */
 typedef struct {
@@ -35,32 +30,43 @@ typedef struct {
 	int released, throttles, sites, failed;
 } gq_release_t;
 
-/* The entries of StateSaveLocation's throttle file, when it is there. */
+/*
+ * The entries of StateSaveLocation's throttle file (trusted as the
+ * plugin trusts it: tools/trusted_file.h), when it is there; a refused
+ * file is said, and no throttle is given back.  O(file) with the entries
+ * grown by doubling.
+ */
 static void _read_throttles(gq_release_t *r, const char *dir)
 {
-	char path[4096], line[256];
-	struct stat st;
-	gq_throttle_entry_t e;
-	FILE *f;
+	char path[4096], line[256], err[512], *text = NULL;
+	size_t len = 0, at = 0, cap = 0;
+	time_t mtime = 0;
+	gq_throttle_entry_t e, *grown;
+	int rc;
 
 	if (!dir || snprintf(path, sizeof(path), "%s/%s", dir,
-			     GQ_THROTTLE_FILE) >= (int)sizeof(path) ||
-	    lstat(path, &st) || !S_ISREG(st.st_mode) ||
-	    !(f = fopen(path, "re")))
+			     GQ_THROTTLE_FILE) >= (int)sizeof(path))
 		return;
-	r->file_time = (int64_t)st.st_mtime;
-	while (r->n < GQ_RELEASE_MAX_ENTRIES && fgets(line, sizeof(line), f)) {
+	rc = gq_file_read_at(path, GQ_THROTTLE_BOUND, &text, &len, &mtime,
+			     err, sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "gpuquota: warning: %s: arrays' throttles left as they are\n",
+			err);
+	r->file_time = (int64_t)mtime;
+	while (!rc && gq_file_line(text, len, &at, line, sizeof(line)) != 0) {
 		gq_tline_t t = gq_throttle_line_parse(line, &e);
-		gq_throttle_entry_t *grown;
 
 		if (t != GQ_TLINE_ENTRY && t != GQ_TLINE_OLD)
 			continue;
-		if (!(grown = realloc(r->e, (r->n + 1) * sizeof(*grown))))
-			break;
-		r->e = grown;
+		if (r->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			if (!(grown = realloc(r->e, cap * sizeof(*grown))))
+				break;
+			r->e = grown;
+		}
 		r->e[r->n++] = e;
 	}
-	fclose(f);
+	free(text);
 }
 
 /* The pools of the file slurmctld reads; NULL (and a warning) without. */
@@ -168,6 +174,7 @@ int gq_release_command(bool dry_run)
 			gq_free_ctl_conf(conf);
 		return 1;
 	}
+	gq_file_trust_owner((long)conf->slurm_user_id);
 	_read_throttles(&r, conf->state_save_location);
 	r.pools = _pools(conf);
 	for (i = 0; i < jobs->record_count; i++)

@@ -27,11 +27,6 @@
 #include "plugins/array_throttle.h"
 #include "plugins/xalloc.h"
 
-#define GQ_THROTTLE_FILE "gpuquota-array-throttles"
-/* The file's size bound: a line is at most 53 bytes, so 64 MB holds over
- * a million arrays, more job records than a slurmctld keeps. */
-#define GQ_THROTTLE_BOUND (64UL << 20)
-
 /* slurmctld's own: absent when a client command loads the plugin */
 #pragma weak last_job_update
 

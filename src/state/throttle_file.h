@@ -26,6 +26,12 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The file's name in StateSaveLocation. */
+#define GQ_THROTTLE_FILE "gpuquota-array-throttles"
+/* The file's size bound: a line is at most 53 bytes, so 64 MB holds over
+ * a million arrays, more job records than a slurmctld keeps. */
+#define GQ_THROTTLE_BOUND (64UL << 20)
+
 typedef struct {
 	uint32_t job_id;
 	int64_t submit;		/* the array's submit time, 0: unknown */

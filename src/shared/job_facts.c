@@ -134,14 +134,17 @@ static bool _held_by_person(const gq_job_facts_t *f)
 }
 
 /*
- * Waiting for another job.  Not the reason alone: when Slurm's main
- * scheduler puts back the priority of a job gpuquota held during its
- * cycle, it labels the job's reason Dependency until its next test
- * (docs/DEVELOPING.md); such a job is demand.
+ * Waiting for another job: Slurm has not emptied its dependency list,
+ * which it does once the dependency is met.  Not the reason: gpuquota's
+ * hold replaces Dependency with its own, and a release clears it until
+ * Slurm's next test, so reading the reason would flip the job between
+ * waiting and eligible at every hold and release (docs/MODEL.md
+ * "Holds").  And Slurm labels Dependency a job without one whose
+ * gpuquota hold its main cycle undid (docs/DEVELOPING.md): demand.
  */
 static bool _depends(const gq_job_facts_t *f)
 {
-	return f->reason == WAIT_DEPENDENCY && f->depends;
+	return f->depends;
 }
 
 bool gq_facts_not_demand(const gq_job_facts_t *f, int64_t now)

@@ -54,7 +54,8 @@ typedef struct {
 	uint32_t priority;	/* 0: held */
 	uint32_t reason;	/* enum job_state_reason */
 	const char *state_desc;	/* the reason's text, or NULL */
-	bool depends;		/* has a dependency (--dependency) */
+	bool depends;		/* a dependency Slurm has not found met:
+				 * its list not empty (--dependency) */
 	int64_t begin_time;	/* 0 or when it may start */
 	int64_t submit_time;
 	int64_t start_time;

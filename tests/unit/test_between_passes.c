@@ -1,9 +1,10 @@
 /*
  * test_between_passes.c - what Slurm does between gpuquota's passes, told
  * to the core: a job's end without notice, a start between a pass's two
- * lock holds, a person's hold on a job gpuquota holds, and the slurm.conf
- * wiring that makes the last one possible (docs/MODEL.md "Holds",
- * "Reclaim", docs/DEVELOPING.md "A pass in two lock holds").
+ * lock holds, a person's hold on a job gpuquota holds, the slurm.conf
+ * wiring that makes it possible, and gpuquota's own writes read back by
+ * the next pass, which give every job the same answer again (docs/MODEL.md
+ * "Holds", "Reclaim", docs/DEVELOPING.md "A pass in two lock holds").
  */
 #include <check.h>
 #include <stdio.h>
@@ -334,6 +335,162 @@ START_TEST(wiring_job_submit_lists_gpuquota)
 }
 END_TEST
 
+/*
+ * What the glue writes into a pending job's record, fed back as Slurm
+ * would show it to the next pass: a hold (priority 0, WAIT_HELD and
+ * gpuquota's text), a release (no reason, a priority), and, when Slurm's
+ * scheduler `tested` the job since, its own reason: Dependency while it
+ * has one, else Priority.  Slurm tests no held job's dependency.
+ */
+static void _fed_back(gq_job_facts_t *f, bool hold, bool tested)
+{
+	if (hold) {
+		f->priority = 0;
+		f->reason = WAIT_HELD;
+		f->state_desc = GQ_HOLD_PREFIX " project team-a would pass its gpu_limit";
+		return;
+	}
+	if (gq_facts_held_by_us(f->reason, f->state_desc)) {
+		f->priority = 1;
+		f->reason = WAIT_NO_REASON;
+		f->state_desc = NULL;
+	}
+	if (tested && f->reason == WAIT_NO_REASON)
+		f->reason = f->depends ? WAIT_DEPENDENCY : WAIT_PRIORITY;
+}
+
+/* A pending job of one GPU as Slurm's record has it (depends: on another
+ * job's end). */
+static gq_job_facts_t _pending_facts(uint32_t id, uint32_t gpus, bool depends)
+{
+	gq_job_facts_t f = { .id = id, .job_state = JOB_PENDING, .gpus = gpus,
+			     .batch = true, .requeue = true,
+			     .nice = NICE_OFFSET, .priority = 1,
+			     .reason = depends ? WAIT_DEPENDENCY : WAIT_PRIORITY,
+			     .depends = depends, .submit_time = 50 + id };
+
+	return f;
+}
+
+/*
+ * One pass over the records `f` (project i % np of `p`), after job 1
+ * (team-a, 1 GPU) running: which jobs it holds.
+ */
+static void _facts_pass(gq_project_cfg_t *p, int np, gq_dept_cfg_t *d,
+			int nd, const gq_job_facts_t *f, int n, bool *held)
+{
+	gq_view_t *v = view_of(p, np, d, nd);
+	gq_job_in_t in;
+	int i;
+
+	gq_view_begin(v, 8, 100);
+	run(v, 1, p[0].accounts[0], 1, 1);
+	for (i = 0; i < n; i++) {
+		gq_job_input(&f[i], 100, &in);
+		add(v, p[i % np].accounts[0], in);
+	}
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	for (i = 0; i < n; i++)
+		held[i] = gq_view_job(v, f[i].id)->hold != GQ_HOLD_NONE;
+	gq_view_free(v);
+}
+
+/*
+ * A job's answer is the same pass after pass while nothing about it
+ * changes, whatever gpuquota wrote into its record the pass before
+ * (docs/MODEL.md "Holds"; the soak's flapping holds of jobs on a
+ * dependency).  team-a: q 1, L 2, runs job 1 (1 GPU).  Job 5 (1 GPU)
+ * waits on another job's end; job 9 (1 GPU) is eligible.  Pass 1: 9
+ * at A = 1 + 1 = 2 <= 2, let through; 5 on top of it, 2 + 1 = 3 > 2:
+ * held in advance.  Its hold replaces Slurm's reason Dependency; the
+ * next pass still reads it as waiting on its dependency, so 9 is still let
+ * through and 5 still held.  (Read as eligible, 5 would come first, at
+ * 2, and 9 be held at 3: released, 5 would read as waiting again, and so
+ * on, a hold and a release each pass.)  Passes 2 to 6, with and without
+ * Slurm's scheduler testing the jobs in between: the same answers.
+ */
+START_TEST(dependency_answer_stable_over_passes)
+{
+	gq_project_cfg_t p[1] = { proj("team-a", 1, 1, 2) };
+	gq_job_facts_t f[2] = { _pending_facts(5, 1, true),
+				_pending_facts(9, 1, false) };
+	bool first[2], held[2];
+	int pass, i;
+
+	_facts_pass(p, 1, NULL, 0, f, 2, first);
+	ck_assert(first[0]);	/* 5 held in advance */
+	ck_assert(!first[1]);	/* 9 let through */
+	for (pass = 2; pass <= 6; pass++) {
+		for (i = 0; i < 2; i++)
+			_fed_back(&f[i], first[i], pass % 2);
+		_facts_pass(p, 1, NULL, 0, f, 2, held);
+		for (i = 0; i < 2; i++)
+			ck_assert_msg(held[i] == first[i],
+				      "pass %d: job %u %s, pass 1 %s", pass,
+				      f[i].id, held[i] ? "held" : "let through",
+				      first[i] ? "held" : "let through");
+	}
+}
+END_TEST
+
+/* xorshift32: the property's cases, the same every run */
+static uint32_t _next(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * The property behind the test above, on 300 seeded random cases: a pass
+ * over the same records gives every job the same answer after the glue's
+ * writes of the pass before are fed back (_fed_back: holds, releases,
+ * Slurm's scheduler testing the jobs in between or not).  Three projects
+ * (q 0 to 2, L 1 to 4 or none), in department ml (q 3, L 2 to 6) or not;
+ * 2 to 9 pending jobs of 1 to 3 GPUs, about a third on a dependency.
+ */
+START_TEST(answers_stable_with_writes_fed_back)
+{
+	gq_project_cfg_t p[3] = { proj("team-a", 0, 1, GQ_NO_LIMIT),
+				  proj("team-b", 0, 1, GQ_NO_LIMIT),
+				  proj("team-c", 0, 1, GQ_NO_LIMIT) };
+	gq_dept_cfg_t d[1];
+	gq_job_facts_t f[9];
+	bool first[9], held[9];
+	uint32_t seed = 4242;
+	int c, i, k, n, nd;
+
+	for (c = 0; c < 300; c++) {
+		nd = _next(&seed) % 2;
+		d[0] = dept("ml", 3, 2 + (int)(_next(&seed) % 5));
+		for (k = 0; k < 3; k++) {
+			uint32_t l = _next(&seed) % 5;
+
+			p[k] = proj(p[k].name, (int)(_next(&seed) % 3), 1,
+				    l ? (int)l : GQ_NO_LIMIT);
+			p[k].department = nd ? 0 : -1;
+		}
+		n = 2 + (int)(_next(&seed) % 8);
+		for (i = 0; i < n; i++)
+			f[i] = _pending_facts(10 + i, 1 + _next(&seed) % 3,
+					      _next(&seed) % 3 == 0);
+		_facts_pass(p, 3, d, nd, f, n, first);
+		for (k = 0; k < 3; k++) {
+			for (i = 0; i < n; i++)
+				_fed_back(&f[i], first[i], _next(&seed) % 2);
+			_facts_pass(p, 3, d, nd, f, n, held);
+			for (i = 0; i < n; i++)
+				ck_assert_msg(held[i] == first[i],
+					      "case %d, pass %d: job %u %s, pass 1 %s",
+					      c, k + 2, f[i].id,
+					      held[i] ? "held" : "let through",
+					      first[i] ? "held" : "let through");
+		}
+	}
+}
+END_TEST
+
 Suite *between_passes_suite(void)
 {
 	Suite *s = suite_create("between_passes");
@@ -345,6 +502,8 @@ Suite *between_passes_suite(void)
 	tcase_add_test(tc, person_hold_takes_over_gpuquota_hold);
 	tcase_add_test(tc, array_task_start_ends_its_reclaim);
 	tcase_add_test(tc, wiring_job_submit_lists_gpuquota);
+	tcase_add_test(tc, dependency_answer_stable_over_passes);
+	tcase_add_test(tc, answers_stable_with_writes_fed_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

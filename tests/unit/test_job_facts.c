@@ -401,6 +401,50 @@ START_TEST(facts_reclaim_note_written)
 }
 END_TEST
 
+/*
+ * A job on a dependency Slurm has not found met (its list not empty) is
+ * read as waiting on it whatever its reason: Dependency (Slurm's test),
+ * gpuquota's hold (which replaces that reason; Slurm tests no held job's
+ * dependency), and no reason (gpuquota released it, Slurm has not tested
+ * it since).  So gpuquota's own hold and release do not change how the
+ * next pass reads it.  Without a dependency, gpuquota's hold is demand.
+ */
+START_TEST(facts_dependency_whatever_reason)
+{
+	gq_job_facts_t f = waiting(WAIT_DEPENDENCY, 5);
+	gq_job_in_t in;
+	int i;
+	struct {
+		uint32_t reason, priority;
+		const char *desc;
+	} r[] = {
+		{ WAIT_DEPENDENCY, 5, NULL },
+		{ WAIT_HELD, 0, GQ_HOLD_PREFIX " project a would pass its gpu_limit (2 GPUs)" },
+		{ WAIT_NO_REASON, 5, NULL },
+	};
+
+	f.depends = true;
+	for (i = 0; i < 3; i++) {
+		f.reason = r[i].reason;
+		f.priority = r[i].priority;
+		f.state_desc = r[i].desc;
+		gq_job_input(&f, 100, &in);
+		ck_assert_msg(in.state == GQ_JOB_WAITING && in.begins_later,
+			      "reason %u: state %d, begins_later %d", r[i].reason,
+			      in.state, in.begins_later);
+		ck_assert(gq_facts_not_demand(&f, 100));
+	}
+	/* met (Slurm emptied the list): gpuquota's hold is demand */
+	f.depends = false;
+	f.reason = WAIT_HELD;
+	f.priority = 0;
+	f.state_desc = r[1].desc;
+	gq_job_input(&f, 100, &in);
+	ck_assert_int_eq(in.state, GQ_JOB_PENDING);
+	ck_assert(!in.begins_later);
+}
+END_TEST
+
 Suite *job_facts_suite(void)
 {
 	Suite *s = suite_create("job_facts");
@@ -411,6 +455,7 @@ Suite *job_facts_suite(void)
 	tcase_add_test(tc, facts_priority_weights);
 	tcase_add_test(tc, facts_priority_part);
 	tcase_add_test(tc, facts_input);
+	tcase_add_test(tc, facts_dependency_whatever_reason);
 	tcase_add_test(tc, facts_checkpoint_read);
 	tcase_add_test(tc, facts_checkpoint_written);
 	tcase_add_test(tc, facts_reclaim_note_written);

@@ -10,9 +10,11 @@
  *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
  *   gpuquota sync [--dry-run] [FILE]  slurmdbd's accounts to match the config
  *   gpuquota --version                its version, and the Slurm it was built for
- *   gpuquota metrics [--listen ADDR:PORT]
+ *   gpuquota metrics [--listen ADDR:PORT [--cache-seconds S]]
  *                                     Prometheus text exposition (cli/metrics.h),
- *                                     or served at /metrics (cli/serve.h)
+ *                                     or served at /metrics (cli/serve.h), Slurm
+ *                                     read at most every S seconds
+ *                                     (cli/scrape_cache.h)
  *   gpuquota ledger [--since D] [--project P] [--by day|week] [--json]
  *                                     who took GPUs from whom (cli/ledger.h)
  */
@@ -103,7 +105,9 @@ static void _usage(FILE *f)
 		"       gpuquota jobs [-A account] [--pool NAME] [--json]\n"
 		"       gpuquota check [FILE] [--json]\n"
 		"       gpuquota sync [--dry-run] [FILE]\n"
-		"       gpuquota metrics [--listen ADDR:PORT]\n"
+		"       gpuquota metrics [--listen ADDR:PORT [--cache-seconds S]]\n"
+		"                        (--listen: Slurm read at most every S s, 1-3600;\n"
+		"                         default gpuquota.json's settings.recompute_interval)\n"
 		"       gpuquota checkpoint [JOBID]\n"
 		"       gpuquota release [--dry-run]\n"
 		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
@@ -977,7 +981,7 @@ static void _check_line(const gq_cli_t *c)
 	printf("\n");
 }
 
-/* One scrape: read Slurm and the plugin's file afresh. */
+/* One load of a scrape: read Slurm and the plugin's file afresh. */
 static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 {
 	gq_cli_t c = { 0 };
@@ -999,14 +1003,70 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 	return rc ? -1 : 0;
 }
 
-static int _cmd_metrics(const char *listen)
+/*
+ * The pass interval: gpuquota.json's settings.recompute_interval, the file
+ * slurmctld's plugin reads; GQ_DEFAULT_INTERVAL, with a warning, when it
+ * cannot be read.
+ */
+static int _pass_interval(void)
+{
+	slurm_conf_t *conf = NULL;
+	gq_config_t *cfg = NULL;
+	char err[GQ_ERR_MAX] = "out of memory", *path;
+	int s = GQ_DEFAULT_INTERVAL;
+
+	if (slurm_load_ctl_conf(0, &conf)) {
+		slurm_perror("gpuquota: slurm_load_ctl_conf");
+		fprintf(stderr, "gpuquota: warning: the pass interval is unknown: --cache-seconds %d\n",
+			s);
+		return s;
+	}
+	path = gq_config_path(conf->slurm_conf, conf->priority_params);
+	gq_config_require_owner((long)conf->slurm_user_id);
+	if (path && !gq_config_load(path, &cfg, err, sizeof(err)))
+		s = cfg->settings.recompute_interval;
+	else
+		fprintf(stderr, "gpuquota: warning: %s: --cache-seconds %d\n",
+			err, s);
+	gq_config_free(cfg);
+	free(path);
+	gq_free_ctl_conf(conf);
+	return s;
+}
+
+/* --cache-seconds S: whole seconds from 1 to GQ_CACHE_MAX; -1 if not. */
+#define GQ_CACHE_MAX 3600
+static int _cache_seconds(const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < 1 || v > GQ_CACHE_MAX) {
+		fprintf(stderr, "gpuquota: --cache-seconds \"%s\": expected whole seconds from 1 to %d\n",
+			arg, GQ_CACHE_MAX);
+		return -1;
+	}
+	return (int)v;
+}
+
+/* cache: --cache-seconds' value, 0 when not given (the pass interval). */
+static int _cmd_metrics(const char *listen, int cache)
 {
 	char err[GQ_ERR_MAX];
+	gq_scrape_cache_t sc;
 	gq_prom_t p;
 	int rc;
 
-	if (listen)
-		return gq_serve(listen, _render, NULL);
+	if (listen) {
+		if (gq_scrape_cache_init(&sc, cache ? cache : _pass_interval(),
+					 _render, NULL)) {
+			fprintf(stderr, "gpuquota: cannot start: out of resources\n");
+			return 1;
+		}
+		rc = gq_serve(listen, &sc);
+		gq_scrape_cache_free(&sc);
+		return rc;
+	}
 	gq_prom_init(&p);
 	rc = _render(NULL, &p, err, sizeof(err));
 	if (rc)
@@ -1027,12 +1087,13 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "pool", required_argument, NULL, 'p' },
+		{ "cache-seconds", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd, *account = NULL, *listen = NULL, *pool = NULL;
 	gq_cli_t c = { .only = -1 };
 	bool json = false, dry_run = false;
-	int opt, rc;
+	int opt, rc, cache = 0;
 
 	/* their own options (cli/ledger.h, cli/simulate.h) */
 	if (argc > 1 && !strcmp(argv[1], "ledger"))
@@ -1056,6 +1117,10 @@ int main(int argc, char **argv)
 		case 'p':
 			pool = optarg;
 			break;
+		case 'c':
+			if ((cache = _cache_seconds(optarg)) < 0)
+				return 2;
+			break;
 		case 'h':
 			_usage(stdout);
 			return 0;
@@ -1077,6 +1142,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[optind++];
+	if (cache && !listen) {
+		fprintf(stderr, "gpuquota: --cache-seconds goes with metrics --listen\n");
+		return 2;
+	}
 	if (!strcmp(cmd, "sync"))
 		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
 	/* a file is judged before libslurm looks, and without waiting on a
@@ -1090,7 +1159,7 @@ int main(int argc, char **argv)
 	/* libslurm's plugins (24.11: auth, hash) load here; 22.05 lazily */
 	slurm_init(NULL);
 	if (!strcmp(cmd, "metrics"))
-		return _cmd_metrics(listen);
+		return _cmd_metrics(listen, cache);
 	if (!strcmp(cmd, "release"))
 		return gq_release_command(dry_run);
 	if (listen) {

@@ -68,10 +68,9 @@ int gq_listen_parse(const char *s, struct sockaddr_storage *ss,
 	return 0;
 }
 
-typedef struct {
-	gq_render_t render;
-	void *ctx;
-} gq_serve_ctx_t;
+struct gq_server {
+	struct MHD_Daemon *d;
+};
 
 static enum MHD_Result _reply(struct MHD_Connection *c, unsigned status,
 			      const char *text, size_t len)
@@ -96,9 +95,8 @@ static enum MHD_Result _answer(void *cls, struct MHD_Connection *c,
 			       size_t *upload_size, void **req)
 {
 	static const char index[] = "gpuquota: metrics at /metrics\n";
-	const gq_serve_ctx_t *s = cls;
-	char err[512];
-	gq_prom_t p;
+	static const char oom[] = "gpuquota: out of memory\n";
+	gq_scrape_answer_t a;
 	enum MHD_Result rc;
 
 	(void)version;
@@ -113,18 +111,13 @@ static enum MHD_Result _answer(void *cls, struct MHD_Connection *c,
 		return _reply(c, MHD_HTTP_OK, index, sizeof(index) - 1);
 	if (strcmp(url, "/metrics"))
 		return _reply(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics\n", 24);
-	gq_prom_init(&p);
-	if (s->render(s->ctx, &p, err, sizeof(err))) {
-		size_t n = strlen(err);
-
-		fprintf(stderr, "gpuquota: %s\n", err);
-		if (n < sizeof(err) - 1)
-			err[n++] = '\n';
-		rc = _reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, err, n);
-	} else {
-		rc = _reply(c, MHD_HTTP_OK, p.buf ? p.buf : "", p.len);
-	}
-	gq_prom_free(&p);
+	gq_scrape_get(cls, &a);
+	if (a.body)
+		rc = _reply(c, a.status, a.body, a.len);
+	else
+		rc = _reply(c, MHD_HTTP_SERVICE_UNAVAILABLE, oom,
+			    sizeof(oom) - 1);
+	gq_scrape_answer_free(&a);
 	return rc;
 }
 
@@ -156,45 +149,77 @@ static int _listen(const char *addr_port, const struct sockaddr_storage *ss,
 	return fd;
 }
 
-int gq_serve(const char *addr_port, gq_render_t render, void *ctx)
+gq_server_t *gq_serve_start(const char *addr_port, gq_scrape_cache_t *cache,
+			    unsigned *port, int *status)
 {
-	gq_serve_ctx_t s = { render, ctx };
 	struct sockaddr_storage ss;
-	struct MHD_Daemon *d;
+	gq_server_t *s;
 	socklen_t len;
-	sigset_t stop;
 	char err[512];
-	unsigned port;
-	int fd, sig;
+	int fd;
 
+	*status = 1;
 	if (gq_listen_parse(addr_port, &ss, &len, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
-		return 2;
+		*status = 2;
+		return NULL;
 	}
-	if ((fd = _listen(addr_port, &ss, len, &port)) < 0)
-		return 1;
-	/* blocked here, so in the server's thread too: sigwait takes them */
+	if (!(s = calloc(1, sizeof(*s)))) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		return NULL;
+	}
+	if ((fd = _listen(addr_port, &ss, len, port)) < 0) {
+		free(s);
+		return NULL;
+	}
+	/* a pool: a request is answered from the cache while a load runs */
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+				MHD_USE_ERROR_LOG |
+				(ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+				0, NULL, NULL, _answer, cache,
+				MHD_OPTION_LISTEN_SOCKET, fd,
+				MHD_OPTION_THREAD_POOL_SIZE,
+				(unsigned)GQ_SERVE_THREADS,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
+				MHD_OPTION_END);
+	if (!s->d) {
+		fprintf(stderr, "gpuquota: cannot serve on %s (libmicrohttpd refused to start)\n",
+			addr_port);
+		close(fd);
+		free(s);
+		return NULL;
+	}
+	*status = 0;
+	return s;
+}
+
+void gq_serve_stop(gq_server_t *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);	/* closes the listening socket */
+	free(s);
+}
+
+int gq_serve(const char *addr_port, gq_scrape_cache_t *cache)
+{
+	gq_server_t *s;
+	sigset_t stop;
+	unsigned port;
+	int sig, status;
+
+	/* blocked here, so in the server's threads too: sigwait takes them */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-			     MHD_USE_ERROR_LOG |
-			     (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-			     0, NULL, NULL, _answer, &s,
-			     MHD_OPTION_LISTEN_SOCKET, fd,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
-			     MHD_OPTION_END);
-	if (!d) {
-		fprintf(stderr, "gpuquota: cannot serve on %s (libmicrohttpd refused to start)\n",
-			addr_port);
-		close(fd);
-		return 1;
-	}
+	if (!(s = gq_serve_start(addr_port, cache, &port, &status)))
+		return status;
 	/* the port the kernel chose, for ADDR:0 */
-	fprintf(stderr, "gpuquota: serving metrics on %.*s:%u at /metrics\n",
-		(int)(strrchr(addr_port, ':') - addr_port), addr_port, port);
+	fprintf(stderr, "gpuquota: serving metrics on %.*s:%u at /metrics (Slurm read at most every %g s)\n",
+		(int)(strrchr(addr_port, ':') - addr_port), addr_port, port,
+		cache->interval);
 	sigwait(&stop, &sig);
-	MHD_stop_daemon(d);	/* closes fd */
+	gq_serve_stop(s);
 	return 0;
 }

@@ -2,8 +2,8 @@
  * serve.h - `gpuquota metrics --listen ADDR:PORT`: the exposition over
  * HTTP at /metrics, with libmicrohttpd.
  *
- * Owns the listening address syntax and the HTTP side; each scrape asks
- * the caller for the text afresh.
+ * Owns the listening address syntax and the HTTP side; what a scrape
+ * gets is the cache's (cli/scrape_cache.h).
  */
 #ifndef GPUQUOTA_CLI_SERVE_H
 #define GPUQUOTA_CLI_SERVE_H
@@ -11,11 +11,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#include "tools/prom.h"
-
-/* Fill out with the exposition; 0, or -1 with the reason in err. */
-typedef int (*gq_render_t)(void *ctx, gq_prom_t *out, char *err,
-			   size_t errlen);
+#include "cli/scrape_cache.h"
 
 /*
  * ADDR:PORT: an IPv4 address or host name, or [IPv6], and a port
@@ -26,11 +22,25 @@ typedef int (*gq_render_t)(void *ctx, gq_prom_t *out, char *err,
 int gq_listen_parse(const char *s, struct sockaddr_storage *ss,
 		    socklen_t *len, char *err, size_t errlen);
 
+/* A running server (GQ_SERVE_THREADS threads answer requests). */
+typedef struct gq_server gq_server_t;
+#define GQ_SERVE_THREADS 4
+
 /*
- * Serve GET /metrics on addr_port (one request at a time) until SIGINT or
- * SIGTERM.  Returns the command's exit status: 0 when stopped by a
- * signal, 2 for a bad ADDR:PORT, 1 when it cannot listen there.
+ * Serve GET /metrics on addr_port from cache in threads of its own; *port
+ * the port it got.  NULL with the reason said on stderr and *status the
+ * command's exit status: 2 for a bad ADDR:PORT, 1 when it cannot listen
+ * there.
  */
-int gq_serve(const char *addr_port, gq_render_t render, void *ctx);
+gq_server_t *gq_serve_start(const char *addr_port, gq_scrape_cache_t *cache,
+			    unsigned *port, int *status);
+void gq_serve_stop(gq_server_t *s);
+
+/*
+ * gq_serve_start, then serve until SIGINT or SIGTERM.  Returns the
+ * command's exit status: 0 when stopped by a signal, else as
+ * gq_serve_start.
+ */
+int gq_serve(const char *addr_port, gq_scrape_cache_t *cache);
 
 #endif

@@ -4,7 +4,8 @@
 # counters move (passes; a reclaim and its victim when b2 takes a1's GPU;
 # a hold at team-c's gpu_limit and its release), the per-project numbers
 # are Slurm's, a missing or bad metrics file is said, and `--listen` serves
-# the same at /metrics.
+# the same at /metrics, reading slurmctld at most once an interval at 100
+# requests a second.
 . "$(dirname "$0")/lib.sh"
 
 command -v promtool >/dev/null || fail "promtool missing (scripts/install-deps.sh installs prometheus)"
@@ -157,8 +158,9 @@ grep -qi '^content-type: text/plain; version=0.0.4' "$DIR/headers" \
 promtool check metrics <"$DIR/served.prom" >"$DIR/promtool.out" 2>&1 \
 	|| fail "promtool on /metrics: $(cat "$DIR/promtool.out")"
 # the same series and, but for what moves with every pass, the same values
-series() { grep -v '^#' | awk '{ print $1 }'; }
-stable() { grep -vE '^gpuquota_(metrics_file_age|passes_total|last_pass|pass_)' | grep -v '^#'; }
+# (the served text also says its cache's: gpuquota_scrape_*)
+series() { grep -v '^#' | grep -v '^gpuquota_scrape_' | awk '{ print $1 }'; }
+stable() { grep -vE '^gpuquota_(metrics_file_age|passes_total|last_pass|pass_|scrape_)' | grep -v '^#'; }
 diff <(series <"$DIR/served.prom") <(series <<<"$direct") >"$DIR/diff" \
 	|| fail "/metrics has other series: $(cat "$DIR/diff")"
 diff <(stable <"$DIR/served.prom") <(stable <<<"$direct") >"$DIR/diff" \
@@ -171,6 +173,34 @@ for name in $(grep -oE 'gpuquota_[a-z_]+' "$ROOT/examples/grafana-gpuquota.json"
 	grep -q "^# TYPE $name " "$DIR/served.prom" \
 		|| fail "the dashboard asks for $name, which gpuquota metrics does not print"
 done
+
+# the cache: 100 requests a second for 10 s read slurmctld at most once an
+# interval (the pass interval: recompute_interval, 2 s by default), plus
+# the first.  A load asks for the jobs once (REQUEST_JOB_INFO in sdiag);
+# the plugin sends no RPC, and the test sends none in the window.
+job_info() { sl sdiag | sed -n 's/^[[:space:]]*REQUEST_JOB_INFO[[:space:]].*count:\([0-9]*\).*/\1/p'; }
+served=$(<"$DIR/served.prom")
+iv=$(value gpuquota_scrape_cache_seconds "$served")
+[[ $iv == 2 ]] || fail "cache seconds $iv, not the pass interval 2"
+for ((i = 0; i < 1000; i++)); do
+	printf 'url = "http://127.0.0.1:%s/metrics"\noutput = "/dev/null"\n' "$port"
+done >"$DIR/urls.curl"
+loads0=$(value gpuquota_scrape_loads_total "$(curl -s "http://127.0.0.1:$port/metrics")")
+rpc0=$(job_info)
+t0=$(date +%s.%N)
+curl -s --rate 100/s -w '%{http_code}\n' -K "$DIR/urls.curl" >"$DIR/codes"
+t1=$(date +%s.%N)
+rpc1=$(job_info)
+loads1=$(value gpuquota_scrape_loads_total "$(curl -s "http://127.0.0.1:$port/metrics")")
+[[ $(grep -c '^200$' "$DIR/codes") == 1000 ]] \
+	|| fail "not every request answered 200: $(sort "$DIR/codes" | uniq -c)"
+bound=$(awk -v a="$t0" -v b="$t1" -v i="$iv" 'BEGIN { print int((b - a) / i) + 1 }')
+[[ $rpc0 =~ ^[0-9]+$ && $rpc1 =~ ^[0-9]+$ ]] || fail "sdiag REQUEST_JOB_INFO: '$rpc0' '$rpc1'"
+(( rpc1 - rpc0 <= bound && rpc1 - rpc0 >= 1 )) \
+	|| fail "1000 requests in $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s: $((rpc1 - rpc0)) job reads by slurmctld, at most $bound allowed"
+# (the scrape that reads loads1 may load once more)
+(( loads1 - loads0 <= bound + 1 )) || fail "loads $loads0 -> $loads1, at most $bound in the window"
+echo "cache: 1000 requests, $((rpc1 - rpc0)) REQUEST_JOB_INFO (bound $bound), loads $loads0 -> $loads1"
 code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nothing")
 [[ $code == 404 ]] || fail "/nothing: HTTP $code"
 kill "$serve_pid"

@@ -1,14 +1,22 @@
 /*
  * test_cli_metrics.c - `gpuquota metrics`' exposition (src/cli/metrics.c)
- * of a pass and a metrics file, line by line, numbers worked by hand.
+ * of a pass and a metrics file, line by line, numbers worked by hand; the
+ * exporter's cache (src/cli/scrape_cache.c) on a counting loader and the
+ * test's clock, and through the HTTP server (src/cli/serve.c).
  */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "cli/metrics.h"
+#include "cli/scrape_cache.h"
+#include "cli/serve.h"
 #include "core/pools.h"
 #include "state/metrics_file.h"
 #include "helpers.h"
@@ -240,6 +248,375 @@ START_TEST(pools_labelled)
 }
 END_TEST
 
+/* ---- the exporter's cache (src/cli/scrape_cache.c) ---- */
+
+/*
+ * A loader that counts its loads, takes `cost` seconds of the test's
+ * clock, fails while `fail` is set, and, while `block` is set, waits for
+ * the test to let it go.
+ */
+typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int loads, inside;
+	bool block, fail;
+	double now, cost;	/* the test's clock */
+} loader_t;
+
+static loader_t ld;
+
+static double _clock(void *ctx)
+{
+	double t;
+
+	(void)ctx;
+	pthread_mutex_lock(&ld.mu);
+	t = ld.now;
+	pthread_mutex_unlock(&ld.mu);
+	return t;
+}
+
+static int _count_load(void *ctx, gq_prom_t *out, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	(void)ctx;
+	pthread_mutex_lock(&ld.mu);
+	ld.loads++;
+	ld.inside++;
+	pthread_cond_broadcast(&ld.cv);
+	while (ld.block)
+		pthread_cond_wait(&ld.cv, &ld.mu);
+	ld.now += ld.cost;
+	ld.inside--;
+	if (ld.fail) {
+		snprintf(err, errlen, "slurmctld down");
+		rc = -1;
+	}
+	pthread_mutex_unlock(&ld.mu);
+	if (!rc) {
+		gq_prom_family(out, "x", "gauge", "a test metric");
+		gq_prom_sample(out, "x", NULL, 1);
+	}
+	return rc;
+}
+
+/* A cache of interval s on the test's clock, at time 0. */
+static void _cache(gq_scrape_cache_t *c, double s)
+{
+	pthread_mutex_init(&ld.mu, NULL);
+	pthread_cond_init(&ld.cv, NULL);
+	ld.loads = ld.inside = 0;
+	ld.block = ld.fail = false;
+	ld.now = ld.cost = 0;
+	ck_assert_int_eq(gq_scrape_cache_init(c, s, _count_load, NULL), 0);
+	c->clock = _clock;
+}
+
+static void _at(double t)
+{
+	pthread_mutex_lock(&ld.mu);
+	ld.now = t;
+	pthread_mutex_unlock(&ld.mu);
+}
+
+/* One request at t: its status, its body kept in body (or checked). */
+static unsigned _get_at(gq_scrape_cache_t *c, double t, const char *has)
+{
+	gq_scrape_answer_t a;
+	unsigned status;
+
+	_at(t);
+	gq_scrape_get(c, &a);
+	ck_assert_ptr_nonnull(a.body);
+	ck_assert_uint_eq(strlen(a.body), a.len);
+	if (has)
+		_has(a.body, has);
+	status = a.status;
+	gq_scrape_answer_free(&a);
+	return status;
+}
+
+/*
+ * Interval 2 s; 100 requests a second for 10 s (t = 0, 0.01, ...,
+ * 9.99).  Loads that take no time: at t = 0, 2, 4, 6, 8, so 5 =
+ * ceil(10 / 2); every request 200.  Loads of 0.5 s: a load starts an
+ * interval after the last ended, at 0 (ends 0.5), 2.5, 5, 7.5: 4.
+ * A request at 1.5 after the load at 0 sees age 1.5.
+ */
+START_TEST(cache_loads_once_an_interval)
+{
+	gq_scrape_cache_t c;
+	int i;
+
+	_cache(&c, 2);
+	for (i = 0; i < 1000; i++)
+		ck_assert_uint_eq(_get_at(&c, i / 100.0, NULL), 200);
+	ck_assert_int_eq(ld.loads, 5);
+	gq_scrape_cache_free(&c);
+
+	_cache(&c, 2);
+	ld.cost = 0.5;
+	for (i = 0; i < 1000; i++) {
+		/* a request never sees time go back (a load moved it) */
+		double t = i / 100.0 > ld.now ? i / 100.0 : ld.now;
+
+		ck_assert_uint_eq(_get_at(&c, t, NULL), 200);
+	}
+	ck_assert_int_eq(ld.loads, 4);
+	gq_scrape_cache_free(&c);
+
+	_cache(&c, 2);
+	_get_at(&c, 0, "gpuquota_scrape_age_seconds 0");
+	_get_at(&c, 1.5, "gpuquota_scrape_age_seconds 1.5");
+	_get_at(&c, 1.5, "x 1");
+	_get_at(&c, 1.5, "gpuquota_scrape_loads_total 1");
+	_get_at(&c, 1.5, "gpuquota_scrape_cache_seconds 2");
+	_get_at(&c, 1.5, "gpuquota_scrape_last_load_ok 1");
+	ck_assert_int_eq(ld.loads, 1);
+	gq_scrape_cache_free(&c);
+}
+END_TEST
+
+/* A request in a thread of its own. */
+typedef struct {
+	gq_scrape_cache_t *c;
+	gq_scrape_answer_t a;
+} asker_t;
+
+static void *_getter(void *arg)
+{
+	asker_t *q = arg;
+
+	gq_scrape_get(q->c, &q->a);
+	return NULL;
+}
+
+/* Start a thread asking c; its answer lands in q->a. */
+static void _ask(pthread_t *t, gq_scrape_cache_t *c, asker_t *q)
+{
+	q->c = c;
+	ck_assert_int_eq(pthread_create(t, NULL, _getter, q), 0);
+}
+
+/* Wait until the loader has been entered n times in all. */
+static void _loads_reach(int n)
+{
+	pthread_mutex_lock(&ld.mu);
+	while (ld.loads < n)
+		pthread_cond_wait(&ld.cv, &ld.mu);
+	pthread_mutex_unlock(&ld.mu);
+}
+
+static void _unblock(void)
+{
+	pthread_mutex_lock(&ld.mu);
+	ld.block = false;
+	pthread_cond_broadcast(&ld.cv);
+	pthread_mutex_unlock(&ld.mu);
+}
+
+/*
+ * Interval 2 s, the clock still at 0.  Eight requests while the first
+ * load runs (held inside the loader): one load, the other seven wait for
+ * it and all eight get its text.  At t = 3 (stale) a request starts the
+ * second load and holds in it; a request meanwhile gets the previous text
+ * at once (age 3): still 2 loads.
+ */
+START_TEST(cache_one_load_at_a_time)
+{
+	gq_scrape_answer_t now;
+	gq_scrape_cache_t c;
+	asker_t a[8];
+	pthread_t t[8];
+	int i;
+
+	_cache(&c, 2);
+	ld.block = true;
+	for (i = 0; i < 8; i++)
+		_ask(&t[i], &c, &a[i]);
+	_loads_reach(1);
+	usleep(100 * 1000);	/* the others reach the cache meanwhile */
+	ck_assert_int_eq(ld.loads, 1);
+	_unblock();
+	for (i = 0; i < 8; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_uint_eq(a[i].a.status, 200);
+		_has(a[i].a.body, "x 1");
+		gq_scrape_answer_free(&a[i].a);
+	}
+	ck_assert_int_eq(ld.loads, 1);
+
+	_at(3);
+	ld.block = true;
+	_ask(&t[0], &c, &a[0]);
+	_loads_reach(2);
+	gq_scrape_get(&c, &now);
+	ck_assert_uint_eq(now.status, 200);
+	_has(now.body, "gpuquota_scrape_age_seconds 3");
+	gq_scrape_answer_free(&now);
+	_unblock();
+	pthread_join(t[0], NULL);
+	_has(a[0].a.body, "gpuquota_scrape_age_seconds 0");
+	gq_scrape_answer_free(&a[0].a);
+	ck_assert_int_eq(ld.loads, 2);
+	gq_scrape_cache_free(&c);
+}
+END_TEST
+
+/*
+ * Interval 2 s; the last good text is served up to 2 + 300 = 302 s old.
+ * Load at 0 succeeds.  At 2 the load fails: the text of 0 is served (age
+ * 2, last_load_ok 0).  At 3 no load (1 s after the failed one ended).  At
+ * 303 the third load fails and the text is 303 s old: 503 naming the
+ * reason.  At 304 no load (still 503); at 305 the fourth load succeeds:
+ * 200, age 0.  Loads 4, failures 2.  With no good text yet, a failed
+ * load is 503 and is not tried again within the interval.
+ */
+START_TEST(cache_failed_load)
+{
+	gq_scrape_cache_t c;
+	gq_scrape_answer_t a;
+
+	_cache(&c, 2);
+	_get_at(&c, 0, "gpuquota_scrape_last_load_ok 1");
+	ld.fail = true;
+	_get_at(&c, 2, "gpuquota_scrape_last_load_ok 0");
+	_get_at(&c, 2, "gpuquota_scrape_age_seconds 2");
+	_get_at(&c, 3, "gpuquota_scrape_load_failures_total 1");
+	ck_assert_int_eq(ld.loads, 2);
+	_at(303);
+	gq_scrape_get(&c, &a);
+	ck_assert_uint_eq(a.status, 503);
+	ck_assert_str_eq(a.body, "gpuquota: slurmctld down (the last good load is 303 s old)\n");
+	gq_scrape_answer_free(&a);
+	ck_assert_uint_eq(_get_at(&c, 304, NULL), 503);
+	ck_assert_int_eq(ld.loads, 3);
+	ld.fail = false;
+	_get_at(&c, 305, "gpuquota_scrape_age_seconds 0");
+	_get_at(&c, 305, "gpuquota_scrape_last_load_ok 1");
+	_get_at(&c, 305, "gpuquota_scrape_load_failures_total 2");
+	ck_assert_int_eq(ld.loads, 4);
+	gq_scrape_cache_free(&c);
+
+	_cache(&c, 2);
+	ld.fail = true;
+	_at(0);
+	gq_scrape_get(&c, &a);
+	ck_assert_uint_eq(a.status, 503);
+	ck_assert_str_eq(a.body, "gpuquota: slurmctld down\n");
+	gq_scrape_answer_free(&a);
+	ck_assert_uint_eq(_get_at(&c, 1.9, NULL), 503);
+	ck_assert_int_eq(ld.loads, 1);
+	gq_scrape_cache_free(&c);
+}
+END_TEST
+
+/* ---- through the HTTP server (src/cli/serve.c) ---- */
+
+static int http_loads;	/* under ld.mu */
+
+static int _http_load(void *ctx, gq_prom_t *out, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)err;
+	(void)errlen;
+	pthread_mutex_lock(&ld.mu);
+	http_loads++;
+	pthread_mutex_unlock(&ld.mu);
+	gq_prom_family(out, "x", "gauge", "a test metric");
+	gq_prom_sample(out, "x", NULL, 1);
+	return 0;
+}
+
+/* GET /metrics on 127.0.0.1:port; true when the answer is 200 with x. */
+static bool _http_get(unsigned port)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	char buf[4096];
+	size_t got = 0;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    write(fd, req, sizeof(req) - 1) != (ssize_t)sizeof(req) - 1) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	while (got < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got] = '\0';
+	close(fd);
+	return !strncmp(buf, "HTTP/1.1 200", 12) && strstr(buf, "\nx 1\n");
+}
+
+typedef struct {
+	unsigned port;
+	int first, ok;
+} client_t;
+
+/* 25 requests a second for 10 s, request i at start + i / 25 s. */
+static void *_client(void *arg)
+{
+	client_t *cl = arg;
+	double start = gq_scrape_monotonic(NULL) + cl->first / 100.0;
+	int i;
+
+	for (i = 0; i < 250; i++) {
+		double wait = start + i / 25.0 - gq_scrape_monotonic(NULL);
+
+		if (wait > 0)
+			usleep((useconds_t)(wait * 1e6));
+		cl->ok += _http_get(cl->port);
+	}
+	return NULL;
+}
+
+/*
+ * The issue's bound: 100 requests a second for 10 s (four clients of 25 a
+ * second) through the real server, cache interval 2 s.  Loads start at
+ * 0, 2, 4, 6, 8 (and 10 if the run took a little longer): at most one an
+ * interval plus the first, floor(T / 2) + 1 for a run of T seconds; all
+ * 1 000 requests answered 200.
+ */
+START_TEST(serve_100_per_second)
+{
+	gq_scrape_cache_t c;
+	client_t cl[4];
+	pthread_t t[4];
+	gq_server_t *s;
+	unsigned port;
+	double t0, took;
+	int i, status, ok = 0;
+
+	pthread_mutex_init(&ld.mu, NULL);
+	http_loads = 0;
+	ck_assert_int_eq(gq_scrape_cache_init(&c, 2, _http_load, NULL), 0);
+	s = gq_serve_start("127.0.0.1:0", &c, &port, &status);
+	ck_assert_ptr_nonnull(s);
+	t0 = gq_scrape_monotonic(NULL);
+	for (i = 0; i < 4; i++) {
+		cl[i] = (client_t){ .port = port, .first = i };
+		ck_assert_int_eq(pthread_create(&t[i], NULL, _client, &cl[i]), 0);
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		ok += cl[i].ok;
+	}
+	took = gq_scrape_monotonic(NULL) - t0;
+	gq_serve_stop(s);
+	gq_scrape_cache_free(&c);
+	ck_assert_int_eq(ok, 1000);
+	ck_assert_msg(http_loads >= 5 && http_loads <= (int)(took / 2) + 1,
+		      "%d loads in %.2f s", http_loads, took);
+}
+END_TEST
+
 Suite *cli_metrics_suite(void)
 {
 	Suite *s = suite_create("cli_metrics");
@@ -248,6 +625,14 @@ Suite *cli_metrics_suite(void)
 	tcase_add_test(tc, projects_and_departments);
 	tcase_add_test(tc, plugin_file);
 	tcase_add_test(tc, pools_labelled);
+	tcase_add_test(tc, cache_loads_once_an_interval);
+	tcase_add_test(tc, cache_one_load_at_a_time);
+	tcase_add_test(tc, cache_failed_load);
+	suite_add_tcase(s, tc);
+	/* about 10 s: the bound through the real server */
+	tc = tcase_create("cli_metrics_serve");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, serve_100_per_second);
 	suite_add_tcase(s, tc);
 	return s;
 }

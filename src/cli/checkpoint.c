@@ -1,7 +1,7 @@
 /*
  * checkpoint.c - `gpuquota checkpoint` (see checkpoint.h): the job's
  * comment read, the checkpoint note in it set to now, the comment written
- * back with slurm_update_job.
+ * back (gq_job_update).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "shared/slurm_compat.h"
 
 #include "cli/checkpoint.h"
+#include "cli/update_job.h"
 #include "shared/job_facts.h"
 
 /* The longest comment Slurm takes in a job update (job_mgr.c's check). */
@@ -31,26 +32,14 @@ static uint32_t _job_id(const char *s)
 	return errno || v > UINT32_MAX ? 0 : (uint32_t)v;
 }
 
-/*
- * Write `comment` as job j's comment; 0 or Slurm's error number.  Named
- * as scontrol names it (job_id_str, every release): an array's task as
- * "<array job>_<task>", since the plain id of the task that carries the
- * array's id would update every task of the array.
- */
+/* Write `comment` as job j's comment; 0 or Slurm's error number. */
 static int _write_comment(const slurm_job_info_t *j, char *comment)
 {
 	job_desc_msg_t desc;
-	char id[64];
 
-	if (j->array_task_id != NO_VAL)
-		snprintf(id, sizeof(id), "%u_%u", j->array_job_id,
-			 j->array_task_id);
-	else
-		snprintf(id, sizeof(id), "%u", j->job_id);
 	slurm_init_job_desc_msg(&desc);
-	desc.job_id_str = id;
 	desc.comment = comment;
-	return slurm_update_job(&desc) ? errno : 0;
+	return gq_job_update(j, &desc);
 }
 
 int gq_checkpoint_command(const char *arg)

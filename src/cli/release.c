@@ -1,10 +1,9 @@
 /*
  * release.c - `gpuquota release` (see release.h): each pending job read
  * with slurm_load_jobs, what gpuquota set on it written back as Slurm's
- * own with slurm_update_job, as scontrol would: `release`,
+ * own with gq_job_update, as scontrol would: `release`,
  * `ArrayTaskThrottle=<the user's>`, `SiteFactor=0`.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "shared/slurm_compat.h"
 
 #include "cli/release.h"
+#include "cli/update_job.h"
 #include "config/config.h"
 #include "core/pools.h"
 #include "shared/job_facts.h"
@@ -87,28 +87,19 @@ static gq_pools_t *_pools(const slurm_conf_t *conf)
 	return p;
 }
 
-/* Job j's name for an update (checkpoint.c's rule): a task "A_T". */
-static void _job_name(const slurm_job_info_t *j, char *id, size_t size)
-{
-	if (j->array_task_id != NO_VAL)
-		snprintf(id, size, "%u_%u", j->array_job_id, j->array_task_id);
-	else
-		snprintf(id, size, "%u", j->job_id);
-}
-
 /* Write desc for job j (or say it, dry); counts a refusal. */
 static bool _update(gq_release_t *r, const slurm_job_info_t *j,
 		    job_desc_msg_t *desc, const char *what)
 {
 	char id[64];
+	int rc;
 
-	_job_name(j, id, sizeof(id));
-	desc->job_id_str = id;
+	gq_job_update_name(j, id, sizeof(id));
 	printf("job %s%s: %s\n", id, r->dry_run ? " (dry run)" : "", what);
-	if (r->dry_run || !slurm_update_job(desc))
+	if (r->dry_run || !(rc = gq_job_update(j, desc)))
 		return true;
 	fprintf(stderr, "gpuquota: job %s: %s: %s\n", id, what,
-		slurm_strerror(errno));
+		slurm_strerror(rc));
 	r->failed++;
 	return false;
 }

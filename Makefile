@@ -20,6 +20,8 @@
 #   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
 #   make glue       the plugins' glue tests alone (tests/glue)
 #   make soak       the soak on random seeds for an hour (GQ_SOAK_MINUTES)
+#   make soak-busy  the soak's fixed seeds 3 times in a row, every core kept
+#                   busy by stress-ng (a busy controller's timing)
 #   make bench      benchmarks of the hot path
 #   make bench-cluster  stock Slurm vs gpuquota on a local cluster of 64 nodes x
 #                   8 GPUs, same seeded workload (docs/PERFORMANCE.md; long)
@@ -71,7 +73,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak
+.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak soak-busy
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -222,6 +224,10 @@ integration: all asan-plugins
 # tests/integration/soak-seeds).
 soak: deps all asan-plugins
 	GQ_ASAN=1 tests/integration/soak-random.sh
+
+# the fixed seeds on a machine kept busy, GQ_BUSY_ROUNDS (3) times in a row
+soak-busy: deps all asan-plugins
+	GQ_ASAN=1 tests/integration/soak-busy.sh
 
 test: deps
 	$(MAKE) all

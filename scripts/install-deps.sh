@@ -8,7 +8,8 @@ PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libslurm-dev munge libmunge-dev libjson-c-dev check
       dpkg-dev patch jq procps iproute2 debootstrap rpm
       mariadb-server slurmdbd
-      libmicrohttpd-dev prometheus curl clang)
+      libmicrohttpd-dev prometheus curl clang stress-ng)
+# stress-ng: `make soak-busy` keeps the cores busy;
 # libmicrohttpd: `gpuquota metrics --listen`; prometheus: its promtool
 # checks the exposition in the tests; curl scrapes it; clang: libFuzzer
 # (make fuzz); debootstrap: the version matrix's roots; rpm: make rpm.

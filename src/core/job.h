@@ -34,9 +34,9 @@ typedef struct {
 				 * (the array's %N throttle); 0: all */
 	uint32_t saved_secs;	/* running: how far into its run its last
 				 * checkpoint was (gpuquota checkpoint,
-				 * gq_facts_saved_at); 0: none.  A requeue
-				 * loses the work after start_time +
-				 * saved_secs */
+				 * gq_facts_saved_at); 0: none.  Orders
+				 * victims inside a project, never the
+				 * ledger's loss (its owner writes it) */
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */
 	int64_t site_order;	/* multifactor's part of its priority, rounded:

@@ -70,29 +70,6 @@ static int _warned_index(uint32_t id)
 }
 
 /*
- * Warned victim w's last checkpoint at the end of its run (`end`), in
- * seconds into the run: the note on the job when it is of that run and
- * not past its end (up to `skew` past it counts as the end: a node's
- * clock ahead), else the one it had at the decision.
- */
-static uint32_t _saved_then(job_record_t *job_ptr, const gq_warned_t *w,
-			    int64_t end, int64_t skew, time_t now)
-{
-	int64_t at;
-
-	if (gq_facts_saved_at(job_ptr->comment, job_ptr->job_id, now, &at) !=
-		    GQ_SAVED_OK ||
-	    at <= w->start || at > end + skew)
-		return w->saved;
-	if (at > end)
-		at = end;
-	if (at - w->start > UINT32_MAX)
-		return UINT32_MAX;
-	return (uint32_t)(at - w->start) > w->saved ?
-		       (uint32_t)(at - w->start) : w->saved;
-}
-
-/*
  * Settle warned victim i, whose run ended at `end` (`how`): its
  * after-grace record noted, a log line, and its system comment (and admin
  * comment note) says the work lost, as a victim requeued at once has it
@@ -100,18 +77,17 @@ static uint32_t _saved_then(job_record_t *job_ptr, const gq_warned_t *w,
  * write lock and the state lock.
  */
 static void _settle(job_record_t *job_ptr, int i, int64_t end,
-		    uint32_t saved, const char *how)
+		    const char *how)
 {
 	int64_t start = gq_state_warned(i)->start;
 	gq_ledger_rec_t r;
 
-	gq_state_warned_settle(i, end, saved, &r);
+	gq_state_warned_settle(i, end, &r);
 	/* not "gpuquota: reclaim:", which is one line per decision */
-	info("gpuquota: reclaim settled: JobId=%u (%s, %u GPU%s) taken for JobId=%u %s: %llu GPU-seconds lost (%lld s of work since its %s)",
+	info("gpuquota: reclaim settled: JobId=%u (%s, %u GPU%s) taken for JobId=%u %s: %llu GPU-seconds lost (its run of %lld s)",
 	     r.victim, r.victim_project, r.gpus, r.gpus == 1 ? "" : "s",
 	     r.preemptor, how, (unsigned long long)r.lost,
-	     (long long)(r.gpus ? r.lost / r.gpus : 0),
-	     saved ? "last checkpoint" : "start");
+	     (long long)(r.gpus ? r.lost / r.gpus : 0));
 	if (job_ptr &&
 	    gq_facts_reclaimed_for(job_ptr->system_comment) == r.preemptor)
 		gq_reclaim_note_write(job_ptr, &r, start);
@@ -121,7 +97,7 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
  * Keep again a victim warned before slurmctld restarted (its warned
  * record is in the ledger): the decision from Slurm's preempt_time and
  * gpuquota's system comment (preemptor, its project and band), the rest
- * from the pass's view (its pool, project, GPUs, start and checkpoint).
+ * from the pass's view (its pool, project, GPUs and start).
  * Not kept when the view or the comment lacks it: its warned record
  * stands.  Caller holds the job write lock and the state lock.  O(1).
  */
@@ -154,7 +130,6 @@ static void _keep_again(uint32_t id)
 	gq_ledger_name(w.rec.victim_project,
 		       gq_view_project(pools->view[k], ee->project)->name);
 	w.start = ee->in.start_time;
-	w.saved = ee->in.saved_secs;
 	w.restarts = job_ptr->restart_cnt;
 	if (gq_state_warned_keep(&w))
 		debug("gpuquota: reclaim of %pJ for JobId=%u kept again after a restart: its loss counted when its run ends",
@@ -198,9 +173,7 @@ static void _settle_ended(time_t now)
 
 		if (job_ptr && job_ptr->restart_cnt != w->restarts) {
 			end = _requeued_at(job_ptr, w, now);
-			_settle(job_ptr, i, end,
-				_saved_then(job_ptr, w, end, 0, now),
-				"requeued by Slurm");
+			_settle(job_ptr, i, end, "requeued by Slurm");
 		} else if (!job_ptr ||
 			   !(IS_JOB_RUNNING(job_ptr) ||
 			     IS_JOB_COMPLETING(job_ptr) ||
@@ -234,7 +207,6 @@ void gq_grace_requeue(void)
 		job_record_t *job_ptr = find_job_record(due[i]);
 		bool exited;
 		int64_t end;
-		uint32_t saved = 0;
 		int rc, w;
 
 		if (!job_ptr || !_grace_over(job_ptr, now))
@@ -248,12 +220,9 @@ void gq_grace_requeue(void)
 			const gq_warned_t *wr = gq_state_warned(w);
 			gq_ledger_rec_t r;
 
-			saved = _saved_then(job_ptr, wr, end,
-					    GQ_CHECKPOINT_SKEW, now);
 			/* before the requeue, which sends the run's end
 			 * (its admin comment) to slurmdbd */
-			gq_ledger_after_grace(&wr->rec, wr->start, saved, end,
-					      &r);
+			gq_ledger_after_grace(&wr->rec, wr->start, end, &r);
 			gq_reclaim_note_write(job_ptr, &r, wr->start);
 		}
 		gq_state_unlock();
@@ -264,7 +233,7 @@ void gq_grace_requeue(void)
 				      "reached the end of its grace time");
 			gq_state_lock();
 			if ((w = _warned_index(job_ptr->job_id)) >= 0)
-				_settle(job_ptr, w, end, saved,
+				_settle(job_ptr, w, end,
 					exited ? "exited in its grace time, requeued" :
 						 "requeued at the end of its grace time");
 			gq_state_unlock();

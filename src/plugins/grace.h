@@ -31,8 +31,8 @@ void gq_grace_rebuild_note(job_record_t *job_ptr);
 /*
  * After the pass, with no slurmctld lock held: requeue the noted victims,
  * and settle the ledger records of warned victims whose runs ended
- * (docs/MODEL.md "Ledger": requeued here, with the end of the run and the
- * checkpoint as they are now; requeued by Slurm since the last look; the
+ * (docs/MODEL.md "Ledger": requeued here, with the end of the run as it
+ * is now; requeued by Slurm since the last look; the
  * others forgotten), after keeping again the victims noted at the first
  * pass.  Under the job and node write locks a requeue needs, taken only
  * when a victim is noted or warned.  O(noted + warned).

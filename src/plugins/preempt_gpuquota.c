@@ -211,10 +211,10 @@ static int _hold_for_reclaim(gq_pools_t *v, time_t now)
  * The reclaim's record for the ledger (state/ledger.h), queued in memory:
  * priority/gpuquota's pass thread writes it after its next pass, outside
  * slurmctld's locks.  A victim requeued at once (no grace time) loses its
- * work now: one record.  A victim warned first runs on, and may save its
- * state on SIGTERM: a warned record now, its loss as if requeued now, and
- * the victim kept so that the record is settled with its loss as it is
- * when its run ends (plugins/grace.c, gq_grace_requeue).  The record
+ * run now: one record.  A victim warned first runs on: a warned record
+ * now, its loss as if requeued now, and the victim kept so that the
+ * record is settled with its loss when its run ends (plugins/grace.c,
+ * gq_grace_requeue).  The record
  * into *out.  Caller holds the state lock.
  */
 static void _ledger_note(const char *pool, const gq_view_t *v,
@@ -224,7 +224,6 @@ static void _ledger_note(const char *pool, const gq_view_t *v,
 {
 	gq_warned_t w = {
 		.start = ee->in.start_time,
-		.saved = ee->in.saved_secs,
 		.restarts = victim->restart_cnt,
 	};
 	bool ok;

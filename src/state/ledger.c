@@ -20,24 +20,26 @@
 #include "tools/trusted_file.h"
 
 #define GQ_LEDGER_NO_POOL "*"
+/* What ends a torn line: a word after its fields, so that neither
+ * version reads it as a record (a gq1 line torn in LOST would read with
+ * its loss cut short) */
+#define GQ_LEDGER_TORN " torn\n"
+#define GQ_TORN_LEN ((ssize_t)sizeof(GQ_LEDGER_TORN) - 1)
 
-uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
-			uint32_t saved)
+uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start)
 {
-	int64_t from = start + (int64_t)saved;
-
-	if (start <= 0 || now <= from)
+	if (start <= 0 || now <= start)
 		return 0;
-	return (uint64_t)gpus * (uint64_t)(now - from);
+	return (uint64_t)gpus * (uint64_t)(now - start);
 }
 
 void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
-			   uint32_t saved, int64_t end, gq_ledger_rec_t *out)
+			   int64_t end, gq_ledger_rec_t *out)
 {
 	*out = *warned;
 	out->stage = GQ_LEDGER_AFTER_GRACE;
 	out->end = end > warned->at ? end : warned->at;
-	out->lost = gq_ledger_lost(warned->gpus, out->end, start, saved);
+	out->lost = gq_ledger_lost(warned->gpus, out->end, start);
 }
 
 const char *gq_ledger_stage_name(int stage)
@@ -179,7 +181,8 @@ char *gq_ledger_old_path(const char *path)
 
 /* open for appending (trusted_file.h: never through a link, a regular
  * file of a trusted owner; its size is the rotation's); a torn last line
- * (no newline) is ended first */
+ * (no newline) is ended first, so that it is never read as a record
+ * (GQ_LEDGER_TORN) */
 static int _open_append(const char *path, off_t *size, char *err,
 			size_t errlen)
 {
@@ -197,8 +200,9 @@ static int _open_append(const char *path, off_t *size, char *err,
 	}
 	*size = st.st_size;
 	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
-	    last != '\n' && write(fd, "\n", 1) == 1)
-		(*size)++;
+	    last != '\n' &&
+	    write(fd, GQ_LEDGER_TORN, GQ_TORN_LEN) == GQ_TORN_LEN)
+		*size += GQ_TORN_LEN;
 	return fd;
 }
 
@@ -339,8 +343,7 @@ void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
 				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
 		.victim = ee->in.id,
 		.gpus = ee->in.gpus,
-		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time,
-				       ee->in.saved_secs),
+		.lost = gq_ledger_lost(ee->in.gpus, now, ee->in.start_time),
 	};
 	gq_ledger_name(r->pool, pool);
 	gq_ledger_name(r->preemptor_project,

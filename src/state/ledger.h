@@ -15,14 +15,15 @@
  *
  * AT unix seconds of the decision, POOL the pool's name or "*" (none),
  * BAND "quota" or "fair_share" (the preemptor's band), LOST the
- * GPU-seconds the requeue loses (gq_ledger_lost) counted to END (unix
- * seconds), STAGE what the record is (gq_ledger_stage_t: "requeued",
+ * GPU-seconds of the victim's run from its start to END (unix seconds;
+ * gq_ledger_lost), STAGE what the record is (gq_ledger_stage_t: "requeued",
  * "warned", "requeued_after_grace").  A line of the first version, "gq1"
  * without STAGE and END, reads as "requeued" with END = AT.  Names are
  * gpuquota.json names (letters, digits, '.', '_', '-': no blank).  A
  * line without its newline (torn by a crash) and any line that is not
  * such a record are skipped when read; an append after a torn line first
- * ends it, so it never swallows the next record.  When the file would
+ * ends it with " torn", so it never swallows the next record and is never
+ * read as one (in either version).  When the file would
  * pass the bound it is renamed to gpuquota-ledger.1 (the one older file
  * kept, replaced): at most twice the bound on disk.  Reading .1, then the
  * file, gives the history in order.
@@ -88,22 +89,22 @@ typedef struct {
 	uint32_t victim;
 	char victim_project[GQ_LEDGER_NAME];
 	uint32_t gpus;		/* the victim's */
-	uint64_t lost;		/* GPU-seconds the requeue loses */
+	uint64_t lost;		/* GPU-seconds of the run requeued */
 } gq_ledger_rec_t;
 
 /*
- * The work a requeue loses (docs/MODEL.md "Choice: victims by the work a
- * requeue loses"): gpus x (now - (start + saved)), at least 0; `saved`
- * the seconds into its run of its last checkpoint (0: none).
+ * The GPU-seconds a requeue counts as lost (docs/MODEL.md "Ledger"): the
+ * run's, gpus x (now - start), at least 0; 0 without a start.  Only
+ * Slurm's facts: a job's checkpoint note, which its owner writes, orders
+ * victims but never lowers it (the requeue budget sums it).
  */
-uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start,
-			uint32_t saved);
+uint64_t gq_ledger_lost(uint32_t gpus, int64_t now, int64_t start);
 
 /*
  * The record of victim `ee` taken for preemptor `er` in view v (of the
  * pool named `pool`, NULL without pools) at `now`: the preemptor's band
- * as the reason, both projects, the victim's GPUs and the work its
- * requeue loses now (gq_ledger_lost): a GQ_LEDGER_REQUEUED record, which
+ * as the reason, both projects, the victim's GPUs and its run's
+ * GPU-seconds to now (gq_ledger_lost): a GQ_LEDGER_REQUEUED record, which
  * preempt/gpuquota makes GQ_LEDGER_WARNED for a victim given a grace
  * time.  preempt/gpuquota's and the simulator's one making of it.  O(1).
  */
@@ -122,12 +123,11 @@ int gq_ledger_settle(gq_ledger_rec_t *r, int *n);
 /*
  * The record that settles `warned` (GQ_LEDGER_WARNED) when its victim's
  * run ended at `end` (its requeue, or its exit in its grace time): the
- * same decision, GQ_LEDGER_AFTER_GRACE, its loss gpus x (end - (start +
- * saved)), at least 0, `saved` the seconds into its run of its last
- * checkpoint then (0: none).  O(1).
+ * same decision, GQ_LEDGER_AFTER_GRACE, its loss gpus x (end - start),
+ * at least 0 (an end before the decision counts as the decision).  O(1).
  */
 void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
-			   uint32_t saved, int64_t end, gq_ledger_rec_t *out);
+			   int64_t end, gq_ledger_rec_t *out);
 
 /* Copy a name into a record's field (cut at GQ_LEDGER_NAME - 1; NULL:
  * ""). */

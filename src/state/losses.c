@@ -9,7 +9,7 @@
 
 void gq_losses_free(gq_losses_t *l)
 {
-	free(l->e);
+	free(l->buf);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -30,6 +30,40 @@ static gq_loss_t *_warned(gq_losses_t *l, const gq_ledger_rec_t *r)
 	return NULL;
 }
 
+/*
+ * Room for one more at e[n]: the oldest dropped at the cap (e moves on),
+ * the kept ones moved to buf's front when its end is reached and the
+ * front holds room (always at GQ_LOSSES_ALLOC: 1/8 of it at least), else
+ * buf grown.  NULL when out of memory.
+ */
+static gq_loss_t *_slot(gq_losses_t *l)
+{
+	int off = l->buf ? (int)(l->e - l->buf) : 0, cap;
+	gq_loss_t *g;
+
+	if (l->n == GQ_LOSSES_MAX) {	/* the oldest goes */
+		l->e++;
+		l->n--;
+		off++;
+	}
+	if (off + l->n < l->cap)
+		return &l->e[l->n];
+	if (off && (l->cap == GQ_LOSSES_ALLOC || off >= l->n)) {
+		memmove(l->buf, l->e, sizeof(*l->e) * l->n);
+		l->e = l->buf;
+		return &l->e[l->n];
+	}
+	cap = l->cap ? l->cap * 2 : 64;
+	if (cap > GQ_LOSSES_ALLOC)
+		cap = GQ_LOSSES_ALLOC;
+	if (!(g = realloc(l->buf, sizeof(*g) * cap)))
+		return NULL;
+	l->buf = g;
+	l->e = g + off;
+	l->cap = cap;
+	return &l->e[l->n];
+}
+
 int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 {
 	gq_loss_t *e;
@@ -43,21 +77,9 @@ int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 	/* a warned loss of 0 is kept: its after-grace record finds it */
 	if (!r->lost && r->stage != GQ_LEDGER_WARNED)
 		return 0;
-	if (l->n == GQ_LOSSES_MAX) {	/* the oldest goes */
-		memmove(l->e, l->e + 1, sizeof(*l->e) * (l->n - 1));
-		l->n--;
-	}
-	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 64;
-
-		if (cap > GQ_LOSSES_MAX)
-			cap = GQ_LOSSES_MAX;
-		if (!(e = realloc(l->e, sizeof(*e) * cap)))
-			return -1;
-		l->e = e;
-		l->cap = cap;
-	}
-	e = &l->e[l->n++];
+	if (!(e = _slot(l)))
+		return -1;
+	l->n++;
 	e->at = r->at;
 	e->lost = r->lost;
 	e->victim = r->victim;
@@ -72,9 +94,7 @@ void gq_losses_prune(gq_losses_t *l, int64_t since)
 
 	while (i < l->n && l->e[i].at < since)	/* oldest first */
 		i++;
-	if (!i)
-		return;
-	memmove(l->e, l->e + i, sizeof(*l->e) * (l->n - i));
+	l->e += i;
 	l->n -= i;
 }
 

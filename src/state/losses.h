@@ -13,21 +13,27 @@
 #include "state/ledger.h"
 
 /* Kept at most: the oldest go first past it (a project's loss is then
- * counted short, never long).  12 MB. */
+ * counted short, never long). */
 #define GQ_LOSSES_MAX 150000
+/* The buffer holds up to 1/8 more (16 MB in all): room for the oldest
+ * to go with no move, until one compaction moves the kept ones to its
+ * front. */
+#define GQ_LOSSES_ALLOC (GQ_LOSSES_MAX + GQ_LOSSES_MAX / 8)
 
 typedef struct {
 	int64_t at;		/* the reclaim, unix seconds */
-	uint64_t lost;		/* GPU-seconds its victim lost */
+	uint64_t lost;		/* GPU-seconds of its victim's run */
 	uint32_t victim, preemptor;	/* its record's (a later record of
 					 * the victim's requeue replaces it) */
 	char project[GQ_LEDGER_NAME];	/* the victim's */
 } gq_loss_t;
 
-/* The losses kept, oldest first (a ring would save the moves; pruning
- * moves the kept ones once a pass at most). */
+/* The losses kept, oldest first: e[0] to e[n - 1], inside buf (cap
+ * entries).  The oldest goes by moving e on; the kept ones move to buf's
+ * front only when its end is reached. */
 typedef struct {
 	gq_loss_t *e;
+	gq_loss_t *buf;
 	int n, cap;
 } gq_losses_t;
 
@@ -37,13 +43,15 @@ void gq_losses_free(gq_losses_t *l);
  * Keep the loss of record r when it is at or after `since`.  A
  * GQ_LEDGER_AFTER_GRACE record replaces the loss of its victim's warned
  * record (same victim and preemptor, decided within seconds of it:
- * ledger.h) when it is kept; records are added in the ledger's order.  Returns 0, or -1 when
- * out of memory (it is not kept).  O(1) amortized, plus O(losses kept
+ * ledger.h) when it is kept; records are added in the ledger's order.
+ * Returns 0, or -1 when out of memory (it is not kept).  O(1) amortized:
+ * past the cap, a compaction moves at most GQ_LOSSES_MAX entries once per
+ * GQ_LOSSES_MAX / 8 adds, so at most 8 moves an add; plus O(losses kept
  * since r's decision) for an after-grace record.
  */
 int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since);
 
-/* Drop the losses before `since`.  O(kept). */
+/* Drop the losses before `since`.  O(dropped). */
 void gq_losses_prune(gq_losses_t *l, int64_t since);
 
 /*

@@ -656,14 +656,13 @@ void gq_state_warned_drop(int i)
 	_state.warned[i] = _state.warned[--_state.nwarned];
 }
 
-void gq_state_warned_settle(int i, int64_t end, uint32_t saved,
-			    gq_ledger_rec_t *out)
+void gq_state_warned_settle(int i, int64_t end, gq_ledger_rec_t *out)
 {
 	const gq_warned_t *w = gq_state_warned(i);
 
 	if (!w)
 		return;
-	gq_ledger_after_grace(&w->rec, w->start, saved, end, out);
+	gq_ledger_after_grace(&w->rec, w->start, end, out);
 	gq_state_ledger_note(out);
 	gq_state_warned_drop(i);
 }

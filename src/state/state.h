@@ -70,8 +70,6 @@ typedef struct {
 typedef struct {
 	gq_ledger_rec_t rec;	/* GQ_LEDGER_WARNED */
 	int64_t start;		/* its run's start */
-	uint32_t saved;		/* its last checkpoint at the decision,
-				 * seconds into its run (0: none) */
 	uint32_t restarts;	/* Slurm's restart count at the decision */
 } gq_warned_t;
 
@@ -433,13 +431,11 @@ int gq_state_nwarned(void);
 const gq_warned_t *gq_state_warned(int i);
 
 /*
- * The i-th victim's run ended at `end`, its last checkpoint then `saved`
- * seconds into it: its after-grace record (gq_ledger_after_grace) noted
- * (gq_state_ledger_note) and copied into *out, the victim forgotten (the
- * last one takes its place).  Caller holds the lock.  O(1).
+ * The i-th victim's run ended at `end`: its after-grace record
+ * (gq_ledger_after_grace) noted (gq_state_ledger_note) and copied into
+ * *out, the victim forgotten (the last one takes its place).  Caller holds the lock.  O(1).
  */
-void gq_state_warned_settle(int i, int64_t end, uint32_t saved,
-			    gq_ledger_rec_t *out);
+void gq_state_warned_settle(int i, int64_t end, gq_ledger_rec_t *out);
 
 /* Forget the i-th victim unsettled (its run ended without a requeue):
  * its warned record stands.  Caller holds the lock.  O(1). */

@@ -1,8 +1,9 @@
 /*
  * test_grace_ledger.c - a warned victim's ledger record settled when its
  * run ends (plugins/grace.c, gq_grace_requeue; docs/MODEL.md "Ledger"):
- * with the end of its run and its checkpoint as they are then, whoever
- * requeued it; a victim that ended otherwise keeps its warned record.
+ * with the end of its run as it is then, whoever requeued it (a
+ * checkpoint note lowers nothing); a victim that ended otherwise keeps
+ * its warned record.
  */
 #include <check.h>
 #include <stdio.h>
@@ -44,7 +45,7 @@ static job_record_t *_warned(uint32_t id, uint32_t gpus, int64_t start,
 	gq_warned_t w = { .rec = { .at = at, .end = at,
 				   .stage = GQ_LEDGER_WARNED, .preemptor = 12,
 				   .victim = id, .gpus = gpus,
-				   .lost = gq_ledger_lost(gpus, at, start, 0) },
+				   .lost = gq_ledger_lost(gpus, at, start) },
 			  .start = start };
 
 	gq_ledger_name(w.rec.preemptor_project, "team-b");
@@ -78,9 +79,10 @@ static const gq_ledger_rec_t *_after(const gq_ledger_rec_t *r, int n,
 
 /*
  * Decision 30 s ago; each victim started 600 s before it.  7 (2 GPUs)
- * saved 15 s ago on SIGTERM and exited 14 s ago: gpuquota requeues it,
- * 2 x 1 = 2 GPU-seconds lost.  8 (1 GPU, no checkpoint) was requeued by
- * Slurm, completed 5 s ago (its new submit time): 1 x 625.  9 was
+ * noted a checkpoint 15 s ago on SIGTERM and exited 14 s ago: gpuquota
+ * requeues it, its run of 616 s lost, 2 x 616 = 1232 GPU-seconds (the
+ * note, its owner's, lowers nothing).  8 (1 GPU) was requeued by Slurm,
+ * completed 5 s ago (its new submit time): 1 x 625.  9 was
  * cancelled: forgotten, its warned record (1 x 600) stands.  10 still
  * runs in its grace time: kept.  Six records: four warned, two settled.
  */
@@ -120,7 +122,7 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 	gq_grace_requeue();
 	xfree(slurm_conf.accounting_storage_type);
 	snprintf(note, sizeof(note),
-		 "site: keep gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:requeued_after_grace,gpu_seconds_lost:2,run_start:%lld",
+		 "site: keep gpuquota-reclaim=for:12,of:team-b,reason:quota,stage:requeued_after_grace,gpu_seconds_lost:1232,run_start:%lld",
 		 (long long)start);
 	ck_assert_str_eq(j7->admin_comment, note);
 
@@ -128,7 +130,7 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 	n = gq_state_ledger_take(&r);
 	ck_assert_int_eq(n, 6);
 	ck_assert_ptr_nonnull(a = _after(r, n, 7));
-	ck_assert_uint_eq(a->lost, 2);
+	ck_assert_uint_eq(a->lost, 1232);
 	ck_assert_int_eq(a->end, now - 14);
 	ck_assert_int_eq(a->at, at);
 	ck_assert_ptr_nonnull(a = _after(r, n, 8));
@@ -138,12 +140,12 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 	ck_assert_ptr_null(_after(r, n, 10));
 	ck_assert_int_eq(gq_state_nwarned(), 1);
 	ck_assert_uint_eq(gq_state_warned(0)->rec.victim, 10);
-	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 627);
+	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 1857);
 	gq_state_clear();
 	gq_state_unlock();
 	free(r);
 	ck_assert_str_eq(j7->system_comment,
-			 "gpuquota: reclaimed for job 12 of team-b (in-quota), 2 GPU-seconds lost");
+			 "gpuquota: reclaimed for job 12 of team-b (in-quota), 1232 GPU-seconds lost");
 	ck_assert_str_eq(j8->system_comment,
 			 "gpuquota: reclaimed for job 12 of team-b (in-quota), 625 GPU-seconds lost");
 }
@@ -155,7 +157,7 @@ END_TEST
  * it: four or five), until none is left to fail: slurmctld goes on.
  * Without the due list the victim is not requeued and stays kept (the
  * next pass notes it again); otherwise its after-grace record is noted
- * (2 GPU-seconds), a comment short at most.
+ * (2 x 616 = 1232 GPU-seconds), a comment short at most.
  */
 START_TEST(failed_allocation_in_a_settle)
 {
@@ -191,7 +193,7 @@ START_TEST(failed_allocation_in_a_settle)
 		} else {
 			ck_assert_int_eq(n, 2);
 			ck_assert_int_eq(gq_state_nwarned(), 0);
-			ck_assert_uint_eq(r[1].lost, 2);
+			ck_assert_uint_eq(r[1].lost, 1232);
 		}
 		gq_state_clear();
 		gq_state_unlock();
@@ -212,9 +214,9 @@ END_TEST
  * warned for team-b's 12 (Slurm saved its preempt_time, 30 s ago, and
  * gpuquota's system comment): the first pass notes it, the requeue after
  * the pass keeps it again from the view (nothing noted: its warned record
- * is in the ledger).  It saved 15 s ago and exited 14 s ago: its
- * after-grace record dates the decision by preempt_time, 2 x 1 = 2
- * GPU-seconds lost.
+ * is in the ledger).  It noted a checkpoint 15 s ago and exited 14 s ago:
+ * its after-grace record dates the decision by preempt_time, its run of
+ * 616 s lost, 2 x 616 = 1232 GPU-seconds.
  */
 START_TEST(warned_before_a_restart_settled_after_it)
 {
@@ -259,7 +261,7 @@ START_TEST(warned_before_a_restart_settled_after_it)
 	ck_assert_int_eq(n, 1);
 	ck_assert_int_eq(r[0].stage, GQ_LEDGER_AFTER_GRACE);
 	ck_assert_int_eq(r[0].at, at);
-	ck_assert_uint_eq(r[0].lost, 2);
+	ck_assert_uint_eq(r[0].lost, 1232);
 	ck_assert_uint_eq(r[0].gpus, 2);
 	ck_assert_int_eq(gq_state_nwarned(), 0);
 	gq_state_clear();

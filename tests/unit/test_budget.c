@@ -4,7 +4,9 @@
  * no more (its work beyond quota waits, held), and fair-share reclaim
  * takes none of its jobs; quota reclaim still does.  The losses are
  * counted from the ledger's records by project name, in every pool
- * (src/state/losses.c).  Numbers worked by hand in each test's comment.
+ * (src/state/losses.c), from Slurm's facts only: a job's own checkpoint
+ * note never lowers them.  The losses kept past their cap are the
+ * newest.  Numbers worked by hand in each test's comment.
  */
 #include <check.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 
 #include "core/pools.h"
 #include "core/view.h"
+#include "shared/job_facts.h"
 #include "state/losses.h"
 #include "helpers.h"
 
@@ -175,6 +178,136 @@ START_TEST(losses_by_project_in_window)
 }
 END_TEST
 
+/* the ledger's record of team-a's job `id` (4 GPUs, started an hour
+ * before `at`, its comment `comment`) taken at `at` for team-b's 100 + id,
+ * made as preempt/gpuquota makes it: Slurm's facts read (gq_job_input),
+ * the view computed, gq_ledger_record */
+static gq_ledger_rec_t _taken(gq_view_t *v, uint32_t id, int64_t at,
+			      const char *comment, uint32_t *saved)
+{
+	gq_job_facts_t f = { .id = id, .job_state = JOB_RUNNING, .gpus = 4,
+			     .batch = true, .requeue = true,
+			     .nice = NICE_OFFSET, .start_time = at - 3600,
+			     .comment = comment };
+	gq_job_in_t in;
+	gq_ledger_rec_t r;
+
+	gq_job_input(&f, at, &in);
+	*saved = in.saved_secs;
+	gq_view_begin(v, 8, at);
+	ck_assert_ptr_nonnull(gq_view_add_job(v, "team-a", &in));
+	pend(v, 100 + id, "team-b", 2, at - 10);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	gq_ledger_record(&r, NULL, v, gq_view_job(v, 100 + id),
+			 gq_view_job(v, id), at);
+	return r;
+}
+
+/*
+ * A job's owner cannot lower its project's loss.  team-a (q 2, budget 1
+ * GPU-hour, window a day) has five 4-GPU jobs taken, each an hour into its
+ * run, at now - 7200 + id x 60: each loses 4 x 3600 = 14 400 GPU-seconds,
+ * 5 x 14 400 / 3600 = 20 GPU-hours >= 1.  Then team-a runs 2 (its quota)
+ * and submits 51 (1 GPU) on 8 GPUs: A = 3 > q = 2, so 51 would borrow:
+ * held for the budget.  The same when each owner wrote
+ * `gpuquota-checkpoint=<id>@<the reclaim's time>` just before (saving
+ * nothing): the note is read (saved 3600 s into the run: it orders
+ * victims inside team-a) but the loss stays 14 400 each, 20 GPU-hours, and
+ * 51 is held.
+ */
+START_TEST(owner_note_does_not_lower_the_budget)
+{
+	const char *json = "{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"requeue_budget\": 1},"
+			   " {\"name\": \"team-b\", \"gpu_quota\": 2}]}";
+	int64_t now = 1800000000;
+	char err[GQ_ERR_MAX], note[64];
+	gq_config_t *cfg = NULL;
+	gq_pools_t *p;
+	gq_view_t *v;
+
+	ck_assert(!gq_config_parse(json, "t.json", &cfg, err, sizeof(err)));
+	ck_assert_ptr_nonnull(p = gq_pools_new(cfg));
+	gq_config_free(cfg);
+	v = p->view[0];
+	for (int noted = 0; noted <= 1; noted++) {
+		gq_losses_t l = { 0 };
+
+		for (uint32_t id = 1; id <= 5; id++) {
+			int64_t at = now - 7200 + id * 60;
+			uint32_t saved;
+			gq_ledger_rec_t r;
+
+			snprintf(note, sizeof(note),
+				 "my run gpuquota-checkpoint=%u@%lld", id,
+				 (long long)at);
+			r = _taken(v, id, at, noted ? note : NULL, &saved);
+			ck_assert_uint_eq(saved, noted ? 3600 : 0);
+			ck_assert_uint_eq(r.lost, 14400);
+			ck_assert_int_eq(gq_losses_add(&l, &r, now - 86400), 0);
+		}
+		gq_view_begin(v, 8, now);
+		run(v, 50, "team-a", 2, now - 10);
+		pend(v, 51, "team-a", 1, now - 5);
+		ck_assert_int_eq(gq_losses_apply(&l, p, now - 86400), 0);
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_double_eq_tol(project(v, "team-a")->lost, 20, 1e-9);
+		ck_assert_int_eq(gq_view_job(v, 51)->hold, GQ_HOLD_BUDGET);
+		gq_losses_free(&l);
+	}
+	gq_pools_free(p);
+}
+END_TEST
+
+/*
+ * Past the cap the oldest go, one by one, whatever the moves behind:
+ * GQ_LOSSES_MAX + 40 000 records (at 1000 + i, lost i + 1; 40 000 passes
+ * GQ_LOSSES_MAX / 8 = 18 750 twice, so the buffer's end is reached and
+ * the kept ones moved more than once) keep the newest GQ_LOSSES_MAX: the
+ * i-th kept is record 40 000 + i.  An after-grace record of the newest
+ * victim replaces its loss (5).  Pruned before the last 10, then 100 more
+ * added: 110 kept, in order, the last 10 of before first.
+ */
+START_TEST(losses_past_the_cap_keep_the_newest)
+{
+	const int extra = 40000, total = GQ_LOSSES_MAX + 40000;
+	gq_losses_t l = { 0 };
+	gq_ledger_rec_t r = _rec(0, "a", 0);
+	int i, rc = 0;
+
+	for (i = 0; i < total; i++) {
+		r.at = 1000 + i;
+		r.lost = i + 1;
+		r.victim = i + 1;
+		rc |= gq_losses_add(&l, &r, 0);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(l.n, GQ_LOSSES_MAX);
+	for (i = 0; i < l.n; i++)
+		if (l.e[i].at != 1000 + extra + i ||
+		    l.e[i].lost != (uint64_t)(extra + i + 1))
+			ck_abort_msg("kept %d: at %lld lost %llu", i,
+				     (long long)l.e[i].at,
+				     (unsigned long long)l.e[i].lost);
+	r.stage = GQ_LEDGER_AFTER_GRACE;
+	r.lost = 5;
+	ck_assert_int_eq(gq_losses_add(&l, &r, 0), 0);
+	ck_assert_int_eq(l.n, GQ_LOSSES_MAX);
+	ck_assert_uint_eq(l.e[l.n - 1].lost, 5);
+	r.stage = GQ_LEDGER_REQUEUED;
+	gq_losses_prune(&l, 1000 + total - 10);
+	ck_assert_int_eq(l.n, 10);
+	for (i = 0; i < 100; i++) {
+		r.at = 1000 + total + i;
+		r.lost = 1;
+		ck_assert_int_eq(gq_losses_add(&l, &r, 0), 0);
+	}
+	ck_assert_int_eq(l.n, 110);
+	for (i = 0; i < l.n; i++)
+		ck_assert_int_eq(l.e[i].at, 1000 + total - 10 + i);
+	gq_losses_free(&l);
+}
+END_TEST
+
 Suite *budget_suite(void)
 {
 	Suite *s = suite_create("budget");
@@ -183,6 +316,10 @@ Suite *budget_suite(void)
 	tcase_add_test(tc, budget_stops_borrowing);
 	tcase_add_test(tc, budget_spares_fair_share_reclaim_only);
 	tcase_add_test(tc, losses_by_project_in_window);
+	tcase_add_test(tc, owner_note_does_not_lower_the_budget);
+	tcase_add_test(tc, losses_past_the_cap_keep_the_newest);
+	/* 190 000 records under ASan on a busy machine */
+	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;
 }

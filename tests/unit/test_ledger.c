@@ -1,8 +1,9 @@
 /*
  * test_ledger.c - the reclaim ledger (docs/MODEL.md "Ledger"): the work a
- * requeue loses, the record's line, the file appended, rotated and read
- * back (a torn last line skipped, bad lines ignored), the queue's bound,
- * and the sums `gpuquota ledger` prints per period and project.
+ * requeue loses (the run's, from Slurm's facts), the record's line, the
+ * file appended, rotated and read back (a torn line skipped, also once
+ * ended, bad lines ignored), the queue's bound, and the sums `gpuquota
+ * ledger` prints per period and project.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -53,17 +54,15 @@ static void _write_raw(const char *path, const char *text, int flags)
 }
 
 /*
- * 2 GPUs started at 1000, now 1600: 2 x 600 = 1200.  A checkpoint 500 s
- * into the run: 2 x (1600 - 1500) = 200.  A checkpoint past now, or no
- * start: 0.
+ * The run's GPU-seconds: 2 GPUs started at 1000, now 1600: 2 x 600 =
+ * 1200.  A start after now, or no start: 0.  8 GPUs for a day: 691 200.
  */
 START_TEST(lost_work)
 {
-	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1000, 0), 1200);
-	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1000, 500), 200);
-	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1000, 700), 0);
-	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 0, 0), 0);
-	ck_assert_uint_eq(gq_ledger_lost(8, 1000 + 86400, 1000, 0), 691200);
+	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1000), 1200);
+	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 1700), 0);
+	ck_assert_uint_eq(gq_ledger_lost(2, 1600, 0), 0);
+	ck_assert_uint_eq(gq_ledger_lost(8, 1000 + 86400, 1000), 691200);
 }
 END_TEST
 
@@ -232,6 +231,47 @@ START_TEST(torn_line_skipped)
 END_TEST
 
 /*
+ * A crash tore a gq1 line (of the first version, no END to check) in its
+ * LOST, 3600 cut to 36.  The next append ends it, and it is still
+ * skipped: victims 7 and 9 read back, no record of 8 (not 8 with 36
+ * GPU-seconds).  The same for a gq2 line torn just before its newline.
+ */
+START_TEST(torn_gq1_line_skipped)
+{
+	char *path = _tmp_ledger(), err[256];
+	gq_ledger_rec_t r = _rec(TUE + 9, 13, "team-c", 9, "team-b", 1, 10),
+			*out = NULL;
+	int n = 0, skipped = 0;
+
+	_write_raw(path,
+		   "gq1 1796083200 * 12 team-b quota 7 team-a 1 3600\n"
+		   "gq1 1796083201 * 12 team-b quota 8 team-a 1 36", O_TRUNC);
+	ck_assert_int_eq(gq_ledger_append(path, &r, 1, GQ_LEDGER_BOUND, err,
+					  sizeof(err)), 1);
+	ck_assert_int_eq(gq_ledger_read(path, &out, &n, &skipped, err,
+					sizeof(err)), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(skipped, 1);
+	ck_assert_uint_eq(out[0].victim, 7);
+	ck_assert_uint_eq(out[0].lost, 3600);
+	ck_assert_uint_eq(out[1].victim, 9);
+	_write_raw(path,
+		   "gq2 1796083201 * 12 team-b quota 8 team-a 1 36 requeued 1796083201",
+		   O_TRUNC);
+	ck_assert_int_eq(gq_ledger_append(path, &r, 1, GQ_LEDGER_BOUND, err,
+					  sizeof(err)), 1);
+	n = skipped = 0;
+	ck_assert_int_eq(gq_ledger_read(path, &out, &n, &skipped, err,
+					sizeof(err)), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(skipped, 1);
+	ck_assert_uint_eq(out[0].victim, 9);
+	free(out);
+	free(path);
+}
+END_TEST
+
+/*
  * Each line below is 67 bytes ("gq2 17960832NN * 12 team-b quota NN team-a
  * 1 0 requeued 17960832NN\n", two-digit victims); a bound of 140 holds
  * two.  Five records:
@@ -326,32 +366,32 @@ START_TEST(state_queue_note_take)
 END_TEST
 
 /*
- * A victim warned at 1600 (2 GPUs, started at 1000, no checkpoint): its
- * warned record says 2 x 600 = 1200 GPU-seconds, as if requeued then.
- * It traps SIGTERM, saves at 1615 (615 s into its run) and exits at 1616:
- * its run's end counts, 2 x (1616 - 1615) = 2.  The same victim saving
- * nothing, requeued when its grace time of 60 s is up: 2 x 660 = 1320.
- * An end before the decision (a clock step) counts as the decision.
+ * A victim warned at 1600 (2 GPUs, started at 1000): its warned record
+ * says 2 x 600 = 1200 GPU-seconds, as if requeued then.  It traps SIGTERM
+ * and exits at 1616: its run to that end counts, 2 x (1616 - 1000) =
+ * 1232 (a checkpoint it notes changes nothing: its owner writes it).
+ * Requeued when its grace time of 60 s is up: 2 x 660 = 1320.  An end
+ * before the decision (a clock step) counts as the decision.
  */
 START_TEST(after_grace_counts_the_end_of_the_run)
 {
 	gq_ledger_rec_t w = _rec(1600, 12, "team-b", 7, "team-a", 2,
-				 gq_ledger_lost(2, 1600, 1000, 0)),
+				 gq_ledger_lost(2, 1600, 1000)),
 			r;
 
 	w.stage = GQ_LEDGER_WARNED;
 	ck_assert_uint_eq(w.lost, 1200);
-	gq_ledger_after_grace(&w, 1000, 615, 1616, &r);
+	gq_ledger_after_grace(&w, 1000, 1616, &r);
 	ck_assert_int_eq(r.stage, GQ_LEDGER_AFTER_GRACE);
 	ck_assert_int_eq(r.at, 1600);
 	ck_assert_int_eq(r.end, 1616);
-	ck_assert_uint_eq(r.lost, 2);
+	ck_assert_uint_eq(r.lost, 1232);
 	ck_assert_uint_eq(r.victim, 7);
 	ck_assert_uint_eq(r.preemptor, 12);
 	ck_assert_str_eq(r.victim_project, "team-a");
-	gq_ledger_after_grace(&w, 1000, 0, 1660, &r);
+	gq_ledger_after_grace(&w, 1000, 1660, &r);
 	ck_assert_uint_eq(r.lost, 1320);
-	gq_ledger_after_grace(&w, 1000, 0, 1500, &r);
+	gq_ledger_after_grace(&w, 1000, 1500, &r);
 	ck_assert_int_eq(r.end, 1600);
 	ck_assert_uint_eq(r.lost, 1200);
 }
@@ -402,8 +442,8 @@ END_TEST
  * In slurmctld: team-a's job 7 (2 GPUs, started at 1000) warned at 1600
  * for team-b's 12; the budget's loss is the warned 1200 meanwhile, the
  * metrics count the victim and its GPUs (lent by team-a, reclaimed by
- * team-b) but no work lost yet.  Its run ends at 1616, saved at 1615: the
- * after-grace record replaces the loss (2), the metrics count 2
+ * team-b) but no work lost yet.  Its run ends at 1616: the after-grace
+ * record replaces the loss (2 x 616 = 1232), the metrics count 1232
  * GPU-seconds lost for team-a, the victim once.  The queue holds both
  * records, in order; nothing is kept warned.
  */
@@ -428,26 +468,26 @@ START_TEST(state_settles_a_warned_victim)
 	ck_assert_int_eq(l->n, 1);
 	ck_assert_uint_eq(l->e[0].lost, 1200);
 	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 0);
-	gq_state_warned_settle(0, 1616, 615, &r);
-	ck_assert_uint_eq(r.lost, 2);
+	gq_state_warned_settle(0, 1616, &r);
+	ck_assert_uint_eq(r.lost, 1232);
 	ck_assert_int_eq(gq_state_nwarned(), 0);
 	l = gq_state_losses(1617);
 	ck_assert_int_eq(l->n, 1);
-	ck_assert_uint_eq(l->e[0].lost, 2);
+	ck_assert_uint_eq(l->e[0].lost, 1232);
 	ck_assert_int_eq(gq_state_ledger_take(&out), 2);
 	ck_assert_int_eq(out[0].stage, GQ_LEDGER_WARNED);
 	ck_assert_int_eq(out[1].stage, GQ_LEDGER_AFTER_GRACE);
 	ck_assert_int_eq(out[1].end, 1616);
 	free(out);
 	gq_state_unlock();
-	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 2);
+	ck_assert_uint_eq(gq_state_metrics()->lost_gpu_seconds_total[0], 1232);
 	ck_assert_int_eq(gq_state_metrics()->nprojects, 2);
 	a = &gq_state_metrics()->project[0];
 	b = &gq_state_metrics()->project[1];
 	ck_assert_str_eq(a->name, "team-a");
 	ck_assert_uint_eq(a->victims[0], 1);
 	ck_assert_uint_eq(a->gpus_lent[0], 2);
-	ck_assert_uint_eq(a->lost[0], 2);
+	ck_assert_uint_eq(a->lost[0], 1232);
 	ck_assert_uint_eq(a->gpus_reclaimed[0], 0);
 	ck_assert_str_eq(b->name, "team-b");
 	ck_assert_uint_eq(b->gpus_reclaimed[0], 2);
@@ -545,6 +585,7 @@ Suite *ledger_suite(void)
 	tcase_add_test(rec, line_bad);
 	tcase_add_test(file, append_read_back);
 	tcase_add_test(file, torn_line_skipped);
+	tcase_add_test(file, torn_gq1_line_skipped);
 	tcase_add_test(file, rotation_keeps_newest);
 	tcase_add_test(file, queue_bounded);
 	tcase_add_test(file, state_queue_note_take);

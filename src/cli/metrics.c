@@ -247,7 +247,7 @@ static const struct {
 	  "GPUs of the project's jobs taken for a reclaim: lent back to another project, by reason.",
 	  offsetof(gq_metrics_project_t, gpus_lent) },
 	{ "gpuquota_project_gpu_seconds_lost_total",
-	  "Work the project's jobs lost to requeues for a reclaim: GPUs x their run since its start or last checkpoint, counted when the run ended (after a grace time: then), by reason.",
+	  "Work the project's jobs lost to requeues for a reclaim: GPUs x the run requeued, start to requeue, counted when the run ended (after a grace time: then), by reason.",
 	  offsetof(gq_metrics_project_t, lost) },
 	{ "gpuquota_project_gpus_reclaimed_total",
 	  "GPUs taken from other projects' jobs for the project's jobs, by reason.",
@@ -327,7 +327,7 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		   m->victim_gpus_total, GQ_RECLAIM_NREASONS,
 		   gq_ledger_reason);
 	_by_reason(p, "gpuquota_reclaim_victim_gpu_seconds_lost_total",
-		   "Work the requeues for a reclaim lose: each victim's GPUs x its run since its start or last checkpoint (gpuquota ledger), counted when its run ends (after a grace time: then), by reason.",
+		   "Work the requeues for a reclaim lose: each victim's GPUs x its run requeued, start to requeue (gpuquota ledger), counted when its run ends (after a grace time: then), by reason.",
 		   m->lost_gpu_seconds_total, GQ_RECLAIM_NREASONS,
 		   gq_ledger_reason);
 	_counter(p, "gpuquota_ledger_records_total", "counter",

@@ -50,7 +50,11 @@ echo "$TEST: a1 (checkpoint on SIGTERM) lost $l1 GPU-seconds, a2 $l2"
 jq -e '.totals[] | select(.project == "team-a") | .reclaims_lent == 2 and .gpus_lent == 2' \
 	<<<"$j" >/dev/null || fail "team-a's totals: $(jq -c .totals <<<"$j")"
 
-# the metrics: the work lost when the runs ended, per project
+# the metrics: the work lost when the runs ended, per project (the
+# metrics file is written at each pass: a settle after a pass's write
+# shows at the next)
+metric_now() { sl "$GPUQUOTA" metrics 2>/dev/null | awk -v k="$1" '$1 == k { print $2 }'; }
+_wait_eq 20 $((l1 + l2)) metric_now 'gpuquota_reclaim_victim_gpu_seconds_lost_total{reason="quota"}' || true
 m=$(sl "$GPUQUOTA" metrics)
 metric() { awk -v k="$1" '$1 == k { print $2 }' <<<"$m"; }
 [[ $(metric 'gpuquota_project_gpu_seconds_lost_total{project="team-a",reason="quota"}') == $((l1 + l2)) ]] \

@@ -524,6 +524,29 @@ START_TEST(freed_gpus_kept_for_room)
 END_TEST
 
 /*
+ * The room wait when the clock steps back a year: b1's wait begins at
+ * 100 000 (ROOM_WAIT 30 s).  The clock steps back a year at 100 010: T =
+ * 100 010 - 31 536 000.  The wait starts again at T: kept at T and T +
+ * 29, over at T + 30 (not a year later), and not renewed.
+ */
+START_TEST(room_wait_survives_a_clock_step)
+{
+	char *f = room_config();
+	char err[GQ_ERR_MAX];
+	int64_t t = 100010 - 31536000;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	room_step(100000, 1, GQ_HOLD_ROOM);
+	room_step(t, 1, GQ_HOLD_ROOM);
+	room_step(t + ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
+	room_step(t + ROOM_WAIT, 0, GQ_HOLD_NONE);
+	room_step(t + 100, 0, GQ_HOLD_NONE);
+	end_state(f, NULL);
+}
+END_TEST
+
+/*
  * A grace time and the room wait, one after the other.  As above, a1 has
  * ended: b1 takes team-c's 3 and 4 on node 0 with a grace time of 60 s.
  * While they are warned (at risk, still running) b1 has no room again,
@@ -894,6 +917,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, reclaim_waiting_without_last_pass);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
+	tcase_add_test(tc, room_wait_survives_a_clock_step);
 	tcase_add_test(tc, room_wait_after_a_grace_time);
 	tcase_add_test(tc, lowered_quota_keeps_min_runtime_and_patience);
 	tcase_add_test(tc, room_wait_only_when_it_helps);

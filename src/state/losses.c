@@ -15,11 +15,9 @@ void gq_losses_free(gq_losses_t *l)
 }
 
 /* the warned loss an after-grace record replaces: the victim's for the
- * same preemptor among those since its decision (give or take
- * GQ_LOSSES_SLACK: a victim kept again after a restart dates it by
- * Slurm's preempt_time, set right after), newest first; then the older
- * ones (a clock step moved the warned loss: gq_losses_clock) */
-#define GQ_LOSSES_SLACK 5
+ * same preemptor, newest first (found among those since its decision,
+ * unless a clock step moved it: gq_losses_clock; a victim kept again
+ * after a restart dates it by Slurm's preempt_time, set right after) */
 static gq_loss_t *_warned(gq_losses_t *l, const gq_ledger_rec_t *r)
 {
 	int i;

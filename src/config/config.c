@@ -11,7 +11,7 @@
  *
  * Choices beyond the contract:
  *  - json-c's STRICT mode plus UTF-8 validation; a leading UTF-8 BOM is
- *    skipped.  Trailing text after the top-level value is an error.
+ *    skipped, a second one refused.  Trailing text after the top-level value is an error.
  *  - json null is never "use the default": an optional key is either absent
  *    or valid.
  *  - settings.partitions, when present, must be non-empty and free of
@@ -20,6 +20,9 @@
  *    the last occurrence wins.
  *  - Every string is a name of at most 64 letters, digits, '.', '_' or '-'
  *    (_get_string); accounts compare without case.
+ *  - A weight or a requeue budget is 0 or within GQ_REAL_MIN..its max
+ *    (_get_real, config.h): no sum or product of them in a pass
+ *    overflows or rounds away.
  */
 #include "config/config.h"
 
@@ -330,8 +333,13 @@ static int _get_int(struct parser *p, struct json_object *v, const char *kp,
 	return 0;
 }
 
-static int _get_weight(struct parser *p, struct json_object *v, const char *kp,
-		       double *out)
+/*
+ * A weight or a budget: 0, or from GQ_REAL_MIN to max.  The bounds keep
+ * every sum and product of them in the fair share and the requeue budget
+ * finite and meaningful (config.h).
+ */
+static int _get_real(struct parser *p, struct json_object *v, const char *kp,
+		     double max, double *out)
 {
 	char vb[VAL_BUF];
 	double d;
@@ -351,6 +359,11 @@ static int _get_weight(struct parser *p, struct json_object *v, const char *kp,
 	if (d < 0) {
 		_set_err(p, "%s: must be a number >= 0, got %s", kp,
 			 _jval(v, vb));
+		return -1;
+	}
+	if (d != 0 && (d < GQ_REAL_MIN || d > max)) {
+		_set_err(p, "%s: must be 0 or from %g to %.0f, got %s", kp,
+			 GQ_REAL_MIN, max, _jval(v, vb));
 		return -1;
 	}
 	*out = d + 0.0;	/* -0 becomes 0 */
@@ -459,7 +472,8 @@ static int _get_number(struct parser *p, struct json_object *v,
 		       gq_pool_numbers_t *n)
 {
 	if (kind == WEIGHT)
-		return _get_weight(p, v, kp, &n->over_quota_weight);
+		return _get_real(p, v, kp, GQ_WEIGHT_MAX,
+				 &n->over_quota_weight);
 	return _get_int(p, v, kp, 0, "0",
 			kind == QUOTA ? &n->gpu_quota : &n->gpu_limit);
 }
@@ -616,7 +630,8 @@ static int _parse_common(struct parser *p, struct json_object *obj,
 		return rc;
 
 	if (_field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
-	    _get_weight(p, v, _kp_key(kb, kp, "over_quota_weight"), weight))
+	    _get_real(p, v, _kp_key(kb, kp, "over_quota_weight"),
+		      GQ_WEIGHT_MAX, weight))
 		return -1;
 
 	snprintf(qb, sizeof(qb), "gpu_quota (%d)", *quota);
@@ -694,7 +709,8 @@ static int _parse_budget(struct parser *p, struct json_object *obj,
 	int rc = 0;
 
 	if (_field(p, obj, "settings", "requeue_budget", false, &v, &rc) &&
-	    _get_weight(p, v, "settings.requeue_budget", &s->requeue_budget))
+	    _get_real(p, v, "settings.requeue_budget", GQ_BUDGET_MAX,
+		      &s->requeue_budget))
 		return -1;
 	if (_field(p, obj, "settings", "requeue_budget_window", false, &v,
 		   &rc) &&
@@ -782,8 +798,8 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 	    _get_grace(p, v, _kp_key(kb, kp, "grace_time"), &pc->grace_time))
 		return -1;
 	if (_field(p, obj, kp, "requeue_budget", false, &v, &rc) &&
-	    _get_weight(p, v, _kp_key(kb, kp, "requeue_budget"),
-			&pc->requeue_budget))
+	    _get_real(p, v, _kp_key(kb, kp, "requeue_budget"), GQ_BUDGET_MAX,
+		      &pc->requeue_budget))
 		return -1;
 	return 0;
 }
@@ -981,7 +997,8 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 		return -1;
 	}
 	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
-	    _get_weight(p, v, "settings.usage_weight", &s->usage_weight))
+	    _get_real(p, v, "settings.usage_weight", GQ_WEIGHT_MAX,
+		      &s->usage_weight))
 		return -1;
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
@@ -1116,15 +1133,63 @@ static size_t _single_quote(const char *text)
 	return (size_t)-1;
 }
 
+/*
+ * The text as JSON: a leading byte order mark skipped, a second refused,
+ * single quotes named, json-c strict.  NULL with the error set.
+ */
+static struct json_object *_tokenize(struct parser *p, const char *text)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	enum json_tokener_error e;
+	size_t len, quote, line, col;
+
+	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM)))	/* byte order mark */
+		text += strlen(UTF8_BOM);
+	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM))) {
+		_set_err(p, "malformed JSON at line 1, column 1: a second byte order mark (at most one, at the start)");
+		return NULL;
+	}
+	len = strlen(text);
+	if (len >= INT_MAX) {
+		_set_err(p, "file too large");
+		return NULL;
+	}
+	if ((quote = _single_quote(text)) != (size_t)-1) {
+		_line_col(text, quote, &line, &col);
+		_set_err(p, "malformed JSON at line %zu, column %zu: single quote (JSON strings take double quotes)",
+			 line, col);
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		_oom(p);
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_VALIDATE_UTF8);
+	/* length + 1 takes in the NUL: the input ends there */
+	root = json_tokener_parse_ex(tok, text, (int)len + 1);
+	e = json_tokener_get_error(tok);
+	if (!root && e == json_tokener_success)
+		e = json_tokener_error_parse_unexpected;	/* not reached */
+	if (e != json_tokener_success) {
+		_line_col(text, json_tokener_get_parse_end(tok), &line, &col);
+		_set_err(p, "malformed JSON at line %zu, column %zu: %s",
+			 line, col, _tok_error(e));
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
 int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		    char *err, size_t errlen)
 {
 	struct parser p = { .path = path, .err = err, .errlen = errlen };
-	struct json_tokener *tok;
 	struct json_object *root, *v;
-	enum json_tokener_error e;
 	char vb[VAL_BUF];
-	size_t len, quote;
 	int rc = 0;
 
 	if (err && errlen)
@@ -1134,46 +1199,8 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		return -1;
 	}
 	*out = NULL;
-	if (!text)
-		text = "";
-	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM)))	/* byte order mark */
-		text += strlen(UTF8_BOM);
-	len = strlen(text);
-	if (len >= INT_MAX) {
-		_set_err(&p, "file too large");
+	if (!(root = _tokenize(&p, text ? text : "")))
 		return -1;
-	}
-
-	if ((quote = _single_quote(text)) != (size_t)-1) {
-		size_t line, col;
-
-		_line_col(text, quote, &line, &col);
-		_set_err(&p, "malformed JSON at line %zu, column %zu: single quote (JSON strings take double quotes)",
-			 line, col);
-		return -1;
-	}
-	tok = json_tokener_new();
-	if (!tok)
-		return _oom(&p);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-			       JSON_TOKENER_VALIDATE_UTF8);
-	/* length + 1 takes in the NUL: the input ends there */
-	root = json_tokener_parse_ex(tok, text, (int)len + 1);
-	e = json_tokener_get_error(tok);
-	if (!root && e == json_tokener_success)
-		e = json_tokener_error_parse_unexpected;	/* not reached */
-	if (e != json_tokener_success) {
-		size_t line, col;
-
-		_line_col(text, json_tokener_get_parse_end(tok), &line, &col);
-		_set_err(&p, "malformed JSON at line %zu, column %zu: %s",
-			 line, col, _tok_error(e));
-		json_object_put(root);
-		json_tokener_free(tok);
-		return -1;
-	}
-	json_tokener_free(tok);
-
 	if (!json_object_is_type(root, json_type_object)) {
 		_set_err(&p, "top level: must be an object, got %s",
 			 _jval(root, vb));

@@ -53,6 +53,7 @@
 #define READ_FIRST 8192	/* first buffer size of gq_config_load */
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define CONFIG_NAME "gpuquota.json"	/* beside slurm.conf by default */
+#define GQ_ROOT_ACCOUNT "root"	/* the root of Slurm's account tree */
 
 struct parser {
 	const char *path;
@@ -873,6 +874,46 @@ static int _check_accounts(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/*
+ * No project or department may be Slurm's root account: every account is
+ * under it, so a department "root" would take in every top-level account,
+ * and `gpuquota sync` would set a project's gpu_limit on the whole
+ * cluster.  Its jobs (root's own) are an unlisted account's.  O(accounts).
+ */
+static int _no_root(struct parser *p, struct json_object *arr)
+{
+	const gq_config_t *cfg = p->cfg;
+	const char *name;
+	char kb[KP_MAX], vb[VAL_BUF];
+	int i, j;
+
+	for (i = 0; i < cfg->ndepts; i++)
+		if (!strcasecmp(name = cfg->depts[i].name, GQ_ROOT_ACCOUNT)) {
+			snprintf(kb, sizeof(kb), "departments[%d].name", i);
+			goto root;
+		}
+	for (i = 0; i < cfg->nprojects; i++)
+		for (j = 0; j < cfg->projects[i].naccounts; j++) {
+			if (strcasecmp(name = cfg->projects[i].accounts[j],
+				       GQ_ROOT_ACCOUNT))
+				continue;
+			if (json_object_object_get_ex(
+				    json_object_array_get_idx(arr, i),
+				    "accounts", NULL))
+				snprintf(kb, sizeof(kb),
+					 "projects[%d].accounts[%d]", i, j);
+			else
+				snprintf(kb, sizeof(kb), "projects[%d].name",
+					 i);
+			goto root;
+		}
+	return 0;
+root:
+	_set_err(p, "%s: must not be Slurm's root account (every account is under it), got %s",
+		 kb, _jstr(name, vb));
+	return -1;
+}
+
 static int _parse_projects(struct parser *p, struct json_object *arr)
 {
 	gq_config_t *cfg = p->cfg;
@@ -892,6 +933,8 @@ static int _parse_projects(struct parser *p, struct json_object *arr)
 	lh_table_free(names);
 	if (!rc)
 		rc = _check_accounts(p, arr);
+	if (!rc)
+		rc = _no_root(p, arr);
 	return rc;
 }
 

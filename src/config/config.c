@@ -16,8 +16,8 @@
  *    or valid.
  *  - settings.partitions, when present, must be non-empty and free of
  *    duplicates (omit the key to mean "all partitions").
- *  - A duplicate key inside one JSON object cannot be seen through json-c:
- *    the last occurrence wins.
+ *  - A key written twice in one JSON object is refused (json-c would keep
+ *    the last silently): _dup_key scans the text json-c accepted.
  *  - Every string is a name of at most 64 letters, digits, '.', '_' or '-'
  *    (_get_string); accounts compare without case.
  *  - A weight or a requeue budget is 0 or within GQ_REAL_MIN..its max
@@ -1176,6 +1176,119 @@ static size_t _single_quote(const char *text)
 	return (size_t)-1;
 }
 
+/* A key of an object being scanned: its bytes between the quotes. */
+typedef struct {
+	const char *s;
+	size_t n;
+} key_span_t;
+
+static int _cmp_span(const void *a, const void *b)
+{
+	const key_span_t *x = a, *y = b;
+	int c;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	if ((c = memcmp(x->s, y->s, x->n)))
+		return c;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* The later of two equal keys among k[0..n), or NULL.  O(n log n). */
+static const char *_twice(key_span_t *k, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return NULL;	/* k may be NULL */
+	qsort(k, n, sizeof(*k), _cmp_span);
+	for (i = 1; i < n; i++)
+		if (k[i].n == k[i - 1].n && !memcmp(k[i].s, k[i - 1].s, k[i].n))
+			return k[i].s;
+	return NULL;
+}
+
+/* Append a key to *keys (n of cap); 0, or -1 out of memory. */
+static int _push_key(key_span_t **keys, size_t *n, size_t *cap,
+		     const char *s, size_t len)
+{
+	if (*n == *cap) {
+		key_span_t *k = realloc(*keys, (*cap * 2 + 16) * sizeof(**keys));
+
+		if (!k)
+			return -1;
+		*keys = k;
+		*cap = *cap * 2 + 16;
+	}
+	(*keys)[*n].s = s;
+	(*keys)[(*n)++].n = len;
+	return 0;
+}
+
+#define SCAN_DEPTH 64	/* json-c refuses text nested deeper than 32 */
+
+/*
+ * A key written twice in one object of text json-c accepted (json-c keeps
+ * the last one silently, and the first one's value is lost): where the
+ * later one starts, else NULL.  Keys compare as written.  *oom on out of
+ * memory.  O(length + keys x log keys).
+ */
+static const char *_dup_key(const char *text, bool *oom)
+{
+	key_span_t *keys = NULL;
+	size_t nkeys = 0, cap = 0, first[SCAN_DEPTH];
+	bool object[SCAN_DEPTH], want_key = false;
+	const char *t, *dup = NULL;
+	int depth = 0;
+
+	for (t = text, *oom = false; *t && !dup && !*oom; t++) {
+		const char *s = t + 1;
+
+		if (*t == '"') {	/* valid JSON: an escape has its char */
+			for (t = s; *t != '"'; t++)
+				t += *t == '\\';
+			if (want_key && _push_key(&keys, &nkeys, &cap, s,
+						  (size_t)(t - s)))
+				*oom = true;
+			want_key = false;
+		} else if ((*t == '{' || *t == '[') && depth < SCAN_DEPTH) {
+			object[depth] = want_key = *t == '{';
+			first[depth++] = nkeys;
+		} else if ((*t == '}' || *t == ']') && depth > 0) {
+			depth--;
+			if (*t == '}')
+				dup = _twice(keys + first[depth],
+					     nkeys - first[depth]);
+			nkeys = first[depth];
+		} else if (*t == ',') {
+			want_key = depth > 0 && object[depth - 1];
+		}
+	}
+	free(keys);
+	return dup;
+}
+
+/* A key written twice in one object: refused, where it is named. */
+static int _no_dup_key(struct parser *p, const char *text)
+{
+	char kb[KP_MAX], vb[VAL_BUF];
+	size_t n, line, col;
+	bool oom;
+	const char *dup = _dup_key(text, &oom);
+
+	if (oom)
+		return _oom(p);
+	if (!dup)
+		return 0;
+	for (n = 0; dup[n] != '"' && n < KP_MAX - 1; n++)
+		n += dup[n] == '\\' && n < KP_MAX - 2;
+	snprintf(kb, sizeof(kb), "%.*s", (int)n, dup);
+	_line_col(text, (size_t)(dup - 1 - text), &line, &col);
+	_set_err(p, "malformed JSON at line %zu, column %zu: key %s written twice in one object (the first would be lost)",
+		 line, col, _jstr(kb, vb));
+	return -1;
+}
+
 /*
  * The text as JSON: a leading byte order mark skipped, a second refused,
  * single quotes named, json-c strict.  NULL with the error set.
@@ -1224,6 +1337,10 @@ static struct json_object *_tokenize(struct parser *p, const char *text)
 		root = NULL;
 	}
 	json_tokener_free(tok);
+	if (root && _no_dup_key(p, text)) {
+		json_object_put(root);
+		root = NULL;
+	}
 	return root;
 }
 

@@ -727,6 +727,33 @@ START_TEST(weights_and_budgets_bounded)
 }
 END_TEST
 
+/*
+ * A key written twice in one object is refused where the second one
+ * stands (json-c alone keeps the last: min_runtime 600 would be lost).
+ * The same key in different objects, and braces, commas and an escaped
+ * quote inside strings, are not duplicates.
+ */
+START_TEST(duplicate_key_refused)
+{
+	gq_config_t *cfg = parse_ok(
+		"{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1},"
+		" {\"name\": \"b\", \"gpu_quota\": 2,"
+		"  \"over_quota_weight\": {\"p\": 1}}],"
+		" \"pools\": [{\"name\": \"p\", \"partitions\": [\"gpu\"]}]}");
+
+	ck_assert_int_eq(cfg->nprojects, 2);
+	gq_config_free(cfg);
+	load_fails("{\"projects\": [], \"settings\": {\"min_runtime\": 600},"
+		   " \"settings\": {}}",
+		   "malformed JSON at line 1, column 52: key \"settings\" written twice in one object (the first would be lost)");
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,\n"
+		   "  \"gpu_quota\": 5}]}",
+		   "malformed JSON at line 2, column 3: key \"gpu_quota\" written twice in one object (the first would be lost)");
+	load_fails("{\"projects\": [{\"name\": \"a{,\\\"\", \"name\": \"b\"}]}",
+		   "malformed JSON at line 1, column 33: key \"name\" written twice in one object (the first would be lost)");
+}
+END_TEST
+
 
 Suite *config_suite(void)
 {
@@ -761,6 +788,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_multifactor_not_bool);
 	tcase_add_test(tc, test_requeue_budget);
 	tcase_add_test(tc, weights_and_budgets_bounded);
+	tcase_add_test(tc, duplicate_key_refused);
 	tcase_add_test(tc, test_load_large_file);
 	tcase_add_test(tc, config_path_rules);
 	tcase_add_test(tc, config_advice_department_quota);

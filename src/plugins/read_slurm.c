@@ -272,13 +272,13 @@ static int _note_tag(const char *comment)
  * this walk's table (out of memory: not, and it is said again). */
 static bool _said_before(uint32_t id, int tag)
 {
-	gq_hash_t *now = &said[said_now], *last = &said[1 - said_now];
+	gq_key_t key = gq_key_int(id);
 	bool before;
 
 	pthread_mutex_lock(&said_mutex);
-	before = gq_hash_get(now, gq_key_int(id)) == tag ||
-		 gq_hash_get(last, gq_key_int(id)) == tag;
-	(void)gq_hash_put(now, gq_key_int(id), tag);
+	before = gq_hash_get(&said[said_now], key) == tag ||
+		 gq_hash_get(&said[1 - said_now], key) == tag;
+	(void)gq_hash_put(&said[said_now], key, tag);
 	pthread_mutex_unlock(&said_mutex);
 	return before;
 }

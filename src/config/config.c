@@ -1003,6 +1003,29 @@ static int _parse_pools(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/* settings.usage_half_life (seconds) and usage_weight. */
+static int _parse_usage(struct parser *p, struct json_object *obj,
+			gq_settings_t *s)
+{
+	struct json_object *v;
+	int rc = 0;
+
+	if (_field(p, obj, "settings", "usage_half_life", false, &v, &rc) &&
+	    _get_int(p, v, "settings.usage_half_life", 0, "0",
+		     &s->usage_half_life))
+		return -1;
+	if (s->usage_half_life > GQ_HALF_LIFE_MAX) {
+		_set_err(p, "settings.usage_half_life: must be an integer <= %d (seconds, a year), got %d",
+			 GQ_HALF_LIFE_MAX, s->usage_half_life);
+		return -1;
+	}
+	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
+	    _get_real(p, v, "settings.usage_weight", GQ_WEIGHT_MAX,
+		      &s->usage_weight))
+		return -1;
+	return rc;
+}
+
 static int _parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
@@ -1030,18 +1053,7 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 			 GQ_PATIENCE_MAX, s->reclaim_patience);
 		return -1;
 	}
-	if (_field(p, obj, "settings", "usage_half_life", false, &v, &rc) &&
-	    _get_int(p, v, "settings.usage_half_life", 0, "0",
-		     &s->usage_half_life))
-		return -1;
-	if (s->usage_half_life > GQ_HALF_LIFE_MAX) {
-		_set_err(p, "settings.usage_half_life: must be an integer <= %d (seconds, a year), got %d",
-			 GQ_HALF_LIFE_MAX, s->usage_half_life);
-		return -1;
-	}
-	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
-	    _get_real(p, v, "settings.usage_weight", GQ_WEIGHT_MAX,
-		      &s->usage_weight))
+	if (_parse_usage(p, obj, s))
 		return -1;
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",

@@ -393,6 +393,7 @@ static void _read_losses(gq_cli_t *c, const char *dir)
 		for (i = 0; i < n; i++)
 			gq_losses_add(&c->losses, &r[i],
 				      time(NULL) - GQ_BUDGET_WINDOW_MAX);
+	gq_losses_clock(&c->losses, time(NULL));
 	free(r);
 	free(path);
 }

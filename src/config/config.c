@@ -11,15 +11,18 @@
  *
  * Choices beyond the contract:
  *  - json-c's STRICT mode plus UTF-8 validation; a leading UTF-8 BOM is
- *    skipped.  Trailing text after the top-level value is an error.
+ *    skipped, a second one refused.  Trailing text after the top-level value is an error.
  *  - json null is never "use the default": an optional key is either absent
  *    or valid.
  *  - settings.partitions, when present, must be non-empty and free of
  *    duplicates (omit the key to mean "all partitions").
- *  - A duplicate key inside one JSON object cannot be seen through json-c:
- *    the last occurrence wins.
+ *  - A key written twice in one JSON object is refused (json-c would keep
+ *    the last silently): _dup_key scans the text json-c accepted.
  *  - Every string is a name of at most 64 letters, digits, '.', '_' or '-'
  *    (_get_string); accounts compare without case.
+ *  - A weight or a requeue budget is 0 or within GQ_REAL_MIN..its max
+ *    (_get_real, config.h): no sum or product of them in a pass
+ *    overflows or rounds away.
  */
 #include "config/config.h"
 
@@ -50,6 +53,7 @@
 #define READ_FIRST 8192	/* first buffer size of gq_config_load */
 #define UTF8_BOM "\xEF\xBB\xBF"
 #define CONFIG_NAME "gpuquota.json"	/* beside slurm.conf by default */
+#define GQ_ROOT_ACCOUNT "root"	/* the root of Slurm's account tree */
 
 struct parser {
 	const char *path;
@@ -330,8 +334,13 @@ static int _get_int(struct parser *p, struct json_object *v, const char *kp,
 	return 0;
 }
 
-static int _get_weight(struct parser *p, struct json_object *v, const char *kp,
-		       double *out)
+/*
+ * A weight or a budget: 0, or from GQ_REAL_MIN to max.  The bounds keep
+ * every sum and product of them in the fair share and the requeue budget
+ * finite and meaningful (config.h).
+ */
+static int _get_real(struct parser *p, struct json_object *v, const char *kp,
+		     double max, double *out)
 {
 	char vb[VAL_BUF];
 	double d;
@@ -351,6 +360,11 @@ static int _get_weight(struct parser *p, struct json_object *v, const char *kp,
 	if (d < 0) {
 		_set_err(p, "%s: must be a number >= 0, got %s", kp,
 			 _jval(v, vb));
+		return -1;
+	}
+	if (d != 0 && (d < GQ_REAL_MIN || d > max)) {
+		_set_err(p, "%s: must be 0 or from %g to %.0f, got %s", kp,
+			 GQ_REAL_MIN, max, _jval(v, vb));
 		return -1;
 	}
 	*out = d + 0.0;	/* -0 becomes 0 */
@@ -459,7 +473,8 @@ static int _get_number(struct parser *p, struct json_object *v,
 		       gq_pool_numbers_t *n)
 {
 	if (kind == WEIGHT)
-		return _get_weight(p, v, kp, &n->over_quota_weight);
+		return _get_real(p, v, kp, GQ_WEIGHT_MAX,
+				 &n->over_quota_weight);
 	return _get_int(p, v, kp, 0, "0",
 			kind == QUOTA ? &n->gpu_quota : &n->gpu_limit);
 }
@@ -616,7 +631,8 @@ static int _parse_common(struct parser *p, struct json_object *obj,
 		return rc;
 
 	if (_field(p, obj, kp, "over_quota_weight", false, &v, &rc) &&
-	    _get_weight(p, v, _kp_key(kb, kp, "over_quota_weight"), weight))
+	    _get_real(p, v, _kp_key(kb, kp, "over_quota_weight"),
+		      GQ_WEIGHT_MAX, weight))
 		return -1;
 
 	snprintf(qb, sizeof(qb), "gpu_quota (%d)", *quota);
@@ -694,7 +710,8 @@ static int _parse_budget(struct parser *p, struct json_object *obj,
 	int rc = 0;
 
 	if (_field(p, obj, "settings", "requeue_budget", false, &v, &rc) &&
-	    _get_weight(p, v, "settings.requeue_budget", &s->requeue_budget))
+	    _get_real(p, v, "settings.requeue_budget", GQ_BUDGET_MAX,
+		      &s->requeue_budget))
 		return -1;
 	if (_field(p, obj, "settings", "requeue_budget_window", false, &v,
 		   &rc) &&
@@ -782,8 +799,8 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 	    _get_grace(p, v, _kp_key(kb, kp, "grace_time"), &pc->grace_time))
 		return -1;
 	if (_field(p, obj, kp, "requeue_budget", false, &v, &rc) &&
-	    _get_weight(p, v, _kp_key(kb, kp, "requeue_budget"),
-			&pc->requeue_budget))
+	    _get_real(p, v, _kp_key(kb, kp, "requeue_budget"), GQ_BUDGET_MAX,
+		      &pc->requeue_budget))
 		return -1;
 	return 0;
 }
@@ -857,6 +874,46 @@ static int _check_accounts(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/*
+ * No project or department may be Slurm's root account: every account is
+ * under it, so a department "root" would take in every top-level account,
+ * and `gpuquota sync` would set a project's gpu_limit on the whole
+ * cluster.  Its jobs (root's own) are an unlisted account's.  O(accounts).
+ */
+static int _no_root(struct parser *p, struct json_object *arr)
+{
+	const gq_config_t *cfg = p->cfg;
+	const char *name;
+	char kb[KP_MAX], vb[VAL_BUF];
+	int i, j;
+
+	for (i = 0; i < cfg->ndepts; i++)
+		if (!strcasecmp(name = cfg->depts[i].name, GQ_ROOT_ACCOUNT)) {
+			snprintf(kb, sizeof(kb), "departments[%d].name", i);
+			goto root;
+		}
+	for (i = 0; i < cfg->nprojects; i++)
+		for (j = 0; j < cfg->projects[i].naccounts; j++) {
+			if (strcasecmp(name = cfg->projects[i].accounts[j],
+				       GQ_ROOT_ACCOUNT))
+				continue;
+			if (json_object_object_get_ex(
+				    json_object_array_get_idx(arr, i),
+				    "accounts", NULL))
+				snprintf(kb, sizeof(kb),
+					 "projects[%d].accounts[%d]", i, j);
+			else
+				snprintf(kb, sizeof(kb), "projects[%d].name",
+					 i);
+			goto root;
+		}
+	return 0;
+root:
+	_set_err(p, "%s: must not be Slurm's root account (every account is under it), got %s",
+		 kb, _jstr(name, vb));
+	return -1;
+}
+
 static int _parse_projects(struct parser *p, struct json_object *arr)
 {
 	gq_config_t *cfg = p->cfg;
@@ -876,6 +933,8 @@ static int _parse_projects(struct parser *p, struct json_object *arr)
 	lh_table_free(names);
 	if (!rc)
 		rc = _check_accounts(p, arr);
+	if (!rc)
+		rc = _no_root(p, arr);
 	return rc;
 }
 
@@ -944,6 +1003,29 @@ static int _parse_pools(struct parser *p, struct json_object *arr)
 	return rc;
 }
 
+/* settings.usage_half_life (seconds) and usage_weight. */
+static int _parse_usage(struct parser *p, struct json_object *obj,
+			gq_settings_t *s)
+{
+	struct json_object *v;
+	int rc = 0;
+
+	if (_field(p, obj, "settings", "usage_half_life", false, &v, &rc) &&
+	    _get_int(p, v, "settings.usage_half_life", 0, "0",
+		     &s->usage_half_life))
+		return -1;
+	if (s->usage_half_life > GQ_HALF_LIFE_MAX) {
+		_set_err(p, "settings.usage_half_life: must be an integer <= %d (seconds, a year), got %d",
+			 GQ_HALF_LIFE_MAX, s->usage_half_life);
+		return -1;
+	}
+	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
+	    _get_real(p, v, "settings.usage_weight", GQ_WEIGHT_MAX,
+		      &s->usage_weight))
+		return -1;
+	return rc;
+}
+
 static int _parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
@@ -971,17 +1053,7 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 			 GQ_PATIENCE_MAX, s->reclaim_patience);
 		return -1;
 	}
-	if (_field(p, obj, "settings", "usage_half_life", false, &v, &rc) &&
-	    _get_int(p, v, "settings.usage_half_life", 0, "0",
-		     &s->usage_half_life))
-		return -1;
-	if (s->usage_half_life > GQ_HALF_LIFE_MAX) {
-		_set_err(p, "settings.usage_half_life: must be an integer <= %d (seconds, a year), got %d",
-			 GQ_HALF_LIFE_MAX, s->usage_half_life);
-		return -1;
-	}
-	if (_field(p, obj, "settings", "usage_weight", false, &v, &rc) &&
-	    _get_weight(p, v, "settings.usage_weight", &s->usage_weight))
+	if (_parse_usage(p, obj, s))
 		return -1;
 	if (_field(p, obj, "settings", "recompute_interval", false, &v, &rc) &&
 	    _get_int(p, v, "settings.recompute_interval", 1, "1",
@@ -1116,15 +1188,180 @@ static size_t _single_quote(const char *text)
 	return (size_t)-1;
 }
 
+/* A key of an object being scanned: its bytes between the quotes. */
+typedef struct {
+	const char *s;
+	size_t n;
+} key_span_t;
+
+static int _cmp_span(const void *a, const void *b)
+{
+	const key_span_t *x = a, *y = b;
+	int c;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	if ((c = memcmp(x->s, y->s, x->n)))
+		return c;
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* The later of two equal keys among k[0..n), or NULL.  O(n log n). */
+static const char *_twice(key_span_t *k, size_t n)
+{
+	size_t i;
+
+	if (n < 2)
+		return NULL;	/* k may be NULL */
+	qsort(k, n, sizeof(*k), _cmp_span);
+	for (i = 1; i < n; i++)
+		if (k[i].n == k[i - 1].n && !memcmp(k[i].s, k[i - 1].s, k[i].n))
+			return k[i].s;
+	return NULL;
+}
+
+/* Append a key to *keys (n of cap); 0, or -1 out of memory. */
+static int _push_key(key_span_t **keys, size_t *n, size_t *cap,
+		     const char *s, size_t len)
+{
+	if (*n == *cap) {
+		key_span_t *k = realloc(*keys, (*cap * 2 + 16) * sizeof(**keys));
+
+		if (!k)
+			return -1;
+		*keys = k;
+		*cap = *cap * 2 + 16;
+	}
+	(*keys)[*n].s = s;
+	(*keys)[(*n)++].n = len;
+	return 0;
+}
+
+#define SCAN_DEPTH 64	/* json-c refuses text nested deeper than 32 */
+
+/*
+ * A key written twice in one object of text json-c accepted (json-c keeps
+ * the last one silently, and the first one's value is lost): where the
+ * later one starts, else NULL.  Keys compare as written.  *oom on out of
+ * memory.  O(length + keys x log keys).
+ */
+static const char *_dup_key(const char *text, bool *oom)
+{
+	key_span_t *keys = NULL;
+	size_t nkeys = 0, cap = 0, first[SCAN_DEPTH];
+	bool object[SCAN_DEPTH], want_key = false;
+	const char *t, *dup = NULL;
+	int depth = 0;
+
+	for (t = text, *oom = false; *t && !dup && !*oom; t++) {
+		const char *s = t + 1;
+
+		if (*t == '"') {	/* valid JSON: an escape has its char */
+			for (t = s; *t != '"'; t++)
+				t += *t == '\\';
+			if (want_key && _push_key(&keys, &nkeys, &cap, s,
+						  (size_t)(t - s)))
+				*oom = true;
+			want_key = false;
+		} else if ((*t == '{' || *t == '[') && depth < SCAN_DEPTH) {
+			object[depth] = want_key = *t == '{';
+			first[depth++] = nkeys;
+		} else if ((*t == '}' || *t == ']') && depth > 0) {
+			depth--;
+			if (*t == '}')
+				dup = _twice(keys + first[depth],
+					     nkeys - first[depth]);
+			nkeys = first[depth];
+		} else if (*t == ',') {
+			want_key = depth > 0 && object[depth - 1];
+		}
+	}
+	free(keys);
+	return dup;
+}
+
+/* A key written twice in one object: refused, where it is named. */
+static int _no_dup_key(struct parser *p, const char *text)
+{
+	char kb[KP_MAX], vb[VAL_BUF];
+	size_t n, line, col;
+	bool oom;
+	const char *dup = _dup_key(text, &oom);
+
+	if (oom)
+		return _oom(p);
+	if (!dup)
+		return 0;
+	for (n = 0; dup[n] != '"' && n < KP_MAX - 1; n++)
+		n += dup[n] == '\\' && n < KP_MAX - 2;
+	snprintf(kb, sizeof(kb), "%.*s", (int)n, dup);
+	_line_col(text, (size_t)(dup - 1 - text), &line, &col);
+	_set_err(p, "malformed JSON at line %zu, column %zu: key %s written twice in one object (the first would be lost)",
+		 line, col, _jstr(kb, vb));
+	return -1;
+}
+
+/*
+ * The text as JSON: a leading byte order mark skipped, a second refused,
+ * single quotes named, json-c strict.  NULL with the error set.
+ */
+static struct json_object *_tokenize(struct parser *p, const char *text)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	enum json_tokener_error e;
+	size_t len, quote, line, col;
+
+	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM)))	/* byte order mark */
+		text += strlen(UTF8_BOM);
+	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM))) {
+		_set_err(p, "malformed JSON at line 1, column 1: a second byte order mark (at most one, at the start)");
+		return NULL;
+	}
+	len = strlen(text);
+	if (len >= INT_MAX) {
+		_set_err(p, "file too large");
+		return NULL;
+	}
+	if ((quote = _single_quote(text)) != (size_t)-1) {
+		_line_col(text, quote, &line, &col);
+		_set_err(p, "malformed JSON at line %zu, column %zu: single quote (JSON strings take double quotes)",
+			 line, col);
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		_oom(p);
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_VALIDATE_UTF8);
+	/* length + 1 takes in the NUL: the input ends there */
+	root = json_tokener_parse_ex(tok, text, (int)len + 1);
+	e = json_tokener_get_error(tok);
+	if (!root && e == json_tokener_success)
+		e = json_tokener_error_parse_unexpected;	/* not reached */
+	if (e != json_tokener_success) {
+		_line_col(text, json_tokener_get_parse_end(tok), &line, &col);
+		_set_err(p, "malformed JSON at line %zu, column %zu: %s",
+			 line, col, _tok_error(e));
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	if (root && _no_dup_key(p, text)) {
+		json_object_put(root);
+		root = NULL;
+	}
+	return root;
+}
+
 int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		    char *err, size_t errlen)
 {
 	struct parser p = { .path = path, .err = err, .errlen = errlen };
-	struct json_tokener *tok;
 	struct json_object *root, *v;
-	enum json_tokener_error e;
 	char vb[VAL_BUF];
-	size_t len, quote;
 	int rc = 0;
 
 	if (err && errlen)
@@ -1134,46 +1371,8 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 		return -1;
 	}
 	*out = NULL;
-	if (!text)
-		text = "";
-	if (!strncmp(text, UTF8_BOM, strlen(UTF8_BOM)))	/* byte order mark */
-		text += strlen(UTF8_BOM);
-	len = strlen(text);
-	if (len >= INT_MAX) {
-		_set_err(&p, "file too large");
+	if (!(root = _tokenize(&p, text ? text : "")))
 		return -1;
-	}
-
-	if ((quote = _single_quote(text)) != (size_t)-1) {
-		size_t line, col;
-
-		_line_col(text, quote, &line, &col);
-		_set_err(&p, "malformed JSON at line %zu, column %zu: single quote (JSON strings take double quotes)",
-			 line, col);
-		return -1;
-	}
-	tok = json_tokener_new();
-	if (!tok)
-		return _oom(&p);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-			       JSON_TOKENER_VALIDATE_UTF8);
-	/* length + 1 takes in the NUL: the input ends there */
-	root = json_tokener_parse_ex(tok, text, (int)len + 1);
-	e = json_tokener_get_error(tok);
-	if (!root && e == json_tokener_success)
-		e = json_tokener_error_parse_unexpected;	/* not reached */
-	if (e != json_tokener_success) {
-		size_t line, col;
-
-		_line_col(text, json_tokener_get_parse_end(tok), &line, &col);
-		_set_err(&p, "malformed JSON at line %zu, column %zu: %s",
-			 line, col, _tok_error(e));
-		json_object_put(root);
-		json_tokener_free(tok);
-		return -1;
-	}
-	json_tokener_free(tok);
-
 	if (!json_object_is_type(root, json_type_object)) {
 		_set_err(&p, "top level: must be an object, got %s",
 			 _jval(root, vb));

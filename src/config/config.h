@@ -26,6 +26,15 @@
 #define GQ_PATIENCE_MAX 86400		/* reclaim_patience: at most a day */
 #define GQ_HALF_LIFE_MAX (366 * 86400)	/* usage_half_life: at most a year */
 #define GQ_DEFAULT_USAGE_WEIGHT 1.0
+/*
+ * A weight (over_quota_weight, usage_weight) or a requeue budget is 0 or
+ * from GQ_REAL_MIN to its max: sums of weights over any number of
+ * projects, their ratios and their products with GPU counts stay finite
+ * and far from the denormals (docs/MODEL.md "Settings").
+ */
+#define GQ_REAL_MIN 0.001
+#define GQ_WEIGHT_MAX 1e6
+#define GQ_BUDGET_MAX 1e9		/* GPU-hours */
 #define GQ_DEFAULT_ROOM_WAIT 0		/* seconds freed GPUs are kept for an
 					 * in-quota job without room (0: off;
 					 * docs/MODEL.md "Holds" says why) */
@@ -33,14 +42,16 @@
 /* A project's or department's numbers in one pool. */
 typedef struct {
 	int gpu_quota;		/* >= 0, default 0 */
-	double over_quota_weight;	/* >= 0, default 1 */
+	double over_quota_weight;	/* 0 or GQ_REAL_MIN..GQ_WEIGHT_MAX,
+					 * default 1 */
 	int gpu_limit;		/* >= gpu_quota, or GQ_NO_LIMIT (default) */
 } gq_pool_numbers_t;
 
 typedef struct {
 	char *name;
 	int gpu_quota;		/* >= 0 */
-	double over_quota_weight;	/* >= 0, default 1 */
+	double over_quota_weight;	/* 0 or GQ_REAL_MIN..GQ_WEIGHT_MAX,
+					 * default 1 */
 	int gpu_limit;		/* >= gpu_quota, or GQ_NO_LIMIT */
 	gq_pool_numbers_t *by_pool;	/* with pools: npools of them */
 } gq_dept_cfg_t;
@@ -71,12 +82,14 @@ typedef struct {
 	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
 	int reclaim_patience;	/* seconds, 0..GQ_PATIENCE_MAX; 0: off */
 	int usage_half_life;	/* seconds, 0..GQ_HALF_LIFE_MAX; 0: off */
-	double usage_weight;	/* >= 0, how much usage tilts the surplus */
+	double usage_weight;	/* how much usage tilts the surplus: 0 or
+				 * GQ_REAL_MIN..GQ_WEIGHT_MAX */
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */
 	double requeue_budget;	/* GPU-hours of a project's work requeues
-				 * may lose in a window; 0: no budget
+				 * may lose in a window (0 or
+				 * GQ_REAL_MIN..GQ_BUDGET_MAX); 0: no budget
 				 * (docs/MODEL.md "Requeue budget") */
 	int requeue_budget_window;	/* seconds, GQ_BUDGET_WINDOW_MIN..MAX */
 	bool multifactor;	/* delegate to Slurm's priority/multifactor

@@ -8,20 +8,42 @@
 
 #include "core/fairshare.h"
 
+/* A weight that counts: > 0 and finite (else the claim takes none). */
+static bool _counts(double weight)
+{
+	return weight > 0 && isfinite(weight);
+}
+
 /* A claim takes no more once it has no weight or reached its cap. */
 static bool _filled(double weight, double cap, double out)
 {
-	return weight <= 0 || out >= cap - GQ_EPS;
+	return !_counts(weight) || out >= cap - GQ_EPS;
+}
+
+/* The largest weight that counts (1 when none): weights are divided by it,
+ * so each is at most 1 and their sum at most n, whatever their scale. */
+static double _scale(int n, const double *weight)
+{
+	double m = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (_counts(weight[i]) && weight[i] > m)
+			m = weight[i];
+	return m > 0 ? m : 1;
 }
 
 /*
  * Each round raises every open claim by step * weight, where step is the
  * smallest (cap - out) / weight: at least one claim fills, so at most n
- * rounds of O(n): O(n^2).
+ * rounds of O(n): O(n^2).  Weights in units of the largest: a split
+ * depends on their ratios only, and no sum of them overflows.
  */
 double gq_waterfill(double total, int n, const double *weight,
 		    const double *cap, double *out)
 {
+	double m = _scale(n, weight);
+
 	while (total > GQ_EPS) {
 		double sumw = 0, step = INFINITY;
 		int i, capped = -1;
@@ -31,8 +53,8 @@ double gq_waterfill(double total, int n, const double *weight,
 
 			if (_filled(weight[i], cap[i], out[i]))
 				continue;
-			sumw += weight[i];
-			room = (cap[i] - out[i]) / weight[i];
+			sumw += weight[i] / m;
+			room = (cap[i] - out[i]) / (weight[i] / m);
 			if (room < step) {
 				step = room;
 				capped = i;
@@ -40,18 +62,18 @@ double gq_waterfill(double total, int n, const double *weight,
 		}
 		if (sumw <= 0)
 			break;
-		if (total / sumw <= step) {
+		if (capped < 0 || total / sumw <= step) {
 			/* everyone takes a proportional part, nobody caps */
 			for (i = 0; i < n; i++)
 				if (!_filled(weight[i], cap[i], out[i]))
-					out[i] += total * weight[i] / sumw;
+					out[i] += total * (weight[i] / m / sumw);
 			total = 0;
 			break;
 		}
 		/* raise everyone until the first claim reaches its cap */
 		for (i = 0; i < n; i++)
 			if (!_filled(weight[i], cap[i], out[i]))
-				out[i] += step * weight[i];
+				out[i] += step * (weight[i] / m);
 		total -= step * sumw;
 		out[capped] = cap[capped];
 	}

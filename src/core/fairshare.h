@@ -17,7 +17,7 @@
 
 typedef struct {
 	double quota;	/* q >= 0 */
-	double weight;	/* w >= 0 */
+	double weight;	/* w >= 0, finite (else it takes none) */
 	double limit;	/* L >= q, or INFINITY */
 	double demand;	/* D >= 0 */
 	double deserved;	/* out: share from step 1 */
@@ -42,8 +42,10 @@ int gq_fair_share_tree(gq_registry_t *r, double capacity);
 
 /*
  * Water-fill `total` over claims in proportion to weight[i], raising out[i]
- * up to cap[i]; what a capped claim cannot take goes to the rest.  Returns
- * what is left when every claim is capped (or has weight 0).
+ * up to cap[i]; what a capped claim cannot take goes to the rest.  Only
+ * the weights' ratios count (any finite scale: no sum overflows); a weight
+ * that is 0, negative or not finite takes none.  Returns what is left when
+ * every claim is capped (or has weight 0).
  */
 double gq_waterfill(double total, int n, const double *weight,
 		    const double *cap, double *out);

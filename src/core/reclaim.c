@@ -97,7 +97,8 @@ bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime)
 	if (job->state != GQ_JOB_RUNNING || !job->requeueable || !job->gpus ||
 	    job->at_risk)
 		return false;
-	return min_runtime <= 0 || now - job->start_time >= min_runtime;
+	return min_runtime <= 0 || job->start_time > now ||
+	       now - job->start_time >= min_runtime;
 }
 
 void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p)

@@ -44,7 +44,9 @@ double gq_floor(double quota, double share, bool fair);
 void gq_reclaim_floors(gq_registry_t *r);
 
 /* Can this running job ever be a victim (requeueable, holds GPUs, old
- * enough, not on a node that does not respond)? */
+ * enough, not on a node that does not respond)?  A start after `now` (the
+ * clock stepped back since) is of unknown age: old enough, so that no
+ * floor waits for the clock to catch up. */
 bool gq_victim_eligible(const gq_job_in_t *job, int64_t now, int min_runtime);
 
 /*

@@ -5,6 +5,7 @@
 
 #include "shared/slurm_compat.h"
 
+#include "tools/clock.h"
 #include "tools/log_budget.h"
 #include "state/state.h"
 #include "plugins/xalloc.h"
@@ -23,7 +24,7 @@
 
 typedef struct {
 	uint32_t job_id;
-	time_t noted;
+	int64_t noted;
 } gq_lost_t;
 
 /* the batch being logged (hold.h); one per plugin, under the job lock;
@@ -103,7 +104,7 @@ void gq_hold_note_release(uint32_t job_id)
 	slurm_mutex_lock(&lost_mutex);
 	while (i < nlost)	/* the old, and this job's earlier entry */
 		if (lost[i].job_id == job_id ||
-		    now - lost[i].noted > GQ_LOST_TTL)
+		    gq_clock_since(&lost[i].noted, now) > GQ_LOST_TTL)
 			lost[i] = lost[--nlost];
 		else
 			i++;
@@ -130,7 +131,7 @@ bool gq_hold_lost(const job_record_t *job_ptr)
 	slurm_mutex_lock(&lost_mutex);
 	for (i = 0; i < nlost && !found; i++)
 		found = lost[i].job_id == job_ptr->job_id &&
-			now - lost[i].noted <= GQ_LOST_TTL;
+			gq_clock_since(&lost[i].noted, now) <= GQ_LOST_TTL;
 	slurm_mutex_unlock(&lost_mutex);
 	return found;
 }

@@ -2,7 +2,9 @@
  * read_slurm.c - read Slurm's jobs, nodes and account tree into a gpuquota
  * view (see read_slurm.h).
  */
+#include <ctype.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "shared/slurm_compat.h"
@@ -17,6 +19,7 @@
 #include "plugins/read_slurm.h"
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
+#include "tools/hash.h"
 
 /* slurmctld's own data: absent (NULL) when a client command loads us */
 #pragma weak job_list
@@ -238,29 +241,78 @@ static bool _on_node_not_responding(job_record_t *job_ptr)
 
 /*
  * A checkpoint note gpuquota ignores (gq_facts_saved_at) is said once per
- * job in slurmctld's log, not every pass: the last GQ_IGNORED_SEEN jobs
- * said are remembered (pass thread and priority_p_set, under the job
- * lock).
+ * job and note in slurmctld's log, not every pass, however many jobs have
+ * one: the jobs said are remembered by id with their note's tag, in two
+ * tables.  A job met again moves from the last walk's table into this
+ * one's; at the end of a pass's walk of job_list the last walk's table,
+ * the jobs not met (ended, or their note fixed), is dropped.  So the
+ * memory is that of the jobs with such a note in two walks.  Callers hold
+ * slurmctld's job lock (the pass thread, priority_p_set); the mutex keeps
+ * the tables whole should two read-lock holders meet.
  */
-#define GQ_IGNORED_SEEN 64
+static gq_hash_t said[2] = {	/* [said_now]: this walk's; the other:
+				 * the last walk's */
+	{ .type = &gq_hash_job_ids }, { .type = &gq_hash_job_ids },
+};
+static int said_now;
+static pthread_mutex_t said_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* The note's tag: a hash of its text up to a blank (>= 0). */
+static int _note_tag(const char *comment)
+{
+	const char *c = strstr(comment, GQ_CHECKPOINT_KEY);
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (; c && *c && !isspace((unsigned char)*c); c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return (int)(h & INT32_MAX);
+}
+
+/* Was job `id`'s note `tag` said already?  Either way it is remembered in
+ * this walk's table (out of memory: not, and it is said again). */
+static bool _said_before(uint32_t id, int tag)
+{
+	gq_key_t key = gq_key_int(id);
+	bool before;
+
+	pthread_mutex_lock(&said_mutex);
+	before = gq_hash_get(&said[said_now], key) == tag ||
+		 gq_hash_get(&said[1 - said_now], key) == tag;
+	(void)gq_hash_put(&said[said_now], key, tag);
+	pthread_mutex_unlock(&said_mutex);
+	return before;
+}
+
+/* A whole walk of job_list ended: forget the jobs it did not meet. */
+static void _said_walked(void)
+{
+	pthread_mutex_lock(&said_mutex);
+	said_now = 1 - said_now;
+	gq_hash_free(&said[said_now]);	/* its memory too: a burst ends */
+	pthread_mutex_unlock(&said_mutex);
+}
+
+int gq_read_ignored_remembered(void)
+{
+	int n;
+
+	pthread_mutex_lock(&said_mutex);
+	n = (int)(said[0].count + said[1].count);
+	pthread_mutex_unlock(&said_mutex);
+	return n;
+}
 
 static void _checkpoint_ignored(job_record_t *job_ptr, time_t now)
 {
-	static uint32_t said[GQ_IGNORED_SEEN];
-	static int next;
 	gq_saved_t s;
 	int64_t at;
-	int i;
 
 	if (!job_ptr->comment ||
 	    (s = gq_facts_saved_at(job_ptr->comment, job_ptr->job_id, now,
 				   &at)) == GQ_SAVED_OK || s == GQ_SAVED_NONE)
 		return;
-	for (i = 0; i < GQ_IGNORED_SEEN; i++)
-		if (said[i] == job_ptr->job_id)
-			return;
-	said[next] = job_ptr->job_id;
-	next = (next + 1) % GQ_IGNORED_SEEN;
+	if (_said_before(job_ptr->job_id, _note_tag(job_ptr->comment)))
+		return;
 	info("gpuquota: %pJ: its comment has %s: it is ordered as a job without a checkpoint",
 	     job_ptr, gq_saved_text(s));
 }
@@ -539,6 +591,8 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 			rc = _read_pass_job(r, job_ptr, k, now);
 	}
 	list_iterator_destroy(it);
+	if (!rc)	/* every job met: the notes of the others are gone */
+		_said_walked();
 	gq_state_leaving_end();
 	gq_state_inflight_done();
 	return rc;

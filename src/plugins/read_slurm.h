@@ -54,7 +54,15 @@ bool gq_read_held(job_record_t *job_ptr);
  */
 bool gq_read_new_array(const job_record_t *job_ptr);
 
-/* The core's input for one job. */
+/*
+ * How many jobs whose ignored checkpoint note was logged are remembered
+ * (so as not to log it again): those met in the last two walks of
+ * job_list.  O(1).
+ */
+int gq_read_ignored_remembered(void);
+
+/* The core's input for one job; a running job's ignored checkpoint note
+ * is logged once per job and note. */
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 
 /* A job as priority_p_set reads it: gq_read_job now, and a waiting job

@@ -10,6 +10,7 @@
 
 #include "shared/slurm_compat.h"
 
+#include "tools/clock.h"
 #include "state/ledger.h"
 #include "state/metrics_file.h"
 #include "state/state.h"
@@ -19,7 +20,7 @@
 static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
 static bool metrics_failing;	/* the last write failed (logged once) */
 static char *usage_path;	/* <StateSaveLocation>/gpuquota-usage.json */
-static time_t usage_saved;	/* when it was last written */
+static int64_t usage_saved;	/* when it was last written */
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
 static gq_metrics_t metrics_snap;	/* written by the pass thread only */
 static char *ledger_path;	/* <StateSaveLocation>/gpuquota-ledger */
@@ -103,7 +104,8 @@ void gq_files_save_usage(bool now)
 	const gq_usage_t *u;
 	int i, rc = 0;
 
-	if (!usage_path || (!now && time(NULL) - usage_saved < GQ_USAGE_SAVE_EVERY))
+	if (!usage_path || (!now && gq_clock_since(&usage_saved, time(NULL)) <
+					    GQ_USAGE_SAVE_EVERY))
 		return;
 	usage_saved = time(NULL);
 	gq_state_lock();

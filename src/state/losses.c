@@ -1,6 +1,7 @@
 /*
  * losses.c - work lost to requeues in the budget's window (see losses.h).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,16 +15,14 @@ void gq_losses_free(gq_losses_t *l)
 }
 
 /* the warned loss an after-grace record replaces: the victim's for the
- * same preemptor among those since its decision (give or take
- * GQ_LOSSES_SLACK: a victim kept again after a restart dates it by
- * Slurm's preempt_time, set right after), newest first */
-#define GQ_LOSSES_SLACK 5
+ * same preemptor, newest first (found among those since its decision,
+ * unless a clock step moved it: gq_losses_clock; a victim kept again
+ * after a restart dates it by Slurm's preempt_time, set right after) */
 static gq_loss_t *_warned(gq_losses_t *l, const gq_ledger_rec_t *r)
 {
 	int i;
 
-	for (i = l->n - 1; i >= 0 && l->e[i].at >= r->at - GQ_LOSSES_SLACK;
-	     i--)
+	for (i = l->n - 1; i >= 0; i--)
 		if (l->e[i].victim == r->victim &&
 		    l->e[i].preemptor == r->preemptor)
 			return &l->e[i];
@@ -86,6 +85,23 @@ int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 	e->preemptor = r->preemptor;
 	memcpy(e->project, r->victim_project, sizeof(e->project));
 	return 0;
+}
+
+void gq_losses_clock(gq_losses_t *l, int64_t now)
+{
+	int64_t step = l->clock && now < l->clock ? l->clock - now : 0;
+	bool first = !l->clock;
+	int i;
+
+	l->clock = now;
+	/* no step since a reading, and none after now (the newest) */
+	if (!l->n || (!first && !step && l->e[l->n - 1].at <= now))
+		return;
+	for (i = 0; i < l->n; i++) {
+		l->e[i].at -= step;
+		if (l->e[i].at > now)
+			l->e[i].at = now;
+	}
 }
 
 void gq_losses_prune(gq_losses_t *l, int64_t since)

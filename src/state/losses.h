@@ -35,6 +35,8 @@ typedef struct {
 	gq_loss_t *e;
 	gq_loss_t *buf;
 	int n, cap;
+	int64_t clock;		/* the latest clock read (gq_losses_clock);
+				 * 0: none */
 } gq_losses_t;
 
 void gq_losses_free(gq_losses_t *l);
@@ -47,9 +49,21 @@ void gq_losses_free(gq_losses_t *l);
  * Returns 0, or -1 when out of memory (it is not kept).  O(1) amortized:
  * past the cap, a compaction moves at most GQ_LOSSES_MAX entries once per
  * GQ_LOSSES_MAX / 8 adds, so at most 8 moves an add; plus O(losses kept
- * since r's decision) for an after-grace record.
+ * since r's decision) for an after-grace record (O(kept) when its warned
+ * loss is not kept).
  */
 int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since);
+
+/*
+ * Bring the kept losses to the clock reading `now` (docs/MODEL.md "When
+ * the clock steps").  A clock stepped back since the last reading moves
+ * every loss back by the step: each keeps its age, and leaves the window
+ * when it would have.  A loss still dated after now (a ledger written
+ * while the clock was ahead) is dated now: it leaves the window one
+ * window after it was read.  O(1); O(kept) at the first reading, after
+ * a step back, or when the newest loss is dated after now.
+ */
+void gq_losses_clock(gq_losses_t *l, int64_t now);
 
 /* Drop the losses before `since`.  O(dropped). */
 void gq_losses_prune(gq_losses_t *l, int64_t since);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/clock.h"
 #include "state/state.h"
 
 static gq_state_t _state;
@@ -131,6 +132,21 @@ void gq_state_publish(void)
 	}
 }
 
+/* Every wait's start brought to the clock reading `now`: one after now
+ * (the clock stepped back) starts again at now (tools/clock.h), all of
+ * them at once, so that each wait lasts its length from the step. */
+static void _clock(int64_t now)
+{
+	int i;
+
+	for (i = 0; i < _state.ninflight; i++)
+		gq_clock_since(&_state.inflight[i].since, now);
+	for (i = 0; i < _state.nroomwait; i++)
+		gq_clock_since(&_state.roomwait[i].since, now);
+	for (i = 0; i < _state.ncomingwait; i++)
+		gq_clock_since(&_state.comingwait[i].since, now);
+}
+
 /* preemptor's reclaim in flight, or NULL */
 static gq_inflight_t *_inflight_of(uint32_t preemptor)
 {
@@ -250,11 +266,13 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 {
 	int i;
 
+	_clock(now);
+
 	for (i = 0; i < _state.ninflight; i++)
 		if (_state.inflight[i].preemptor == preemptor)
 			return _state.inflight[i].grace > 0 &&
 			       !_state.inflight[i].left &&
-			       now - _state.inflight[i].since <
+			       gq_clock_since(&_state.inflight[i].since, now) <
 				       _state.inflight[i].grace + settle;
 	return false;
 }
@@ -301,7 +319,7 @@ static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 		return false;
 	for (i = 0; i < _state.nroomwait; i++)
 		if (_state.roomwait[i].preemptor == id)
-			return now - _state.roomwait[i].since <
+			return gq_clock_since(&_state.roomwait[i].since, now) <
 			       gq_state_room_wait();
 	return false;
 }
@@ -311,6 +329,8 @@ bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 	const gq_pools_t *p = next ? _state.view : NULL;
 	int i;
 
+	_clock(now);
+
 	if (p)		/* the same pool in the last pass */
 		k = gq_pools_same(p, next, k);
 	else		/* none (a restart, the command): the pass's own */
@@ -318,7 +338,7 @@ bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 	if (_room_kept(p, k, now))
 		return true;
 	for (i = 0; i < _state.ninflight; i++)
-		if (now - _state.inflight[i].since <
+		if (gq_clock_since(&_state.inflight[i].since, now) <
 			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 		    (!p || k < 0 ||
 		     gq_view_job(p->view[k], _state.inflight[i].preemptor)))
@@ -402,6 +422,8 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
 	gq_inflight_t *w;
 	int i;
 
+	_clock(now);
+
 	if (!fits) {	/* the clock starts again next time */
 		for (i = 0; i < _state.ncomingwait; i++)
 			if (_state.comingwait[i].preemptor == preemptor)
@@ -412,7 +434,7 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
 	if (!(w = _entry(&_state.comingwait, &_state.ncomingwait,
 			 &_state.comingwait_cap, preemptor, now)))
 		return false;	/* no memory: reclaim at once */
-	return now - w->since < GQ_COMING_FREE_WAIT;
+	return gq_clock_since(&w->since, now) < GQ_COMING_FREE_WAIT;
 }
 
 /*
@@ -435,7 +457,7 @@ static int _keep_room(gq_view_t *v, int64_t now)
 			continue;
 		if (!(w = _room_wait(ids[i], now)))
 			break;	/* no memory: nobody waits */
-		if (now - w->since < wait &&
+		if (gq_clock_since(&w->since, now) < wait &&
 		    gq_view_keep_room(v, ids[i], w->node)) {
 			w->node = gq_view_kept_node(v)->node;
 			return 1;
@@ -462,7 +484,7 @@ static int _active_in(const gq_pools_t *p, int k, int64_t now,
 	int i, n = 0;
 
 	for (i = 0; i < _state.ninflight; i++)
-		if (now - _state.inflight[i].since <
+		if (gq_clock_since(&_state.inflight[i].since, now) <
 			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 		    gq_view_job(p->view[k], _state.inflight[i].preemptor))
 			_active(&active[n++], &_state.inflight[i]);
@@ -472,6 +494,8 @@ static int _active_in(const gq_pools_t *p, int k, int64_t now,
 void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now)
 {
 	gq_reclaim_at_t *active;
+
+	_clock(now);
 
 	if (!_state.ninflight) {
 		gq_view_expect_reclaims(p->view[k], NULL, 0);
@@ -489,6 +513,8 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
 	gq_reclaim_at_t *active = NULL;
 	int k, n, waiting = 0, w;
+
+	_clock(now);
 
 	_forget_gone(p, _state.inflight, &_state.ninflight);
 	_forget_gone(p, _state.roomwait, &_state.nroomwait);
@@ -586,6 +612,10 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r)
 {
 	bool ok = gq_ledger_queue_push(&_state.ledger, r);
 
+	/* a decision's time is a clock reading; an after-grace record's
+	 * is its warned record's */
+	if (r->stage != GQ_LEDGER_AFTER_GRACE)
+		gq_losses_clock(&_state.losses, r->at);
 	/* out of memory: the budget counts it short */
 	gq_losses_add(&_state.losses, r, 0);
 	gq_metrics_ledger(&_state.metrics, r, ok);
@@ -599,10 +629,12 @@ void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now)
 	for (i = 0; i < n; i++)
 		gq_losses_add(&_state.losses, &r[i],
 			      now - GQ_BUDGET_WINDOW_MAX);
+	gq_losses_clock(&_state.losses, now);
 }
 
 const gq_losses_t *gq_state_losses(int64_t now)
 {
+	gq_losses_clock(&_state.losses, now);
 	gq_losses_prune(&_state.losses, now - gq_state_budget_window());
 	return &_state.losses;
 }

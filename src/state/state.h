@@ -405,7 +405,8 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r);
  * of the last GQ_BUDGET_WINDOW_MAX seconds read back at init
  * (gq_state_losses_load, before the first pass), then each noted reclaim
  * (gq_state_ledger_note); gq_state_losses prunes what is older than the
- * current window.  Caller holds the lock.
+ * current window.  Each brings the losses to its clock reading
+ * (gq_losses_clock: `now`, a decision's time).  Caller holds the lock.
  */
 void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now);
 const gq_losses_t *gq_state_losses(int64_t now);

@@ -131,8 +131,12 @@ int gq_usage_advance(gq_usage_t *u, const gq_pools_t *p, double half_life,
 	bool first = !u->at || u->decay_only;
 	int i, k;
 
-	if (half_life <= 0 || dt < 0)
+	if (half_life <= 0)
 		return 0;
+	if (dt < 0) {	/* the clock stepped back: the new reference */
+		u->at = now;
+		return 0;
+	}
 	decay = exp(-M_LN2 * dt / half_life);
 	gain = (1 - decay) * half_life / M_LN2;	/* GPU-s per GPU above */
 	for (i = 0; i < u->n; i++)

@@ -66,8 +66,10 @@ double gq_usage_of_account(const gq_usage_t *u, const char *pool,
  * Bring U up to `now` from what pools' last pass (p) shows each project
  * holds above its quota: decay, then add, per the formula above.  The
  * first call, or one after a file was loaded, only decays.  Projects gone
- * from the config keep decaying.  Returns 0 or -1 (memory).
- * O(entries x projects).
+ * from the config keep decaying.  A `now` before the last (the clock
+ * stepped back, or a file written with it ahead) changes no U and becomes
+ * the reference: the next call decays and adds from it.  Returns 0 or -1
+ * (memory).  O(entries x projects).
  */
 int gq_usage_advance(gq_usage_t *u, const gq_pools_t *p, double half_life,
 		     double now);

@@ -40,5 +40,6 @@ Suite *glue_write_suite(void);
 Suite *glue_oom_suite(void);
 Suite *glue_ledger_suite(void);
 Suite *glue_grace_ledger_suite(void);
+Suite *glue_read_suite(void);
 
 #endif

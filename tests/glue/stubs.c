@@ -114,7 +114,7 @@ void *acct_db_conn;
 
 /* write_slurm.c finds each job a two-hold pass planned by id
  * (gq_write_planned) */
-#define GLUE_MAX_JOBS 64
+#define GLUE_MAX_JOBS 256
 static job_record_t *jobs[GLUE_MAX_JOBS];
 static int njobs;
 

@@ -308,6 +308,64 @@ START_TEST(losses_past_the_cap_keep_the_newest)
 }
 END_TEST
 
+/*
+ * The clock steps (window 3600 s).  a loses 3600 GPU-s at 10000 (a
+ * reading), the pass reads 10060, then the clock steps back an hour:
+ * 6500.  The loss keeps its age, 60 s: dated 10000 - (10060 - 6500) =
+ * 6440, it leaves the window at 6440 + 3600 = 10040 (counted 1 GPU-hour
+ * at 10040, 0 at 10041), not when the clock reaches 13600.  A record a
+ * year ahead read at 20000 (a ledger written with the clock ahead) is
+ * dated 20000: 1 GPU-hour at 23600, none at 23601.  b's warned loss
+ * (1200) moves back with the step; its after-grace record (same victim,
+ * preemptor and decision time 10050) still replaces it: 2, not 1202.
+ */
+START_TEST(losses_keep_their_age_when_the_clock_steps)
+{
+	gq_losses_t l = { 0 };
+	gq_ledger_rec_t a = _rec(10000, "a", 3600), w = _rec(10050, "b", 1200);
+	gq_ledger_rec_t g, y = _rec(20000 + 365 * 86400, "a", 3600);
+
+	w.stage = GQ_LEDGER_WARNED;
+	w.victim = 7;
+	w.preemptor = 12;
+	g = w;
+	g.stage = GQ_LEDGER_AFTER_GRACE;
+	g.lost = 2;
+	gq_losses_clock(&l, 10000);
+	ck_assert_int_eq(gq_losses_add(&l, &a, 0), 0);
+	gq_losses_clock(&l, 10050);
+	ck_assert_int_eq(gq_losses_add(&l, &w, 0), 0);
+	gq_losses_clock(&l, 10060);
+	gq_losses_clock(&l, 6500);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_int_eq(l.e[0].at, 6440);
+	ck_assert_int_eq(l.e[1].at, 6490);
+	ck_assert_int_eq(gq_losses_add(&l, &g, 0), 0);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_uint_eq(l.e[1].lost, 2);
+	gq_losses_clock(&l, 10040);
+	gq_losses_prune(&l, 10040 - 3600);
+	ck_assert_int_eq(l.n, 2);
+	gq_losses_clock(&l, 10041);
+	gq_losses_prune(&l, 10041 - 3600);
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_uint_eq(l.e[0].lost, 2);
+	gq_losses_free(&l);
+
+	/* read back at a start: the record a year ahead */
+	ck_assert_int_eq(gq_losses_add(&l, &y, 20000 - 3600), 0);
+	gq_losses_clock(&l, 20000);
+	ck_assert_int_eq(l.e[0].at, 20000);
+	gq_losses_clock(&l, 23600);
+	gq_losses_prune(&l, 23600 - 3600);
+	ck_assert_int_eq(l.n, 1);
+	gq_losses_clock(&l, 23601);
+	gq_losses_prune(&l, 23601 - 3600);
+	ck_assert_int_eq(l.n, 0);
+	gq_losses_free(&l);
+}
+END_TEST
+
 Suite *budget_suite(void)
 {
 	Suite *s = suite_create("budget");
@@ -316,6 +374,7 @@ Suite *budget_suite(void)
 	tcase_add_test(tc, budget_stops_borrowing);
 	tcase_add_test(tc, budget_spares_fair_share_reclaim_only);
 	tcase_add_test(tc, losses_by_project_in_window);
+	tcase_add_test(tc, losses_keep_their_age_when_the_clock_steps);
 	tcase_add_test(tc, owner_note_does_not_lower_the_budget);
 	tcase_add_test(tc, losses_past_the_cap_keep_the_newest);
 	/* 190 000 records under ASan on a busy machine */

@@ -114,6 +114,26 @@ START_TEST(wait_is_bounded)
 }
 END_TEST
 
+/*
+ * A clock stepped back an hour restarts the wait from the step: job 10
+ * fits at 100000 and waits; at 100005 - 3600 = 96405 it waits again from
+ * 96405, until 96405 + GQ_COMING_FREE_WAIT (not until the clock is back
+ * at 100010).
+ */
+START_TEST(wait_survives_a_clock_step)
+{
+	gq_state_lock();
+	ck_assert(gq_state_wait_coming_free(10, true, 100000));
+	ck_assert(gq_state_wait_coming_free(10, true, 96405));
+	ck_assert(gq_state_wait_coming_free(10, true,
+					    96405 + GQ_COMING_FREE_WAIT - 1));
+	ck_assert(!gq_state_wait_coming_free(10, true,
+					     96405 + GQ_COMING_FREE_WAIT));
+	gq_state_clear();
+	gq_state_unlock();
+}
+END_TEST
+
 Suite *coming_free_suite(void)
 {
 	Suite *s = suite_create("coming_free");
@@ -122,6 +142,7 @@ Suite *coming_free_suite(void)
 	tcase_add_test(tc, fits_on_idle_gpus);
 	tcase_add_test(tc, fits_within_its_node_group);
 	tcase_add_test(tc, wait_is_bounded);
+	tcase_add_test(tc, wait_survives_a_clock_step);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -687,6 +687,73 @@ START_TEST(config_advice_department_quota)
 	gq_config_free(cfg);
 }
 END_TEST
+/*
+ * A weight (over_quota_weight, usage_weight) is 0 or from 0.001 to 1e6,
+ * a requeue budget 0 or from 0.001 to 1e9 GPU-hours: the ends are
+ * accepted, just past them refused (the corpus holds the absurd ones:
+ * 1e308, 5e-324).  With weights so bounded, 10^5 projects sum to at most
+ * 1e11 and the smallest is 1e-9 of the largest: no sum overflows and no
+ * ratio is a denormal (fair shares: test_fairshare.c).
+ */
+START_TEST(weights_and_budgets_bounded)
+{
+	gq_config_t *cfg = parse_ok(
+		"{\"departments\": [{\"name\": \"d\", \"gpu_quota\": 1,"
+		"   \"over_quota_weight\": 1000000}],"
+		" \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,"
+		"   \"over_quota_weight\": 0.001, \"requeue_budget\": 0.001},"
+		"  {\"name\": \"b\", \"gpu_quota\": 1, \"over_quota_weight\": 0,"
+		"   \"requeue_budget\": 1e9, \"department\": \"d\"}],"
+		" \"settings\": {\"usage_weight\": 1e6}}");
+
+	ck_assert_double_eq(cfg->depts[0].over_quota_weight, 1e6);
+	ck_assert_double_eq(cfg->projects[0].over_quota_weight, 0.001);
+	ck_assert_double_eq(cfg->projects[1].over_quota_weight, 0);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "a"), 0.001);
+	ck_assert_double_eq(gq_config_requeue_budget(cfg, "b"), 1e9);
+	ck_assert_double_eq(cfg->settings.usage_weight, 1e6);
+	gq_config_free(cfg);
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,"
+		   " \"over_quota_weight\": 0.0009}]}",
+		   "projects[0].over_quota_weight: must be 0 or from 0.001 to 1000000, got 0.0009");
+	load_fails("{\"departments\": [{\"name\": \"d\", \"gpu_quota\": 1,"
+		   " \"over_quota_weight\": 1000001}], \"projects\": []}",
+		   "departments[0].over_quota_weight: must be 0 or from 0.001 to 1000000, got 1000001");
+	load_fails("{\"projects\": [], \"settings\": {\"usage_weight\": 1e-9}}",
+		   "settings.usage_weight: must be 0 or from 0.001 to 1000000, got 1e-9");
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,"
+		   " \"requeue_budget\": 1.5e9}]}",
+		   "projects[0].requeue_budget: must be 0 or from 0.001 to 1000000000, got 1.5e9");
+}
+END_TEST
+
+/*
+ * A key written twice in one object is refused where the second one
+ * stands (json-c alone keeps the last: min_runtime 600 would be lost).
+ * The same key in different objects, and braces, commas and an escaped
+ * quote inside strings, are not duplicates.
+ */
+START_TEST(duplicate_key_refused)
+{
+	gq_config_t *cfg = parse_ok(
+		"{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1},"
+		" {\"name\": \"b\", \"gpu_quota\": 2,"
+		"  \"over_quota_weight\": {\"p\": 1}}],"
+		" \"pools\": [{\"name\": \"p\", \"partitions\": [\"gpu\"]}]}");
+
+	ck_assert_int_eq(cfg->nprojects, 2);
+	gq_config_free(cfg);
+	load_fails("{\"projects\": [], \"settings\": {\"min_runtime\": 600},"
+		   " \"settings\": {}}",
+		   "malformed JSON at line 1, column 52: key \"settings\" written twice in one object (the first would be lost)");
+	load_fails("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1,\n"
+		   "  \"gpu_quota\": 5}]}",
+		   "malformed JSON at line 2, column 3: key \"gpu_quota\" written twice in one object (the first would be lost)");
+	load_fails("{\"projects\": [{\"name\": \"a{,\\\"\", \"name\": \"b\"}]}",
+		   "malformed JSON at line 1, column 33: key \"name\" written twice in one object (the first would be lost)");
+}
+END_TEST
+
 
 Suite *config_suite(void)
 {
@@ -720,6 +787,8 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_load_nul_byte);
 	tcase_add_test(tc, test_multifactor_not_bool);
 	tcase_add_test(tc, test_requeue_budget);
+	tcase_add_test(tc, weights_and_budgets_bounded);
+	tcase_add_test(tc, duplicate_key_refused);
 	tcase_add_test(tc, test_load_large_file);
 	tcase_add_test(tc, config_path_rules);
 	tcase_add_test(tc, config_advice_department_quota);

@@ -126,6 +126,90 @@ START_TEST(waterfill_leftover)
 }
 END_TEST
 
+/*
+ * Weights beyond the config's bounds (a caller's, or a test's) still split
+ * by their ratios: C=8, a (2, 1e308, -, 8), b (2, 1e308, -, 8),
+ * c (2, 1, -, 8).  Deserved 2, 2, 2; the surplus 2 goes 1e308:1e308:1, so
+ * a and b take 1 each and c about 1e-308: shares 3, 3, 2.  Summing the
+ * weights as given gives inf, and 2 * 1e308 / inf is NaN.
+ */
+START_TEST(huge_weights_split_by_ratio)
+{
+	gq_claim_t c[3] = { claim(2, 1e308, INFINITY, 8),
+			    claim(2, 1e308, INFINITY, 8),
+			    claim(2, 1, INFINITY, 8) };
+
+	gq_fair_share(c, 3, 8);
+	ck_assert_double_eq_tol(c[0].share, 3, EPS);
+	ck_assert_double_eq_tol(c[1].share, 3, EPS);
+	ck_assert_double_eq_tol(c[2].share, 2, EPS);
+}
+END_TEST
+
+/*
+ * Two departments of quota 0 and weight 1.5e308, each demanding 4, C 4:
+ * the surplus 4 goes 1:1, 2 each (their sum, 3e308, is inf as given).
+ */
+START_TEST(huge_department_weights_split_evenly)
+{
+	gq_claim_t c[2] = { claim(0, 1.5e308, INFINITY, 4),
+			    claim(0, 1.5e308, INFINITY, 4) };
+
+	gq_fair_share(c, 2, 4);
+	ck_assert_double_eq_tol(c[0].share, 2, EPS);
+	ck_assert_double_eq_tol(c[1].share, 2, EPS);
+}
+END_TEST
+
+/* The weights a pass can see: the config's ends (0, 0.001, 1e6), usage's
+ * tilt down to 1e-12 of them, and a weight that is not finite (taken as
+ * 0). */
+static const double range_w[] = { 0, 1e-15, 0.001, 1, 1e6, INFINITY, NAN };
+
+/* Claim i of case k: weight from range_w, demands and quotas mixed. */
+static gq_claim_t range_claim(int k, int i)
+{
+	int nw = sizeof(range_w) / sizeof(range_w[0]), j;
+
+	for (j = 0; j < i; j++)	/* digit i of k in base nw */
+		k /= nw;
+	return claim(i % 3, range_w[k % nw], i == 1 ? 2 : INFINITY,
+		     (double)(i * 3 % 7));
+}
+
+/*
+ * No share is ever NaN or infinite, and none passes its cap: over every
+ * mix of those weights on 4 claims and capacities 0 to 1e6, each share is
+ * finite, 0 <= f <= min(D, L), and the shares add up to at most C.
+ */
+START_TEST(shares_finite_over_the_weight_range)
+{
+	static const double caps[] = { 0, 1, 7.5, 1e6 };
+	int nw = sizeof(range_w) / sizeof(range_w[0]), k, i, ci;
+
+	for (ci = 0; ci < 4; ci++)
+		for (k = 0; k < nw * nw * nw * nw; k++) {
+			gq_claim_t c[4];
+			double sum = 0;
+
+			for (i = 0; i < 4; i++)
+				c[i] = range_claim(k, i);
+			ck_assert_int_eq(gq_fair_share(c, 4, caps[ci]), 0);
+			for (i = 0; i < 4; i++) {
+				ck_assert_msg(isfinite(c[i].share) &&
+					      isfinite(c[i].deserved),
+					      "case %d cap %g claim %d: %g",
+					      k, caps[ci], i, c[i].share);
+				ck_assert(c[i].share >= 0);
+				ck_assert(c[i].share <= fmin(c[i].demand,
+							     c[i].limit) + EPS);
+				sum += c[i].share;
+			}
+			ck_assert(sum <= caps[ci] + EPS);
+		}
+}
+END_TEST
+
 Suite *fairshare_suite(void)
 {
 	Suite *s = suite_create("fairshare");
@@ -140,6 +224,9 @@ Suite *fairshare_suite(void)
 	tcase_add_test(tc, zero_weight_gets_no_surplus);
 	tcase_add_test(tc, demand_bounds_deserved);
 	tcase_add_test(tc, waterfill_leftover);
+	tcase_add_test(tc, huge_weights_split_by_ratio);
+	tcase_add_test(tc, huge_department_weights_split_evenly);
+	tcase_add_test(tc, shares_finite_over_the_weight_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,6 +24,21 @@
  * keeps the guarantees above, and after Slurm starts everything the pools
  * let start (a job listing both in either, an array's tasks each in
  * either, as many as gq_pools_tasks_now), no pool's limit is passed.
+ * With the clock stepping (random_clock_steps_bound_every_wait), the
+ * controller's clock jumps +1 h, -1 h, +1 year or -1 year between passes
+ * (real time runs on, a pass every 1 to 60 s), and across the steps:
+ *   - the guarantees above hold at every pass, whatever the clock reads;
+ *   - no job is exempt by min_runtime for min_runtime or more in a row
+ *     (real time; the steps are longer than min_runtime);
+ *   - a requeue's loss counts in the budget's window at most the window
+ *     after it was written, plus one pass for each step back since (the
+ *     time between the last reading and the step is not seen);
+ *   - usage's reference is the clock at every advance (never frozen after
+ *     a step back), and usage never grows while no project is above its
+ *     quota;
+ *   - no wait (a reclaim's settling time, work outside quotas waiting for
+ *     a reclaim, a preemptor waiting for GPUs coming free) lasts its
+ *     length or more after the later of its start and the last step back.
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
  */
@@ -33,9 +48,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/coming_free.h"
 #include "core/pools.h"
+#include "core/reclaim.h"
 #include "core/room.h"
 #include "core/view.h"
+#include "state/losses.h"
+#include "state/state.h"
+#include "state/usage.h"
 
 #define MAXP 6
 #define MAXD 2
@@ -1059,6 +1079,279 @@ START_TEST(random_clusters_keep_the_guarantees)
 }
 END_TEST
 
+/* ---- the clock steps ------------------------------------------------ */
+
+#define YEAR (365 * 86400LL)
+#define WINDOW 600		/* the budget's window (shorter than a case) */
+#define MAX_GAP 60		/* longest real time between passes */
+#define HALF_LIFE 600
+#define SETTLE 40
+#define NREC 64
+#define NRC 16
+#define NCF 3
+#define CLOCK_PASSES 40
+
+/* real time and the clock, and what each wait began at in real time */
+typedef struct {
+	int64_t real, off;	/* the clock reads real + off */
+	int64_t last_back;	/* the pass that first read the last step back */
+	int nback;		/* steps back so far */
+	int nrec, rec_back[NREC];	/* losses: steps back when written */
+	int64_t rec_real[NREC];
+	int nrc, rc_grace[NRC];		/* reclaims noted (job 7000 + i) */
+	int64_t rc_real[NRC];
+	int64_t cf_real[NCF];		/* coming-free waits (job 9000 + i) */
+	int64_t exempt_from[MAXJ];	/* exempt by min_runtime since; -1 */
+} tick_t;
+
+static int64_t later(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Real time runs 1 to MAX_GAP s; one pass in eight the clock steps. */
+static void tick(tick_t *t)
+{
+	static const int64_t steps[4] = { 3600, -3600, YEAR, -YEAR };
+	int64_t step;
+
+	t->real += 1 + rnd(MAX_GAP);
+	if (rnd(8))
+		return;
+	step = steps[rnd(4)];
+	t->off += step;
+	if (step < 0) {
+		t->nback++;
+		t->last_back = t->real;
+	}
+}
+
+/* A pass of one pool at the clock (w->now): the view in p */
+static void clock_pass(world_t *w, gq_pools_t *p)
+{
+	gq_view_t *v = p->view[0];
+	uint32_t idle[MAXN];
+	int i;
+
+	gq_view_begin(v, capacity(w), w->now);
+	ck_assert_int_eq(gq_view_set_nodes(v, w->nnodes), 0);
+	for (i = 0; i < w->nnodes; i++)
+		idle[i] = w->gpn;
+	for (i = 0; i < w->njobs; i++) {
+		rjob_t *j = &w->jobs[i];
+
+		if (!j->live)
+			continue;
+		ck_assert_ptr_nonnull(gq_view_add_job(v, w->names[j->proj], &j->in));
+		if (j->in.state != GQ_JOB_RUNNING)
+			continue;
+		ck_assert_int_eq(gq_view_place(v, j->in.id, j->node,
+					       j->in.gpus), 0);
+		idle[j->node] -= j->in.gpus;
+	}
+	for (i = 0; i < w->nnodes; i++)
+		if (!w->down[i])
+			gq_view_node_free(v, i, idle[i]);
+	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
+		      (unsigned long long)w->seed);
+}
+
+/* No job exempt by min_runtime for min_runtime or more in a row. */
+static void check_exempt(const world_t *w, const gq_view_t *v, tick_t *t)
+{
+	int mr = gq_view_min_runtime(v), a;
+
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_in_t *in = &w->jobs[a].in;
+
+		if (!w->jobs[a].live || in->state != GQ_JOB_RUNNING ||
+		    !in->requeueable || !in->gpus ||
+		    gq_victim_eligible(in, w->now, mr)) {
+			t->exempt_from[a] = -1;
+			continue;
+		}
+		if (t->exempt_from[a] < 0)
+			t->exempt_from[a] = t->real;
+		ck_assert_msg(t->real - t->exempt_from[a] < mr,
+			      "seed %llu: job %u exempt for %lld s (min_runtime %d)",
+			      (unsigned long long)w->seed, in->id,
+			      (long long)(t->real - t->exempt_from[a]), mr);
+	}
+}
+
+/* A loss noted now (one pass in three); then none counts too long. */
+static void check_losses(const world_t *w, gq_losses_t *l, tick_t *t)
+{
+	int i;
+
+	if (t->nrec < NREC && !rnd(3)) {
+		gq_ledger_rec_t r;
+
+		memset(&r, 0, sizeof(r));
+		r.at = r.end = w->now;
+		r.victim = 100 + t->nrec;
+		r.gpus = 1;
+		r.lost = 60;
+		gq_ledger_name(r.victim_project, "p0");
+		gq_losses_clock(l, w->now);
+		ck_assert_int_eq(gq_losses_add(l, &r, 0), 0);
+		t->rec_real[t->nrec] = t->real;
+		t->rec_back[t->nrec++] = t->nback;
+	}
+	gq_losses_clock(l, w->now);
+	gq_losses_prune(l, w->now - WINDOW);
+	for (i = 0; i < l->n; i++) {
+		int k = (int)l->e[i].victim - 100;
+
+		if (l->e[i].at < w->now - WINDOW)
+			continue;
+		ck_assert_msg(t->real - t->rec_real[k] <=
+				      WINDOW + (t->nback - t->rec_back[k]) * MAX_GAP,
+			      "seed %llu: a loss written %lld s ago still counts",
+			      (unsigned long long)w->seed,
+			      (long long)(t->real - t->rec_real[k]));
+	}
+}
+
+/* Usage follows the clock, and grows only with someone above quota. */
+static void check_usage(const world_t *w, const gq_pools_t *p, gq_usage_t *u)
+{
+	const gq_view_t *v = p->view[0];
+	double before = 0, after = 0;
+	bool above = false;
+	int i;
+
+	for (i = 0; i < gq_view_nprojects(v); i++)
+		above |= gq_view_project(v, i)->alloc >
+			 gq_view_project(v, i)->quota;
+	for (i = 0; i < u->n; i++)
+		before += u->e[i].gpu_seconds;
+	ck_assert_int_eq(gq_usage_advance(u, p, HALF_LIFE, (double)w->now), 0);
+	for (i = 0; i < u->n; i++)
+		after += u->e[i].gpu_seconds;
+	ck_assert_msg(u->at == (double)w->now,
+		      "seed %llu: usage's reference %.0f, the clock %lld",
+		      (unsigned long long)w->seed, u->at, (long long)w->now);
+	ck_assert_msg(above || after <= before + EPS,
+		      "seed %llu: usage grew from %g to %g, nobody above quota",
+		      (unsigned long long)w->seed, before, after);
+}
+
+/* The state's waits: each over its length after its start or the last
+ * step back, whichever is later; then new ones begin. */
+static void check_waits(const world_t *w, tick_t *t)
+{
+	int64_t now = w->now;
+	bool any = false;
+	int i;
+
+	if (gq_state_reclaim_waiting(NULL, 0, now)) {
+		for (i = 0; i < t->nrc; i++)
+			any |= t->real - later(t->rc_real[i], t->last_back) <
+			       GQ_RECLAIM_WAIT + t->rc_grace[i];
+		ck_assert_msg(any, "seed %llu: work waits for a reclaim over",
+			      (unsigned long long)w->seed);
+	}
+	for (i = 0; i < t->nrc; i++)
+		if (gq_state_reclaim_settling(7000 + i, now, SETTLE))
+			ck_assert_msg(t->real - later(t->rc_real[i], t->last_back) <
+					      t->rc_grace[i] + SETTLE,
+				      "seed %llu: reclaim %d settles too long",
+				      (unsigned long long)w->seed, i);
+	for (i = 0; i < NCF; i++) {
+		if (rnd(4))
+			continue;
+		if (!t->cf_real[i])
+			t->cf_real[i] = t->real;
+		if (gq_state_wait_coming_free(9000 + i, true, now))
+			ck_assert_msg(t->real - later(t->cf_real[i], t->last_back) <
+					      GQ_COMING_FREE_WAIT,
+				      "seed %llu: waits for GPUs coming free too long",
+				      (unsigned long long)w->seed);
+	}
+	if (t->nrc < NRC && !rnd(4)) {
+		static const int grace[3] = { 0, 30, 300 };
+
+		t->rc_grace[t->nrc] = grace[rnd(3)];
+		t->rc_real[t->nrc] = t->real;
+		ck_assert(gq_state_note_reclaim(7000 + t->nrc, now,
+						t->rc_grace[t->nrc]));
+		t->nrc++;
+	}
+}
+
+/* Slurm between passes: a job gpuquota lets start starts (its start the
+ * clock's reading), a job ends. */
+static void clock_events(world_t *w, const gq_view_t *v)
+{
+	int a = rnd(w->njobs);
+	const gq_job_t *j = gq_view_job(v, w->jobs[a].in.id);
+
+	if (w->jobs[a].live && w->jobs[a].in.gpus &&
+	    w->jobs[a].in.tasks == 1 &&
+	    w->jobs[a].in.state == GQ_JOB_PENDING && j && !j->hold)
+		start_job(w, &w->jobs[a]);
+	a = rnd(w->njobs);
+	if (!rnd(4))
+		w->jobs[a].live = false;
+}
+
+/* One case: the world's times moved to the clock, then the passes. */
+static void clock_case(uint64_t seed)
+{
+	world_t w;
+	tick_t t;
+	gq_pools_t *p;
+	gq_losses_t l = { 0 };
+	gq_usage_t u = { 0 };
+	int k, npend;
+
+	make_world(&w, seed);
+	memset(&t, 0, sizeof(t));
+	t.real = 50 * YEAR;
+	t.last_back = -1;
+	for (k = 0; k < MAXJ; k++)
+		t.exempt_from[k] = -1;
+	for (k = 0; k < w.njobs; k++) {
+		w.jobs[k].in.start_time += t.real - w.now;
+		w.jobs[k].in.submit_time += t.real - w.now;
+	}
+	w.now = t.real;
+	npend = rnd(MAXJ - w.njobs);
+	for (k = 0; k < npend; k++)
+		random_pending(&w, &w.jobs[w.njobs++]);
+	ck_assert_ptr_nonnull(p = gq_pools_new(&w.cfg));
+	gq_state_lock();
+	for (k = 0; k < CLOCK_PASSES; k++) {
+		tick(&t);
+		w.now = t.real + t.off;
+		check_waits(&w, &t);
+		clock_pass(&w, p);
+		check_floors(p->view[0], &w);
+		check_holds(p->view[0], &w);
+		check_exempt(&w, p->view[0], &t);
+		check_losses(&w, &l, &t);
+		check_usage(&w, p, &u);
+		clock_events(&w, p->view[0]);
+	}
+	gq_state_clear();
+	gq_state_unlock();
+	gq_losses_free(&l);
+	gq_usage_free(&u);
+	gq_pools_free(p);
+}
+
+START_TEST(random_clock_steps_bound_every_wait)
+{
+	uint64_t only = env_u64("GQ_SEED", 0);
+	uint64_t cases = only ? 1 : env_u64("GQ_CASES", DEFAULT_CASES) / 5;
+	uint64_t c;
+
+	for (c = 0; c < cases; c++)
+		clock_case(only ? only : c + 1);
+}
+END_TEST
+
 Suite *property_suite(void)
 {
 	Suite *s = suite_create("property");
@@ -1067,6 +1360,7 @@ Suite *property_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, random_clusters_keep_the_guarantees);
 	tcase_add_test(tc, random_pools_keep_limits_in_every_pool);
+	tcase_add_test(tc, random_clock_steps_bound_every_wait);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -248,6 +248,27 @@ START_TEST(exempt_jobs_are_never_victims)
 }
 END_TEST
 
+/*
+ * min_runtime 60 s, the clock stepped back an hour: team-a's job 3
+ * started at 3700 by the clock then, the pass reads 200.  Its age is
+ * unknown (3700 is after 200): it may be a victim now, not once the clock
+ * reaches 3760.  Job 2, started at 170 (30 s ago), stays exempt.
+ */
+START_TEST(min_runtime_after_a_clock_step)
+{
+	gq_view_t *v = view2("team-a", 0, "team-b", 2, 60);
+
+	gq_view_begin(v, 4, 200);
+	run(v, 2, "team-a", 1, 170);
+	run(v, 3, "team-a", 1, 3700);
+	pend(v, 4, "team-b", 1, 190);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(!gq_view_preemptable(v, 2, 4));
+	ck_assert(gq_view_preemptable(v, 3, 4));
+	gq_view_free(v);
+}
+END_TEST
+
 /* The pass of walk_prefers_latest_saved, a1 as given. */
 static void _walk_pass(gq_view_t *v, gq_job_in_t a1)
 {
@@ -333,6 +354,7 @@ Suite *reclaim_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("not requeueable or under min_runtime: never a victim");
 	tcase_add_test(tc, exempt_jobs_are_never_victims);
+	tcase_add_test(tc, min_runtime_after_a_clock_step);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("a job submitted between passes reclaims at once");
 	suite_add_tcase(s, tc);

@@ -233,6 +233,36 @@ START_TEST(reclaim_pause_ends_when_victims_left)
 END_TEST
 
 /*
+ * A clock stepped back restarts a reclaim's waits from the step, never
+ * for as long as the step: job 20 reclaims at 100000 with a grace time
+ * of 60 s (settles until 100000 + 60 + 40).  The clock steps back a year
+ * at 100010: now 100010 - 31536000 = T.  The victims still settle at T
+ * (the wait starts again at T), and until T + 99; at T + 100 they no
+ * longer do.  Work outside quotas waits for the reclaim until T +
+ * GQ_RECLAIM_WAIT + 60, not a year.  Job 30's wait, noted at T + 200 and
+ * read after the clock steps back an hour (T + 210 - 3600 = U): over at U
+ * + GQ_RECLAIM_WAIT + 60.
+ */
+START_TEST(reclaim_waits_survive_a_clock_step)
+{
+	int64_t t = 100010 - 31536000, u = t + 210 - 3600;
+
+	gq_state_lock();
+	ck_assert(gq_state_note_reclaim(20, 100000, 60));
+	ck_assert(gq_state_reclaim_settling(20, t, 40));
+	ck_assert(gq_state_reclaim_settling(20, t + 99, 40));
+	ck_assert(!gq_state_reclaim_settling(20, t + 100, 40));
+	ck_assert(gq_state_reclaim_waiting(NULL, 0, t + GQ_RECLAIM_WAIT + 59));
+	ck_assert(!gq_state_reclaim_waiting(NULL, 0, t + GQ_RECLAIM_WAIT + 60));
+	ck_assert(gq_state_note_reclaim(30, t + 200, 60));
+	ck_assert(gq_state_reclaim_waiting(NULL, 0, u));
+	ck_assert(gq_state_reclaim_waiting(NULL, 0, u + GQ_RECLAIM_WAIT + 59));
+	ck_assert(!gq_state_reclaim_waiting(NULL, 0, u + GQ_RECLAIM_WAIT + 60));
+	end_state(NULL, NULL);
+}
+END_TEST
+
+/*
  * Without a last pass (the first after a restart, or the command), a
  * reclaim in flight rebuilt from its victims belongs to the pool its
  * preemptor is in in the pass itself: team-a's job 20 pends in a100 and
@@ -489,6 +519,29 @@ START_TEST(freed_gpus_kept_for_room)
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 300), 0);
 	ck_assert_int_eq(gq_state()->nroomwait, 0);
 	gq_state_publish();
+	end_state(f, NULL);
+}
+END_TEST
+
+/*
+ * The room wait when the clock steps back a year: b1's wait begins at
+ * 100 000 (ROOM_WAIT 30 s).  The clock steps back a year at 100 010: T =
+ * 100 010 - 31 536 000.  The wait starts again at T: kept at T and T +
+ * 29, over at T + 30 (not a year later), and not renewed.
+ */
+START_TEST(room_wait_survives_a_clock_step)
+{
+	char *f = room_config();
+	char err[GQ_ERR_MAX];
+	int64_t t = 100010 - 31536000;
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	room_step(100000, 1, GQ_HOLD_ROOM);
+	room_step(t, 1, GQ_HOLD_ROOM);
+	room_step(t + ROOM_WAIT - 1, 1, GQ_HOLD_ROOM);
+	room_step(t + ROOM_WAIT, 0, GQ_HOLD_NONE);
+	room_step(t + 100, 0, GQ_HOLD_NONE);
 	end_state(f, NULL);
 }
 END_TEST
@@ -860,9 +913,11 @@ Suite *state_suite(void)
 	tcase_add_test(tc, reload_keeps_last_good_view);
 	tcase_add_test(tc, reclaim_waiting_follows_pool_names);
 	tcase_add_test(tc, reclaim_pause_ends_when_victims_left);
+	tcase_add_test(tc, reclaim_waits_survive_a_clock_step);
 	tcase_add_test(tc, reclaim_waiting_without_last_pass);
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
+	tcase_add_test(tc, room_wait_survives_a_clock_step);
 	tcase_add_test(tc, room_wait_after_a_grace_time);
 	tcase_add_test(tc, lowered_quota_keeps_min_runtime_and_patience);
 	tcase_add_test(tc, room_wait_only_when_it_helps);

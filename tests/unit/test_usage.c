@@ -72,6 +72,32 @@ START_TEST(usage_decays_with_its_half_life)
 END_TEST
 
 /*
+ * The clock steps back.  H = 100 s, team-a 2 GPUs above its quota: U_a
+ * = 144.2695 at 1100, as above.  The clock steps back to 500: U stays
+ * (no decay, no growth) and 500 is the new reference.  To 600: U_a =
+ * 144.2695 / 2 + 2 x 72.1348 = 216.4042, decay and growth resumed (not
+ * frozen until the clock is back at 1100).
+ */
+START_TEST(usage_resumes_when_the_clock_steps_back)
+{
+	gq_pools_t *p = pools_ab();
+	gq_usage_t u = { 0 };
+
+	pass_with(p, 3, 1000);
+	ck_assert_int_eq(gq_usage_advance(&u, p, 100, 1000), 0);
+	ck_assert_int_eq(gq_usage_advance(&u, p, 100, 1100), 0);
+	ck_assert_double_eq_tol(gq_usage_of(&u, "", "team-a"), 144.2695, 1e-3);
+	ck_assert_int_eq(gq_usage_advance(&u, p, 100, 500), 0);
+	ck_assert_double_eq_tol(gq_usage_of(&u, "", "team-a"), 144.2695, 1e-3);
+	ck_assert_double_eq(u.at, 500);
+	ck_assert_int_eq(gq_usage_advance(&u, p, 100, 600), 0);
+	ck_assert_double_eq_tol(gq_usage_of(&u, "", "team-a"), 216.4042, 1e-3);
+	gq_usage_free(&u);
+	gq_pools_free(p);
+}
+END_TEST
+
+/*
  * C 8: team-a and team-b (quota 2 each) run 2 GPUs each (jobs 1, 2) and
  * pend 8 more each: `first` GPUs (jobs 3, 4), then the rest (5, 6);
  * team-a's usage U tilts its weight to w.
@@ -209,6 +235,7 @@ Suite *usage_suite(void)
 	TCase *tc = tcase_create("usage");
 
 	tcase_add_test(tc, usage_decays_with_its_half_life);
+	tcase_add_test(tc, usage_resumes_when_the_clock_steps_back);
 	tcase_add_test(tc, usage_tilts_the_surplus);
 	tcase_add_test(tc, usage_orders_inside_the_band);
 	tcase_add_test(tc, usage_file);

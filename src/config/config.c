@@ -1268,7 +1268,7 @@ static const char *_dup_key(const char *text, bool *oom)
 			first[depth++] = nkeys;
 		} else if ((*t == '}' || *t == ']') && depth > 0) {
 			depth--;
-			if (*t == '}')
+			if (*t == '}' && nkeys > first[depth])
 				dup = _twice(keys + first[depth],
 					     nkeys - first[depth]);
 			nkeys = first[depth];

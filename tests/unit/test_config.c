@@ -751,6 +751,9 @@ START_TEST(duplicate_key_refused)
 		   "malformed JSON at line 2, column 3: key \"gpu_quota\" written twice in one object (the first would be lost)");
 	load_fails("{\"projects\": [{\"name\": \"a{,\\\"\", \"name\": \"b\"}]}",
 		   "malformed JSON at line 1, column 33: key \"name\" written twice in one object (the first would be lost)");
+	/* an object closed before any key was seen: no keys to compare */
+	load_fails("{}", "projects: missing required key");
+	load_fails("[{}]", "top level: must be an object, got [{}]");
 }
 END_TEST
 

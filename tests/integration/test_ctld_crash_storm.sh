@@ -85,12 +85,26 @@ kill_ctld
 wait "$rpid" || true	# its answer may be lost with slurmctld
 [[ $(last_loaded) == *"team-a(quota=2,weight=1) team-b(quota=2,weight=1)"* ]] \
 	|| fail "in force after the restart: '$(last_loaded)', want the old file back"
-wait_state "$a1" RUNNING 60
-wait_held team-a 3 30
+# The release lets Slurm start a1 at once: a kill right after that start,
+# before Slurm saved it, restores a1 pending while n1 still runs its batch
+# script, and Slurm then fails a1 ("Killing non-startable batch JobId=N:
+# Job credential revoked"): Slurm's loss (docs/RELIABILITY.md, "What
+# Slurm loses in a crash"), said and the rest asserted.
+a1_lost() { grep -q "Killing non-startable batch JobId=$a1: Job credential revoked" "$DIR/log/slurmctld.log" && echo yes; }
+a1_runs_or_lost() { [[ $(state "$a1") == RUNNING || -n $(a1_lost) ]] && echo yes; }
+_wait_eq 60 yes a1_runs_or_lost || fail "job $a1: not RUNNING within 60 s: '$(state "$a1")' ($round)"
+if [[ -n $(a1_lost) ]]; then
+	echo "$TEST: kill just after a1 started: Slurm restored a1 pending while n1 ran it, then failed it" >&2
+	kept=("$a2" "$b1")
+	wait_held team-a 2 30
+else
+	kept=("$a1" "$a2" "$b1")
+	wait_held team-a 3 30
+fi
 [[ $(held_gpus team-b) == 1 ]] || fail "team-b holds $(held_gpus team-b), want 1 ($round)"
-jobs="$(printf '%s\n' "$a1" "$a2" "$b1" | sort -n | tr '\n' ' ')"
+jobs="$(printf '%s\n' "${kept[@]}" | sort -n | tr '\n' ' ')"
 [[ $(all_ids) == "$jobs" ]] || fail "jobs after the crash: '$(all_ids)', want '$jobs' ($round)"
-no_requeue "$a1" "$a2" "$b1"
+no_requeue "${kept[@]}"
 check_invariant 15
 "$CLUSTER" down --dir "$DIR" >/dev/null 2>&1
 [[ -n ${KEEP:-} ]] || rm -rf "$DIR"

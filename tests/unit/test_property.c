@@ -227,33 +227,41 @@ static int in_flight(world_t *w, gq_reclaim_at_t *r)
 	return n;
 }
 
-static gq_view_t *pass(world_t *w)
+/* The world's live jobs, placed, and its nodes' idle GPUs into view v. */
+static void fill_view(const world_t *w, gq_view_t *v)
 {
-	gq_view_t *v = gq_view_create(&w->cfg);
 	uint32_t idle[MAXN];
-	gq_reclaim_at_t r[2];
-	int i, nr = rnd(3) ? 0 : in_flight(w, r);
+	int i;
 
-	ck_assert_ptr_nonnull(v);
 	gq_view_begin(v, capacity(w), w->now);
 	ck_assert_int_eq(gq_view_set_nodes(v, w->nnodes), 0);
 	for (i = 0; i < w->nnodes; i++)
 		idle[i] = w->gpn;
 	for (i = 0; i < w->njobs; i++) {
-		rjob_t *j = &w->jobs[i];
+		const rjob_t *j = &w->jobs[i];
 
 		if (!j->live)
 			continue;
 		ck_assert_ptr_nonnull(gq_view_add_job(v, w->names[j->proj], &j->in));
-		if (j->in.state == GQ_JOB_RUNNING) {
-			ck_assert_int_eq(gq_view_place(v, j->in.id, j->node,
-						       j->in.gpus), 0);
-			idle[j->node] -= j->in.gpus;
-		}
+		if (j->in.state != GQ_JOB_RUNNING)
+			continue;
+		ck_assert_int_eq(gq_view_place(v, j->in.id, j->node,
+					       j->in.gpus), 0);
+		idle[j->node] -= j->in.gpus;
 	}
 	for (i = 0; i < w->nnodes; i++)
 		if (!w->down[i])
 			gq_view_node_free(v, i, idle[i]);
+}
+
+static gq_view_t *pass(world_t *w)
+{
+	gq_view_t *v = gq_view_create(&w->cfg);
+	gq_reclaim_at_t r[2];
+	int nr = rnd(3) ? 0 : in_flight(w, r);
+
+	ck_assert_ptr_nonnull(v);
+	fill_view(w, v);
 	ck_assert_int_eq(gq_view_expect_reclaims(v, r, nr), 0);
 	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
 		      (unsigned long long)w->seed);
@@ -1130,28 +1138,8 @@ static void tick(tick_t *t)
 static void clock_pass(world_t *w, gq_pools_t *p)
 {
 	gq_view_t *v = p->view[0];
-	uint32_t idle[MAXN];
-	int i;
 
-	gq_view_begin(v, capacity(w), w->now);
-	ck_assert_int_eq(gq_view_set_nodes(v, w->nnodes), 0);
-	for (i = 0; i < w->nnodes; i++)
-		idle[i] = w->gpn;
-	for (i = 0; i < w->njobs; i++) {
-		rjob_t *j = &w->jobs[i];
-
-		if (!j->live)
-			continue;
-		ck_assert_ptr_nonnull(gq_view_add_job(v, w->names[j->proj], &j->in));
-		if (j->in.state != GQ_JOB_RUNNING)
-			continue;
-		ck_assert_int_eq(gq_view_place(v, j->in.id, j->node,
-					       j->in.gpus), 0);
-		idle[j->node] -= j->in.gpus;
-	}
-	for (i = 0; i < w->nnodes; i++)
-		if (!w->down[i])
-			gq_view_node_free(v, i, idle[i]);
+	fill_view(w, v);
 	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
 		      (unsigned long long)w->seed);
 }

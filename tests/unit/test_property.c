@@ -37,8 +37,16 @@
  *     a step back), and usage never grows while no project is above its
  *     quota;
  *   - no wait (a reclaim's settling time, work outside quotas waiting for
- *     a reclaim, a preemptor waiting for GPUs coming free) lasts its
- *     length or more after the later of its start and the last step back.
+ *     a reclaim, a preemptor waiting for GPUs coming free, GPUs kept for a
+ *     room waiter) lasts its length or more after the later of its start
+ *     and the last step back;
+ *   - no job waits patiently for one loan for its patience plus a pass
+ *     or more after the later of its first wait for it and the last step
+ *     back (Slurm ends a job when the clock passes its time limit: a step
+ *     forward ends loans, a step back makes them loans no more).
+ * Odd cases keep GPUs for room waiters (settings.room_wait); even ones
+ * note reclaims in flight instead (a pass forgets a reclaim whose
+ * preemptor it does not see pending).
  * A failure prints its seed: GQ_SEED=<seed> replays that one case,
  * GQ_CASES=<n> runs more (make test runs a fixed budget).
  */
@@ -47,7 +55,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "helpers.h"
 #include "core/coming_free.h"
 #include "core/pools.h"
 #include "core/reclaim.h"
@@ -1099,6 +1109,10 @@ END_TEST
 #define NCF 3
 #define CLOCK_PASSES 40
 
+/* Passes that kept GPUs for a room waiter, and patient jobs seen, over
+ * all cases: the run asserts it met both. */
+static int seen_kept, seen_patient;
+
 /* real time and the clock, and what each wait began at in real time */
 typedef struct {
 	int64_t real, off;	/* the clock reads real + off */
@@ -1110,6 +1124,10 @@ typedef struct {
 	int64_t rc_real[NRC];
 	int64_t cf_real[NCF];		/* coming-free waits (job 9000 + i) */
 	int64_t exempt_from[MAXJ];	/* exempt by min_runtime since; -1 */
+	int room_wait;			/* odd cases: settings.room_wait */
+	int64_t kept_from[MAXJ];	/* GPUs kept for it since; -1 */
+	uint32_t loan[MAXJ];		/* patient: the loan it waits for */
+	int64_t loan_from[MAXJ];	/* waiting for that loan since */
 } tick_t;
 
 static int64_t later(int64_t a, int64_t b)
@@ -1226,13 +1244,16 @@ static void check_usage(const world_t *w, const gq_pools_t *p, gq_usage_t *u)
 }
 
 /* The state's waits: each over its length after its start or the last
- * step back, whichever is later; then new ones begin. */
+ * step back, whichever is later; then new ones begin.  Not in a room
+ * case: its passes forget the waits of jobs they do not see pending. */
 static void check_waits(const world_t *w, tick_t *t)
 {
 	int64_t now = w->now;
 	bool any = false;
 	int i;
 
+	if (t->room_wait)
+		return;
 	if (gq_state_reclaim_waiting(NULL, 0, now)) {
 		for (i = 0; i < t->nrc; i++)
 			any |= t->real - later(t->rc_real[i], t->last_back) <
@@ -1268,8 +1289,66 @@ static void check_waits(const world_t *w, tick_t *t)
 	}
 }
 
+/* GPUs kept for a room waiter: less than the room wait after the later
+ * of its first keep and the last step back. */
+static void check_room_kept(const world_t *w, const gq_pools_t *p, tick_t *t)
+{
+	uint32_t kept = gq_view_kept_for(p->view[0]);
+	int a;
+
+	for (a = 0; a < w->njobs; a++) {
+		if (w->jobs[a].in.id != kept || !w->jobs[a].live) {
+			t->kept_from[a] = -1;
+			continue;
+		}
+		if (t->kept_from[a] < 0)
+			t->kept_from[a] = t->real;
+		seen_kept++;
+		ck_assert_msg(t->real - later(t->kept_from[a], t->last_back) <
+				      t->room_wait,
+			      "seed %llu: GPUs kept for job %u %lld s (room_wait %d)",
+			      (unsigned long long)w->seed, kept,
+			      (long long)(t->real - t->kept_from[a]), t->room_wait);
+	}
+}
+
+/* A patient job waits for one loan at most its patience plus a pass
+ * after the later of its first wait for it and the last step back. */
+static void check_patience(const world_t *w, const gq_view_t *v, tick_t *t)
+{
+	int64_t bound = w->cfg.settings.reclaim_patience + MAX_GAP;
+	int a;
+
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *j = gq_view_job(v, w->jobs[a].in.id);
+
+		if (!w->jobs[a].live || !j || !j->patient) {
+			t->loan[a] = 0;
+			continue;
+		}
+		seen_patient++;
+		if (t->loan[a] != j->waits_for) {
+			t->loan[a] = j->waits_for;
+			t->loan_from[a] = t->real;
+		}
+		ck_assert_msg(t->real - later(t->loan_from[a], t->last_back) <
+				      bound,
+			      "seed %llu: job %u waits for loan %u %lld s",
+			      (unsigned long long)w->seed, j->in.id, j->waits_for,
+			      (long long)(t->real - t->loan_from[a]));
+	}
+}
+
+/* A running job's time limit, 1 to 90 minutes: some end within a
+ * patience, some do not. */
+static void set_limit(rjob_t *j)
+{
+	j->in.ends_by = j->in.start_time + 60 * (1 + rnd(90));
+}
+
 /* Slurm between passes: a job gpuquota lets start starts (its start the
- * clock's reading), a job ends. */
+ * clock's reading, its time limit from there), a job ends, and Slurm
+ * ends every job whose time limit the clock has passed. */
 static void clock_events(world_t *w, const gq_view_t *v)
 {
 	int a = rnd(w->njobs);
@@ -1277,11 +1356,34 @@ static void clock_events(world_t *w, const gq_view_t *v)
 
 	if (w->jobs[a].live && w->jobs[a].in.gpus &&
 	    w->jobs[a].in.tasks == 1 &&
-	    w->jobs[a].in.state == GQ_JOB_PENDING && j && !j->hold)
+	    w->jobs[a].in.state == GQ_JOB_PENDING && j && !j->hold) {
 		start_job(w, &w->jobs[a]);
+		if (w->jobs[a].in.state == GQ_JOB_RUNNING)
+			set_limit(&w->jobs[a]);
+	}
 	a = rnd(w->njobs);
 	if (!rnd(4))
 		w->jobs[a].live = false;
+	for (a = 0; a < w->njobs; a++)
+		if (w->jobs[a].in.state == GQ_JOB_RUNNING &&
+		    w->jobs[a].in.ends_by <= w->now)
+			w->jobs[a].live = false;
+}
+
+/* The state's settings.room_wait: a configuration of that setting only
+ * (the passes use the world's own). */
+static void load_room_wait(const world_t *w, int room_wait)
+{
+	char text[160], err[GQ_ERR_MAX], *f;
+
+	snprintf(text, sizeof(text),
+		 "{\"settings\": {\"room_wait\": %d}, \"projects\":"
+		 " [{\"name\": \"p0\", \"gpu_quota\": 1}]}", room_wait);
+	f = write_temp(text);
+	ck_assert_msg(gq_state_load(f, err, sizeof(err)) == 0, "seed %llu: %s",
+		      (unsigned long long)w->seed, err);
+	unlink(f);
+	free(f);
 }
 
 /* One case: the world's times moved to the clock, then the passes. */
@@ -1298,11 +1400,15 @@ static void clock_case(uint64_t seed)
 	memset(&t, 0, sizeof(t));
 	t.real = 50 * YEAR;
 	t.last_back = -1;
+	t.room_wait = seed % 2 ? 30 * (1 + (int)rnd(10)) : 0;
+	w.cfg.settings.reclaim_patience = 60 * (1 + (int)rnd(30));
 	for (k = 0; k < MAXJ; k++)
-		t.exempt_from[k] = -1;
+		t.exempt_from[k] = t.kept_from[k] = -1;
 	for (k = 0; k < w.njobs; k++) {
 		w.jobs[k].in.start_time += t.real - w.now;
 		w.jobs[k].in.submit_time += t.real - w.now;
+		if (w.jobs[k].in.state == GQ_JOB_RUNNING)
+			set_limit(&w.jobs[k]);
 	}
 	w.now = t.real;
 	npend = rnd(MAXJ - w.njobs);
@@ -1310,14 +1416,21 @@ static void clock_case(uint64_t seed)
 		random_pending(&w, &w.jobs[w.njobs++]);
 	ck_assert_ptr_nonnull(p = gq_pools_new(&w.cfg));
 	gq_state_lock();
+	if (t.room_wait)
+		load_room_wait(&w, t.room_wait);
 	for (k = 0; k < CLOCK_PASSES; k++) {
 		tick(&t);
 		w.now = t.real + t.off;
 		check_waits(&w, &t);
 		clock_pass(&w, p);
+		if (t.room_wait) {
+			gq_state_wait_for_reclaims(p, w.now);
+			check_room_kept(&w, p, &t);
+		}
 		check_floors(p->view[0], &w);
 		check_holds(p->view[0], &w);
 		check_exempt(&w, p->view[0], &t);
+		check_patience(&w, p->view[0], &t);
 		check_losses(&w, &l, &t);
 		check_usage(&w, p, &u);
 		clock_events(&w, p->view[0]);
@@ -1335,8 +1448,16 @@ START_TEST(random_clock_steps_bound_every_wait)
 	uint64_t cases = only ? 1 : env_u64("GQ_CASES", DEFAULT_CASES) / 5;
 	uint64_t c;
 
+	seen_kept = seen_patient = 0;
 	for (c = 0; c < cases; c++)
 		clock_case(only ? only : c + 1);
+	if (only)
+		return;
+	fprintf(stderr, "clock steps: %d passes kept GPUs, %d patient jobs\n",
+		seen_kept, seen_patient);
+	ck_assert_msg(seen_kept && seen_patient,
+		      "no pass kept GPUs (%d) or found a patient job (%d)",
+		      seen_kept, seen_patient);
 }
 END_TEST
 

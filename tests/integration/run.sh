@@ -59,31 +59,65 @@ if [[ ${GQ_ACCOUNTING:-0} != 1 ]]; then
 	done
 fi
 
-# Each run's output is shown as it comes and kept; a failed run's last
-# lines are shown again at the end, where a CI log's tail has them.
+# Each run's output is kept; a failed run's last lines are shown again at
+# the end, where a CI log's tail has them.  GQ_LANES=N (default 1) runs N
+# tests at once, each on its own cluster (its own port range, directory
+# and MariaDB: scripts/cluster.sh), the slowest first; a run's output is
+# then shown whole when it ends.  With one lane it is shown as it comes.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/gq-integration.XXXXXX")
-failed=()
+lanes=${GQ_LANES:-1}
+[[ $lanes =~ ^[1-9][0-9]*$ ]] || { echo "integration: GQ_LANES=$lanes is not a count of 1 or more" >&2; exit 1; }
 runs=0
-# Each run's seconds too, slowest first at the end: where `make test`'s
-# time goes.
-times=()
-run() { # LABEL LOG TEST [ENV=VALUE...]
-	local label=$1 log=$2 t=$3 t0=$SECONDS
+run() { # LABEL LOG TEST [ENV=VALUE...]: its seconds into LOG.time, rc into LOG.rc
+	local label=$1 log=$2 t=$3 t0=$SECONDS rc
 	shift 3
-	echo "== $label"
-	runs=$((runs + 1))
-	if ! env "$@" bash "$t" 2>&1 | tee "$log"; then
-		failed+=("$label")
+	if [[ $lanes == 1 ]]; then
+		echo "== $label"
+		env "$@" bash "$t" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+	else
+		env "$@" bash "$t" >"$log" 2>&1
+		rc=$?
+		{ echo "== $label"; cat "$log"; } | flock "$logs/.out" cat
 	fi
-	times+=("$((SECONDS - t0)) $label")
+	echo "$((SECONDS - t0)) $label" >"$log.time"
+	echo "$rc" >"$log.rc"
 }
-for t in "${tests[@]}"; do
-	t=$(path "$t")
-	run "$(name "$t")" "$logs/$(name "$t").log" "$t"
+# The runs: label, log, test, environment.  The slowest known first, so
+# that lanes end together.
+slow=" test_soak test_node_not_responding test_stability test_ctld_crash_storm test_dbd_outage "
+queue=()
+for pass in slow rest; do
+	for t in "${tests[@]}"; do
+		t=$(path "$t")
+		[[ $slow == *" $(name "$t") "* ]] && [[ $pass == rest ]] && continue
+		[[ $slow != *" $(name "$t") "* ]] && [[ $pass == slow ]] && continue
+		queue+=("$(name "$t")|$logs/$(name "$t").log|$t|")
+	done
 done
 for t in "${acct_tests[@]}"; do
 	t=$(path "$t")
-	run "accounting: $(name "$t")" "$logs/accounting-$(name "$t").log" "$t" GQ_ACCOUNTING=1
+	queue+=("accounting: $(name "$t")|$logs/accounting-$(name "$t").log|$t|GQ_ACCOUNTING=1")
+done
+for q in "${queue[@]}"; do
+	IFS='|' read -r label log t envs <<<"$q"
+	runs=$((runs + 1))
+	if [[ $lanes == 1 ]]; then
+		run "$label" "$log" "$t" $envs
+		continue
+	fi
+	while (($(jobs -rp | wc -l) >= lanes)); do
+		wait -n
+	done
+	run "$label" "$log" "$t" $envs &
+done
+wait
+failed=()
+times=()
+for q in "${queue[@]}"; do
+	IFS='|' read -r label log t envs <<<"$q"
+	[[ $(cat "$log.rc" 2>/dev/null) == 0 ]] || failed+=("$label")
+	times+=("$(cat "$log.time" 2>/dev/null || echo "? $label")")
 done
 echo "== seconds per run, slowest first:"
 printf '%s\n' "${times[@]}" | sort -rn | head -n 15 | sed 's/^/  /'

@@ -199,6 +199,46 @@ static void _own(const gq_view_t *v, const gq_job_t *job, uint32_t *idle,
 	}
 }
 
+/*
+ * The loans of this pass: eligible running jobs (requeueable, past
+ * min_runtime) on nodes that take work, whose time limit ends them
+ * within `patience`; whether for a given waiter: _loan_for.  Into
+ * loans[] (room for v->npl), sorted by node then end.  Returns how many.
+ */
+static int _loans(const gq_view_t *v, int patience, gq_loan_t *loans)
+{
+	const gq_job_t *jobs = gq_store_records(&v->store);
+	int e, n = 0;
+
+	for (e = 0; e < v->npl; e++) {
+		const gq_job_t *j = &jobs[v->pl_job[e]];
+
+		if (j->in.state == GQ_JOB_RUNNING &&
+		    j->preempt_rank != UINT32_MAX &&
+		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
+		    !v->node_closed[v->pl_node[e]])
+			loans[n++] = (gq_loan_t){ v->pl_node[e],
+						  v->pl_gpus[e],
+						  j->in.ends_by,
+						  v->pl_job[e] };
+	}
+	qsort(loans, n, sizeof(*loans), _cmp_loan);
+	return n;
+}
+
+/* first[n]: node n's first loan in the sorted loans[] (first[N]: end). */
+static void _first_loans(const gq_loan_t *loans, int nloans, int nnodes,
+			 int *first)
+{
+	int e = 0, n;
+
+	for (n = 0; n <= nnodes; n++) {
+		while (e < nloans && loans[e].node < n)
+			e++;
+		first[n] = e;
+	}
+}
+
 int gq_patience_apply(gq_view_t *v, int patience)
 {
 	gq_job_t *jobs = gq_store_records(&v->store);
@@ -208,42 +248,23 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	uint32_t *free_gpus = NULL;
 	gq_promise_t *took = NULL;
 	char *used = NULL;
-	int nloans = 0, nwait = 0, e, k, n, rc = -1;
+	int nloans, nwait = 0, k, n, rc = -1;
 
 	if (patience <= 0 || !v->nnodes || !v->npl)
 		return 0;
 	if (!(loans = malloc(sizeof(*loans) * v->npl)))
 		return -1;
-	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = &jobs[v->pl_job[e]];
-
-		/* eligible (requeueable, past min_runtime), on a node that
-		 * takes work; whether for this waiter: _loan_for */
-		if (j->in.state == GQ_JOB_RUNNING &&
-		    j->preempt_rank != UINT32_MAX &&
-		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
-		    !v->node_closed[v->pl_node[e]])
-			loans[nloans++] = (gq_loan_t){ v->pl_node[e],
-						      v->pl_gpus[e],
-						      j->in.ends_by,
-						      v->pl_job[e] };
-	}
-	if (!nloans) {
+	if (!(nloans = _loans(v, patience, loans))) {
 		rc = 0;
 		goto out;
 	}
-	qsort(loans, nloans, sizeof(*loans), _cmp_loan);
 	if (!(first = calloc(v->nnodes + 1, sizeof(*first))) ||
 	    !(free_gpus = malloc(sizeof(*free_gpus) * v->nnodes)) ||
 	    !(used = calloc(nloans, 1)) ||
 	    !(took = malloc(sizeof(*took) * (v->ninflight ? v->ninflight : 1))) ||
 	    !(waiters = malloc(sizeof(*waiters) * (njobs ? njobs : 1))))
 		goto out;
-	for (e = 0, n = 0; n <= v->nnodes; n++) {
-		while (e < nloans && loans[e].node < n)
-			e++;
-		first[n] = e;
-	}
+	_first_loans(loans, nloans, v->nnodes, first);
 	/* idle GPUs and those leaving in a grace time (room.h) */
 	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
 	_promise(v, free_gpus, took);

@@ -1,5 +1,5 @@
 /*
- * reclaim.c - floors, one budget for every candidate set, reclaim order
+ * reclaim.c - floors, one allowance for every candidate set, reclaim order
  * (see reclaim.h).
  */
 #define _GNU_SOURCE	/* qsort_r */
@@ -142,20 +142,20 @@ static int _cmp_over(const void *a, const void *b)
 }
 
 /*
- * Budgets.  A project's kinds form a chain by floor, lowest first: a job
+ * Allowances.  A project's kinds form a chain by floor, lowest first: a job
  * joins a kind only after every kind below it, so the kinds' sets are
  * nested.  Quota and fair-share reclaim from outside a department also
- * need the department's budget (quota out, then fair out).
+ * need the department's allowance (quota out, then fair out).
  */
-struct gq_budget {
+struct gq_allowance {
 	double (*left)[K_N];	/* per project: a_p - floor, per kind */
 	uint8_t (*chain)[K_N];	/* per project: kinds by floor, lowest first */
 	double (*dleft)[2];	/* per department: a_d - q_d, a_d - max(q_d, f_d) */
 };
 
-gq_budget_t *gq_budget_new(const gq_registry_t *r)
+gq_allowance_t *gq_allowance_new(const gq_registry_t *r)
 {
-	gq_budget_t *b = calloc(1, sizeof(*b));
+	gq_allowance_t *b = calloc(1, sizeof(*b));
 	int i, k, j;
 
 	if (!b)
@@ -164,7 +164,7 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 	b->chain = calloc(r->nproj + 1, sizeof(*b->chain));
 	b->dleft = calloc(r->ndept + 1, sizeof(*b->dleft));
 	if (!b->left || !b->chain || !b->dleft) {
-		gq_budget_free(b);
+		gq_allowance_free(b);
 		return NULL;
 	}
 	for (i = 0; i < r->nproj; i++) {
@@ -207,7 +207,7 @@ gq_budget_t *gq_budget_new(const gq_registry_t *r)
 	return b;
 }
 
-void gq_budget_free(gq_budget_t *b)
+void gq_allowance_free(gq_allowance_t *b)
 {
 	if (!b)
 		return;
@@ -243,7 +243,7 @@ void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
 
 /* The chain bits a job needs to be offered under `kind`: every kind up
  * to it in its project's chain. */
-static uint8_t _chain_upto(const gq_budget_t *b, int project, uint8_t kind)
+static uint8_t _chain_upto(const gq_allowance_t *b, int project, uint8_t kind)
 {
 	uint8_t bits = 0;
 	int i;
@@ -267,7 +267,7 @@ static uint8_t _dept_upto(uint8_t kind)
 }
 
 /* Has department d room to offer e to outsiders under `bits` it lacks? */
-static bool _dept_has_room(const gq_budget_t *b, int d, const gq_job_t *e,
+static bool _dept_has_room(const gq_allowance_t *b, int d, const gq_job_t *e,
 			   uint8_t bits)
 {
 	uint8_t need = bits & ~e->victim;
@@ -278,8 +278,8 @@ static bool _dept_has_room(const gq_budget_t *b, int d, const gq_job_t *e,
 		 e->in.gpus > b->dleft[d][1] + GQ_EPS);
 }
 
-static void _charge(gq_budget_t *b, const gq_registry_t *r, const gq_job_t *e,
-		    const gq_charge_t *c, int sign)
+static void _charge(gq_allowance_t *b, const gq_registry_t *r,
+		    const gq_job_t *e, const gq_charge_t *c, int sign)
 {
 	int d = r->proj[e->project].department, k;
 	double g = sign * (double)e->in.gpus;
@@ -293,7 +293,7 @@ static void _charge(gq_budget_t *b, const gq_registry_t *r, const gq_job_t *e,
 		b->dleft[d][1] -= g;
 }
 
-bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
+bool gq_allowance_take(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *e,
 		    uint8_t kind, gq_charge_t *undo)
 {
 	int d = r->proj[e->project].department, k;
@@ -321,7 +321,7 @@ bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
 	return true;
 }
 
-void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
+void gq_allowance_give_back(gq_allowance_t *b, const gq_registry_t *r,
 			 gq_job_t *e, const gq_charge_t *undo)
 {
 	_charge(b, r, e, undo, -1);
@@ -329,7 +329,7 @@ void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
 	e->victim &= ~undo->victim;
 }
 
-bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind)
+bool gq_allowance_spent(const gq_allowance_t *b, int project, uint8_t kind)
 {
 	int i;
 
@@ -344,7 +344,7 @@ bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind)
 	return false;
 }
 
-bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r)
+bool gq_allowance_any_left(const gq_allowance_t *b, const gq_registry_t *r)
 {
 	int p;
 
@@ -355,14 +355,14 @@ bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r)
 }
 
 /*
- * Offer one job under as many kinds as the budgets allow: up its
+ * Offer one job under as many kinds as the allowances let: up its
  * project's chain from the lowest floor, stopping at the first kind
- * whose budget has no room; then to outsiders as far as its department's
- * budgets allow (quota, then fair share).  `left` is its project's
- * budgets (b->left's row, or the caller's copy of it in registers: a
+ * whose allowance has no room; then to outsiders as far as its department's
+ * allowances let (quota, then fair share).  `left` is its project's
+ * allowances (b->left's row, or the caller's copy of it in registers: a
  * project's jobs are offered one after another).  O(1).
  */
-static inline void _mark_row(gq_budget_t *b, const gq_registry_t *r,
+static inline void _mark_row(gq_allowance_t *b, const gq_registry_t *r,
 			     gq_job_t *e, double *left, const uint8_t *chain)
 {
 	int d = r->proj[e->project].department, i;
@@ -382,7 +382,7 @@ static inline void _mark_row(gq_budget_t *b, const gq_registry_t *r,
 	e->chain |= c.chain;
 	/* insiders: offered what the chain holds */
 	add = e->chain & (GQ_VICTIM_QUOTA | GQ_VICTIM_FAIR);
-	/* outsiders: the chain, then the department's budgets, nested */
+	/* outsiders: the chain, then the department's allowances, nested */
 	if (d < 0) {
 		add |= e->chain & OUT_BITS;
 	} else if ((e->chain & GQ_VICTIM_QUOTA_OUT) &&
@@ -393,7 +393,7 @@ static inline void _mark_row(gq_budget_t *b, const gq_registry_t *r,
 			add |= GQ_VICTIM_FAIR_OUT;
 	}
 	/* charge the department for what is newly offered to outsiders
-	 * (the project's budgets were charged above: no chain bits) */
+	 * (the project's allowances were charged above: no chain bits) */
 	c.chain = 0;
 	c.victim = add & ~e->victim;
 	if (d >= 0 && (c.victim & OUT_BITS))
@@ -401,12 +401,12 @@ static inline void _mark_row(gq_budget_t *b, const gq_registry_t *r,
 	e->victim |= add;
 }
 
-static void _mark_one(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e)
+static void _mark_one(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *e)
 {
 	_mark_row(b, r, e, b->left[e->project], b->chain[e->project]);
 }
 
-void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
+void gq_reclaim_mark(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		     const int *order, int n)
 {
 	int i;
@@ -449,13 +449,13 @@ bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
  * One project at a time, most over-served first: its running jobs sorted
  * into walk order (O(n) when Slurm listed them in order or reversed,
  * O(n log n) otherwise), its eligible ones listed and ranked, and offered
- * from the budgets, while they are in cache.  Offering them in this order
+ * from the allowances, while they are in cache.  Offering them in this order
  * is offering them in reclaim order (gq_reclaim_mark): the same sets.
  * O(P log P + J): one sweep of the running jobs.
  */
 int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     gq_budget_t *b, int *order, int *norder, int *run_first,
+		     gq_allowance_t *b, int *order, int *norder, int *run_first,
 		     int *run_len)
 {
 	gq_over_t *over = malloc(sizeof(*over) * (r->nproj + 1));
@@ -477,7 +477,7 @@ int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		double left[K_N];
 
 		gq_reclaim_sort(jobs, run, len, &r->proj[p]);
-		/* its budgets in registers while its jobs are offered */
+		/* its allowances in registers while its jobs are offered */
 		memcpy(left, b->left[p], sizeof(left));
 		for (k = 0; k < len; k++) {
 			gq_job_t *job = &jobs[run[k]];

@@ -13,8 +13,8 @@
  * requeues, for however many preemptors, no project ends below the lowest
  * floor it was offered under, nor a department below its floor against
  * outsiders.  Every candidate set of a pass (the usual sets of the four
- * kinds of reclaim and the room sets of room.c) draws on one budget per
- * project and department (gq_budget_t): the kinds are nested by floor (a
+ * kinds of reclaim and the room sets of room.c) draws on one allowance per
+ * project and department (gq_allowance_t): the kinds are nested by floor (a
  * job offered under a higher floor is offered under every lower one), so
  * the union of all sets never exceeds a_p - the lowest floor, and each
  * kind's set never exceeds a_p - its floor.  GPUs on nodes that do not
@@ -67,11 +67,11 @@ void gq_reclaim_sort(gq_job_t *jobs, int *run, int n, const gq_project_t *p);
 double gq_overservice(const gq_project_t *p);
 
 /* What is left to take from each project and department in this pass. */
-typedef struct gq_budget gq_budget_t;
+typedef struct gq_allowance gq_allowance_t;
 
-/* Fresh budgets from the registry's a_p, floors and f_p; NULL: memory. */
-gq_budget_t *gq_budget_new(const gq_registry_t *r);
-void gq_budget_free(gq_budget_t *b);
+/* Fresh allowances from the registry's a_p, floors and f_p; NULL: memory. */
+gq_allowance_t *gq_allowance_new(const gq_registry_t *r);
+void gq_allowance_free(gq_allowance_t *b);
 
 /* What taking a job under one kind of reclaim added (to undo it). */
 typedef struct {
@@ -93,36 +93,36 @@ void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
 
 /*
  * Offer job e under `kind` (and the kinds below it), drawing on the
- * budgets.  Returns false, changing nothing, when a budget has no room
+ * allowances.  Returns false, changing nothing, when an allowance has no room
  * for it; *undo says what was added.  O(1).
  */
-bool gq_budget_take(gq_budget_t *b, const gq_registry_t *r, gq_job_t *e,
+bool gq_allowance_take(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *e,
 		    uint8_t kind, gq_charge_t *undo);
-void gq_budget_give_back(gq_budget_t *b, const gq_registry_t *r,
+void gq_allowance_give_back(gq_allowance_t *b, const gq_registry_t *r,
 			 gq_job_t *e, const gq_charge_t *undo);
 
 /*
- * Would gq_budget_take refuse under `kind` every job of `project` that is
- * in none of its sets yet (chain 0)?  True when a budget of a kind up to
+ * Would gq_allowance_take refuse under `kind` every job of `project` that is
+ * in none of its sets yet (chain 0)?  True when an allowance of a kind up to
  * `kind` in the project's chain has less than one GPU left: every
  * candidate holds one GPU at least.  Lets room-making pass over such a
  * project's placement entries without reading their jobs.  O(1).
  */
-bool gq_budget_spent(const gq_budget_t *b, int project, uint8_t kind);
+bool gq_allowance_spent(const gq_allowance_t *b, int project, uint8_t kind);
 
 /*
  * Has any project one GPU or more left under its lowest floor (the first
- * kind of its chain)?  When none has, gq_budget_spent is true for every
+ * kind of its chain)?  When none has, gq_allowance_spent is true for every
  * project and kind.  O(P).
  */
-bool gq_budget_any_left(const gq_budget_t *b, const gq_registry_t *r);
+bool gq_allowance_any_left(const gq_allowance_t *b, const gq_registry_t *r);
 
 /*
  * The usual candidate sets: each job of `order` (reclaim order) is offered
- * under as many kinds as the budgets still allow, from the lowest floor
+ * under as many kinds as the allowances still allow, from the lowest floor
  * up; jobs already offered (room sets) keep what they have.  O(n).
  */
-void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
+void gq_reclaim_mark(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		     const int *order, int n);
 
 /*
@@ -138,7 +138,7 @@ void gq_reclaim_mark(gq_budget_t *b, const gq_registry_t *r, gq_job_t *jobs,
  */
 int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     gq_budget_t *b, int *order, int *norder, int *run_first,
+		     gq_allowance_t *b, int *order, int *norder, int *run_first,
 		     int *run_len);
 
 /*

@@ -13,7 +13,7 @@
  * (draining, failing: gq_view_close_node) offers none and gives no
  * victim, since Slurm would start nothing there.
  * The choice is kept as (preemptor, victim) pairs.  Room sets and the
- * usual sets draw on one budget per project and department (reclaim.h):
+ * usual sets draw on one allowance per project and department (reclaim.h):
  * room sets first, in the order Slurm tries their preemptors, then the
  * usual sets with what is left, so that their union never takes a
  * project or department below its floor.
@@ -155,9 +155,9 @@ static int _cmp_node_room(const void *a, const void *b, void *ctx)
  * jobs (room.c's scans touch a record only for a project that may give):
  * per project, the number of its jobs in some set of this room-making
  * (chain not 0), and skip[p], true when er takes nothing from p (kind 0)
- * or p's budgets refuse every job of it in no set yet
- * (gq_budget_spent) and it has none in a set.  Exact: a skipped entry is
- * one gq_budget_take would refuse, of a job not marked taken (marks
+ * or p's allowances refuse every job of it in no set yet
+ * (gq_allowance_spent) and it has none in a set.  Exact: a skipped entry is
+ * one gq_allowance_take would refuse, of a job not marked taken (marks
  * last one preemptor's _choose).
  */
 typedef struct {
@@ -165,22 +165,22 @@ typedef struct {
 	int nchained;		/* of all projects */
 	uint8_t *skip;		/* per project, for the preemptor at hand */
 	int live;		/* projects not skipped */
-	bool spent;		/* no budget had room when last asked, and
+	bool spent;		/* no allowance had room when last asked, and
 				 * nothing was taken or given back since */
 } gq_givers_t;
 
-static void _giver_update(gq_givers_t *g, const gq_budget_t *b, int p,
+static void _giver_update(gq_givers_t *g, const gq_allowance_t *b, int p,
 			  uint8_t kind)
 {
 	bool skip = !kind ||
-		    (!g->chained[p] && gq_budget_spent(b, p, kind));
+		    (!g->chained[p] && gq_allowance_spent(b, p, kind));
 
 	g->live += (int)g->skip[p] - (int)skip;
 	g->skip[p] = skip;
 }
 
 static void _givers_for(gq_givers_t *g, const gq_view_t *v,
-			const gq_budget_t *b, const uint8_t *kinds)
+			const gq_allowance_t *b, const uint8_t *kinds)
 {
 	int p;
 
@@ -191,7 +191,7 @@ static void _givers_for(gq_givers_t *g, const gq_view_t *v,
 }
 
 /* a job's chain became set (+1) or empty (-1) */
-static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
+static void _giver_chained(gq_givers_t *g, const gq_allowance_t *b,
 			   const gq_job_t *e, uint8_t had, const uint8_t *kinds)
 {
 	if (!had == !e->chain)
@@ -199,106 +199,6 @@ static void _giver_chained(gq_givers_t *g, const gq_budget_t *b,
 	g->chained[e->project] += e->chain ? 1 : -1;
 	g->nchained += e->chain ? 1 : -1;
 	_giver_update(g, b, e->project, kinds[e->project]);
-}
-
-/*
- * Choose victims node by node for one preemptor, drawing on the pass'
- * budget (a victim another room set already took costs nothing more);
- * record them if enough nodes have room, else give everything back.
- * Returns how many were chosen (0: no room can be made), or -1 (memory).
- * O(P + N + E), the entries of projects that cannot give passed over
- * (gq_givers_t); O(P + N) when no project can give, and then the nodes
- * only until the first without room enough idle; O(N) of those when the
- * last call found no project could give either (nothing taken since:
- * the budgets are as they were).
- */
-static int _choose(gq_view_t *v, gq_budget_t *b, gq_job_t *er,
-		   const gq_buckets_t *bynode, const int *nodes, int *chosen,
-		   gq_charge_t *undo, char *taken, uint8_t *kinds,
-		   const gq_ent_t *ents, gq_givers_t *g)
-{
-	gq_job_t *jobs = gq_store_records(&v->store);
-	int nchosen = 0, ok = 0, k, s, i, rc = 0;
-
-	if (!g->nchained &&
-	    (g->spent || !gq_budget_any_left(b, &v->reg))) {
-		g->live = 0;	/* every project skipped: O(P), no kinds */
-		g->spent = true;	/* and nothing is taken below */
-	} else {
-		g->spent = false;
-		_kinds(v, er, kinds);
-		_givers_for(g, v, b, kinds);
-	}
-
-	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
-		int n = nodes[k], mark = nchosen;
-		const gq_ent_t *ent = _ents_of(ents, bynode, n);
-		uint64_t room = v->node_room[n];
-
-		/* no project can give (nothing taken, so none will): as
-		 * above, no later node has room */
-		if (!g->live && room < er->in.gpus_per_node)
-			break;
-		if (v->node_closed[n] ||
-		    !gq_view_node_allowed(v, er->in.node_group, n))
-			continue;
-		/* a taken job's project is chained: never skipped */
-		for (s = 0; g->live && s < gq_bucket_len(bynode, n) &&
-			    room < er->in.gpus_per_node; s++) {
-			int j = ent[s].job;
-			uint8_t kind = kinds[ent[s].project], had;
-
-			if (g->skip[ent[s].project])
-				continue;
-			if (taken[j]) {	/* freed for another node */
-				room += ent[s].gpus;
-				continue;
-			}
-			had = jobs[j].chain;
-			if (!kind ||
-			    !gq_budget_take(b, &v->reg, &jobs[j], kind,
-					    &undo[nchosen]))
-				continue;
-			_giver_chained(g, b, &jobs[j], had, kinds);
-			taken[j] = 1;
-			chosen[nchosen++] = j;
-			room += ent[s].gpus;
-		}
-		if (room >= er->in.gpus_per_node) {
-			ok++;
-			continue;
-		}
-		/* this node cannot make it: undo its choices */
-		for (i = nchosen - 1; i >= mark; i--) {
-			gq_job_t *e = &jobs[chosen[i]];
-			uint8_t had = e->chain;
-
-			gq_budget_give_back(b, &v->reg, e, &undo[i]);
-			_giver_chained(g, b, e, had, kinds);
-			taken[chosen[i]] = 0;
-		}
-		nchosen = mark;
-	}
-	if (ok >= (int)er->in.nodes) {
-		for (i = 0; i < nchosen && !rc; i++)
-			rc = gq_hash_put(&v->room,
-					 gq_key_pair(er->in.id,
-						     jobs[chosen[i]].in.id), 1);
-		er->room = true;
-	} else {
-		for (i = nchosen - 1; i >= 0; i--) {
-			gq_job_t *e = &jobs[chosen[i]];
-			uint8_t had = e->chain;
-
-			gq_budget_give_back(b, &v->reg, e, &undo[i]);
-			_giver_chained(g, b, e, had, kinds);
-			taken[chosen[i]] = 0;
-		}
-		nchosen = 0;
-	}
-	for (i = 0; i < nchosen; i++)
-		taken[chosen[i]] = 0;
-	return rc ? -1 : nchosen;
 }
 
 /* the node of an eligible victim's placement entry on a node that
@@ -579,59 +479,233 @@ static void _no_room(gq_job_t *er)
 	er->priority = gq_band_priority_roomless();
 }
 
-int gq_room_make(gq_view_t *v, const int *order, int norder,
-		 gq_budget_t **budget)
+/*
+ * One room-making's scratch, owned by gq_room_make and sized by the view
+ * (nodes, jobs, projects, placement entries): allocated once per pass.
+ */
+typedef struct {
+	gq_allowance_t *allowance;	/* the pass' (gq_room_make's) */
+	const gq_buckets_t *bynode;	/* eligible victims' entries by node */
+	int *nodes;		/* node indices, the most room first */
+	gq_ent_t *ents;		/* the entries, in bucket order */
+	uint8_t *offered;	/* per project: the usual sets of its entries;
+				 * [nproj]: of any project */
+	uint8_t *kinds;		/* per project: the preemptor's kind */
+	int *need, nneed;	/* jobs the usual sets give no room */
+	int *chosen;		/* one preemptor's victims (store indices) */
+	gq_charge_t *undo;	/* what taking each of them added */
+	char *taken;		/* per job: chosen for the preemptor at hand */
+	uint64_t *gpus;		/* each node's GPUs, when first needed */
+	gq_givers_t g;
+	gq_shapes_t sh;
+} gq_room_work_t;
+
+/* Give back the victims chosen[from..n-1], last first. */
+static void _give_back(gq_view_t *v, gq_room_work_t *w, int from, int n)
 {
 	gq_job_t *jobs = gq_store_records(&v->store);
-	int njobs = gq_store_count(&v->store);
-	uint64_t *gpus = NULL;	/* each node's GPUs, when first needed */
-	int *nodes = malloc(sizeof(int) * (v->nnodes + 1));
-	int *chosen = malloc(sizeof(int) * (norder + 1));
-	int *need = malloc(sizeof(int) * (njobs + 1));
-	gq_charge_t *undo = malloc(sizeof(*undo) * (norder + 1));
-	char *taken = calloc(njobs + 1, 1);
-	uint8_t *kinds = malloc(v->reg.nproj + 1);
-	gq_ent_t *ents = malloc(sizeof(*ents) * (v->npl + 1));
-	uint8_t *offered = calloc(v->reg.nproj + 1, 1);	/* [nproj]: any */
-	gq_givers_t g = {
-		.chained = calloc(v->reg.nproj + 1, sizeof(int)),
-		.skip = malloc(v->reg.nproj + 1),
-	};
-	gq_buckets_t *bynode = &v->bynode;
-	gq_shapes_t sh = { 0 };
-	int k, i, nneed = 0, rc = -1;
+	int i;
 
-	gq_hash_init(&sh.index, &gq_hash_ints);
-	sh.shapes = malloc(sizeof(*sh.shapes) * (njobs + 1));
-	sh.cap = norder + 1;
-	sh.victims = malloc(sizeof(int) * sh.cap);
-	if (!nodes || !chosen || !need || !undo || !taken || !kinds || !ents ||
-	    !offered || !g.chained || !g.skip || !sh.shapes ||
-	    !sh.victims ||
-	    gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
-		goto out;
-	/* each node's victims in reclaim order */
+	for (i = n - 1; i >= from; i--) {
+		gq_job_t *e = &jobs[w->chosen[i]];
+		uint8_t had = e->chain;
+
+		gq_allowance_give_back(w->allowance, &v->reg, e, &w->undo[i]);
+		_giver_chained(&w->g, w->allowance, e, had, w->kinds);
+		w->taken[w->chosen[i]] = 0;
+	}
+}
+
+/*
+ * Take victims on node n for er, in reclaim order, until the node has
+ * room or none is left; appended to chosen[*nchosen..].  Returns the
+ * node's room then.  A taken job's project is chained: never skipped.
+ */
+static uint64_t _take_on_node(gq_view_t *v, gq_room_work_t *w,
+			      const gq_job_t *er, int n, int *nchosen)
+{
+	gq_job_t *jobs = gq_store_records(&v->store);
+	const gq_ent_t *ent = _ents_of(w->ents, w->bynode, n);
+	uint64_t room = v->node_room[n];
+	int s;
+
+	for (s = 0; w->g.live && s < gq_bucket_len(w->bynode, n) &&
+		    room < er->in.gpus_per_node; s++) {
+		int j = ent[s].job;
+		uint8_t kind = w->kinds[ent[s].project], had;
+
+		if (w->g.skip[ent[s].project])
+			continue;
+		if (w->taken[j]) {	/* freed for another node */
+			room += ent[s].gpus;
+			continue;
+		}
+		had = jobs[j].chain;
+		if (!kind ||
+		    !gq_allowance_take(w->allowance, &v->reg, &jobs[j], kind,
+				       &w->undo[*nchosen]))
+			continue;
+		_giver_chained(&w->g, w->allowance, &jobs[j], had, w->kinds);
+		w->taken[j] = 1;
+		w->chosen[(*nchosen)++] = j;
+		room += ent[s].gpus;
+	}
+	return room;
+}
+
+/* Which projects er may take from: none at all when no project can give
+ * and nothing is chained (then O(P), no kinds). */
+static void _givers_for_preemptor(gq_view_t *v, gq_room_work_t *w,
+				  const gq_job_t *er)
+{
+	if (!w->g.nchained &&
+	    (w->g.spent || !gq_allowance_any_left(w->allowance, &v->reg))) {
+		w->g.live = 0;
+		w->g.spent = true;	/* and nothing is taken below */
+		return;
+	}
+	w->g.spent = false;
+	_kinds(v, er, w->kinds);
+	_givers_for(&w->g, v, w->allowance, w->kinds);
+}
+
+/*
+ * Choose victims node by node for one preemptor, drawing on the pass'
+ * allowance (a victim another room set already took costs nothing more);
+ * record them if enough nodes have room, else give everything back.
+ * Returns how many were chosen (0: no room can be made), or -1 (memory).
+ * O(P + N + E), the entries of projects that cannot give passed over
+ * (gq_givers_t); O(P + N) when no project can give, and then the nodes
+ * only until the first without room enough idle; O(N) of those when the
+ * last call found no project could give either (nothing taken since:
+ * the allowances are as they were).
+ */
+static int _choose(gq_view_t *v, gq_room_work_t *w, gq_job_t *er)
+{
+	gq_job_t *jobs = gq_store_records(&v->store);
+	int nchosen = 0, ok = 0, k, i, rc = 0;
+
+	_givers_for_preemptor(v, w, er);
+	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
+		int n = w->nodes[k], mark = nchosen;
+
+		/* no project can give (nothing taken, so none will): no
+		 * later node has room */
+		if (!w->g.live && v->node_room[n] < er->in.gpus_per_node)
+			break;
+		if (v->node_closed[n] ||
+		    !gq_view_node_allowed(v, er->in.node_group, n))
+			continue;
+		if (_take_on_node(v, w, er, n, &nchosen) >=
+		    er->in.gpus_per_node) {
+			ok++;
+			continue;
+		}
+		/* this node cannot make it: undo its choices */
+		_give_back(v, w, mark, nchosen);
+		nchosen = mark;
+	}
+	if (ok < (int)er->in.nodes) {
+		_give_back(v, w, 0, nchosen);
+		return 0;
+	}
+	for (i = 0; i < nchosen && !rc; i++)
+		rc = gq_hash_put(&v->room, gq_key_pair(er->in.id,
+					       jobs[w->chosen[i]].in.id), 1);
+	er->room = true;
+	for (i = 0; i < nchosen; i++)
+		w->taken[w->chosen[i]] = 0;
+	return rc ? -1 : nchosen;
+}
+
+/* The scratch of one room-making; -1 when out of memory (what was
+ * allocated is freed by _work_free). */
+static int _work_new(gq_room_work_t *w, gq_view_t *v, int norder)
+{
+	int njobs = gq_store_count(&v->store), np = v->reg.nproj + 1;
+
+	memset(w, 0, sizeof(*w));
+	w->bynode = &v->bynode;
+	w->nodes = malloc(sizeof(int) * (v->nnodes + 1));
+	w->chosen = malloc(sizeof(int) * (norder + 1));
+	w->need = malloc(sizeof(int) * (njobs + 1));
+	w->undo = malloc(sizeof(*w->undo) * (norder + 1));
+	w->taken = calloc(njobs + 1, 1);
+	w->kinds = malloc(np);
+	w->ents = malloc(sizeof(*w->ents) * (v->npl + 1));
+	w->offered = calloc(np, 1);
+	w->g.chained = calloc(np, sizeof(int));
+	w->g.skip = malloc(np);
+	gq_hash_init(&w->sh.index, &gq_hash_ints);
+	w->sh.shapes = malloc(sizeof(*w->sh.shapes) * (njobs + 1));
+	w->sh.cap = norder + 1;
+	w->sh.victims = malloc(sizeof(int) * w->sh.cap);
+	return w->nodes && w->chosen && w->need && w->undo && w->taken &&
+	       w->kinds && w->ents && w->offered && w->g.chained &&
+	       w->g.skip && w->sh.shapes && w->sh.victims ? 0 : -1;
+}
+
+static void _work_free(gq_room_work_t *w)
+{
+	gq_hash_free(&w->sh.index);
+	free(w->gpus);
+	free(w->sh.shapes);
+	free(w->sh.victims);
+	free(w->nodes);
+	free(w->chosen);
+	free(w->need);
+	free(w->undo);
+	free(w->taken);
+	free(w->kinds);
+	free(w->ents);
+	free(w->offered);
+	free(w->g.chained);
+	free(w->g.skip);
+}
+
+/*
+ * The eligible victims' entries bucketed by node, each node's in reclaim
+ * order, the nodes with the most room (fewest victims) first, and the
+ * entries laid out as the scans read them.  -1: memory.
+ */
+static int _lay_out(gq_view_t *v, gq_room_work_t *w)
+{
+	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_buckets_t *bynode = &v->bynode;
+	int i;
+
+	if (gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
+		return -1;
 	for (i = 0; i < v->nnodes; i++) {
 		qsort_r(gq_bucket(bynode, i), gq_bucket_len(bynode, i),
 			sizeof(int), _cmp_entry, v);
-		nodes[i] = i;
+		w->nodes[i] = i;
 	}
-	/* nodes with the most room first: fewest victims */
-	qsort_r(nodes, v->nnodes, sizeof(*nodes), _cmp_node_room, v);
-	/* the entries as the scans read them, in bucket order */
+	qsort_r(w->nodes, v->nnodes, sizeof(*w->nodes), _cmp_node_room, v);
 	for (i = 0; i < bynode->start[v->nnodes]; i++) {
 		int e = bynode->item[i], j = v->pl_job[e];
+		gq_ent_t *ent = &w->ents[i];
 
-		ents[i].job = j;
-		ents[i].project = jobs[j].project;
-		ents[i].gpus = v->pl_gpus[e];
-		ents[i].victim = jobs[j].victim;
-		offered[ents[i].project] |= ents[i].victim;
-		offered[v->reg.nproj] |= ents[i].victim;
+		ent->job = j;
+		ent->project = jobs[j].project;
+		ent->gpus = v->pl_gpus[e];
+		ent->victim = jobs[j].victim;
+		w->offered[ent->project] |= ent->victim;
+		w->offered[v->reg.nproj] |= ent->victim;
 	}
+	return 0;
+}
 
-	/* who needs room, judged by the usual sets already marked: of the
-	 * jobs that may reclaim (gq_queue_walk), in the order of the jobs */
+/*
+ * Who needs room, judged by the usual sets already marked: of the jobs
+ * that may reclaim (gq_queue_walk), in the order of the jobs, into
+ * need[].  -1: memory.
+ */
+static int _find_need(gq_view_t *v, gq_room_work_t *w)
+{
+	gq_job_t *jobs = gq_store_records(&v->store);
+	int njobs = gq_store_count(&v->store), i, k;
+
 	for (i = 0; i < v->nreclaimers; i++) {
 		gq_shape_t *s;
 
@@ -646,75 +720,77 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 		k = v->reclaimers[i];
 		if (!_wants_room(&jobs[k]))
 			continue;
-		if (!(s = _shape(&sh, &jobs[k], njobs)))
-			goto out;
+		if (!(s = _shape(&w->sh, &jobs[k], njobs)))
+			return -1;
 		if (s->usual_fits < 0)
-			s->usual_fits = _usual_fits(v, &jobs[k], bynode,
-						    nodes, kinds, ents,
-						    offered);
+			s->usual_fits = _usual_fits(v, &jobs[k], w->bynode,
+						    w->nodes, w->kinds,
+						    w->ents, w->offered);
 		if (!s->usual_fits)
-			need[nneed++] = k;
+			w->need[w->nneed++] = k;
 	}
-	if (!nneed) {
+	return 0;
+}
+
+/* Room for one job that needs it: shared with its shape, chosen, or
+ * none (then listed for the room wait when it fits emptied nodes). */
+static int _room_for(gq_view_t *v, gq_room_work_t *w, gq_job_t *er)
+{
+	gq_shape_t *s = _shape(&w->sh, er, gq_store_count(&v->store));
+	int n;
+
+	if (s->room == 0) {	/* none can be made: not for this one */
+		if (_roomless(v, er, s, &w->gpus))
+			return -1;
+		_no_room(er);
+		return 0;
+	}
+	if (s->room == 1)
+		return _reuse(v, er, &w->sh, s);
+	if ((n = _choose(v, w, er)) < 0)
+		return -1;
+	s->room = n > 0;
+	if (!n && _roomless(v, er, s, &w->gpus))
+		return -1;
+	if (!n)
+		_no_room(er);
+	return _keep_victims(&w->sh, s, w->chosen, n);
+}
+
+int gq_room_make(gq_view_t *v, const int *order, int norder,
+		 gq_allowance_t **allowance)
+{
+	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_room_work_t w;
+	int k, rc = -1;
+
+	if (_work_new(&w, v, norder) || _lay_out(v, &w) ||
+	    _find_need(v, &w))
+		goto out;
+	if (!w.nneed) {
 		rc = 0;
 		goto out;
 	}
 	/*
-	 * Room sets first, from fresh budgets shared by all of them, in the
-	 * order Slurm tries the preemptors; then the usual sets again with
-	 * what is left.  Every set of the pass draws on the same budget.
+	 * Room sets first, from fresh allowances shared by all of them, in
+	 * the order Slurm tries the preemptors; then the usual sets again
+	 * with what is left.  Every set of the pass draws on the same
+	 * allowance.
 	 */
 	for (k = 0; k < norder; k++)
 		jobs[order[k]].chain = jobs[order[k]].victim = 0;
-	gq_budget_free(*budget);
-	if (!(*budget = gq_budget_new(&v->reg)))
+	gq_allowance_free(*allowance);
+	if (!(*allowance = gq_allowance_new(&v->reg)) ||
+	    _sort_need(jobs, w.need, w.nneed))
 		goto out;
-	if (_sort_need(jobs, need, nneed))
-		goto out;
-	for (k = 0; k < nneed; k++) {
-		gq_job_t *er = &jobs[need[k]];
-		gq_shape_t *s = _shape(&sh, er, njobs);
-		int n;
-
-		if (s->room == 0) {	/* none can be made: not for this one */
-			if (_roomless(v, er, s, &gpus))
-				goto out;
-			_no_room(er);
-			continue;
-		}
-		if (s->room == 1) {
-			if (_reuse(v, er, &sh, s))
-				goto out;
-			continue;
-		}
-		if ((n = _choose(v, *budget, er, bynode, nodes, chosen, undo,
-				 taken, kinds, ents, &g)) < 0)
+	w.allowance = *allowance;
+	for (k = 0; k < w.nneed; k++)
+		if (_room_for(v, &w, &jobs[w.need[k]]))
 			goto out;
-		s->room = n > 0;
-		if (!n && _roomless(v, er, s, &gpus))
-			goto out;
-		if (!n)
-			_no_room(er);
-		if (_keep_victims(&sh, s, chosen, n))
-			goto out;
-	}
-	gq_reclaim_mark(*budget, &v->reg, jobs, order, norder);
+	gq_reclaim_mark(*allowance, &v->reg, jobs, order, norder);
 	rc = 0;
 out:
-	gq_hash_free(&sh.index);
-	free(gpus);
-	free(sh.shapes);
-	free(sh.victims);
-	free(nodes);
-	free(chosen);
-	free(need);
-	free(undo);
-	free(taken);
-	free(kinds);
-	free(ents);
-	free(offered);
-	free(g.chained);
-	free(g.skip);
+	_work_free(&w);
 	return rc;
 }
 

@@ -23,13 +23,13 @@ void gq_room_nodes(gq_view_t *v);
  * For each pending job that may reclaim but whose usual candidates cannot
  * make room on its nodes, choose a set within the floors that does
  * (gq_job_t.room, and the view's room pairs).  `order` lists the eligible
- * victims in reclaim order; *budget is the pass' budget, with the usual
+ * victims in reclaim order; *allowance is the pass' allowance, with the usual
  * sets marked from it.  When room is needed, the sets are made again:
- * room sets first, then the usual sets (*budget is replaced).  Returns
+ * room sets first, then the usual sets (*allowance is replaced).  Returns
  * 0, or -1 when out of memory.
  */
 int gq_room_make(gq_view_t *v, const int *order, int norder,
-		 gq_budget_t **budget);
+		 gq_allowance_t **allowance);
 
 /*
  * The node where room waiter er (in quota, no room on any node: room.c,

@@ -223,8 +223,8 @@ static int _alloc_order(gq_view_t *v)
 
 /*
  * A running job of project `project` is gone between passes (requeued,
- * reclaimed, ended): the budgets of its project, and of its department's
- * projects when it has one, shrank.  Offer their jobs again from budgets
+ * reclaimed, ended): the allowances of its project, and of its department's
+ * projects when it has one, shrank.  Offer their jobs again from allowances
  * of what they hold now, in reclaim order, and void their room sets until
  * the next pass, so that the candidates stay within the floors at every
  * preemption, not only at pass time.  O(P + jobs of those projects).
@@ -242,7 +242,7 @@ static void _shrink_candidates(gq_view_t *v, int project)
 	gq_job_t *jobs = gq_store_records(&v->store);
 	int d = r->proj[project].department, i, k, n = 0, nmine = 0;
 	int *runs, *mine;
-	gq_budget_t *b = NULL;
+	gq_allowance_t *b = NULL;
 
 	if (project >= v->nruns)
 		return;
@@ -255,7 +255,7 @@ static void _shrink_candidates(gq_view_t *v, int project)
 		return;
 	}
 	if (mine)
-		b = gq_budget_new(r);
+		b = gq_allowance_new(r);
 	/* the affected projects' runs, in reclaim order (each contiguous) */
 	for (i = 0; i < v->nruns; i++)
 		if (i == project || (d >= 0 && r->proj[i].department == d))
@@ -271,10 +271,10 @@ static void _shrink_candidates(gq_view_t *v, int project)
 				mine[nmine++] = j;
 		}
 	}
-	/* no memory for a budget: offer none of them until the next pass */
+	/* no memory for an allowance: offer none of them until the next pass */
 	if (b)
 		gq_reclaim_mark(b, r, jobs, mine, nmine);
-	gq_budget_free(b);
+	gq_allowance_free(b);
 	free(runs);
 	free(mine);
 }
@@ -659,7 +659,7 @@ int gq_view_compute(gq_view_t *v)
 {
 	gq_registry_t *r = &v->reg;
 	gq_buckets_t *queued = &v->queued, *running = &v->running;
-	gq_budget_t *budget = NULL;
+	gq_allowance_t *allowance = NULL;
 	int rc = -1;
 	STEP_BEGIN();
 
@@ -686,9 +686,9 @@ int gq_view_compute(gq_view_t *v)
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);
-	if (!(budget = gq_budget_new(r)) ||
+	if (!(allowance = gq_allowance_new(r)) ||
 	    gq_reclaim_order(r, gq_store_records(&v->store), running, v->now,
-			     v->min_runtime_pass, budget, v->order, &v->norder,
+			     v->min_runtime_pass, allowance, v->order, &v->norder,
 			     v->run_first, v->run_len))
 		goto out;
 	v->nruns = r->nproj;
@@ -697,12 +697,12 @@ int gq_view_compute(gq_view_t *v)
 		gq_room_nodes(v);
 	if (gq_patience_apply(v, v->patience))
 		goto out;
-	if (v->nnodes && gq_room_make(v, v->order, v->norder, &budget))
+	if (v->nnodes && gq_room_make(v, v->order, v->norder, &allowance))
 		goto out;
 	STEP(GQ_STEP_ROOM);
 	rc = 0;
 out:
-	gq_budget_free(budget);
+	gq_allowance_free(allowance);
 	if (rc)
 		v->failed = true;
 	return rc;

@@ -19,6 +19,8 @@
 #                   local cluster
 #   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
 #   make glue       the plugins' glue tests alone (tests/glue)
+#   make check-rules  the Prometheus alerts of examples/gpuquota-rules.yml
+#                   against their promtool test (under a second)
 #   make soak       the soak on random seeds for an hour (GQ_SOAK_MINUTES)
 #   make soak-busy  the soak's fixed seeds 3 times in a row, every core kept
 #                   busy by stress-ng (a busy controller's timing)
@@ -73,7 +75,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak soak-busy
+.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue check-rules integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak soak-busy
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -176,6 +178,12 @@ unit: $(BUILD)/unit_tests glue
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
 	scripts/check-layers.sh
 
+# The alerts: promtool (Debian's prometheus package, scripts/install-deps.sh)
+# checks the rules and runs their test's series.
+check-rules:
+	cd examples && promtool check rules gpuquota-rules.yml && \
+		promtool test rules gpuquota-rules.test.yml
+
 # The glue tests (tests/glue): the plugins' code in src/plugins/ against
 # Slurm's internal headers, with slurmctld's own symbols stubbed
 # (tests/glue/stubs.c) and the rest of Slurm from libslurmfull, with
@@ -232,6 +240,7 @@ soak-busy: deps all asan-plugins
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) check-rules
 	$(MAKE) releases-check
 	$(MAKE) fuzz
 	$(MAKE) integration

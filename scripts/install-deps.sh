@@ -11,7 +11,8 @@ PKGS=(build-essential pkg-config slurm-wlm slurmctld slurmd slurm-client
       libmicrohttpd-dev prometheus curl clang stress-ng)
 # stress-ng: `make soak-busy` keeps the cores busy;
 # libmicrohttpd: `gpuquota metrics --listen`; prometheus: its promtool
-# checks the exposition in the tests; curl scrapes it; clang: libFuzzer
+# checks the exposition in the tests and runs the alerts' test (make
+# check-rules); curl scrapes it; clang: libFuzzer
 # (make fuzz); debootstrap: the version matrix's roots; rpm: make rpm.
 BENCH_PKGS=(gnuplot-nox)
 for a in "$@"; do

@@ -76,8 +76,34 @@ static void _quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* The colour of the k-th project (1: the busiest), in gnuplot. */
+#define GQ_PLOT_COLOUR "hsv2rgb(%d * 0.618 - floor(%d * 0.618), 0.75, 0.55 + 0.4 * (%d %% 2))"
+
+/* Each top project's quota (not stacked: a level of its own), a dashed
+ * line in its colour; a project of quota 0 none.  Ends the plot line. */
+static void _quotas(FILE *f, const gq_sim_result_t *r, const int *order,
+		    int top)
+{
+	char t[160];
+	int k;
+
+	for (k = 1; k <= top; k++) {
+		const gq_sim_acct_t *p = &r->proj[order[k - 1]];
+
+		if (p->quota <= 0)
+			continue;
+		fprintf(f, ", \\\n\t%g with lines lc rgb " GQ_PLOT_COLOUR
+			" dt 3 lw 2 title ", p->quota, k, k, k);
+		snprintf(t, sizeof(t), "%s quota", p->account);
+		_quoted(f, t);
+		fprintf(f, " noenhanced");
+	}
+	fputc('\n', f);
+}
+
 /* Panel c: the top projects stacked (the k-th curve the sum of the first
- * k columns, drawn from the largest down), the rest as others. */
+ * k columns, drawn from the largest down), the rest as others; then the
+ * capacity and the top projects' quotas. */
 static void _panel(FILE *f, const gq_sim_result_t *r, const char *dat,
 		   const char *label, const int *order, int c, uint64_t cap)
 {
@@ -94,13 +120,14 @@ static void _panel(FILE *f, const gq_sim_result_t *r, const char *dat,
 		fprintf(f, " index %d using 1:(", c);
 		for (m = 1; m <= k; m++)
 			fprintf(f, "%s$%d", m > 1 ? "+" : "", m + 2);
-		fprintf(f, ") with fillsteps lc rgb hsv2rgb(%d * 0.618 - floor(%d * 0.618), 0.75, 0.55 + 0.4 * (%d %% 2)) title ",
+		fprintf(f, ") with fillsteps lc rgb " GQ_PLOT_COLOUR " title ",
 			k, k, k);
 		_quoted(f, r->proj[order[k - 1]].account);
 		fprintf(f, " noenhanced, \\\n\t%s", k > 1 ? "''" : "");
 	}
-	fprintf(f, "%llu with lines lc rgb 'black' dt 2 title 'capacity'\n",
+	fprintf(f, "%llu with lines lc rgb 'black' dt 2 title 'capacity'",
 		(unsigned long long)cap);
+	_quotas(f, r, order, top);
 }
 
 static void _script(FILE *f, const char *png, const char *dat,

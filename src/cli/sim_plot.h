@@ -9,7 +9,8 @@
  * step, projects in the order of their GPU-hours under the first
  * configuration) and FILE.gp (the gnuplot script:
  * stacked steps of the GQ_SIM_PLOT_TOP busiest projects, the rest as
- * "others", the capacity dashed), then runs `gnuplot FILE.gp`.
+ * "others", the capacity dashed, each of those projects' quota a dotted
+ * line in its colour), then runs `gnuplot FILE.gp`.
  */
 #ifndef GPUQUOTA_SIM_PLOT_H
 #define GPUQUOTA_SIM_PLOT_H

@@ -5,13 +5,16 @@
  *   gpuquota simulate (--trace CSV | --sacct FILE)
  *       (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)
  *       [--pass-interval S] [--requeue-delay S] [--json] [--accounts]
- *       [--until S] [--plot FILE.png] CONFIG...
+ *       [--all-accounts] [--until S] [--plot FILE.png] CONFIG...
  *
  * CONFIG: a gpuquota.json, or "stock" (Slurm's order without gpuquota).
  * Time below quota is measured against the first gpuquota.json's quotas,
  * and its projects are the report's (src/sim/projects.h); the accounts'
- * tables too with --accounts (JSON has both).  --plot draws each
- * project's GPUs over time (cli/sim_plot.h).  --until S replays the first
+ * tables too with --accounts (JSON has both).  The accounts no project
+ * lists are one row, "(others)", unless --all-accounts.  A pool of a
+ * configuration no job is in gets a warning line (sim/pool_check.h).
+ * --plot draws each project's GPUs over time and its quota
+ * (cli/sim_plot.h).  --until S replays the first
  * S seconds after the first submit only (the figures of a window).
  */
 #include <getopt.h>
@@ -24,6 +27,7 @@
 #include "config/config.h"
 #include "sim/cluster.h"
 #include "sim/history.h"
+#include "sim/pool_check.h"
 #include "sim/replay.h"
 #include "sim/report.h"
 #include "sim/sacct.h"
@@ -34,7 +38,7 @@ typedef struct {
 	long nodes, gpus, cpus;
 	int interval, delay;
 	long until;
-	bool json, accounts;
+	bool json, accounts, all_accounts;
 } gq_sim_args_t;
 
 /* what _args found: the options' use asked for, or bad options */
@@ -45,9 +49,10 @@ static int _usage(FILE *f, int rc)
 	fprintf(f, "usage: gpuquota simulate (--trace CSV | --sacct FILE)\n"
 		   "         (--nodes N --gpus-per-node G [--cpus-per-node C] | --nodes-from FILE)\n"
 		   "         [--pass-interval S] [--requeue-delay S] [--json] [--accounts]\n"
-		   "         [--until S] [--plot FILE.png] CONFIG...\n"
+		   "         [--all-accounts] [--until S] [--plot FILE.png] CONFIG...\n"
 		   "  CONFIG: a gpuquota.json, or stock; projects are the first file's\n"
-		   "  --accounts: the accounts' tables too; --plot: each project's GPUs over time (gnuplot)\n"
+		   "  --accounts: the accounts' tables too; --all-accounts: a row for each account\n"
+		   "  no project lists (else one, (others)); --plot: each project's GPUs over time (gnuplot)\n"
 		   "  --until: only the first S seconds after the first submit\n"
 		   "  sacct: sacct -a -P -X -D -S START -E END --format=JobID,Account,Partition,AllocTRES,ReqTRES,NNodes,Submit,Start,End,Elapsed,Timelimit,State\n");
 	return rc;
@@ -77,6 +82,7 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		{ "requeue-delay", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "accounts", no_argument, NULL, 'a' },
+		{ "all-accounts", no_argument, NULL, 'A' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
@@ -93,6 +99,7 @@ static int _args(int argc, char **argv, gq_sim_args_t *a)
 		case 'F': a->nodes_from = optarg; break;
 		case 'j': a->json = true; break;
 		case 'a': a->accounts = true; break;
+		case 'A': a->all_accounts = true; break;
 		case 'p': a->plot = optarg; break;
 		case 'N': if (!_num(optarg, 1, &a->nodes)) goto bad; break;
 		case 'G': if (!_num(optarg, 1, &a->gpus)) goto bad; break;
@@ -143,6 +150,23 @@ static int _inputs(const gq_sim_args_t *a, gq_sim_cluster_t *c,
 	return 0;
 }
 
+/* A warning for each pool of each gpuquota.json no job of h is in (a
+ * file that does not load: its replay says why). */
+static void _check_pools(int n, char **cfgs, const gq_sim_history_t *h)
+{
+	char err[GQ_ERR_MAX];
+	gq_config_t *cfg;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(cfgs[i], "stock") ||
+		    gq_config_load(cfgs[i], &cfg, err, sizeof(err)))
+			continue;
+		gq_sim_warn_pools(stderr, cfgs[i], cfg, h);
+		gq_config_free(cfg);
+	}
+}
+
 /* The first gpuquota.json's quotas (NULL: stock only, or unreadable:
  * its replay says why). */
 static gq_config_t *_quotas(int n, char **cfgs)
@@ -173,6 +197,7 @@ int gq_simulate_command(int argc, char **argv)
 	n = argc - optind;
 	if ((rc = _inputs(&a, &c, &h)))
 		goto out;
+	_check_pools(n, argv + optind, &h);
 	quotas = _quotas(n, argv + optind);
 	if (!(r = calloc(n, sizeof(*r)))) {
 		rc = 1;
@@ -186,7 +211,7 @@ int gq_simulate_command(int argc, char **argv)
 			.quotas = quotas, .pass_interval = a.interval,
 			.requeue_delay = a.delay, .idle_pass = GQ_SIM_IDLE_PASS,
 			.series_points = a.plot ? GQ_SIM_PLOT_POINTS : 0,
-			.until = a.until,
+			.until = a.until, .fold_unlisted = !a.all_accounts,
 		};
 
 		err[0] = '\0';

@@ -46,12 +46,30 @@ double gq_sim_project_quota(const gq_config_t *cfg, int p)
 	return q;
 }
 
-int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg)
+/* Account x's project when no project lists it: its own, or with `fold`
+ * the one "(others)" (made at the first such account). */
+static void _unlisted(gq_sim_result_t *r, gq_sim_acct_t *x, bool fold)
+{
+	if (fold && r->others >= 0) {
+		x->project = r->others;
+		return;
+	}
+	x->project = r->nproj;
+	r->proj[r->nproj].account = fold ? GQ_SIM_OTHERS : x->account;
+	r->proj[r->nproj].project = r->nproj;
+	if (fold)
+		r->others = r->nproj;
+	r->nproj++;
+}
+
+int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg,
+			 bool fold)
 {
 	int np = cfg ? cfg->nprojects : 0, a, p;
 	gq_registry_t reg;
 	bool oom = false;
 
+	r->others = -1;
 	r->proj = calloc(np + r->nacct + 1, sizeof(*r->proj));
 	if (!r->proj)
 		return -1;
@@ -67,12 +85,8 @@ int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg)
 		gq_sim_acct_t *x = &r->acct[a];
 
 		x->project = cfg ? _project_in(&reg, cfg, x->account, &oom) : -1;
-		if (x->project >= 0)
-			continue;
-		x->project = r->nproj;
-		r->proj[r->nproj].account = x->account;
-		r->proj[r->nproj].project = r->nproj;
-		r->nproj++;
+		if (x->project < 0)
+			_unlisted(r, x, fold && cfg);
 	}
 	if (cfg)
 		gq_registry_free(&reg);

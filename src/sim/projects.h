@@ -12,7 +12,8 @@
  * project as the contract reads it: while its jobs hold fewer GPUs than
  * min(quota, its demand), demand pending.  An account no project lists is
  * a project of its own, quota 0 (as the core and `gpuquota projects` have
- * it).  No Slurm header here.
+ * it), or, folded, one of the project "(others)" (quota 0) with every
+ * other such account.  No Slurm header here.
  */
 #ifndef GPUQUOTA_SIM_PROJECTS_H
 #define GPUQUOTA_SIM_PROJECTS_H
@@ -29,13 +30,17 @@ int gq_sim_project_of(const gq_config_t *cfg, const char *account);
 /* Project p's quota in cfg, summed over pools. */
 double gq_sim_project_quota(const gq_config_t *cfg, int p);
 
+#define GQ_SIM_OTHERS "(others)"
+
 /*
  * r->proj: cfg's projects in its order, then each account of r->acct no
- * project lists, in r->acct's order; each account's `project` set.
- * After the replay's accounts are known.  0, or -1 out of memory.
+ * project lists, in r->acct's order (`fold`, with cfg: all of them one
+ * project, GQ_SIM_OTHERS, r->others its index); each account's `project`
+ * set.  After the replay's accounts are known.  0, or -1 out of memory.
  * O(projects x accounts + A): one registry for all.
  */
-int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg);
+int gq_sim_projects_init(gq_sim_result_t *r, const gq_config_t *cfg,
+			 bool fold);
 
 /* dt seconds pass with x's alloc and pending as they are: below quota
  * while its jobs hold fewer GPUs than min(quota, demand), demand

@@ -294,7 +294,7 @@ static int _setup(gq_replay_t *R)
 	if (!R->node_pool || !R->job || !R->r->job || !R->running || !R->pending ||
 	    !R->active || !R->order || !R->cand || !R->scratch_g ||
 	    !R->scratch_c || !R->fit || _accounts(R) || gq_sim_in_nodes(R) ||
-	    gq_sim_projects_init(R->r, R->o->quotas) ||
+	    gq_sim_projects_init(R->r, R->o->quotas, R->o->fold_unlisted) ||
 	    gq_sim_series_init(&R->r->series, R->o->series_points, R->r->nproj) ||
 	    gq_sim_resv_init(&R->resv, R->c->n, n))
 		return -1;

@@ -59,6 +59,9 @@ typedef struct {
 				 * GPU-seconds of jobs still running
 				 * counted to it); 0: until the last job
 				 * ends */
+	bool fold_unlisted;	/* the accounts no project of `quotas`
+				 * lists: one project, "(others)"
+				 * (projects.h); false: each its own */
 	bool no_reservation;	/* backfill without reservations
 				 * (reservation.h): every job that fits
 				 * now starts */
@@ -96,6 +99,8 @@ typedef struct {
 	gq_sim_outcome_t *job;	/* by history index */
 	gq_sim_acct_t *proj;	/* by project of opts.quotas (projects.h) */
 	int nproj;
+	int others;		/* the index in proj of "(others)", the
+				 * unlisted accounts folded; -1: none */
 	double idle_waiting_secs;	/* GPU-seconds idle while an eligible
 					 * job waited; of them: */
 	double idle_fragmented_secs;	/* a job waited for room on one node

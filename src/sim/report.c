@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "sim/projects.h"
 #include "sim/report.h"
 
 /* One figure of an account, by index into gq_sim_figs. */
@@ -30,11 +31,27 @@ static const char *const keys[] = {
 };
 #define NFIGS 6
 
+/* One row of table k: entry x of every configuration's `projects` or
+ * `accounts` (their orders are the same). */
+static void _row(FILE *f, const gq_sim_result_t *r, int n, bool projects,
+		 int x, int k)
+{
+	const gq_sim_acct_t *e = projects ? &r[0].proj[x] : &r[0].acct[x];
+	int c;
+
+	fprintf(f, "%-16s %6g", e->account, e->quota);
+	for (c = 0; c < n; c++)
+		fprintf(f, " %12.2f", _fig(projects ? &r[c].proj[x] :
+					   &r[c].acct[x], k));
+	fputc('\n', f);
+}
+
 /* One table per figure: a row per entry of x (r[c].acct, or r[c].proj
- * when `projects`), a column per configuration. */
+ * when `projects`), a column per configuration; the accounts folded into
+ * "(others)" (r->others) its one row in the accounts' tables too. */
 static void _tables(FILE *f, const gq_sim_result_t *r, int n, bool projects)
 {
-	int k, a, c;
+	int k, a, c, others = n ? r[0].others : -1;
 
 	for (k = 0; k < NFIGS; k++) {
 		fprintf(f, "\n%s\n%-16s %6s", figs[k],
@@ -46,16 +63,25 @@ static void _tables(FILE *f, const gq_sim_result_t *r, int n, bool projects)
 			fprintf(f, " %12s", col);
 		}
 		fputc('\n', f);
-		for (a = 0; n && a < (projects ? r[0].nproj : r[0].nacct); a++) {
-			const gq_sim_acct_t *x = projects ? r[0].proj : r[0].acct;
-
-			fprintf(f, "%-16s %6g", x[a].account, x[a].quota);
-			for (c = 0; c < n; c++)
-				fprintf(f, " %12.2f", _fig(projects ?
-					&r[c].proj[a] : &r[c].acct[a], k));
-			fputc('\n', f);
-		}
+		for (a = 0; n && a < (projects ? r[0].nproj : r[0].nacct); a++)
+			if (projects || others < 0 ||
+			    r[0].acct[a].project != others)
+				_row(f, r, n, projects, a, k);
+		if (!projects && others >= 0)
+			_row(f, r, n, true, others, k);
 	}
+}
+
+/* How many accounts "(others)" holds, in a line; none when no fold. */
+static void _folded(FILE *f, const gq_sim_result_t *r)
+{
+	int a, n = 0;
+
+	for (a = 0; r->others >= 0 && a < r->nacct; a++)
+		n += r->acct[a].project == r->others;
+	if (n)
+		fprintf(f, "%s: %d accounts no project lists, one row (--all-accounts: a row each)\n",
+			GQ_SIM_OTHERS, n);
 }
 
 void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
@@ -71,6 +97,8 @@ void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
 			r[c].idle_fragmented_secs / 3600,
 			r[c].idle_held_secs / 3600,
 			r[c].idle_reserved_secs / 3600, r[c].span / 86400.0);
+	if (n)
+		_folded(f, &r[0]);
 	_tables(f, r, n, true);
 	if (accounts)
 		_tables(f, r, n, false);

@@ -4,7 +4,9 @@
  * GPU-hours lost, one column per configuration; the cluster's idle
  * GPU-hours while jobs waited, and of them those fragmented and those
  * held (model.h, gq_sim_idle_kind); as text (the projects' tables, then
- * the accounts' when asked) or JSON (both).  No Slurm header here.
+ * the accounts' when asked; the accounts folded into "(others)",
+ * projects.h, one row of each) or JSON (both; "accounts" every one).
+ * No Slurm header here.
  */
 #ifndef GPUQUOTA_SIM_REPORT_H
 #define GPUQUOTA_SIM_REPORT_H

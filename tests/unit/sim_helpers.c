@@ -43,6 +43,21 @@ void replay_until(const gq_sim_history_t *h, int n, uint32_t g,
 	gq_sim_cluster_free(&c);
 }
 
+void replay_folded(const gq_sim_history_t *h, int n, uint32_t g,
+		   const gq_config_t *quotas, gq_sim_result_t *r)
+{
+	gq_sim_cluster_t c;
+	char err[GQ_ERR_MAX] = "";
+	gq_sim_opts_t o = { .history = h, .cluster = &c, .quotas = quotas,
+			    .requeue_delay = GQ_SIM_REQUEUE_DELAY,
+			    .idle_pass = GQ_SIM_IDLE_PASS,
+			    .fold_unlisted = true };
+
+	ck_assert_int_eq(gq_sim_cluster_uniform(&c, n, g, 0), 0);
+	ck_assert_msg(!gq_sim_replay(&o, r, err, sizeof(err)), "%s", err);
+	gq_sim_cluster_free(&c);
+}
+
 void replay_with(const gq_sim_history_t *h, int n, uint32_t g,
 		 const char *config, const gq_config_t *quotas, int points,
 		 gq_sim_result_t *r)

@@ -28,6 +28,11 @@ void replay_until(const gq_sim_history_t *h, int n, uint32_t g,
 		  const char *config, const gq_config_t *quotas, int points,
 		  int64_t until, gq_sim_result_t *r);
 
+/* Stock on n nodes of g GPUs, the accounts no project of `quotas` lists
+ * folded into "(others)" (gq_sim_opts_t.fold_unlisted). */
+void replay_folded(const gq_sim_history_t *h, int n, uint32_t g,
+		   const gq_config_t *quotas, gq_sim_result_t *r);
+
 /* README's quick start as a history: 2 nodes x 2 GPUs, team-a (ua) and
  * team-b (ub) 2 GPUs each (quick_config(): free the path); a1 (1 GPU)
  * at 0, a2 (2) at 1, b1 (1) at 2, b2 (1) at 10; each runs an hour. */

@@ -4,7 +4,9 @@
  * per project of the first configuration (sums, waits over the union of
  * its jobs, time below the project's quota), the idle GPUs while jobs
  * waited split into fragmented and held, and the projects' GPUs over
- * time.  docs/DEVELOPING.md, "The simulator", says what each counts.
+ * time, the accounts no project lists folded into one row, and the
+ * warning for a pool no job is in.  docs/DEVELOPING.md, "The
+ * simulator", says what each counts.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -16,6 +18,8 @@
 
 #include "helpers.h"
 #include "sim_helpers.h"
+#include "sim/history.h"
+#include "sim/pool_check.h"
 #include "sim/projects.h"
 #include "sim/report.h"
 #include "sim/series.h"
@@ -138,6 +142,111 @@ START_TEST(test_projects_reported)
 	gq_sim_result_free(&r);
 	gq_sim_history_free(&h);
 	gq_config_free(cfg);
+}
+END_TEST
+
+/*
+ * Folded, stock on one node of 2 GPUs: j1 ua 2 GPUs 100 s at 0; j2 ud
+ * 1 GPU 50 s at 10; j3 ue 1 GPU 20 s at 20.  j2 and j3 start at 100
+ * (j1's end): waits 90 and 80.  ud and ue, listed by no project, are one
+ * project "(others)" after team-a, team-b, team-c: index 3, 4 projects
+ * (5 unfolded).  Its GPU-seconds 50 + 20 = 70, 2 jobs, waits {80, 90}:
+ * p50 the 1st (80), p95 the 2nd (90).  The text: one "(others)" row of
+ * 70 / 3600 = 0.02 GPU-hours in the projects' table and one in the
+ * accounts' table, no row of ud or ue, and a line saying 2 accounts.
+ */
+static const char *fold_trace =
+	"1,a,2,0,1,0,100,0,Pass\n"
+	"2,d,1,0,1,10,50,0,Pass\n"
+	"3,e,1,0,1,10,20,0,Pass\n";
+
+START_TEST(test_projects_folded)
+{
+	gq_config_t *cfg = rollup_config();
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	const char *label[] = { "stock" };
+	char *text, want[64], *at;
+	size_t len;
+	int rows = 0;
+	FILE *f;
+
+	read_trace(fold_trace, 1, 2, &h);
+	replay_folded(&h, 1, 2, cfg, &r);
+	ck_assert_int_eq(r.nproj, 4);
+	ck_assert_int_eq(r.others, 3);
+	ck_assert_str_eq(r.proj[3].account, "(others)");
+	ck_assert_int_eq(r.acct[1].project, 3);	/* ud */
+	ck_assert_int_eq(r.acct[2].project, 3);	/* ue */
+	ck_assert_uint_eq(r.proj[3].jobs, 2);
+	ck_assert_double_eq_tol(r.proj[3].gpu_secs, 70, 1e-9);
+	ck_assert_double_eq_tol(r.proj[3].wait_p50, 80, 1e-9);
+	ck_assert_double_eq_tol(r.proj[3].wait_p95, 90, 1e-9);
+	f = open_memstream(&text, &len);
+	gq_sim_report_text(f, &r, label, 1, true);
+	fclose(f);
+	snprintf(want, sizeof(want), "\n%-16s %6g %12.2f\n", "(others)", 0.0,
+		 70 / 3600.0);
+	for (at = text; (at = strstr(at, want)); at++)
+		rows++;
+	ck_assert_int_eq(rows, 2);
+	ck_assert_ptr_null(strstr(text, "\nud "));
+	ck_assert_ptr_null(strstr(text, "\nue "));
+	ck_assert_ptr_nonnull(strstr(text, "(others): 2 accounts no project lists"));
+	free(text);
+	gq_sim_result_free(&r);
+	replay_with(&h, 1, 2, NULL, cfg, 0, &r);	/* --all-accounts */
+	ck_assert_int_eq(r.nproj, 5);
+	ck_assert_int_eq(r.others, -1);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	gq_config_free(cfg);
+}
+END_TEST
+
+/*
+ * Pools a100 (partition a100) and h100 (h100, h100-long); a trace's jobs
+ * name no partition: no job is in either pool, two warning lines.  j1
+ * given partition h100-long: h100 has a job, one line (a100's).  A
+ * configuration without pools: none.
+ */
+START_TEST(test_pools_without_jobs_warned)
+{
+	char *path = write_temp(
+		"{\"pools\": [{\"name\": \"a100\", \"partitions\": [\"a100\"]},"
+		" {\"name\": \"h100\", \"partitions\": [\"h100\", \"h100-long\"]}],"
+		" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"accounts\": [\"ua\"]}]}");
+	char err[GQ_ERR_MAX] = "", *text;
+	gq_config_t *cfg = NULL, *plain = rollup_config();
+	gq_sim_history_t h = { 0 };
+	size_t len;
+	FILE *f;
+
+	ck_assert_msg(!gq_config_load(path, &cfg, err, sizeof(err)), "%s", err);
+	read_trace(fold_trace, 1, 2, &h);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(gq_sim_warn_pools(f, "p.json", cfg, &h), 2);
+	fclose(f);
+	ck_assert_str_eq(text,
+		"gpuquota simulate: warning: p.json: no job in the trace matches pool a100 (partitions a100); every project shows 0 there\n"
+		"gpuquota simulate: warning: p.json: no job in the trace matches pool h100 (partitions h100,h100-long); every project shows 0 there\n");
+	free(text);
+	h.job[0].partition = gq_sim_intern(&h, "h100-long", 9);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(gq_sim_warn_pools(f, "p.json", cfg, &h), 1);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "pool a100 "));
+	free(text);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(gq_sim_warn_pools(f, "p.json", plain, &h), 0);
+	fclose(f);
+	ck_assert_uint_eq(len, 0);
+	free(text);
+	gq_sim_history_free(&h);
+	gq_config_free(cfg);
+	gq_config_free(plain);
+	unlink(path);
+	free(path);
 }
 END_TEST
 
@@ -310,6 +419,8 @@ Suite *sim_report_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_projects_rollup);
 	tcase_add_test(tc, test_projects_reported);
+	tcase_add_test(tc, test_projects_folded);
+	tcase_add_test(tc, test_pools_without_jobs_warned);
 	tcase_add_test(tc, test_idle_fragmented);
 	tcase_add_test(tc, test_idle_held);
 	tcase_add_test(tc, test_idle_reserved);

@@ -62,6 +62,7 @@
 #include "shared/pass_input.h"
 #include "shared/wiring.h"
 #include "cli/release.h"
+#include "cli/running_config.h"
 #include "tools/trusted_file.h"
 
 /*
@@ -90,6 +91,7 @@ typedef struct {
 	gq_accts_t accts;	/* its account associations, when dbd */
 	gq_qos_table_t qos;	/* QOS priorities, when dbd */
 	char *state_path;	/* the plugin's metrics file */
+	gq_cli_config_t src;	/* running copy or file on disk, and why */
 	gq_usage_t usage;	/* the plugin's usage file, when readable */
 	gq_losses_t losses;	/* the ledger's losses, when readable */
 	/* Slurm's PrivateData hides other users' jobs (accounts) from the
@@ -459,13 +461,21 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
 		fprintf(stderr, "gpuquota: warning: sacctmgr show assoc failed: Slurm's account tree is not read (departments only as gpuquota.json says; slurmctld keeps deciding with the tree it has)\n");
 	if (c->dbd && gq_sacctmgr_qos(&c->qos))
 		fprintf(stderr, "gpuquota: warning: sacctmgr show qos failed: jobs are ordered without QOS priorities\n");
-	if (gq_config_load(path, &c->cfg, err, sizeof(err))) {
+	/* slurmctld's running copy, unless `check FILE` */
+	if (file ? gq_config_load(path, &c->cfg, err, sizeof(err)) :
+	    gq_cli_config_choose(conf->state_save_location, path, &c->cfg,
+				 &c->src, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
 		free(path);
 		gq_free_ctl_conf(conf);
 		return check_only ? 2 : 1;
 	}
 	free(path);
+	/* `check` judges the file on disk too: its error is said above */
+	if (check_only && c->src.disk_bad) {
+		gq_free_ctl_conf(conf);
+		return 2;
+	}
 	/* the ledger (up to 16 MiB) only when a budget counts it */
 	if (conf->state_save_location && gq_config_has_budget(c->cfg))
 		_read_losses(c, conf->state_save_location);
@@ -516,6 +526,7 @@ static void _emit(gq_cli_t *c, bool json, const char *k1, json_object *v1,
 	json_object_object_add(top, k1, v1);
 	if (k2)
 		json_object_object_add(top, k2, v2);
+	json_object_object_add(top, "config", gq_cli_config_json(&c->src));
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
 			       top, JSON_C_TO_STRING_PRETTY |
@@ -1000,6 +1011,8 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 		rc = gq_metrics_render(c.pools->view, c.pools->name, c.caps,
 				       c.pools->n, c.api.jobs, c.state_path,
 				       out, err, errlen);
+	if (!rc)
+		gq_cli_config_metrics(&c.src, out);
 	_cli_free(&c);
 	return rc ? -1 : 0;
 }

@@ -339,6 +339,9 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 	_counter(p, "gpuquota_state_load_failures_total", "counter",
 		 "State files (usage, reclaim ledger, array throttles) not loaded at the plugin's start: refused (a link, not a regular file, owner, mode, size) or unreadable; that state started empty (logged).",
 		 (double)m->state_load_failures_total);
+	_counter(p, "gpuquota_config_load_failures_total", "counter",
+		 "Loads of gpuquota.json that failed (at start or scontrol reconfigure): slurmctld kept the last good configuration (logged; gpuquota-running.json names the error).",
+		 (double)m->config_load_failures_total);
 	_projects(p, m);
 	_by_reason(p, "gpuquota_holds_total",
 		   "Pending jobs gpuquota held, by reason (limit, department_limit, not_requeueable, reclaim_in_flight).",

@@ -1,6 +1,7 @@
 /*
- * advice.c - what a valid configuration asks that the model cannot give
- * (see advice.h).
+ * advice.c - what a valid configuration asks that the model cannot give,
+ * and a project's numbers as the load's log line lists them (see
+ * advice.h).
  */
 #include <stdio.h>
 
@@ -76,4 +77,33 @@ int gq_config_advice(const gq_config_t *cfg,
 		gq_config_free(pc);
 	}
 	return n;
+}
+
+/* snprintf at buf + *at, never past n; *at counts the whole text */
+static void _put(char *buf, size_t n, int *at, const char *pool,
+		 const gq_pool_numbers_t *x, const char *sep)
+{
+	size_t off = (size_t)*at < n ? (size_t)*at : n;
+	int w = snprintf(buf ? buf + off : NULL, n - off,
+			 "%s%squota=%d,weight=%g%s", pool ? pool : "",
+			 pool ? ":" : "", x->gpu_quota, x->over_quota_weight,
+			 sep);
+
+	*at += w > 0 ? w : 0;
+}
+
+int gq_config_project_text(const gq_config_t *cfg, int i, char *buf,
+			   size_t n)
+{
+	const gq_project_cfg_t *p = &cfg->projects[i];
+	gq_pool_numbers_t one = { p->gpu_quota, p->over_quota_weight,
+				  p->gpu_limit };
+	int at = snprintf(buf, n, "%s(", p->name), k;
+
+	if (!cfg->npools || !p->by_pool)
+		_put(buf, n, &at, NULL, &one, ")");
+	for (k = 0; cfg->npools && p->by_pool && k < cfg->npools; k++)
+		_put(buf, n, &at, cfg->pools[k].name, &p->by_pool[k],
+		     k + 1 < cfg->npools ? ";" : ")");
+	return at;
 }

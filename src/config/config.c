@@ -1446,6 +1446,12 @@ static int _trusted(struct parser *p, int fd)
 int gq_config_load(const char *path, gq_config_t **out, char *err,
 		   size_t errlen)
 {
+	return gq_config_load_text(path, out, NULL, err, errlen);
+}
+
+int gq_config_load_text(const char *path, gq_config_t **out, char **text,
+			char *err, size_t errlen)
+{
 	struct parser p = { .path = path, .err = err, .errlen = errlen };
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *nul;
@@ -1514,7 +1520,10 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 		goto fail;
 	}
 	rc = gq_config_parse(buf, path, out, err, errlen);
-	free(buf);
+	if (!rc && text)
+		*text = buf;	/* the caller's */
+	else
+		free(buf);
 	return rc;
 fail:
 	if (fd >= 0)

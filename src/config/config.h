@@ -132,6 +132,11 @@ int gq_config_parse(const char *text, const char *path, gq_config_t **out,
 int gq_config_load(const char *path, gq_config_t **out, char *err,
 		   size_t errlen);
 
+/* The same, and on success the file's exact text (NUL-terminated,
+ * malloc'ed: the caller frees) into *text when text is not NULL. */
+int gq_config_load_text(const char *path, gq_config_t **out, char **text,
+			char *err, size_t errlen);
+
 /*
  * gpuquota.json decides whose GPUs may be taken: from now on
  * gq_config_load refuses a file owned by anyone but root or `uid`

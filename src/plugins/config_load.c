@@ -1,15 +1,19 @@
 /*
- * config_load.c - gpuquota.json loaded into the state and logged, and
+ * config_load.c - gpuquota.json loaded into the state, logged and
+ * published (its text, hash and last failure: running_config.h), and
  * checked once per load against Slurm's partitions and slurmdbd's
  * accounts (see config_load.h).
  */
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "shared/slurm_compat.h"
 
 #include "config/advice.h"
 #include "state/state.h"
 #include "plugins/config_load.h"
+#include "plugins/state_files.h"
 #include "plugins/xalloc.h"
 #include "shared/job_facts.h"
 
@@ -21,13 +25,14 @@ static void _log_advice(const char *line, void *ctx)
 	info("gpuquota: note: %s", line);
 }
 
-/* project i as the load's log line lists it, into buf (n: its size,
- * 0 to measure); its length */
+/* project i as the load's log line lists it (advice.h), after a blank
+ * but for the first, into buf (n: its size, 0 to measure); its length */
 static int _project_text(const gq_config_t *cfg, int i, char *buf, size_t n)
 {
-	return snprintf(buf, n, "%s%s(quota=%d,weight=%g)", i ? " " : "",
-			cfg->projects[i].name, cfg->projects[i].gpu_quota,
-			cfg->projects[i].over_quota_weight);
+	int at = i ? snprintf(buf, n, " ") : 0;
+
+	return at + gq_config_project_text(cfg, i, n ? buf + at : NULL,
+					   n ? n - at : 0);
 }
 
 static void _log_config(const gq_config_t *cfg, const char *path)
@@ -51,18 +56,25 @@ int gq_load_config(bool fatal_on_error)
 {
 	char *path = gq_config_path(slurm_conf.slurm_conf,
 				    slurm_conf.priority_params);
-	char err[GQ_ERR_MAX];
+	char err[GQ_ERR_MAX], *text = NULL;
 	int rc;
 
 	if (!path)
 		fatal("gpuquota: out of memory");
 	gq_state_lock();
-	rc = gq_state_load(path, err, sizeof(err));
+	rc = gq_state_load_text(path, &text, err, sizeof(err));
 	if (!rc) {
 		_log_config(gq_state_config(), path);
 		accounts_checked = partitions_checked = false;
+		if (gq_running_loaded(gq_state_running(), path, text,
+				      strlen(text), time(NULL)))
+			error("gpuquota: out of memory: the running configuration is not published");
+	} else {
+		gq_metrics_config_failed(gq_state_metrics());
+		gq_running_failed(gq_state_running(), path, err, time(NULL));
 	}
 	gq_state_unlock();
+	gq_files_publish_config();
 	if (rc && fatal_on_error)
 		fatal("gpuquota: %s", err);
 	else if (rc)

@@ -14,7 +14,10 @@
  * Load (or reload) the configuration PriorityParameters names
  * (gq_config_path) into the state; when it is good, log its projects and
  * advice and check it again at the next pass (gq_load_check).  A bad file
- * keeps the last good one (logged), or is fatal with `fatal_on_error`.
+ * keeps the last good one (logged, counted in
+ * config_load_failures_total), or is fatal with `fatal_on_error`.  Either
+ * way the running configuration's file is written
+ * (gq_files_publish_config).
  * Returns 0, or -1 when the file was refused.  Takes the state lock;
  * caller holds none of slurmctld's locks.  O(file + projects).
  */

@@ -1,6 +1,6 @@
 /*
- * state_files.c - the usage file, the metrics file and the ledger of
- * priority/gpuquota: their paths, when each is read and written, the log
+ * state_files.c - the usage file, the metrics file, the ledger and the
+ * running configuration's file of priority/gpuquota: their paths, when each is read and written, the log
  * of a write that fails and the count of a load that fails (see
  * state_files.h).
  */
@@ -24,6 +24,7 @@ static int64_t usage_saved;	/* when it was last written */
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
 static gq_metrics_t metrics_snap;	/* written by the pass thread only */
 static char *ledger_path;	/* <StateSaveLocation>/gpuquota-ledger */
+static char *running_path;	/* <StateSaveLocation>/gpuquota-running.json */
 
 /*
  * Usage survives restarts: read at init (a missing file starts from zero;
@@ -91,7 +92,8 @@ void gq_files_init(const char *dir)
 	usage_saved = 0;
 	if (dir && (!(metrics_path = gq_metrics_file_path(dir)) ||
 		    !(usage_path = gq_usage_file_path(dir)) ||
-		    !(ledger_path = gq_ledger_path(dir))))
+		    !(ledger_path = gq_ledger_path(dir)) ||
+		    !(running_path = gq_running_file_path(dir))))
 		fatal("gpuquota: out of memory");
 	_usage_load();
 	_losses_load();
@@ -194,6 +196,31 @@ void gq_files_write_ledger(void)
 	free(r);
 }
 
+/*
+ * The running configuration's record (gq_state_running) written to its
+ * file: a copy taken under the state lock, written with no lock held.
+ * Nothing before a configuration is loaded: a new slurmctld that refuses
+ * its file leaves the record of the one still running.
+ */
+void gq_files_publish_config(void)
+{
+	char err[GQ_ERR_MAX] = "out of memory";
+	gq_running_t copy = { 0 };
+	int rc;
+
+	if (!running_path)
+		return;
+	gq_state_lock();
+	rc = gq_state_running()->loaded_at ?
+	     gq_running_copy(gq_state_running(), &copy) : 1;
+	gq_state_unlock();
+	if (rc < 0 || (!rc && gq_running_file_write(&copy, running_path, err,
+						     sizeof(err))))
+		error("gpuquota: running configuration file: %s; `gpuquota projects` may show the file on disk",
+		      err);
+	gq_running_free(&copy);
+}
+
 void gq_files_fini(void)
 {
 	gq_files_write_ledger();
@@ -204,4 +231,6 @@ void gq_files_fini(void)
 	metrics_path = NULL;
 	free(usage_path);
 	usage_path = NULL;
+	free(running_path);
+	running_path = NULL;
 }

@@ -2,7 +2,8 @@
  * state_files.h - the files priority/gpuquota writes in StateSaveLocation
  * (state_files.c): the usage file, read back at init so that usage
  * survives restarts, the metrics file `gpuquota metrics` reads, and the
- * reclaim ledger `gpuquota ledger` reads (state/ledger.h).  Each
+ * reclaim ledger `gpuquota ledger` reads (state/ledger.h), and the
+ * configuration slurmctld runs (state/running_config.h).  Each
  * is written from a copy taken under the state lock, with no lock held
  * (file I/O under the job write lock would stall submits and squeue).
  */
@@ -44,6 +45,13 @@ void gq_files_record_pass(gq_pass_rec_t *r);
  * fini) only.  Takes the state lock; caller holds no lock.  O(records).
  */
 void gq_files_write_ledger(void);
+
+/*
+ * Write the running configuration's file from gq_state_running() (once
+ * a configuration is loaded; a failed write logged).  Takes the state
+ * lock for the copy; caller holds no lock.  O(configuration's text).
+ */
+void gq_files_publish_config(void);
 
 /* From fini: the ledger and the usage file written at once, the paths
  * forgotten.  Caller holds no lock. */

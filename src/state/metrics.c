@@ -111,6 +111,11 @@ void gq_metrics_ledger_dropped(gq_metrics_t *m, int n)
 	m->ledger_dropped_total += n;
 }
 
+void gq_metrics_config_failed(gq_metrics_t *m)
+{
+	m->config_load_failures_total++;
+}
+
 void gq_metrics_load_failed(gq_metrics_t *m)
 {
 	m->state_load_failures_total++;

@@ -83,6 +83,9 @@ typedef struct {
 					 * array throttles) not loaded at
 					 * init: refused or unreadable; that
 					 * state started empty */
+	uint64_t config_load_failures_total;	/* gpuquota.json loads that
+					 * failed (slurmctld kept the last
+					 * good configuration) */
 	uint64_t holds_total[GQ_HOLD_NREASONS];	/* index: gq_hold_t */
 	uint64_t releases_total;
 	uint32_t last_preemptor;	/* of the last victim counted */
@@ -122,6 +125,9 @@ void gq_metrics_ledger_dropped(gq_metrics_t *m, int n);
 
 /* A state file was not loaded (refused, unreadable, not such a file). */
 void gq_metrics_load_failed(gq_metrics_t *m);
+
+/* A load of gpuquota.json failed. */
+void gq_metrics_config_failed(gq_metrics_t *m);
 
 /* A pending job was held (newly) for `why`; a held job released. */
 void gq_metrics_hold(gq_metrics_t *m, gq_hold_t why);

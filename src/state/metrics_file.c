@@ -122,6 +122,8 @@ static void _write(FILE *f, const gq_metrics_t *m, double now)
 		(unsigned long long)m->ledger_dropped_total);
 	fprintf(f, "\"state_load_failures_total\": %llu,\n",
 		(unsigned long long)m->state_load_failures_total);
+	fprintf(f, "\"config_load_failures_total\": %llu,\n",
+		(unsigned long long)m->config_load_failures_total);
 	_projects(f, m);
 	_hist(f, "pass_seconds", &m->pass_seconds, false);
 	_hist(f, "lock_hold_seconds", &m->lock_hold_seconds, false);
@@ -414,6 +416,11 @@ static int _optional(gq_rd_t *rd, json_object *root, gq_metrics_t *m)
 	if (json_object_object_get_ex(root, "state_load_failures_total", NULL) &&
 	    _count(rd, root, "state_load_failures_total",
 		   &m->state_load_failures_total))
+		return -1;
+	if (json_object_object_get_ex(root, "config_load_failures_total",
+				      NULL) &&
+	    _count(rd, root, "config_load_failures_total",
+		   &m->config_load_failures_total))
 		return -1;
 	return 0;
 }

@@ -11,7 +11,8 @@
  * same "..._by_reason" ({"quota": n, "fair_share": n}),
  * "ledger_records_total", "ledger_dropped_total" (these three absent in
  * files of older plugins: read as 0), "state_load_failures_total"
- * (absent in files of older plugins: 0), "projects" (an array of
+ * and "config_load_failures_total" (absent in files of older plugins:
+ * 0), "projects" (an array of
  * {"project": name, "victims_by_reason", "gpus_lent_by_reason",
  * "lost_gpu_seconds_by_reason", "gpus_reclaimed_by_reason"}) and
  * "projects_uncounted_total" (absent in files of older plugins: none),

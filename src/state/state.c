@@ -32,6 +32,11 @@ gq_metrics_t *gq_state_metrics(void)
 	return &_state.metrics;
 }
 
+gq_running_t *gq_state_running(void)
+{
+	return &_state.running;
+}
+
 uint64_t gq_state_published(void)
 {
 	return _state.published;
@@ -87,15 +92,25 @@ void gq_state_unlock(void)
 
 int gq_state_load(const char *path, char *err, size_t errlen)
 {
+	return gq_state_load_text(path, NULL, err, errlen);
+}
+
+int gq_state_load_text(const char *path, char **text, char *err,
+		       size_t errlen)
+{
 	gq_config_t *cfg = NULL;
 	gq_pools_t *next;
 	char *p;
 
-	if (gq_config_load(path, &cfg, err, errlen))
+	if (gq_config_load_text(path, &cfg, text, err, errlen))
 		return -1;
 	if (!(next = gq_pools_new(cfg)) || !(p = strdup(path))) {
 		gq_pools_free(next);
 		gq_config_free(cfg);
+		if (text) {
+			free(*text);
+			*text = NULL;
+		}
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", path);
 		return -1;

@@ -3,7 +3,8 @@
  *
  * Owns: the current configuration, its source path, the view answers come
  * from (the last good pass), the view the next pass is computed in, and
- * the plugins' counters (metrics.h).
+ * the plugins' counters (metrics.h), the running configuration's record
+ * (running_config.h).
  * Slurm dlopen()s each plugin with RTLD_LOCAL, so priority/gpuquota and
  * preempt/gpuquota meet here, in libgpuquota.so, which the dynamic loader
  * loads once for both.  Callers hold gq_state_lock() around any use.
@@ -27,6 +28,7 @@
 #include "state/ledger.h"
 #include "state/losses.h"
 #include "state/metrics.h"
+#include "state/running_config.h"
 #include "core/pools.h"
 #include "state/usage.h"
 #include "core/view.h"
@@ -91,6 +93,9 @@ typedef struct {
 	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
 	int ncomingwait, comingwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
+	gq_running_t running;	/* the configuration's text, hash and
+				 * last failed load, as published
+				 * (running_config.h) */
 	gq_usage_t usage;	/* fair share that remembers (usage.h) */
 	gq_ledger_queue_t ledger;	/* reclaims noted, not yet written */
 	gq_losses_t losses;	/* work lost in the budgets' window */
@@ -137,6 +142,7 @@ void gq_state_unlock(void);
 gq_pools_t *gq_state_view(void);
 const gq_config_t *gq_state_config(void);
 gq_metrics_t *gq_state_metrics(void);
+gq_running_t *gq_state_running(void);
 uint64_t gq_state_published(void);
 
 /*
@@ -175,6 +181,10 @@ void gq_state_inflight_done(void);
  * reason in err.  Caller holds the lock.
  */
 int gq_state_load(const char *path, char *err, size_t errlen);
+/* The same, and when it is made current the file's exact text into
+ * *text (malloc'ed: the caller frees; config.h gq_config_load_text). */
+int gq_state_load_text(const char *path, char **text, char *err,
+		       size_t errlen);
 
 /*
  * The views the next pass fills (one per pool), made for the current

@@ -41,5 +41,6 @@ Suite *glue_oom_suite(void);
 Suite *glue_ledger_suite(void);
 Suite *glue_grace_ledger_suite(void);
 Suite *glue_read_suite(void);
+Suite *glue_config_load_suite(void);
 
 #endif

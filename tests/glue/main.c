@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, glue_ledger_suite());
 	srunner_add_suite(sr, glue_grace_ledger_suite());
 	srunner_add_suite(sr, glue_read_suite());
+	srunner_add_suite(sr, glue_config_load_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

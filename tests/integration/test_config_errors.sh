@@ -2,7 +2,9 @@
 # A bad gpuquota.json never takes down running work: slurmctld refuses to
 # start on one (naming file, key and value); `scontrol reconfigure` with a bad
 # edit, or with a file anyone may write, keeps the last good configuration
-# and logs why; a good edit is used.  `gpuquota check FILE` gives its
+# and logs why; a good edit is used.  The command shows what slurmctld
+# runs: after a bad edit (exit 0, the file's error said, the failure
+# counted) and after an edit without reconfigure (the differs line).  `gpuquota check FILE` gives its
 # verdict without waiting on a stopped controller.
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +41,23 @@ expect_state "$a1" RUNNING
 rc=0; msg=$(sl "$GPUQUOTA" check 2>&1) || rc=$?
 [[ $rc == 2 && $msg == *"projects[0].colour: unknown key"* ]] \
 	|| fail "gpuquota check: rc $rc: $msg"
+# projects and metrics go on from what slurmctld runs (team-a quota 2),
+# say why, and count the failed load once
+rc=0; out=$(sl "$GPUQUOTA" projects --json 2>"$DIR/cmd.err") || rc=$?
+[[ $rc == 0 ]] || fail "gpuquota projects with a bad file on disk: rc $rc: $(cat "$DIR/cmd.err")"
+[[ $(jq -r '.projects[] | select(.name == "team-a") | .gpu_quota + 0' <<<"$out") == 2 ]] \
+	|| fail "gpuquota projects: not the running quota 2: $out"
+[[ $(jq -r '.config.source, .config.disk_differs' <<<"$out" | tr '\n' ' ') == "running true " ]] \
+	|| fail "gpuquota projects --json: config: $(jq -c .config <<<"$out")"
+grep -q 'projects\[0\].colour: unknown key; showing the configuration slurmctld runs (loaded ' \
+	"$DIR/cmd.err" || fail "gpuquota projects did not say the file is bad: $(cat "$DIR/cmd.err")"
+rc=0; m=$(sl "$GPUQUOTA" metrics 2>"$DIR/cmd.err") || rc=$?
+[[ $rc == 0 ]] || fail "gpuquota metrics with a bad file on disk: rc $rc: $(cat "$DIR/cmd.err")"
+grep -qx 'gpuquota_config_load_failures_total 1' <<<"$m" \
+	|| fail "metrics: $(grep '^gpuquota_config_load_failures_total' <<<"$m"), want 1"
+grep -qx 'gpuquota_config_disk_differs 1' <<<"$m" || fail "metrics: disk_differs not 1"
+grep -qE '^gpuquota_config_info\{hash="[0-9a-f]{16}",loaded="[0-9]+"\} 1$' <<<"$m" \
+	|| fail "metrics: no gpuquota_config_info"
 # a file anyone may write is not trusted: it decides whose GPUs are taken
 printf '{"projects": [{"name": "team-a", "gpu_quota": 8}]}\n' >"$DIR/gpuquota.json"
 chmod 0666 "$DIR/gpuquota.json"
@@ -57,6 +76,16 @@ grep -q 'loaded .*team-a(quota=3,weight=1) team-b(quota=1,weight=1)' \
 	"$DIR/log/slurmctld.log" || fail "good edit not loaded"
 [[ $(project_field team-a gpu_quota) == 3 ]] || fail "gpuquota projects: quota not 3"
 expect_state "$a1" RUNNING
+# an edit without reconfigure: slurmctld runs quota 3, and the command too
+printf '{"projects": [{"name": "team-a", "gpu_quota": 5}, {"name": "team-b", "gpu_quota": 1}]}\n' \
+	>"$DIR/gpuquota.json"
+err=$(sl "$GPUQUOTA" projects 2>&1 >/dev/null) || fail "gpuquota projects after an edit: $err"
+[[ $err == *"gpuquota.json differs from the configuration slurmctld runs (loaded "*"); run scontrol reconfigure"* ]] \
+	|| fail "gpuquota projects did not say the file differs: '$err'"
+[[ $(project_field team-a gpu_quota) == 3 ]] \
+	|| fail "gpuquota projects: quota $(project_field team-a gpu_quota), want the running 3"
+m=$(sl "$GPUQUOTA" metrics 2>/dev/null) || fail "gpuquota metrics after an edit"
+grep -qx 'gpuquota_config_disk_differs 1' <<<"$m" || fail "metrics: disk_differs not 1 after an edit"
 
 # 3. `gpuquota check FILE` never waits on the controller: with it up, the
 # fair shares on this cluster; with it stopped (its slurm.conf names a port

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 Suite *config_suite(void);
+Suite *running_config_suite(void);
 Suite *fairshare_suite(void);
 Suite *band_suite(void);
 Suite *hash_suite(void);
@@ -65,6 +66,7 @@ int main(void)
 	srunner_add_suite(sr, job_store_suite());
 	srunner_add_suite(sr, patience_suite());
 	srunner_add_suite(sr, config_suite());
+	srunner_add_suite(sr, running_config_suite());
 	srunner_add_suite(sr, gres_text_suite());
 	srunner_add_suite(sr, constraint_suite());
 	srunner_add_suite(sr, sort_suite());

@@ -1,11 +1,13 @@
 /*
  * test_pools.c - pools of GPUs: which pool a job is in, each pool its own
- * model, and a job listing several pools held by any pool's limit.
+ * model, a job listing several pools held by any pool's limit, and a
+ * project's numbers per pool in slurmctld's "loaded" line.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/advice.h"
 #include "config/config.h"
 #include "core/pools.h"
 #include "shared/job_facts.h"
@@ -283,12 +285,48 @@ START_TEST(pool_partitions_checked)
 }
 END_TEST
 
+/*
+ * slurmctld's "loaded" line lists each project's numbers in each pool
+ * (by_pool), not the top-level fields pools leave unused (quota 0,
+ * weight 1): two_pools' team-a has 2 GPUs in a100 and 1 in h100,
+ * team-b none in a100 (a pool its quota object leaves out: 0) and 2 in
+ * h100, weights 1.  Without pools: the project's own numbers.  Measured
+ * (n 0) and written, the same length; cut short, never past n.
+ */
+START_TEST(project_text_per_pool)
+{
+	char err[GQ_ERR_MAX], buf[128], small[8];
+	gq_config_t *cfg = NULL;
+	int n;
+
+	ck_assert_int_eq(gq_config_parse(two_pools, "t.json", &cfg, err,
+					 sizeof(err)), 0);
+	n = gq_config_project_text(cfg, 0, NULL, 0);
+	ck_assert_int_eq(gq_config_project_text(cfg, 0, buf, sizeof(buf)), n);
+	ck_assert_str_eq(buf, "team-a(a100:quota=2,weight=1;h100:quota=1,weight=1)");
+	ck_assert_int_eq(n, (int)strlen(buf));
+	gq_config_project_text(cfg, 1, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "team-b(a100:quota=0,weight=1;h100:quota=2,weight=1)");
+	ck_assert_int_eq(gq_config_project_text(cfg, 1, small, sizeof(small)),
+			 (int)strlen(buf));
+	ck_assert_str_eq(small, "team-b(");
+	gq_config_free(cfg);
+	ck_assert_int_eq(gq_config_parse(
+		"{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 3, \"over_quota_weight\": 2.5}]}",
+		"t.json", &cfg, err, sizeof(err)), 0);
+	gq_config_project_text(cfg, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "a(quota=3,weight=2.5)");
+	gq_config_free(cfg);
+}
+END_TEST
+
 Suite *pools_suite(void)
 {
 	Suite *s = suite_create("pools");
 	TCase *tc = tcase_create("pools");
 
 	tcase_add_test(tc, pool_of_job);
+	tcase_add_test(tc, project_text_per_pool);
 	tcase_add_test(tc, pools_apart);
 	tcase_add_test(tc, leaving_gpus_for_their_owner);
 	tcase_add_test(tc, array_listing_pools_starts_fewest_tasks);

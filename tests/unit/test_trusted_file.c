@@ -1,7 +1,8 @@
 /*
  * test_trusted_file.c - the files in StateSaveLocation are trusted only
  * when they are what they claim (tools/trusted_file.h): each reader (the
- * helper, the ledger, the usage file, the metrics file) refuses a link,
+ * helper, the ledger, the usage file, the metrics file, the running
+ * configuration's file) refuses a link,
  * a FIFO (without blocking), a directory, /dev/zero, a file larger than
  * its bound, one writable by others and one of another owner; the
  * writers never write through a link.
@@ -17,6 +18,7 @@
 
 #include "state/ledger.h"
 #include "state/metrics_file.h"
+#include "state/running_config.h"
 #include "state/usage.h"
 #include "tools/atomic_file.h"
 #include "tools/trusted_file.h"
@@ -362,6 +364,28 @@ START_TEST(metrics_refuses_bad_files)
 }
 END_TEST
 
+static int _running_read(const char *path, char *err, size_t errlen)
+{
+	gq_running_t r;
+	int rc = gq_running_file_read(path, &r, err, errlen);
+
+	gq_running_free(&r);
+	return rc;
+}
+
+/* The running configuration's file (bound 24 MiB + 64 KiB). */
+START_TEST(running_refuses_bad_files)
+{
+	char *good = _at("good"), *path = gq_running_file_path(dir);
+
+	_write(good, "{\"version\": 1, \"text\": \"{}\", \"hash\": \"08f44b07b5901a25\", \"loaded_at\": 1000}\n",
+	       0600);
+	_each_bad_refused(path, good, GQ_RUNNING_FILE_BOUND, _running_read);
+	free(good);
+	free(path);
+}
+END_TEST
+
 /*
  * The atomic writer: <file>.tmp a link to a victim file ("precious\n",
  * 9 bytes): the file is written, the victim untouched, the link gone.
@@ -402,6 +426,7 @@ Suite *trusted_file_suite(void)
 	tcase_add_test(tc, ledger_append_never_through_a_link);
 	tcase_add_test(tc, usage_refuses_bad_files);
 	tcase_add_test(tc, metrics_refuses_bad_files);
+	tcase_add_test(tc, running_refuses_bad_files);
 	tcase_add_test(tc, atomic_write_never_through_a_link);
 	suite_add_tcase(s, tc);
 	return s;

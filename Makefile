@@ -162,12 +162,13 @@ rpm: prepare
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.c)
-# test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command);
+# test_sync.c runs sacctmgr.c against a fake sacctmgr (-lslurm: its sync command),
+# test_import.c the draft of `gpuquota import`;
 # test_cli_metrics.c the exposition of `gpuquota metrics`, its cache and
 # its HTTP server (-lmicrohttpd); test_running_config.c the command's
 # choice of the running configuration (cli/running_config.c)
 # test_sim.c the simulator (src/sim)
-UNIT_CLI := src/cli/sync.c src/cli/sacctmgr.c src/cli/metrics.c \
+UNIT_CLI := src/cli/sync.c src/cli/sacctmgr.c src/cli/import.c src/cli/metrics.c \
 	src/cli/scrape_cache.c src/cli/serve.c src/cli/running_config.c
 UNIT_SIM := $(wildcard src/sim/*.c)
 $(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) $(UNIT_CLI) $(UNIT_CLI:.c=.h) $(UNIT_SIM) $(wildcard src/sim/*.h)

@@ -8,7 +8,11 @@
  *                                     workloads with project, GPUs, band,
  *                                     priority, quota use
  *   gpuquota check [FILE] [--json]    validate a config, show its fair shares
- *   gpuquota sync [--dry-run] [FILE]  slurmdbd's accounts to match the config
+ *   gpuquota sync [-n] [-i] [--reparent] [FILE]
+ *                                     slurmdbd's accounts to match the config
+ *                                     (cli/sacctmgr.h)
+ *   gpuquota import [-o FILE]         a draft config from slurmdbd's accounts
+ *                                     (cli/import.h)
  *   gpuquota --version                its version, and the Slurm it was built for
  *   gpuquota metrics [--listen ADDR:PORT [--cache-seconds S]]
  *                                     Prometheus text exposition (cli/metrics.h),
@@ -36,7 +40,9 @@
 /* public API only: the command links libslurm */
 #define GQ_SLURM_PUBLIC_ONLY
 #include "shared/slurm_compat.h"
+#include "cli/check_hints.h"
 #include "cli/checkpoint.h"
+#include "cli/import.h"
 #include "cli/ledger.h"
 #include "cli/metrics.h"
 #include "cli/read_api.h"
@@ -106,7 +112,8 @@ static void _usage(FILE *f)
 		"usage: gpuquota projects [--pool NAME] [--json]\n"
 		"       gpuquota jobs [-A account] [--pool NAME] [--json]\n"
 		"       gpuquota check [FILE] [--json]\n"
-		"       gpuquota sync [--dry-run] [FILE]\n"
+		"       gpuquota sync [-n|--dry-run] [-i|--immediate] [--reparent] [FILE]\n"
+		"       gpuquota import [-o FILE]\n"
 		"       gpuquota metrics [--listen ADDR:PORT [--cache-seconds S]]\n"
 		"                        (--listen: Slurm read at most every S s, 1-3600;\n"
 		"                         default gpuquota.json's settings.recompute_interval)\n"
@@ -115,17 +122,6 @@ static void _usage(FILE *f)
 		"       gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n"
 		"       gpuquota simulate (--trace CSV | --sacct FILE) (--nodes N --gpus-per-node G | --nodes-from FILE) [--json] [--accounts] [--plot FILE.png] CONFIG...|stock...\n"
 		"       gpuquota --version\n");
-}
-
-static bool _account_exists(const char *account, void *ctx)
-{
-	const gq_accts_t *a = ctx;
-	int k;
-
-	for (k = 0; k < a->n; k++)
-		if (!strcasecmp(a->a[k].name, account))
-			return true;
-	return false;
 }
 
 /* slurm.conf's AccountingStorageEnforce=limits: read_config.h's
@@ -176,15 +172,16 @@ static int _check_partitions(gq_cli_t *c)
 }
 
 /*
- * With slurmdbd: warn (stderr) about configured accounts it does not have,
- * in the words of slurmctld's log, and about gpu_limits without Slurm's
- * own limit behind them (gq_sync_backstop).
+ * Warn (stderr) about quotas beyond a pool's GPUs and, with slurmdbd,
+ * about configured accounts it does not have, in the words of
+ * slurmctld's log, accounts no project lists (cli/check_hints.h), and
+ * gpu_limits without Slurm's own limit behind them (gq_sync_backstop).
  */
 static void _check_accounts(gq_cli_t *c)
 {
+	gq_check_hints(c->cfg, c->dbd ? &c->accts : NULL, c->caps, _warn);
 	if (!c->dbd)
 		return;
-	gq_missing_accounts(c->cfg, _account_exists, _warn, &c->accts);
 	gq_sync_backstop(c->cfg, c->accts.a, c->accts.n, c->enforce_limits,
 			 _warn, NULL);
 }
@@ -1109,11 +1106,16 @@ int main(int argc, char **argv)
 	bool json = false, dry_run = false;
 	int opt, rc, cache = 0;
 
-	/* their own options (cli/ledger.h, cli/simulate.h) */
+	/* their own options (cli/ledger.h, cli/simulate.h, cli/sacctmgr.h,
+	 * cli/import.h) */
 	if (argc > 1 && !strcmp(argv[1], "ledger"))
 		return gq_ledger_command(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "simulate"))
 		return gq_simulate_command(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sync"))
+		return gq_sync_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "import"))
+		return gq_import_main(argc - 1, argv + 1);
 	while ((opt = getopt_long(argc, argv, "A:hjn", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
@@ -1161,7 +1163,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(cmd, "sync"))
-		return gq_sync_command(optind < argc ? argv[optind] : NULL, dry_run);
+		return gq_sync_command(optind < argc ? argv[optind] : NULL,
+				       &(gq_sync_flags_t){ .dry_run = dry_run });
 	/* a file is judged before libslurm looks, and without waiting on a
 	 * controller (GQ_CHECK_WAIT_MS at most) */
 	if (!strcmp(cmd, "check") && optind < argc &&

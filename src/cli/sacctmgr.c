@@ -9,6 +9,7 @@
 #define _GNU_SOURCE	/* pipe2, asprintf */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,9 +167,23 @@ void gq_sacctmgr_accounts_free(gq_accts_t *a)
 	for (i = 0; i < a->n; i++) {
 		free((char *)a->a[i].name);
 		free((char *)a->a[i].parent);
+		free((char *)a->a[i].grptres);
 	}
 	free(a->a);
 	memset(a, 0, sizeof(*a));
+}
+
+/* A user's association counts on its account: sacctmgr lists an account
+ * before its users, so the latest of that name. */
+static void _user_row(gq_accts_t *out, const char *account)
+{
+	int i;
+
+	for (i = out->n - 1; i >= 0; i--)
+		if (!strcasecmp(out->a[i].name, account)) {
+			out->a[i].nusers++;
+			return;
+		}
 }
 
 /* Account|User|ParentName|GrpTRES */
@@ -179,17 +194,23 @@ static int _assoc_row(char *line, void *arg)
 	gq_acct_t *na, *a;
 
 	_fields(line, f, 4);
-	if (!*f[0] || *f[1])
-		return 0;	/* a user's association */
+	if (!*f[0])
+		return 0;
+	if (*f[1]) {
+		_user_row(out, f[0]);
+		return 0;
+	}
 	if (!(na = realloc(out->a, sizeof(*na) * (out->n + 1))))
 		return -1;
 	out->a = na;
 	a = &na[out->n];
+	memset(a, 0, sizeof(*a));
 	a->name = strdup(f[0]);
 	a->parent = strdup(*f[2] ? f[2] : "root");
+	a->grptres = strdup(f[3]);
 	a->gpu_limit = gq_sync_grptres_gpus(f[3]);
 	out->n++;	/* counted now so that the free below frees it */
-	return a->name && a->parent ? 0 : -1;
+	return a->name && a->parent && a->grptres ? 0 : -1;
 }
 
 int gq_sacctmgr_accounts(const char *cluster, gq_accts_t *out)
@@ -290,14 +311,17 @@ bool gq_sacctmgr_is_dbd(const slurm_conf_t *conf)
 	       strstr(conf->accounting_storage_type, "slurmdbd");
 }
 
-/* Print the plan; unless dry_run, run each command, stopping at a failure. */
-static int _run_plan(const gq_plan_t *plan, const char *cluster, bool dry_run)
+static void _note(const char *line, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "gpuquota: note: %s\n", line);
+}
+
+/* Print each command of plan, prefixed; 0, or 1 out of memory. */
+static int _print_plan(const gq_plan_t *plan, const char *prefix)
 {
 	int i;
 
-	if (!plan->n)
-		printf("gpuquota: slurmdbd accounts of %s already match the configuration\n",
-		       cluster);
 	for (i = 0; i < plan->n; i++) {
 		char *s = gq_sync_cmd_str(&plan->cmds[i]);
 
@@ -305,8 +329,26 @@ static int _run_plan(const gq_plan_t *plan, const char *cluster, bool dry_run)
 			fprintf(stderr, "gpuquota: out of memory\n");
 			return 1;
 		}
-		printf("%ssacctmgr -i %s\n", dry_run ? "would run: " : "", s);
-		if (!dry_run && gq_sacctmgr_run(&plan->cmds[i])) {
+		printf("%ssacctmgr -i %s\n", prefix, s);
+		free(s);
+	}
+	return 0;
+}
+
+/* Run each command, stopping at a failure: 0, or 1. */
+static int _apply_plan(const gq_plan_t *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->n; i++) {
+		char *s = gq_sync_cmd_str(&plan->cmds[i]);
+
+		if (!s) {
+			fprintf(stderr, "gpuquota: out of memory\n");
+			return 1;
+		}
+		printf("sacctmgr -i %s\n", s);
+		if (gq_sacctmgr_run(&plan->cmds[i])) {
 			fprintf(stderr, "gpuquota: failed: sacctmgr -i %s\n",
 				s);
 			free(s);
@@ -317,13 +359,114 @@ static int _run_plan(const gq_plan_t *plan, const char *cluster, bool dry_run)
 	return 0;
 }
 
-int gq_sync_command(const char *file, bool dry_run)
+/* Ask on a terminal; stdin not one answers no. */
+static bool _confirmed(int n)
+{
+	char line[64];
+
+	if (!isatty(STDIN_FILENO))
+		return false;
+	printf("Apply these %d changes? [y/N] ", n);
+	fflush(stdout);
+	return fgets(line, sizeof(line), stdin) && gq_sync_answer_yes(line);
+}
+
+/* Print the plan, and run it when -i or the admin says yes. */
+static int _run_plan(const gq_plan_t *plan, const char *cluster,
+		     const gq_sync_flags_t *flags)
+{
+	if (!plan->n) {
+		printf("gpuquota: slurmdbd accounts of %s already match the configuration\n",
+		       cluster);
+		return 0;
+	}
+	if (flags->immediate)
+		return _apply_plan(plan);
+	if (_print_plan(plan, "would run: "))
+		return 1;
+	if (flags->dry_run)
+		return 0;
+	if (!_confirmed(plan->n)) {
+		printf("gpuquota: nothing applied; use -i to apply without asking\n");
+		return 0;
+	}
+	return _apply_plan(plan);
+}
+
+/*
+ * With pools, each pool's GPU type Slurm can limit alone, from the nodes
+ * and AccountingStorageTRES; types all NULL when nodes cannot be read
+ * (said).  0, or -1 out of memory.
+ */
+static int _pool_types(const gq_config_t *cfg, const char *acct_tres,
+		       char **types)
+{
+	node_info_msg_t *nodes = NULL;
+	partition_info_msg_t *parts = NULL;
+	gq_sync_node_t *sn = NULL;
+	int i, rc = 0;
+
+	for (i = 0; i < cfg->npools; i++)
+		types[i] = NULL;
+	if (!cfg->npools)
+		return 0;
+	if (slurm_load_node(0, &nodes, SHOW_ALL) ||
+	    slurm_load_partitions(0, &parts, SHOW_ALL)) {
+		_note("nodes not read: per-pool limits get no GrpTRES=gres/gpu:TYPE", NULL);
+		goto out;
+	}
+	slurm_populate_node_partitions(nodes, parts);
+	if (!(sn = calloc(nodes->record_count + 1, sizeof(*sn)))) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < (int)nodes->record_count; i++) {
+		sn[i].gres = nodes->node_array[i].gres;
+		sn[i].partitions = nodes->node_array[i].partitions;
+	}
+	rc = gq_sync_pool_types(cfg, sn, (int)nodes->record_count, acct_tres,
+				types, _note, NULL);
+out:
+	free(sn);
+	slurm_free_node_info_msg(nodes);
+	slurm_free_partition_info_msg(parts);
+	return rc;
+}
+
+/* Plan against slurmdbd's accounts and run the plan: an exit status. */
+static int _sync(const gq_config_t *cfg, const char *cluster,
+		 const char *acct_tres, const gq_sync_flags_t *flags)
+{
+	char *types[cfg->npools + 1];
+	gq_sync_opts_t opts = { .reparent = flags->reparent,
+				.pool_type = types, .note = _note };
+	gq_accts_t have;
+	gq_plan_t plan;
+	int rc, k;
+
+	if (gq_sacctmgr_accounts(cluster, &have)) {
+		fprintf(stderr, "gpuquota: sacctmgr show assoc failed\n");
+		return 1;
+	}
+	if (_pool_types(cfg, acct_tres, types) ||
+	    gq_sync_plan(cfg, have.a, have.n, cluster, &opts, &plan)) {
+		fprintf(stderr, "gpuquota: out of memory\n");
+		rc = 1;
+	} else {
+		rc = _run_plan(&plan, cluster, flags);
+		gq_sync_plan_free(&plan);
+	}
+	for (k = 0; k < cfg->npools; k++)
+		free(types[k]);
+	gq_sacctmgr_accounts_free(&have);
+	return rc;
+}
+
+int gq_sync_command(const char *file, const gq_sync_flags_t *flags)
 {
 	slurm_conf_t *conf = NULL;
 	gq_config_t *cfg = NULL;
-	gq_accts_t have;
-	gq_plan_t plan;
-	char err[GQ_ERR_MAX], *path, *cluster;
+	char err[GQ_ERR_MAX], *path, *cluster, *tres;
 	int rc;
 
 	if (slurm_load_ctl_conf(0, &conf)) {
@@ -340,32 +483,60 @@ int gq_sync_command(const char *file, bool dry_run)
 	path = file ? strdup(file) :
 		gq_config_path(conf->slurm_conf, conf->priority_params);
 	cluster = strdup(conf->cluster_name ? conf->cluster_name : "");
+	tres = strdup(conf->accounting_storage_tres ?
+		      conf->accounting_storage_tres : "");
 	gq_free_ctl_conf(conf);
-	if (!path || !cluster) {
+	if (!path || !cluster || !tres) {
 		fprintf(stderr, "gpuquota: out of memory\n");
-		free(path);
-		free(cluster);
-		return 1;
-	}
-	if (gq_config_load(path, &cfg, err, sizeof(err))) {
+		rc = 1;
+	} else if (gq_config_load(path, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "gpuquota: %s\n", err);
-		free(path);
-		free(cluster);
-		return 2;
+		rc = 2;
+	} else {
+		rc = _sync(cfg, cluster, tres, flags);
+		gq_config_free(cfg);
 	}
 	free(path);
-	if (gq_sacctmgr_accounts(cluster, &have)) {
-		fprintf(stderr, "gpuquota: sacctmgr show assoc failed\n");
-		rc = 1;
-	} else if (gq_sync_plan(cfg, have.a, have.n, cluster, &plan)) {
-		fprintf(stderr, "gpuquota: out of memory\n");
-		rc = 1;
-	} else {
-		rc = _run_plan(&plan, cluster, dry_run);
-		gq_sync_plan_free(&plan);
-	}
-	gq_sacctmgr_accounts_free(&have);
-	gq_config_free(cfg);
 	free(cluster);
+	free(tres);
 	return rc;
+}
+
+int gq_sync_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "immediate", no_argument, NULL, 'i' },
+		{ "reparent", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	gq_sync_flags_t flags = { 0 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "nih", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			flags.dry_run = true;
+			break;
+		case 'i':
+			flags.immediate = true;
+			break;
+		case 'r':
+			flags.reparent = true;
+			break;
+		case 'h':
+			printf(GQ_SYNC_USAGE);
+			return 0;
+		default:
+			fprintf(stderr, GQ_SYNC_USAGE);
+			return 2;
+		}
+	}
+	if (argc - optind > 1 || (flags.dry_run && flags.immediate)) {
+		fprintf(stderr, GQ_SYNC_USAGE);
+		return 2;
+	}
+	return gq_sync_command(optind < argc ? argv[optind] : NULL, &flags);
 }

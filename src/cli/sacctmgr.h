@@ -1,7 +1,8 @@
 /*
  * sacctmgr.h - runs sacctmgr without a shell and reads its parsable output:
  * slurmdbd's account associations and QOS priorities for the gpuquota
- * command, and `gpuquota sync`, which runs the plan of sync.h.
+ * command, and `gpuquota sync`, which runs the plan of sync.h (asking
+ * first unless -i).
  *
  * Every command is an argument vector given to execvp: a name with a space
  * or a quote is one argument, and nothing is interpreted by a shell.
@@ -71,13 +72,27 @@ void gq_sacctmgr_qos_free(gq_qos_table_t *t);
 /* Does this cluster account through slurmdbd? */
 bool gq_sacctmgr_is_dbd(const slurm_conf_t *conf);
 
+/* How `gpuquota sync` runs its plan. */
+typedef struct {
+	bool dry_run;	/* only print the commands */
+	bool immediate;	/* -i: run them without asking */
+	bool reparent;	/* move accounts under the configuration's parent */
+} gq_sync_flags_t;
+
+#define GQ_SYNC_USAGE \
+	"usage: gpuquota sync [-n|--dry-run] [-i|--immediate] [--reparent] [FILE]\n"
+
 /*
- * gpuquota sync [--dry-run] [FILE]: make slurmdbd's accounts match the
- * configuration (FILE, or the one Slurm's configuration names) by running
- * the plan of gq_sync_plan; dry_run only prints the commands.  Returns the
- * command's exit status: 0, 1 (Slurm, sacctmgr or memory failed), 2 (bad
- * configuration).
+ * gpuquota sync: make slurmdbd's accounts match the configuration (FILE,
+ * or the one Slurm's configuration names) by running the plan of
+ * gq_sync_plan.  It prints the plan and runs it with -i, or when the
+ * admin answers y on a terminal; stdin not a terminal answers no.
+ * Returns the command's exit status: 0, 1 (Slurm, sacctmgr or memory
+ * failed), 2 (bad configuration).
  */
-int gq_sync_command(const char *file, bool dry_run);
+int gq_sync_command(const char *file, const gq_sync_flags_t *flags);
+
+/* `gpuquota sync ARGS...`: argv[0] is "sync"; its own options. */
+int gq_sync_main(int argc, char **argv);
 
 #endif

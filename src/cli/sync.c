@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE	/* vasprintf, open_memstream */
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <strings.h>
 
 #include "cli/sync.h"
+#include "tools/gres_text.h"
 
 long gq_sync_grptres_gpus(const char *grptres)
 {
@@ -22,6 +24,151 @@ long gq_sync_grptres_gpus(const char *grptres)
 		if (p == grptres || p[-1] == ',')
 			return strtol(p + strlen("gres/gpu="), NULL, 10);
 		p++;
+	}
+	return -1;
+}
+
+long gq_sync_grptres_typed(const char *grptres, const char *type)
+{
+	size_t tl = type ? strlen(type) : 0;
+	const char *p = grptres;
+
+	if (!tl)
+		return -1;
+	while (p && (p = strstr(p, "gres/gpu:"))) {
+		const char *t = p + strlen("gres/gpu:");
+
+		if ((p == grptres || p[-1] == ',') && !strncmp(t, type, tl) &&
+		    t[tl] == '=')
+			return strtol(t + tl + 1, NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
+/* Is partition one of pool k's? */
+static bool _pool_has(const gq_pool_cfg_t *pool, const char *part,
+		      size_t len)
+{
+	int i;
+
+	for (i = 0; i < pool->npartitions; i++)
+		if (strlen(pool->partitions[i]) == len &&
+		    !strncmp(pool->partitions[i], part, len))
+			return true;
+	return false;
+}
+
+/* Is node in pool (one of its partitions in the comma list)? */
+static bool _node_in(const gq_pool_cfg_t *pool, const gq_sync_node_t *node)
+{
+	const char *p = node->partitions, *e;
+
+	while (p && *p) {
+		e = strchr(p, ',');
+		if (_pool_has(pool, p, e ? (size_t)(e - p) : strlen(p)))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * The one GPU type of pool k's nodes into buf, or why there is none
+ * (returned; NULL when buf holds the type).
+ */
+static const char *_one_type(const gq_config_t *cfg, int k,
+			     const gq_sync_node_t *nodes, int nnodes,
+			     char *buf, size_t len)
+{
+	char t[128];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < nnodes; i++) {
+		uint64_t gpus = gq_gres_text_gpus(nodes[i].gres);
+
+		if (!gpus || !_node_in(&cfg->pools[k], &nodes[i]))
+			continue;
+		if (!gq_gres_text_type(nodes[i].gres, t, sizeof(t)) ||
+		    gq_gres_text_gpus_of_type(nodes[i].gres, t) != gpus)
+			return "its nodes have GPUs without a type or of several types";
+		if (buf[0] && strcmp(buf, t))
+			return "its nodes have GPUs of several types";
+		snprintf(buf, len, "%s", t);
+	}
+	if (!buf[0])
+		return "it has no GPU node";
+	for (i = 0; i < nnodes; i++)
+		if (!_node_in(&cfg->pools[k], &nodes[i]) &&
+		    gq_gres_text_gpus_of_type(nodes[i].gres, buf))
+			return "nodes outside it have GPUs of its type";
+	return NULL;
+}
+
+/* Does some project or department have a limit in pool k? */
+static bool _limited_in(const gq_config_t *cfg, int k)
+{
+	int i;
+
+	for (i = 0; i < cfg->nprojects; i++)
+		if (cfg->projects[i].by_pool[k].gpu_limit != GQ_NO_LIMIT)
+			return true;
+	for (i = 0; i < cfg->ndepts; i++)
+		if (cfg->depts[i].by_pool[k].gpu_limit != GQ_NO_LIMIT)
+			return true;
+	return false;
+}
+
+/* Does the comma list tres have the entry "gres/gpu:TYPE"? */
+static bool _tres_lists(const char *tres, const char *type)
+{
+	char want[160];
+	const char *p = tres;
+	size_t wl;
+
+	snprintf(want, sizeof(want), "gres/gpu:%s", type);
+	wl = strlen(want);
+	while (p && (p = strstr(p, want))) {
+		if ((p == tres || p[-1] == ',') && (!p[wl] || p[wl] == ','))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+int gq_sync_pool_types(const gq_config_t *cfg, const gq_sync_node_t *nodes,
+		       int nnodes, const char *acct_tres, char **types,
+		       void (*note)(const char *line, void *ctx), void *ctx)
+{
+	char type[128], line[512], lacks[200];
+	const char *why;
+	int k;
+
+	for (k = 0; k < cfg->npools; k++)
+		types[k] = NULL;
+	for (k = 0; k < cfg->npools; k++) {
+		why = _one_type(cfg, k, nodes, nnodes, type, sizeof(type));
+		if (!why && !_tres_lists(acct_tres, type)) {
+			snprintf(lacks, sizeof(lacks),
+				 "AccountingStorageTRES does not list gres/gpu:%s",
+				 type);
+			why = lacks;
+		}
+		if (!why && !(types[k] = strdup(type)))
+			goto oom;
+		if (!why || !note || !_limited_in(cfg, k))
+			continue;
+		snprintf(line, sizeof(line),
+			 "pool %s: no GrpTRES=gres/gpu:TYPE limit: %s",
+			 cfg->pools[k].name, why);
+		note(line, ctx);
+	}
+	return 0;
+oom:
+	for (k = 0; k < cfg->npools; k++) {
+		free(types[k]);
+		types[k] = NULL;
 	}
 	return -1;
 }
@@ -127,35 +274,11 @@ static int _modify(gq_plan_t *p, const char *name, const char *cluster,
 	return _add(p, &c, failed);
 }
 
-/* One account: create it, move it under parent, set its GPU limit. */
-static int _account(gq_plan_t *p, const gq_acct_t *accts, int nacct,
-		    const char *cluster, const char *name, const char *parent,
-		    int limit)
-{
-	const gq_acct_t *have = _find(accts, nacct, name);
-	long want = limit == GQ_NO_LIMIT ? -1 : limit;
-
-	if (!have) {
-		if (_create(p, name, cluster, parent ? parent : "root"))
-			return -1;
-		if (want >= 0 &&
-		    _modify(p, name, cluster, "GrpTRES=gres/gpu=%ld", want))
-			return -1;
-		return 0;
-	}
-	if (parent && (!have->parent || strcasecmp(have->parent, parent)) &&
-	    _modify(p, name, cluster, "Parent=%s", parent))
-		return -1;
-	if (have->gpu_limit != want &&
-	    _modify(p, name, cluster, "GrpTRES=gres/gpu=%ld", want))
-		return -1;
-	return 0;
-}
-
 /*
  * The limit Slurm can enforce for an account: its gpu_limit, or with
- * pools their sum (GrpTRES counts GPUs of every partition; each pool's own
- * limit is gpuquota's to enforce), none when some pool has none.
+ * pools their sum (GrpTRES gres/gpu counts GPUs of every partition; each
+ * pool's own limit is a typed GrpTRES or gpuquota's alone), none when
+ * some pool has none.
  */
 static int _slurm_limit(const gq_config_t *cfg, int limit,
 			const gq_pool_numbers_t *by_pool)
@@ -171,6 +294,120 @@ static int _slurm_limit(const gq_config_t *cfg, int limit,
 		sum += by_pool[k].gpu_limit;
 	}
 	return sum > INT_MAX ? GQ_NO_LIMIT : (int)sum;
+}
+
+/* What planning one account needs besides its own numbers. */
+typedef struct {
+	const gq_config_t *cfg;
+	const gq_acct_t *accts;
+	int nacct;
+	const char *cluster;
+	const gq_sync_opts_t *opts;
+	gq_plan_t *out;
+} gq_planner_t;
+
+static void _note(const gq_planner_t *pl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void _note(const gq_planner_t *pl, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!pl->opts->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pl->opts->note(line, pl->opts->ctx);
+}
+
+/* Pool k's type, when Slurm can limit it alone. */
+static const char *_type(const gq_planner_t *pl, int k)
+{
+	return pl->opts->pool_type ? pl->opts->pool_type[k] : NULL;
+}
+
+/*
+ * The GrpTRES entries that differ from have (NULL: a new account) as
+ * "gres/gpu=N,gres/gpu:TYPE=M"; "" when none.  Malloc'ed, NULL out of
+ * memory.
+ */
+static char *_grptres(const gq_planner_t *pl, const gq_acct_t *have,
+		      int limit, const gq_pool_numbers_t *by_pool)
+{
+	long want = limit == GQ_NO_LIMIT ? -1 : limit, got, w;
+	char *s = NULL;
+	size_t len;
+	FILE *f = open_memstream(&s, &len);
+	int k, n = 0;
+
+	if (!f)
+		return NULL;
+	if ((have ? have->gpu_limit : -1) != want)
+		n += fprintf(f, "gres/gpu=%ld", want) > 0;
+	for (k = 0; by_pool && k < pl->cfg->npools; k++) {
+		const char *t = _type(pl, k);
+
+		if (!t)
+			continue;
+		w = by_pool[k].gpu_limit == GQ_NO_LIMIT ? -1 :
+			by_pool[k].gpu_limit;
+		got = have ? gq_sync_grptres_typed(have->grptres, t) : -1;
+		if (got != w)
+			n += fprintf(f, "%sgres/gpu:%s=%ld", n ? "," : "", t,
+				     w) > 0;
+	}
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* One account: create it, move it under parent, set its GPU limits. */
+static int _account(const gq_planner_t *pl, const char *name,
+		    const char *parent, int limit,
+		    const gq_pool_numbers_t *by_pool)
+{
+	const gq_acct_t *have = _find(pl->accts, pl->nacct, name);
+	char *tres = _grptres(pl, have, _slurm_limit(pl->cfg, limit, by_pool),
+			      by_pool);
+	int rc = 0;
+
+	if (!tres)
+		return -1;
+	if (!have) {
+		rc = _create(pl->out, name, pl->cluster,
+			     parent ? parent : "root");
+	} else if (parent && (!have->parent ||
+			      strcasecmp(have->parent, parent))) {
+		if (pl->opts->reparent)
+			rc = _modify(pl->out, name, pl->cluster, "Parent=%s",
+				     parent);
+		else
+			_note(pl, "account %s: its parent is %s in slurmdbd, %s in the configuration: not moved (moving an account moves its users and the limits and fair share they inherit; --reparent moves it)",
+			      name, have->parent ? have->parent : "none",
+			      parent);
+	}
+	if (!rc && *tres)
+		rc = _modify(pl->out, name, pl->cluster, "GrpTRES=%s", tres);
+	free(tres);
+	return rc;
+}
+
+/* Each pool limit of who (kind "project" or "department") that Slurm
+ * cannot express: one note. */
+static void _pool_notes(const gq_planner_t *pl, const char *kind,
+			const char *who, const gq_pool_numbers_t *by_pool)
+{
+	int k;
+
+	for (k = 0; by_pool && pl->cfg->npools > 1 && k < pl->cfg->npools;
+	     k++)
+		if (by_pool[k].gpu_limit != GQ_NO_LIMIT && !_type(pl, k))
+			_note(pl, "%s %s: limit in pool %s has no Slurm equivalent; gpuquota enforces it alone",
+			      kind, who, pl->cfg->pools[k].name);
 }
 
 /* One account's backstop: 1 when it exists and lacks the limit. */
@@ -221,26 +458,31 @@ int gq_sync_backstop(const gq_config_t *cfg, const gq_acct_t *accts,
 }
 
 int gq_sync_plan(const gq_config_t *cfg, const gq_acct_t *accts, int nacct,
-		 const char *cluster, gq_plan_t *out)
+		 const char *cluster, const gq_sync_opts_t *opts,
+		 gq_plan_t *out)
 {
+	static const gq_sync_opts_t none = { 0 };
+	gq_planner_t pl = { cfg, accts, nacct, cluster, opts ? opts : &none,
+			    out };
 	int i, j;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < cfg->ndepts; i++)
-		if (_account(out, accts, nacct, cluster, cfg->depts[i].name,
-			     NULL, _slurm_limit(cfg, cfg->depts[i].gpu_limit,
-						cfg->depts[i].by_pool)))
+	for (i = 0; i < cfg->ndepts; i++) {
+		const gq_dept_cfg_t *d = &cfg->depts[i];
+
+		_pool_notes(&pl, "department", d->name, d->by_pool);
+		if (_account(&pl, d->name, NULL, d->gpu_limit, d->by_pool))
 			goto fail;
+	}
 	for (i = 0; i < cfg->nprojects; i++) {
 		const gq_project_cfg_t *pc = &cfg->projects[i];
 		const char *parent = pc->department >= 0 ?
 			cfg->depts[pc->department].name : NULL;
 
+		_pool_notes(&pl, "project", pc->name, pc->by_pool);
 		for (j = 0; j < pc->naccounts; j++)
-			if (_account(out, accts, nacct, cluster,
-				     pc->accounts[j], parent,
-				     _slurm_limit(cfg, pc->gpu_limit,
-						  pc->by_pool)))
+			if (_account(&pl, pc->accounts[j], parent,
+				     pc->gpu_limit, pc->by_pool))
 				goto fail;
 	}
 	return 0;
@@ -257,6 +499,20 @@ void gq_sync_plan_free(gq_plan_t *plan)
 		_cmd_free(&plan->cmds[i]);
 	free(plan->cmds);
 	memset(plan, 0, sizeof(*plan));
+}
+
+bool gq_sync_answer_yes(const char *line)
+{
+	size_t n = strcspn(line, "\r\n");
+
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	while (n && (*line == ' ' || *line == '\t')) {
+		line++;
+		n--;
+	}
+	return (n == 1 && !strncasecmp(line, "y", 1)) ||
+	       (n == 3 && !strncasecmp(line, "yes", 3));
 }
 
 /* A shell takes s as it is: a non-empty word of these characters only. */

@@ -239,6 +239,16 @@ bool gq_config_name_char(unsigned char c)
 	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
 }
 
+bool gq_config_name_ok(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!gq_config_name_char((unsigned char)s[i]))
+			return false;
+	return i > 0 && i <= GQ_NAME_MAX;
+}
+
 /* Names compare without case: Slurm keeps accounts in lower case. */
 static unsigned long _hash_nocase(const void *k)
 {

@@ -149,6 +149,9 @@ void gq_config_require_owner(long uid);
 /* May c stand in a name of the file (letters, digits, '.', '_', '-')? */
 bool gq_config_name_char(unsigned char c);
 
+/* May s be a name of the file (1 to 64 such characters)? */
+bool gq_config_name_ok(const char *s);
+
 /*
  * The grace time of the jobs of the project named `project` (a project's
  * own, else settings.grace_time; an account no project lists gets the

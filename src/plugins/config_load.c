@@ -137,7 +137,8 @@ static void _check_accounts(const gq_config_t *cfg)
 		return;
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list) {
-		gq_missing_accounts(cfg, _assoc_exists, _report_missing, NULL);
+		gq_missing_accounts(cfg, _assoc_exists, NULL, _report_missing,
+				    NULL);
 		accounts_checked = true;
 	}
 	assoc_mgr_unlock(&locks);

@@ -502,10 +502,12 @@ void gq_missing_partitions(const gq_config_t *cfg,
 
 void gq_missing_accounts(const gq_config_t *cfg,
 			 bool (*exists)(const char *account, void *ctx),
+			 const char *(*nearest)(const char *account, void *ctx),
 			 void (*report)(const char *line, void *ctx),
 			 void *ctx)
 {
-	char line[GQ_LINE_MAX];
+	char line[GQ_LINE_MAX], mean[GQ_LINE_MAX / 2];
+	const char *near;
 	int i, j;
 
 	for (i = 0; i < cfg->nprojects; i++) {
@@ -514,9 +516,14 @@ void gq_missing_accounts(const gq_config_t *cfg,
 		for (j = 0; j < pc->naccounts; j++) {
 			if (exists(pc->accounts[j], ctx))
 				continue;
+			near = nearest ? nearest(pc->accounts[j], ctx) : NULL;
+			mean[0] = '\0';
+			if (near)
+				snprintf(mean, sizeof(mean),
+					 "; did you mean '%s'?", near);
 			snprintf(line, sizeof(line),
-				 "project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)",
-				 pc->name, pc->accounts[j]);
+				 "project %s: account %s does not exist in slurmdbd: Slurm refuses its jobs where AccountingStorageEnforce has associations (`gpuquota sync` creates it)%s",
+				 pc->name, pc->accounts[j], mean);
 			report(line, ctx);
 		}
 	}

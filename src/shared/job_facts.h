@@ -292,11 +292,6 @@ uint64_t gq_node_capacity(uint32_t node_state, uint64_t total,
 			  uint64_t allocated);
 
 /*
- * Configured accounts slurmdbd does not have: `exists` says whether an
- * account exists, `report` gets one line per missing account (the same
- * words in slurmctld's log and the command's warning).
- */
-/*
  * Every partition the pools (or settings.partitions) name should exist
  * and have nodes: `nodes` says how many a partition has, -1 when Slurm
  * has no such partition.  One line per partition that does not, with
@@ -307,8 +302,16 @@ void gq_missing_partitions(const gq_config_t *cfg,
 			   void (*report)(const char *line, void *ctx),
 			   void *ctx);
 
+/*
+ * Configured accounts slurmdbd does not have: `exists` says whether an
+ * account exists, `report` gets one line per missing account (the same
+ * words in slurmctld's log and the command's warning).  `nearest`, when
+ * not NULL, names an existing account the missing one may mean (or NULL),
+ * said as "did you mean 'NAME'?".
+ */
 void gq_missing_accounts(const gq_config_t *cfg,
 			 bool (*exists)(const char *account, void *ctx),
+			 const char *(*nearest)(const char *account, void *ctx),
 			 void (*report)(const char *line, void *ctx),
 			 void *ctx);
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # gpuquota with slurmdbd and MariaDB (accounting mode only):
-#  1. gpuquota sync --dry-run / sync: departments become parent accounts,
-#     projects' accounts go under them, gpu_limit becomes GrpTRES=gres/gpu=N;
-#     a second sync has nothing to do.
+#  1. gpuquota sync --dry-run / sync -i --reparent: departments become
+#     parent accounts, projects' accounts go under them (only with
+#     --reparent: without it a note says what stays), gpu_limit becomes
+#     GrpTRES=gres/gpu=N; without -i and a terminal nothing is applied; a
+#     second sync has nothing to do.
 #  2. Slurm's account tree is structure: an account under a department's
 #     account belongs to the department even when gpuquota.json does not say.
 #  3. A configured account missing from slurmdbd is reported in the log and
@@ -24,16 +26,23 @@ assoc() { # ACCOUNT -> "parent|grptres" of the account's association
 }
 
 # 1. sync
-plan=$(sl "$GPUQUOTA" sync --dry-run)
+plan=$(sl "$GPUQUOTA" sync --dry-run 2>&1)
 [[ $plan == *"would run: sacctmgr -i add account research Cluster=$cluster Parent=root"* ]] \
 	|| fail "dry run: no research account: $plan"
+[[ $plan != *"set Parent=research"* ]] || fail "dry run: nlp moved without --reparent: $plan"
+[[ $plan == *"note: account nlp: its parent is root in slurmdbd, research in the configuration: not moved"* ]] \
+	|| fail "dry run: no note on nlp's parent: $plan"
+plan=$(sl "$GPUQUOTA" sync --dry-run --reparent)
 [[ $plan == *"would run: sacctmgr -i modify account where name=nlp cluster=$cluster set Parent=research"* ]] \
-	|| fail "dry run: nlp not moved: $plan"
+	|| fail "dry run --reparent: nlp not moved: $plan"
 [[ $(assoc research) == "" ]] || fail "--dry-run changed slurmdbd"
-sl "$GPUQUOTA" sync >/dev/null || fail "gpuquota sync failed"
+out=$(sl "$GPUQUOTA" sync --reparent </dev/null) || fail "gpuquota sync without -i failed"
+[[ $out == *"nothing applied; use -i"* ]] || fail "sync without -i: $out"
+[[ $(assoc research) == "" ]] || fail "sync without -i changed slurmdbd"
+sl "$GPUQUOTA" sync -i --reparent >/dev/null || fail "gpuquota sync failed"
 [[ $(assoc research) == "root|gres/gpu=4" ]] || fail "research: $(assoc research)"
 [[ $(assoc nlp) == "research|gres/gpu=3" ]] || fail "nlp: $(assoc nlp)"
-[[ $(sl "$GPUQUOTA" sync) == *"already match"* ]] || fail "second sync not empty"
+[[ $(sl "$GPUQUOTA" sync -i) == *"already match"* ]] || fail "second sync not empty"
 
 # 2. the tree: vision moved under research by an admin
 sl sacctmgr -i modify account where name=vision cluster="$cluster" set Parent=research >/dev/null

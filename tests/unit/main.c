@@ -25,6 +25,8 @@ Suite *constraint_suite(void);
 Suite *sort_suite(void);
 Suite *job_facts_suite(void);
 Suite *sync_suite(void);
+Suite *import_suite(void);
+Suite *hints_suite(void);
 Suite *state_suite(void);
 Suite *usage_suite(void);
 Suite *property_suite(void);
@@ -72,6 +74,8 @@ int main(void)
 	srunner_add_suite(sr, sort_suite());
 	srunner_add_suite(sr, job_facts_suite());
 	srunner_add_suite(sr, sync_suite());
+	srunner_add_suite(sr, import_suite());
+	srunner_add_suite(sr, hints_suite());
 	srunner_add_suite(sr, state_suite());
 	srunner_add_suite(sr, property_suite());
 	srunner_add_suite(sr, metrics_suite());

@@ -286,7 +286,7 @@ START_TEST(facts_missing_accounts)
 	gq_config_t cfg = { .projects = &p, .nprojects = 1 };
 	int n = 0;
 
-	gq_missing_accounts(&cfg, _only_team_a, _count, &n);
+	gq_missing_accounts(&cfg, _only_team_a, NULL, _count, &n);
 	ck_assert_int_eq(n, 1);
 }
 END_TEST

@@ -41,6 +41,9 @@ END_TEST
 static char *acc_v[] = { "vision" }, *acc_n[] = { "nlp" },
 	    *acc_s[] = { "search", "search-ci" };
 
+/* Plans that move accounts (`gpuquota sync --reparent`). */
+static const gq_sync_opts_t reparent = { .reparent = true };
+
 static gq_config_t research_config(gq_dept_cfg_t *d, gq_project_cfg_t *p)
 {
 	gq_config_t cfg = { .projects = p, .nprojects = 3, .depts = d,
@@ -68,7 +71,8 @@ static gq_config_t research_config(gq_dept_cfg_t *d, gq_project_cfg_t *p)
  * limit), nlp (research, limit 6), search (accounts search and search-ci,
  * limit 3).  slurmdbd has: research (under root, no limit), vision (under
  * root, limit 2), search (under root, limit 3).
- * Plan: research limit 10; vision moved under research, limit cleared;
+ * Plan (--reparent): research limit 10; vision moved under research,
+ * limit cleared;
  * nlp created under research with limit 6; search unchanged; search-ci
  * created with limit 3 (each account of a project gets the project's
  * limit).
@@ -78,12 +82,13 @@ START_TEST(plan_changes)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[3] = { { "research", "root", -1 },
-			      { "vision", "root", 2 },
-			      { "search", "root", 3 } };
+	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
+			      { "vision", "root", 2, NULL, 0 },
+			      { "search", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &plan), 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &reparent, &plan),
+			 0);
 	ck_assert_int_eq(plan.n, 7);
 	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
 	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set Parent=research");
@@ -99,13 +104,14 @@ START_TEST(plan_changes)
 
 	/* in sync: nothing to do */
 	{
-		gq_acct_t all[5] = { { "research", "root", 10 },
-				     { "vision", "research", -1 },
-				     { "nlp", "research", 6 },
-				     { "search", "root", 3 },
-				     { "search-ci", "root", 3 } };
+		gq_acct_t all[5] = { { "research", "root", 10, NULL, 0 },
+				     { "vision", "research", -1, NULL, 0 },
+				     { "nlp", "research", 6, NULL, 0 },
+				     { "search", "root", 3, NULL, 0 },
+				     { "search-ci", "root", 3, NULL, 0 } };
 
-		ck_assert_int_eq(gq_sync_plan(&cfg, all, 5, "c1", &plan), 0);
+		ck_assert_int_eq(gq_sync_plan(&cfg, all, 5, "c1", NULL, &plan),
+				 0);
 		ck_assert_int_eq(plan.n, 0);
 		gq_sync_plan_free(&plan);
 	}
@@ -130,10 +136,10 @@ START_TEST(backstop_missing)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[4] = { { "research", "root", -1 },
-			      { "vision", "research", 2 },
-			      { "nlp", "research", 8 },
-			      { "search", "root", 3 } };
+	gq_acct_t have[4] = { { "research", "root", -1, NULL, 0 },
+			      { "vision", "research", 2, NULL, 0 },
+			      { "nlp", "research", 8, NULL, 0 },
+			      { "search", "root", 3, NULL, 0 } };
 	int n = 0;
 
 	ck_assert_int_eq(gq_sync_backstop(&cfg, have, 4, true, count_warn, &n), 2);
@@ -169,15 +175,192 @@ START_TEST(plan_pools_sum_limits)
 	};
 	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
 			    .npools = 2 };
-	gq_acct_t have[2] = { { "team-a", "root", -1 },
-			      { "team-b", "root", 3 } };
+	gq_acct_t have[2] = { { "team-a", "root", -1, NULL, 0 },
+			      { "team-b", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &plan), 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", NULL, &plan), 0);
 	ck_assert_int_eq(plan.n, 2);
 	ck_cmd(&plan.cmds[0], "modify account where name=team-a cluster=c1 set GrpTRES=gres/gpu=6");
 	ck_cmd(&plan.cmds[1], "modify account where name=team-b cluster=c1 set GrpTRES=gres/gpu=-1");
 	gq_sync_plan_free(&plan);
+}
+END_TEST
+
+static void keep_note(const char *line, void *ctx)
+{
+	char **notes = ctx;
+
+	while (*notes)
+		notes++;
+	*notes = strdup(line);
+}
+
+static void free_notes(char **notes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(notes[i]);
+}
+
+/*
+ * plan_changes without --reparent: vision stays under root in slurmdbd
+ * (moving it would move its users and what they inherit), one note says
+ * so; the other 6 commands are the same: research limit 10, vision's limit
+ * cleared, nlp created with 6, search-ci created with 3.
+ */
+START_TEST(plan_keeps_parents)
+{
+	gq_dept_cfg_t d[1];
+	gq_project_cfg_t p[3];
+	gq_config_t cfg = research_config(d, p);
+	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
+			      { "vision", "root", 2, NULL, 0 },
+			      { "search", "root", 3, NULL, 0 } };
+	char *notes[4] = { NULL };
+	gq_sync_opts_t opts = { .note = keep_note, .ctx = notes };
+	gq_plan_t plan;
+
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &opts, &plan), 0);
+	ck_assert_int_eq(plan.n, 6);
+	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
+	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set GrpTRES=gres/gpu=-1");
+	ck_cmd(&plan.cmds[2], "add account nlp Cluster=c1 Parent=research Description=gpuquota Organization=gpuquota");
+	ck_cmd(&plan.cmds[5], "modify account where name=search-ci cluster=c1 set GrpTRES=gres/gpu=3");
+	ck_assert_ptr_nonnull(notes[0]);
+	ck_assert_ptr_nonnull(strstr(notes[0], "account vision: its parent is root in slurmdbd, research in the configuration: not moved"));
+	ck_assert_ptr_nonnull(strstr(notes[0], "--reparent"));
+	ck_assert_ptr_null(notes[1]);
+	free_notes(notes, 1);
+	gq_sync_plan_free(&plan);
+}
+END_TEST
+
+/* A typed GrpTRES entry: only "gres/gpu:TYPE=N" of that exact type. */
+START_TEST(grptres_typed_parse)
+{
+	ck_assert_int_eq(gq_sync_grptres_typed("gres/gpu=6,gres/gpu:a100=4", "a100"), 4);
+	ck_assert_int_eq(gq_sync_grptres_typed("gres/gpu:a100=4", "h100"), -1);
+	ck_assert_int_eq(gq_sync_grptres_typed("gres/gpu:a1000=2", "a100"), -1);
+	ck_assert_int_eq(gq_sync_grptres_typed("xgres/gpu:a100=2", "a100"), -1);
+	ck_assert_int_eq(gq_sync_grptres_typed(NULL, "a100"), -1);
+	ck_assert_int_eq(gq_sync_grptres_typed("gres/gpu:a100=2", NULL), -1);
+}
+END_TEST
+
+/*
+ * Pools a100 (type a100: Slurm limits it alone) and h100 (no type).
+ * team-a L {a100: 4, h100: 2}: gres/gpu = 4 + 2 = 6 and gres/gpu:a100=4 in
+ * one command; its h100 limit has no Slurm equivalent: a note.  team-b L
+ * {a100: 3, h100: none}: no total (h100 unlimited), so its GrpTRES 3 is
+ * cleared (-1), and gres/gpu:a100=3; no note (no h100 limit).  Once
+ * slurmdbd has them, nothing to do; the note stays.
+ */
+START_TEST(plan_pools_typed_limits)
+{
+	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
+	char *types[2] = { "a100", NULL };
+	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
+			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
+	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
+	gq_project_cfg_t p[2] = {
+		{ .name = "team-a", .by_pool = na, .department = -1,
+		  .accounts = acc_a, .naccounts = 1 },
+		{ .name = "team-b", .by_pool = nb, .department = -1,
+		  .accounts = acc_b, .naccounts = 1 },
+	};
+	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
+			    .npools = 2 };
+	gq_acct_t have[2] = { { "team-a", "root", -1, "", 0 },
+			      { "team-b", "root", 3, "gres/gpu=3", 0 } };
+	gq_acct_t done[2] = { { "team-a", "root", 6,
+				"gres/gpu=6,gres/gpu:a100=4", 0 },
+			      { "team-b", "root", -1, "gres/gpu:a100=3", 0 } };
+	char *notes[4] = { NULL };
+	gq_sync_opts_t opts = { .pool_type = types, .note = keep_note,
+				.ctx = notes };
+	gq_plan_t plan;
+
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &opts, &plan), 0);
+	ck_assert_int_eq(plan.n, 2);
+	ck_cmd(&plan.cmds[0], "modify account where name=team-a cluster=c1 set GrpTRES=gres/gpu=6,gres/gpu:a100=4");
+	ck_cmd(&plan.cmds[1], "modify account where name=team-b cluster=c1 set GrpTRES=gres/gpu=-1,gres/gpu:a100=3");
+	ck_assert_str_eq(notes[0], "project team-a: limit in pool h100 has no Slurm equivalent; gpuquota enforces it alone");
+	ck_assert_ptr_null(notes[1]);
+	gq_sync_plan_free(&plan);
+	free_notes(notes, 1);
+	notes[0] = NULL;
+	ck_assert_int_eq(gq_sync_plan(&cfg, done, 2, "c1", &opts, &plan), 0);
+	ck_assert_int_eq(plan.n, 0);
+	ck_assert_ptr_nonnull(notes[0]);
+	ck_assert_ptr_null(notes[1]);
+	free_notes(notes, 1);
+	gq_sync_plan_free(&plan);
+}
+END_TEST
+
+/*
+ * A pool's GPU type for a typed GrpTRES.  Pools a100 (partitions a100,
+ * a100-long), h100 (h100), mix (mix).  n1 8 a100 (a100, a100-long), n2 4
+ * a100 (a100-long), n6 no GPU (a100): a100 is a100's alone.  n3 8 h100
+ * (h100), but n4 4 h100 in debug, no pool: a gres/gpu:h100 limit would
+ * count n4 too: none.  n5 2 l4 + 2 t4 (mix): several types: none.  A
+ * project limited in each pool: two notes (h100, mix).  Without
+ * gres/gpu:a100 in AccountingStorageTRES, a100 has none either: a third.
+ */
+START_TEST(pool_types)
+{
+	char *pa[] = { "a100", "a100-long" }, *ph[] = { "h100" },
+	     *pm[] = { "mix" }, *acc[] = { "t" }, *types[3], *notes[8] = { 0 };
+	gq_pool_cfg_t pools[3] = { { "a100", pa, 2 }, { "h100", ph, 1 },
+				   { "mix", pm, 1 } };
+	gq_pool_numbers_t nums[3] = { { 1, 1, 2 }, { 1, 1, 2 }, { 1, 1, 2 } };
+	gq_project_cfg_t p = { .name = "t", .by_pool = nums, .department = -1,
+			       .accounts = acc, .naccounts = 1 };
+	gq_config_t cfg = { .projects = &p, .nprojects = 1, .pools = pools,
+			    .npools = 3 };
+	gq_sync_node_t nodes[6] = {
+		{ "gpu:a100:8", "a100,a100-long" },
+		{ "gpu:a100:4(S:0-1)", "a100-long" },
+		{ "gpu:h100:8", "h100" },
+		{ "gpu:h100:4", "debug" },
+		{ "gpu:l4:2,gpu:t4:2", "mix" },
+		{ "", "a100" },
+	};
+
+	ck_assert_int_eq(gq_sync_pool_types(&cfg, nodes, 6,
+					    "cpu,mem,gres/gpu,gres/gpu:a100,gres/gpu:h100",
+					    types, keep_note, notes), 0);
+	ck_assert_str_eq(types[0], "a100");
+	ck_assert_ptr_null(types[1]);
+	ck_assert_ptr_null(types[2]);
+	ck_assert_str_eq(notes[0], "pool h100: no GrpTRES=gres/gpu:TYPE limit: nodes outside it have GPUs of its type");
+	ck_assert_str_eq(notes[1], "pool mix: no GrpTRES=gres/gpu:TYPE limit: its nodes have GPUs without a type or of several types");
+	ck_assert_ptr_null(notes[2]);
+	free(types[0]);
+	free_notes(notes, 2);
+	memset(notes, 0, sizeof(notes));
+	ck_assert_int_eq(gq_sync_pool_types(&cfg, nodes, 6, "cpu,gres/gpu",
+					    types, keep_note, notes), 0);
+	ck_assert_ptr_null(types[0]);
+	ck_assert_str_eq(notes[0], "pool a100: no GrpTRES=gres/gpu:TYPE limit: AccountingStorageTRES does not list gres/gpu:a100");
+	ck_assert_ptr_nonnull(notes[2]);
+	free_notes(notes, 3);
+}
+END_TEST
+
+/* `Apply these N changes? [y/N]`: y or yes in any case, blanks around. */
+START_TEST(answer_yes)
+{
+	ck_assert(gq_sync_answer_yes("y\n"));
+	ck_assert(gq_sync_answer_yes("Yes\n"));
+	ck_assert(gq_sync_answer_yes(" yes \r\n"));
+	ck_assert(!gq_sync_answer_yes("n\n"));
+	ck_assert(!gq_sync_answer_yes("\n"));
+	ck_assert(!gq_sync_answer_yes("yess\n"));
+	ck_assert(!gq_sync_answer_yes("y e s\n"));
+	ck_assert(!gq_sync_answer_yes(""));
 }
 END_TEST
 
@@ -203,11 +386,12 @@ START_TEST(plan_names_one_argument)
 	};
 	gq_config_t cfg = { .projects = p, .nprojects = 2, .depts = d,
 			    .ndepts = 1 };
-	gq_acct_t have[2] = { { "research", "root", -1 },
-			      { "o'brien", "root", -1 } };
+	gq_acct_t have[2] = { { "research", "root", -1, NULL, 0 },
+			      { "o'brien", "root", -1, NULL, 0 } };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &plan), 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, have, 2, "c1", &reparent, &plan),
+			 0);
 	ck_assert_int_eq(plan.n, 3);
 	ck_assert_int_eq(plan.cmds[0].argc, 7);
 	ck_assert_str_eq(plan.cmds[0].argv[2], "team a");
@@ -316,7 +500,10 @@ START_TEST(sacctmgr_accounts)
 	ck_assert_int_eq(a.a[0].gpu_limit, -1);
 	ck_assert_str_eq(a.a[1].name, "research");
 	ck_assert_int_eq(a.a[1].gpu_limit, 10);
+	ck_assert_int_eq(a.a[1].nusers, 1);	/* alice */
+	ck_assert_int_eq(a.a[0].nusers, 0);
 	ck_assert_str_eq(a.a[2].name, "team a");
+	ck_assert_str_eq(a.a[2].grptres, "cpu=4,gres/gpu=2");
 	ck_assert_str_eq(a.a[2].parent, "research");
 	ck_assert_int_eq(a.a[2].gpu_limit, 2);
 	gq_sacctmgr_accounts_free(&a);
@@ -397,6 +584,11 @@ Suite *sync_suite(void)
 	tcase_add_test(tc, plan_changes);
 	tcase_add_test(tc, backstop_missing);
 	tcase_add_test(tc, plan_pools_sum_limits);
+	tcase_add_test(tc, plan_keeps_parents);
+	tcase_add_test(tc, grptres_typed_parse);
+	tcase_add_test(tc, plan_pools_typed_limits);
+	tcase_add_test(tc, pool_types);
+	tcase_add_test(tc, answer_yes);
 	tcase_add_test(tc, plan_names_one_argument);
 	tcase_add_test(tc, cmd_str_quoting);
 	tcase_add_test(tc, sacctmgr_accounts);

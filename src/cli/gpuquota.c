@@ -896,6 +896,40 @@ static void _job_private(const slurm_job_info_t *j, const gq_job_t *job,
 	json_object_array_add(arr, o);
 }
 
+/* One job of `gpuquota jobs --json` (k: its pool). */
+static void _job_json(const gq_cli_t *c, const slurm_job_info_t *j,
+		      const gq_job_t *job, int k, json_object *arr)
+{
+	const gq_project_t *p = gq_view_project(c->pools->view[k], job->project);
+	const char *type = j->batch_flag ? "batch" : "interactive";
+	bool pending = job->in.state != GQ_JOB_RUNNING;
+	bool pools = c->pool != NULL;
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
+	json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
+	json_object_object_add(o, "type", json_object_new_string(type));
+	json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
+	json_object_object_add(o, "project", json_object_new_string(p->name));
+	if (pools)
+		json_object_object_add(o, "pool", json_object_new_string(c->pools->name[k]));
+	json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
+	json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
+	json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
+	json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
+	json_object_object_add(o, "quota", json_object_new_string(_quota_use(c, job)));
+	json_object_object_add(o, "band", pending ?
+			       json_object_new_string(gq_band_name(job->band)) : NULL);
+	json_object_object_add(o, "priority", pending ?
+			       json_object_new_int64(_priority(c, j, job)) : NULL);
+	json_object_object_add(o, "multifactor", pending && c->api.mf_weights > 0 ?
+			       json_object_new_int64(job->in.site_order) : NULL);
+	json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold && !_observe(c)));
+	json_object_object_add(o, "would_hold", json_object_new_boolean(pending && job->hold && _observe(c)));
+	json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
+	json_object_array_add(arr, o);
+}
+
 static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 {
 	json_object *arr = json_object_new_array();
@@ -927,30 +961,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			continue;
 		}
 		if (json) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
-			json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
-			json_object_object_add(o, "type", json_object_new_string(type));
-			json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
-			json_object_object_add(o, "project", json_object_new_string(p->name));
-			if (pools)
-				json_object_object_add(o, "pool", json_object_new_string(c->pools->name[k]));
-			json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
-			json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
-			json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
-			json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
-			json_object_object_add(o, "quota", json_object_new_string(_quota_use(c, job)));
-			json_object_object_add(o, "band", pending ?
-					       json_object_new_string(gq_band_name(job->band)) : NULL);
-			json_object_object_add(o, "priority", pending ?
-					       json_object_new_int64(_priority(c, j, job)) : NULL);
-			json_object_object_add(o, "multifactor", pending && c->api.mf_weights > 0 ?
-					       json_object_new_int64(job->in.site_order) : NULL);
-			json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold && !_observe(c)));
-			json_object_object_add(o, "would_hold", json_object_new_boolean(pending && job->hold && _observe(c)));
-			json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
-			json_object_array_add(arr, o);
+			_job_json(c, j, job, k, arr);
 			continue;
 		}
 		printf("%-14.14s %8u %-11s %-9s %-16.16s ",

@@ -5,7 +5,8 @@
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
  * preemptable() call, never a walk of job_list (a walk of the view's
  * running jobs when Slurm's jobs changed since the last answer:
- * _note_ends).
+ * _note_ends).  In observe mode no victim is offered; a would-be reclaim
+ * is logged and recorded in the ledger as observed.
  */
 #include "shared/slurm_compat.h"
 

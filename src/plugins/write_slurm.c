@@ -1,6 +1,7 @@
 /*
  * write_slurm.c - holds, releases, reasons and priorities back into
- * Slurm's job records (see write_slurm.h).
+ * Slurm's job records, and what of them observe mode applies (see
+ * write_slurm.h).
  */
 #include <string.h>
 

@@ -4,6 +4,9 @@
  * throttles and pending jobs' priorities.  One path: each job's answer is
  * decided from its record and the pass's pools (gq_write_decide, which
  * reads only), then applied (gq_write_apply, which writes exactly that).
+ * What of an answer is applied in settings.mode's mode is one rule,
+ * gq_write_for_mode (observe mode: nothing, gpuquota's own writes
+ * undone, what enforce would do logged).
  * The batches below only choose which jobs and when; the re-hold
  * (hold.h, gq_hold_again) writes the holds of the same answers
  * (gq_pools_answer).

@@ -275,11 +275,12 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s, multifactor %s\n",
+	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s, multifactor %s%s\n",
 	       n ? ")" : "", cfg->settings.room_wait,
 	       cfg->settings.reclaim_patience, cfg->settings.usage_half_life,
 	       cfg->settings.usage_weight, cfg->settings.recompute_interval,
-	       cfg->settings.multifactor ? "true" : "false");
+	       cfg->settings.multifactor ? "true" : "false",
+	       cfg->settings.mode == GQ_MODE_OBSERVE ? ", mode observe" : "");
 }
 
 /*
@@ -513,6 +514,19 @@ static int _load(gq_cli_t *c, const char *file, bool check_only)
  * Print {"capacity": C, key1: v1, key2: v2} when json; takes the values
  * either way.
  */
+/* settings.mode "observe": decisions are shown as what gpuquota would do */
+static bool _observe(const gq_cli_t *c)
+{
+	return c->cfg->settings.mode == GQ_MODE_OBSERVE;
+}
+
+/* The mode above a table: said in observe mode only. */
+static void _mode_line(const gq_cli_t *c, bool json)
+{
+	if (!json && _observe(c))
+		printf("mode: observe (gpuquota acts on no job: holds and reclaims below are what it would do)\n");
+}
+
 static void _emit(gq_cli_t *c, bool json, const char *k1, json_object *v1,
 		  const char *k2, json_object *v2)
 {
@@ -520,6 +534,8 @@ static void _emit(gq_cli_t *c, bool json, const char *k1, json_object *v1,
 
 	json_object_object_add(top, "capacity",
 			       json_object_new_int64((int64_t)c->capacity));
+	json_object_object_add(top, "mode", json_object_new_string(
+		_observe(c) ? "observe" : "enforce"));
 	json_object_object_add(top, k1, v1);
 	if (k2)
 		json_object_object_add(top, k2, v2);
@@ -736,6 +752,7 @@ static int _cmd_projects(gq_cli_t *c, bool json)
 	double total = 0;
 	int k;
 
+	_mode_line(c, json);
 	if (!c->pool) {		/* one pool: as it always was */
 		projects = json_object_new_array();
 		depts = json_object_new_array();
@@ -781,11 +798,14 @@ static const char *_job_state(const slurm_job_info_t *j)
 	}
 }
 
-/* running: in-quota / over-quota; pending: its band */
-static const char *_quota_use(const gq_job_t *job)
+/* running: in-quota / over-quota; pending: its band, or "would hold"
+ * in observe mode where enforce holds it */
+static const char *_quota_use(const gq_cli_t *c, const gq_job_t *job)
 {
 	if (job->in.state == GQ_JOB_RUNNING)
 		return job->over_quota ? "over-quota" : "in-quota";
+	if (job->hold && _observe(c))
+		return "would hold";
 	return gq_band_name(job->band);
 }
 
@@ -798,6 +818,8 @@ static uint32_t _priority(const gq_cli_t *c, const slurm_job_info_t *j,
 {
 	double w = c->api.mf_weights;
 
+	if (_observe(c))	/* Slurm's own, untouched */
+		return j->priority;
 	if (job->hold)
 		return 0;
 	if (j->priority == 0 &&
@@ -882,6 +904,40 @@ static void _job_private(const slurm_job_info_t *j, const gq_job_t *job,
 	json_object_array_add(arr, o);
 }
 
+/* One job of `gpuquota jobs --json` (k: its pool). */
+static void _job_json(const gq_cli_t *c, const slurm_job_info_t *j,
+		      const gq_job_t *job, int k, json_object *arr)
+{
+	const gq_project_t *p = gq_view_project(c->pools->view[k], job->project);
+	const char *type = j->batch_flag ? "batch" : "interactive";
+	bool pending = job->in.state != GQ_JOB_RUNNING;
+	bool pools = c->pool != NULL;
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
+	json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
+	json_object_object_add(o, "type", json_object_new_string(type));
+	json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
+	json_object_object_add(o, "project", json_object_new_string(p->name));
+	if (pools)
+		json_object_object_add(o, "pool", json_object_new_string(c->pools->name[k]));
+	json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
+	json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
+	json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
+	json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
+	json_object_object_add(o, "quota", json_object_new_string(_quota_use(c, job)));
+	json_object_object_add(o, "band", pending ?
+			       json_object_new_string(gq_band_name(job->band)) : NULL);
+	json_object_object_add(o, "priority", pending ?
+			       json_object_new_int64(_priority(c, j, job)) : NULL);
+	json_object_object_add(o, "multifactor", pending && c->api.mf_weights > 0 ?
+			       json_object_new_int64(job->in.site_order) : NULL);
+	json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold && !_observe(c)));
+	json_object_object_add(o, "would_hold", json_object_new_boolean(pending && job->hold && _observe(c)));
+	json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
+	json_object_array_add(arr, o);
+}
+
 static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 {
 	json_object *arr = json_object_new_array();
@@ -890,6 +946,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 
 	bool pools = c->pool != NULL;
 
+	_mode_line(c, json);
 	if (!json)
 		printf("%-14s %8s %-11s %-9s %-16s %s%-10s %4s %s\n", "NAME",
 		       "JOBID", "TYPE", "STATE", "PROJECT",
@@ -912,29 +969,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			continue;
 		}
 		if (json) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "name", json_object_new_string(j->name ? j->name : ""));
-			json_object_object_add(o, "job_id", json_object_new_int64(j->job_id));
-			json_object_object_add(o, "type", json_object_new_string(type));
-			json_object_object_add(o, "state", json_object_new_string(_job_state(j)));
-			json_object_object_add(o, "project", json_object_new_string(p->name));
-			if (pools)
-				json_object_object_add(o, "pool", json_object_new_string(c->pools->name[k]));
-			json_object_object_add(o, "account", json_object_new_string(j->account ? j->account : ""));
-			json_object_object_add(o, "nodes", json_object_new_string(j->nodes ? j->nodes : ""));
-			json_object_object_add(o, "gpus", json_object_new_int64(job->in.gpus));
-			json_object_object_add(o, "tasks", json_object_new_int64(job->in.tasks));
-			json_object_object_add(o, "quota", json_object_new_string(_quota_use(job)));
-			json_object_object_add(o, "band", pending ?
-					       json_object_new_string(gq_band_name(job->band)) : NULL);
-			json_object_object_add(o, "priority", pending ?
-					       json_object_new_int64(_priority(c, j, job)) : NULL);
-			json_object_object_add(o, "multifactor", pending && c->api.mf_weights > 0 ?
-					       json_object_new_int64(job->in.site_order) : NULL);
-			json_object_object_add(o, "held_by_gpuquota", json_object_new_boolean(pending && job->hold));
-			json_object_object_add(o, "preemptible", json_object_new_boolean(job->victim != 0));
-			json_object_array_add(arr, o);
+			_job_json(c, j, job, k, arr);
 			continue;
 		}
 		printf("%-14.14s %8u %-11s %-9s %-16.16s ",
@@ -944,7 +979,7 @@ static int _cmd_jobs(gq_cli_t *c, const char *account, bool json)
 			printf("%-10.10s ", c->pools->name[k]);
 		printf("%-10.10s %4u %s",
 		       j->nodes && *j->nodes ? j->nodes : "-", job->in.gpus,
-		       _quota_use(job));
+		       _quota_use(c, job));
 		/* the order inside its band: multifactor's part first */
 		if (pending && c->api.mf_weights > 0)
 			printf(", multifactor %" PRId64, job->in.site_order);
@@ -1008,8 +1043,10 @@ static int _render(void *ctx, gq_prom_t *out, char *err, size_t errlen)
 		rc = gq_metrics_render(c.pools->view, c.pools->name, c.caps,
 				       c.pools->n, c.api.jobs, c.state_path,
 				       out, err, errlen);
-	if (!rc)
+	if (!rc) {
 		gq_cli_config_metrics(&c.src, out);
+		gq_metrics_mode(out, _observe(&c));
+	}
 	_cli_free(&c);
 	return rc ? -1 : 0;
 }

@@ -131,7 +131,7 @@ static void _table(const gq_ledger_row_t *rows, int n, gq_ledger_by_t by)
 	int i;
 
 	for (i = 0; i < n; i++)
-		printf("%-11s %-16s %8llu %9llu %11.2f %9llu %10llu %11.2f\n",
+		printf("%-11s %-16s %8llu %9llu %11.2f %9llu %10llu %11.2f %9llu\n",
 		       _period(rows[i].period, by, day, sizeof(day)),
 		       rows[i].project,
 		       (unsigned long long)rows[i].reclaims_lent,
@@ -139,17 +139,18 @@ static void _table(const gq_ledger_row_t *rows, int n, gq_ledger_by_t by)
 		       rows[i].lost / 3600.0,
 		       (unsigned long long)rows[i].reclaims_borrowed,
 		       (unsigned long long)rows[i].gpus_borrowed,
-		       rows[i].cost / 3600.0);
+		       rows[i].cost / 3600.0,
+		       (unsigned long long)rows[i].observed);
 }
 
 static void _print_table(const gq_ledger_row_t *rows, int n,
 			 const gq_ledger_row_t *tot, int ntot,
 			 gq_ledger_by_t by)
 {
-	printf("%-11s %-16s %8s %9s %11s %9s %10s %11s\n",
+	printf("%-11s %-16s %8s %9s %11s %9s %10s %11s %9s\n",
 	       by == GQ_LEDGER_WEEK ? "WEEK" : "DAY", "PROJECT", "LENT",
 	       "GPUS_LENT", "GPU_H_LOST", "BORROWED", "GPUS_BACK",
-	       "GPU_H_COST");
+	       "GPU_H_COST", "OBSERVED");
 	_table(rows, n, by);
 	_table(tot, ntot, GQ_LEDGER_ALL);
 }
@@ -175,6 +176,7 @@ static json_object *_row(const gq_ledger_row_t *r, gq_ledger_by_t by)
 	json_object_object_add(o, "gpus_borrowed", json_object_new_uint64(r->gpus_borrowed));
 	json_object_object_add(o, "gpu_seconds_cost", json_object_new_uint64(r->cost));
 	json_object_object_add(o, "gpu_hours_cost", json_object_new_double(r->cost / 3600.0));
+	json_object_object_add(o, "reclaims_observed", json_object_new_uint64(r->observed));
 	return o;
 }
 
@@ -195,6 +197,7 @@ static json_object *_record(const gq_ledger_rec_t *r)
 	json_object_object_add(o, "gpu_seconds_lost", json_object_new_uint64(r->lost));
 	json_object_object_add(o, "stage", json_object_new_string(gq_ledger_stage_name(r->stage)));
 	json_object_object_add(o, "end", json_object_new_int64(r->end));
+	json_object_object_add(o, "observe", json_object_new_boolean(r->stage == GQ_LEDGER_OBSERVED));
 	return o;
 }
 

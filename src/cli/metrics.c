@@ -350,6 +350,17 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 		 "Jobs gpuquota held and released.", (double)m->releases_total);
 }
 
+void gq_metrics_mode(gq_prom_t *out, bool observe)
+{
+	static const char *const enforce[] = { "mode", "enforce", NULL };
+	static const char *const obs[] = { "mode", "observe", NULL };
+
+	gq_prom_family(out, "gpuquota_mode", "gauge",
+		       "settings.mode of gpuquota.json: 1 for the mode in force (enforce: gpuquota acts; observe: it decides, logs and counts, and Slurm schedules as priority/multifactor would).");
+	gq_prom_sample(out, "gpuquota_mode", enforce, !observe);
+	gq_prom_sample(out, "gpuquota_mode", obs, observe);
+}
+
 int gq_metrics_render(gq_view_t *const *views, char *const *names,
 		      const double *caps, int npools,
 		      const job_info_msg_t *jobs, const char *state_path,

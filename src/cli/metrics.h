@@ -33,4 +33,8 @@ int gq_metrics_render(gq_view_t *const *views, char *const *names,
 		      const job_info_msg_t *jobs, const char *state_path,
 		      gq_prom_t *out, char *err, size_t errlen);
 
+/* gpuquota_mode{mode="enforce"|"observe"}: 1 for `observe`'s mode, 0
+ * for the other (settings.mode, docs/MODEL.md "Observe mode"). */
+void gq_metrics_mode(gq_prom_t *out, bool observe);
+
 #endif

@@ -441,7 +441,7 @@ static const char *const project_keys[] = {
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
 	"grace_time", "reclaim_patience", "usage_half_life", "usage_weight",
-	"multifactor", "requeue_budget", "requeue_budget_window", NULL
+	"multifactor", "requeue_budget", "requeue_budget_window", "mode", NULL
 };
 
 static const char *const top_keys[] = {
@@ -1036,6 +1036,33 @@ static int _parse_usage(struct parser *p, struct json_object *obj,
 	return rc;
 }
 
+/* settings.multifactor and settings.mode ("enforce" or "observe") */
+static int _parse_switches(struct parser *p, struct json_object *obj,
+			   gq_settings_t *s)
+{
+	struct json_object *v;
+	char vb[VAL_BUF];
+	int rc = 0;
+
+	if (_field(p, obj, "settings", "multifactor", false, &v, &rc) &&
+	    _get_bool(p, v, "settings.multifactor", &s->multifactor))
+		return -1;
+	if (!_field(p, obj, "settings", "mode", false, &v, &rc))
+		return rc;
+	if (json_object_is_type(v, json_type_string) &&
+	    !strcmp(json_object_get_string(v), "enforce")) {
+		s->mode = GQ_MODE_ENFORCE;
+	} else if (json_object_is_type(v, json_type_string) &&
+		   !strcmp(json_object_get_string(v), "observe")) {
+		s->mode = GQ_MODE_OBSERVE;
+	} else {
+		_set_err(p, "settings.mode: must be \"enforce\" or \"observe\", got %s",
+			 _jval(v, vb));
+		return -1;
+	}
+	return 0;
+}
+
 static int _parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
@@ -1072,8 +1099,7 @@ static int _parse_settings(struct parser *p, struct json_object *obj)
 	if (_field(p, obj, "settings", "room_wait", false, &v, &rc) &&
 	    _get_int(p, v, "settings.room_wait", 0, "0", &s->room_wait))
 		return -1;
-	if (_field(p, obj, "settings", "multifactor", false, &v, &rc) &&
-	    _get_bool(p, v, "settings.multifactor", &s->multifactor))
+	if (_parse_switches(p, obj, s))
 		return -1;
 	if (_field(p, obj, "settings", "partitions", false, &v, &rc) &&
 	    p->cfg->npools) {

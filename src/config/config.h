@@ -77,6 +77,12 @@ typedef struct {
 	int npartitions;
 } gq_pool_cfg_t;
 
+/* settings.mode: what a pass's decisions do to Slurm */
+typedef enum {
+	GQ_MODE_ENFORCE = 0,	/* holds, throttles, priorities, reclaims */
+	GQ_MODE_OBSERVE,	/* decided, logged and counted only */
+} gq_mode_t;
+
 typedef struct {
 	int min_runtime;	/* seconds */
 	int grace_time;		/* seconds, 0..GQ_GRACE_TIME_MAX */
@@ -95,6 +101,9 @@ typedef struct {
 	bool multifactor;	/* delegate to Slurm's priority/multifactor
 				 * (default true; read at slurmctld's start:
 				 * docs/MODEL.md "Priority with multifactor") */
+	gq_mode_t mode;		/* enforce (default) or observe: decide,
+				 * apply nothing (docs/MODEL.md "Observe
+				 * mode") */
 	char **partitions;	/* NULL/0: every partition forms the pool */
 	int npartitions;
 } gq_settings_t;

@@ -266,6 +266,31 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 	slurm_mutex_unlock(&throttle_mutex);
 }
 
+void gq_throttle_release(job_record_t *job_ptr)
+{
+	job_array_struct_t *a = job_ptr->array_recs;
+	gq_throttle_t *t;
+	uint32_t user;
+	int64_t submit;
+
+	if (!a || !(submit = _submit(job_ptr)))
+		return;
+	slurm_mutex_lock(&throttle_mutex);
+	if (!(t = _find(job_ptr->job_id, submit))) {
+		slurm_mutex_unlock(&throttle_mutex);
+		return;
+	}
+	user = t->e.ours == a->max_run_tasks ? t->e.user : a->max_run_tasks;
+	_drop(t);
+	if (a->max_run_tasks != user) {
+		info("gpuquota: %pJ: array throttle back to the user's (%u)",
+		     job_ptr, user);
+		a->max_run_tasks = user;
+		_touched();
+	}
+	slurm_mutex_unlock(&throttle_mutex);
+}
+
 void gq_throttle_pass_begin(void)
 {
 	int i;

@@ -38,6 +38,11 @@ uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks);
 void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 		       uint32_t tasks_now);
 
+/* The user's %N back on an array record gpuquota throttles, its entry
+ * forgotten (observe mode undoes the throttle).  Linear in the
+ * throttled arrays. */
+void gq_throttle_release(job_record_t *job_ptr);
+
 /* A pass writes every pending array: arrays it did not see are gone. */
 void gq_throttle_pass_begin(void);
 void gq_throttle_pass_end(void);

@@ -245,6 +245,12 @@ static const char *_text(const gq_view_t *view, const gq_job_t *job,
 	return *own = _hold_text(view, job, pool);
 }
 
+const char *gq_hold_text(const gq_view_t *view, const gq_job_t *job,
+			 const char *pool, char **own)
+{
+	return _text(view, job, pool, own);
+}
+
 bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
 		     const gq_job_t *job, const char *pool)
 {
@@ -370,7 +376,8 @@ int gq_hold_again(const gq_pools_t *pools, gq_hold_t only, const char *what)
 {
 	int k, i, n = 0;
 
-	if (!job_list || !pools)
+	/* observe mode: nothing held (write_slurm.h, gq_write_for_mode) */
+	if (!job_list || !pools || !gq_state_acts())
 		return 0;
 	gq_hold_log_begin();
 	for (k = 0; k < pools->n; k++) {

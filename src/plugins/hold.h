@@ -36,6 +36,14 @@ bool gq_hold_written(const job_record_t *job_ptr, const gq_view_t *view,
 		     const gq_job_t *job, const char *pool);
 
 /*
+ * The squeue reason gq_write_hold writes for job->hold (NULL: none):
+ * the batch's memo, or made into *own, which the caller frees.  Caller
+ * holds the state lock.
+ */
+const char *gq_hold_text(const gq_view_t *view, const gq_job_t *job,
+			 const char *pool, char **own);
+
+/*
  * Write again the holds `pools` decided on the pending jobs that have a
  * priority (`only`: of that kind; GQ_HOLD_NONE: any): jobs held while
  * Slurm's main cycle ran, which put their priority back (docs/

@@ -5,7 +5,8 @@
  * Answers from the view the last priority/gpuquota pass computed: O(1) per
  * preemptable() call, never a walk of job_list (a walk of the view's
  * running jobs when Slurm's jobs changed since the last answer:
- * _note_ends).
+ * _note_ends).  In observe mode no victim is offered; a would-be reclaim
+ * is logged and recorded in the ledger as observed.
  */
 #include "shared/slurm_compat.h"
 
@@ -162,6 +163,53 @@ static void _note_ends(int k)
 	}
 }
 
+/* (preemptor, victim) pairs observe mode logged last, oldest overwritten */
+#define GQ_OBSERVED_PAIRS 256
+
+/* Was the pair logged already (then true); else remembered. */
+static bool _observed_before(uint32_t preemptor, uint32_t victim)
+{
+	static uint32_t pair[GQ_OBSERVED_PAIRS][2];
+	static int next;
+	int i;
+
+	for (i = 0; i < GQ_OBSERVED_PAIRS; i++)
+		if (pair[i][0] == preemptor && pair[i][1] == victim)
+			return true;
+	pair[next][0] = preemptor;
+	pair[next][1] = victim;
+	next = (next + 1) % GQ_OBSERVED_PAIRS;
+	return false;
+}
+
+/*
+ * Observe mode (docs/MODEL.md "Observe mode"): a victim gpuquota would
+ * offer is not offered; once per pair, a log line and a ledger record
+ * marked observed (its loss as if requeued now).  Caller holds the state
+ * lock.
+ */
+static void _observe_reclaim(job_record_t *victim, job_record_t *preemptor,
+			     time_t now)
+{
+	gq_pools_t *pools = gq_state_view();
+	const gq_job_t *er, *ee;
+	gq_ledger_rec_t r;
+	int k;
+
+	if (_observed_before(preemptor->job_id, victim->job_id))
+		return;
+	info("gpuquota: observe: would reclaim %pJ for %pJ", victim,
+	     preemptor);
+	if (!(er = gq_pools_job(pools, preemptor->job_id, &k)) ||
+	    !(ee = gq_view_job(pools->view[k], victim->job_id)))
+		return;
+	gq_ledger_record(&r, pools->name[k], pools->view[k], er, ee, now);
+	r.stage = GQ_LEDGER_OBSERVED;
+	if (!gq_state_ledger_note(&r))
+		error("gpuquota: ledger: the observed record of JobId=%u for JobId=%u is dropped (out of memory, or %d records waiting for the file)",
+		      ee->in.id, er->in.id, GQ_LEDGER_QUEUE_MAX);
+}
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
@@ -187,6 +235,10 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		rc = gq_pools_preemptable(gq_state_view(), preemptee->job_id,
 					  preemptor->job_id) &&
 		     !_waits_for_completing(preemptor->job_id, now);
+	if (rc && !gq_state_acts()) {	/* observe mode: no victim */
+		_observe_reclaim(preemptee, preemptor, now);
+		rc = false;
+	}
 	if (rc)
 		last_preemptor = preemptor->job_id;
 	gq_state_unlock();

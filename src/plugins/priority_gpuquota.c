@@ -157,6 +157,29 @@ static uint32_t _set_in_view(job_record_t *job_ptr, const gq_pools_t *pools,
 }
 
 /*
+ * Observe mode (docs/MODEL.md "Observe mode"): a job's priority is
+ * multifactor's, untouched (no band, no hold, no throttle; a hold of
+ * gpuquota's lifted, as gq_write_for_mode does); a pass is asked for, to
+ * log what enforce would do.  False in enforce mode.  Job write lock
+ * held.
+ */
+static bool _observing(job_record_t *job_ptr)
+{
+	bool acts;
+
+	gq_state_lock();
+	acts = gq_state_acts();
+	if (!acts && gq_read_held(job_ptr)) {
+		gq_write_unhold(job_ptr);
+		gq_metrics_release(gq_state_metrics());
+	}
+	gq_state_unlock();
+	if (!acts && in_ctld)
+		gq_passes_want();
+	return !acts;
+}
+
+/*
  * On submit, requeue and update (job write lock held): the job's band from
  * the last pass' shares, as if last in its project's queue; a pass soon
  * after puts it in its exact place.  O(1).
@@ -174,6 +197,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return job_ptr->priority;
 	/* multifactor's factors first: the job's order reads them */
 	mf_prio = gq_mf_set(last_prio, job_ptr);	/* 1 without it */
+	if (_observing(job_ptr))
+		return mf_prio;
 	gq_read_set(job_ptr, &in);
 	gq_state_lock();
 	view = gq_state_view();

@@ -1,6 +1,7 @@
 /*
  * write_slurm.c - holds, releases, reasons and priorities back into
- * Slurm's job records (see write_slurm.h).
+ * Slurm's job records, and what of them observe mode applies (see
+ * write_slurm.h).
  */
 #include <string.h>
 
@@ -318,6 +319,29 @@ static void _decide(job_record_t *job_ptr, const gq_pools_t *pools,
 			      planned_reason, w);
 }
 
+/* Undone on every job of the pools: no pass in observe mode since the
+ * start or since a pass in enforce mode (set after each pass). */
+static bool undone;
+
+void gq_write_for_mode(job_record_t *job_ptr, gq_write_t *w)
+{
+	bool held;
+
+	if (gq_state_acts() || (w->what & GQ_WRITE_LEFT))
+		return;
+	w->would = w->what;
+	w->what = 0;
+	w->kick = false;
+	xfree(w->text);
+	if (!IS_JOB_PENDING(job_ptr) || !w->job)
+		return;
+	held = gq_read_held(job_ptr);
+	if (held || (!undone && (job_ptr->priority || job_ptr->array_recs))) {
+		w->what = GQ_WRITE_UNDO;
+		w->kick = held;
+	}
+}
+
 void gq_write_decide(job_record_t *job_ptr, const gq_pools_t *pools,
 		     const gq_pools_t *prev, gq_write_t *w)
 {
@@ -329,6 +353,29 @@ void gq_write_decide(job_record_t *job_ptr, const gq_pools_t *pools,
 	if (IS_JOB_PENDING(job_ptr))
 		_decide(job_ptr, pools, prev, &planned, planned_reason, w);
 	xfree(planned);
+	gq_write_for_mode(job_ptr, w);
+}
+
+/*
+ * Observe mode: gpuquota's hold lifted, the array's %N the user's, and
+ * the priority multifactor's (the site factor neutral again; 1 without
+ * multifactor), an admin's own priority and a person's hold kept.
+ */
+static void _apply_undo(job_record_t *job_ptr, time_t now)
+{
+	bool held = gq_read_held(job_ptr);
+
+	if (held) {
+		if (gq_hold_log_line(true))
+			info("gpuquota: observe: release %pJ: gpuquota holds no job in observe mode",
+			     job_ptr);
+		gq_metrics_release(gq_state_metrics());
+		gq_write_unhold(job_ptr);
+	}
+	gq_throttle_release(job_ptr);
+	if (!job_ptr->direct_set_prio && (held || job_ptr->priority))
+		job_ptr->priority = gq_mf_on() ? gq_mf_left_pools(job_ptr) : 1;
+	last_job_update = now;
 }
 
 bool gq_write_apply(job_record_t *job_ptr, const gq_pools_t *pools,
@@ -336,6 +383,8 @@ bool gq_write_apply(job_record_t *job_ptr, const gq_pools_t *pools,
 {
 	if (w->what & GQ_WRITE_LEFT)
 		_apply_left(job_ptr, now);
+	if (w->what & GQ_WRITE_UNDO)
+		_apply_undo(job_ptr, now);
 	if (w->what & GQ_WRITE_THROTTLE)
 		gq_throttle_apply(job_ptr, w->job, w->tasks);
 	if (w->what & GQ_WRITE_HOLD)
@@ -363,6 +412,52 @@ void gq_write_drop(gq_write_t *w)
 	w->what = 0;
 }
 
+/* Observe mode: "would hold", with the hold's squeue reason. */
+static void _observe_hold(job_record_t *job_ptr, const gq_pools_t *pools,
+			  const gq_write_t *w)
+{
+	char *own;
+	const char *text = gq_hold_text(pools->view[w->pool], w->job,
+					pools->name[w->pool], &own);
+
+	if (gq_hold_log_line(false))
+		info("gpuquota: observe: would hold %pJ (%s)", job_ptr,
+		     text ? text : "no text");
+	xfree(own);
+}
+
+/*
+ * Observe mode's log of what enforce would write on a pending job: a
+ * hold, a release, an array throttle; one line per job and change of
+ * its decision against the pass before (every job on the first pass in
+ * observe mode), within the batch's line budget (hold.h).  O(pools).
+ */
+static void _observe_log(job_record_t *job_ptr, const gq_pools_t *pools,
+			 const gq_pools_t *prev, const gq_write_t *w)
+{
+	const gq_job_t *job = w->job, *was = NULL;
+	uint32_t tasks, before = UINT32_MAX;
+	int k;
+
+	if (gq_state_acts() || !job || (w->what & GQ_WRITE_LEFT))
+		return;
+	if (undone && prev)
+		was = gq_pools_answer(prev, job->in.id, &k);
+	if (job->hold && (!was || was->hold != job->hold ||
+			  was->waits_for != job->waits_for))
+		_observe_hold(job_ptr, pools, w);
+	else if (!job->hold && was && was->hold && gq_hold_log_line(true))
+		info("gpuquota: observe: would release %pJ", job_ptr);
+	if (!job_ptr->array_recs || job->hold)
+		return;
+	tasks = gq_pools_tasks_now(pools, job->in.id);
+	if (was && !was->hold)
+		before = gq_pools_tasks_now(prev, job->in.id);
+	if (tasks != before && tasks < job_ptr->array_recs->task_cnt)
+		info("gpuquota: observe: would throttle %pJ: %u more task%s may start before the next pass",
+		     job_ptr, tasks, tasks == 1 ? "" : "s");
+}
+
 bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 		   time_t now)
 {
@@ -380,12 +475,14 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 
 		gq_grace_note(job_ptr, now);
 		gq_write_decide(job_ptr, pools, prev_pools, &w);
+		_observe_log(job_ptr, pools, prev_pools, &w);
 		if (gq_write_apply(job_ptr, pools, &w, now))
 			kick = true;
 	}
 	list_iterator_destroy(it);
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
+	undone = !gq_state_acts();
 	return kick;
 }
 
@@ -432,6 +529,7 @@ int gq_write_plan(gq_write_plan_t *plan, const gq_pools_t *pools,
 
 		gq_grace_note(job_ptr, now);
 		gq_write_decide(job_ptr, pools, prev_pools, &w);
+		_observe_log(job_ptr, pools, prev_pools, &w);
 		if (w.kick)
 			plan->kick = true;
 		if (!w.what)
@@ -468,6 +566,7 @@ bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
 	_plan_clear(plan);
+	undone = !gq_state_acts();
 	return kick;
 }
 

@@ -4,6 +4,9 @@
  * throttles and pending jobs' priorities.  One path: each job's answer is
  * decided from its record and the pass's pools (gq_write_decide, which
  * reads only), then applied (gq_write_apply, which writes exactly that).
+ * What of an answer is applied in settings.mode's mode is one rule,
+ * gq_write_for_mode (observe mode: nothing, gpuquota's own writes
+ * undone, what enforce would do logged).
  * The batches below only choose which jobs and when; the re-hold
  * (hold.h, gq_hold_again) writes the holds of the same answers
  * (gq_pools_answer).
@@ -27,6 +30,9 @@ enum {
 	GQ_WRITE_RELEASE = 8,	/* gpuquota's hold lifted, at prio */
 	GQ_WRITE_TEXT = 16,	/* text: the band's words in its reason */
 	GQ_WRITE_PRIO = 32,	/* prio: its priority */
+	GQ_WRITE_UNDO = 64,	/* observe mode: gpuquota's hold lifted, the
+				 * array's %N the user's, the priority
+				 * multifactor's (gq_write_for_mode) */
 };
 
 /*
@@ -45,7 +51,20 @@ typedef struct {
 				 * priority to write (multifactor's part in) */
 	char *text;		/* TEXT: the reason text */
 	uint32_t reason;	/* the state_reason `text` was made for */
+	unsigned would;		/* observe mode: what enforce would write */
 } gq_write_t;
+
+/*
+ * What of a pending job's answer `w` is applied in this mode: the one
+ * rule of settings.mode (docs/MODEL.md "Observe mode").  Enforce: all of
+ * it.  Observe: none of it (kept in w->would); instead what gpuquota
+ * wrote before is undone (GQ_WRITE_UNDO): on a job it holds (its mark,
+ * gq_read_held, as for a job that left the pools), and on the first pass
+ * in observe mode on every job of the pools with a priority.  A job that
+ * left the pools is answered as in enforce (GQ_WRITE_LEFT: an undo too).
+ * Called by gq_write_decide.  Reads only.
+ */
+void gq_write_for_mode(job_record_t *job_ptr, gq_write_t *w);
 
 /*
  * Decide `job_ptr`'s answer from `pools` (`prev`: the pass before, or

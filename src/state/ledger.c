@@ -45,7 +45,7 @@ void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
 const char *gq_ledger_stage_name(int stage)
 {
 	static const char *const names[GQ_LEDGER_NSTAGES] = {
-		"requeued", "warned", "requeued_after_grace",
+		"requeued", "warned", "requeued_after_grace", "observed",
 	};
 
 	return stage >= 0 && stage < GQ_LEDGER_NSTAGES ? names[stage] : NULL;

@@ -17,7 +17,7 @@
  * BAND "quota" or "fair_share" (the preemptor's band), LOST the
  * GPU-seconds of the victim's run from its start to END (unix seconds;
  * gq_ledger_lost), STAGE what the record is (gq_ledger_stage_t: "requeued",
- * "warned", "requeued_after_grace").  A line of the first version, "gq1"
+ * "warned", "requeued_after_grace", "observed": not acted on).  A line of the first version, "gq1"
  * without STAGE and END, reads as "requeued" with END = AT.  Names are
  * gpuquota.json names (letters, digits, '.', '_', '-': no blank).  A
  * line without its newline (torn by a crash) and any line that is not
@@ -65,16 +65,21 @@ const char *gq_ledger_reason(int r);
  * requeue is never seen), then GQ_LEDGER_AFTER_GRACE when its run ends
  * (requeued, or exited in its grace time), with the same AT, preemptor and
  * victim and its loss as it is then: it supersedes the warned record
- * (gq_ledger_settle).
+ * (gq_ledger_settle).  In observe mode (docs/MODEL.md "Observe mode") a
+ * reclaim gpuquota would offer is GQ_LEDGER_OBSERVED, its loss as if
+ * requeued then: not acted on, so no budget, sum or metric counts it
+ * (the sums count it apart, `observed`).
  */
 typedef enum {
 	GQ_LEDGER_REQUEUED = 0,
 	GQ_LEDGER_WARNED,
 	GQ_LEDGER_AFTER_GRACE,
+	GQ_LEDGER_OBSERVED,
 	GQ_LEDGER_NSTAGES,
 } gq_ledger_stage_t;
 
-/* "requeued", "warned", "requeued_after_grace"; NULL out of range */
+/* "requeued", "warned", "requeued_after_grace", "observed"; NULL out of
+ * range */
 const char *gq_ledger_stage_name(int stage);
 
 typedef struct {
@@ -193,6 +198,8 @@ typedef struct {
 	uint64_t reclaims_lent, gpus_lent, lost;	/* as victim */
 	uint64_t reclaims_borrowed, gpus_borrowed, cost;	/* as preemptor:
 					 * cost = GPU-seconds its victims lost */
+	uint64_t observed;	/* observe mode's records naming it, either
+				 * side: counted here only */
 } gq_ledger_row_t;
 
 typedef struct {

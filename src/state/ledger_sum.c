@@ -60,6 +60,10 @@ static int _side_cmp(const void *a, const void *b)
 
 static void _add(gq_ledger_row_t *row, const gq_side_t *s)
 {
+	if (s->r->stage == GQ_LEDGER_OBSERVED) {
+		row->observed++;
+		return;
+	}
 	if (s->lent) {
 		row->reclaims_lent++;
 		row->gpus_lent += s->r->gpus;

@@ -79,10 +79,17 @@ static gq_metrics_project_t *_project(gq_metrics_t *m, const char *name)
 void gq_metrics_ledger(gq_metrics_t *m, const gq_ledger_rec_t *r,
 		       bool queued)
 {
-	gq_metrics_project_t *v = _project(m, r->victim_project);
-	gq_metrics_project_t *p = _project(m, r->preemptor_project);
+	gq_metrics_project_t *v, *p;
 	int why = r->reason;
 
+	if (queued)
+		m->ledger_records_total++;
+	else
+		m->ledger_dropped_total++;
+	if (r->stage == GQ_LEDGER_OBSERVED)	/* not acted on */
+		return;
+	v = _project(m, r->victim_project);
+	p = _project(m, r->preemptor_project);
 	if (!v || !p)
 		m->projects_uncounted_total++;
 	if (why >= 0 && why < GQ_RECLAIM_NREASONS &&
@@ -100,10 +107,6 @@ void gq_metrics_ledger(gq_metrics_t *m, const gq_ledger_rec_t *r,
 		if (p)
 			p->gpus_reclaimed[why] += r->gpus;
 	}
-	if (queued)
-		m->ledger_records_total++;
-	else
-		m->ledger_dropped_total++;
 }
 
 void gq_metrics_ledger_dropped(gq_metrics_t *m, int n)

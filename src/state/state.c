@@ -377,6 +377,12 @@ int gq_state_room_wait(void)
 			       GQ_DEFAULT_ROOM_WAIT;
 }
 
+bool gq_state_acts(void)
+{
+	return !_state.config ||
+	       _state.config->settings.mode != GQ_MODE_OBSERVE;
+}
+
 int gq_state_budget_window(void)
 {
 	return _state.config ? _state.config->settings.requeue_budget_window :

@@ -318,6 +318,15 @@ void gq_state_array_task_running(uint32_t array_id, int64_t start);
  */
 int gq_state_room_wait(void);
 
+/*
+ * Does gpuquota act on Slurm (docs/MODEL.md "Observe mode")?  False when
+ * the current configuration's settings.mode is "observe": every pass is
+ * decided, counted and logged, and nothing of it is written into Slurm
+ * (no hold, throttle, priority or reclaim).  True without a
+ * configuration.  Caller holds the state lock.
+ */
+bool gq_state_acts(void);
+
 /* settings.requeue_budget_window of the current configuration (seconds;
  * GQ_DEFAULT_BUDGET_WINDOW without one).  Caller holds the lock. */
 int gq_state_budget_window(void);

@@ -14,6 +14,7 @@
 #include "state/state.h"
 #include "plugins/array_throttle.h"
 #include "plugins/hold.h"
+#include "plugins/read_slurm.h"
 #include "plugins/write_slurm.h"
 #include "glue.h"
 #include "helpers.h"
@@ -412,6 +413,174 @@ START_TEST(room_waiter_text_names_node_and_why)
 }
 END_TEST
 
+/* The one-pool case in observe mode (docs/MODEL.md "Observe mode"). */
+static const char *one_pool_observe =
+	"{\"settings\": {\"mode\": \"observe\"},"
+	" \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1},"
+	"                {\"name\": \"team-b\", \"gpu_quota\": 2}]}";
+
+/* Job `id` as submitted under multifactor's absence: priority 1, no
+ * reason, no text. */
+static void _untouched(uint32_t id)
+{
+	job_record_t *j = find_job_record(id);
+
+	ck_assert_uint_eq(j->priority, 1);
+	ck_assert_int_eq(j->state_reason, WAIT_NO_REASON);
+	ck_assert_ptr_null(j->state_desc);
+}
+
+/* Computed into the next pass from `path` and published, then written in
+ * one hold.  Caller holds the state lock. */
+static void _one_pool_pass(const char *path)
+{
+	_one_pool_next(path);
+	gq_state_publish();
+	gq_write_pass(gq_state()->view, gq_state_spare(), 100);
+}
+
+/*
+ * Observe mode decides as enforce does and writes none of it.  The
+ * one-pool case: team-a (q 1, L 1) runs 1 GPU, so its job 9 would hold
+ * 1 + 1 = 2 > L 1: the pass decides a limit hold; team-b's 10 would hold
+ * 1 <= q 2: in quota.  In observe 9 and 10 keep priority 1, no reason,
+ * no text (twice: no pass changes them); 11, which gpuquota held before,
+ * is released (its hold undone, at priority 1: no multifactor here).
+ * priority_p_set gives 9 multifactor's 1 and holds nothing.  The enforce
+ * pass on the same input holds 9 (priority 0, WAIT_HELD) and gives 10
+ * its band (priority > 1).  Back in observe, 9's hold is undone and 9
+ * and 10 are at 1 again.
+ */
+START_TEST(observe_writes_nothing_enforce_holds)
+{
+	char *fo = write_temp(one_pool_observe), *fe = write_temp(one_pool);
+	job_record_t *j9;
+	int k;
+
+	glue_jobs_reset();
+	_one_pool_records();
+	j9 = find_job_record(9);
+	gq_state_lock();
+	_one_pool_pass(fo);
+	ck_assert_int_eq(gq_pools_job(gq_state()->view, 9, &k)->hold,
+			 GQ_HOLD_LIMIT);
+	_untouched(9);
+	_untouched(10);
+	ck_assert_uint_eq(find_job_record(11)->priority, 1);
+	ck_assert(!gq_read_held(find_job_record(11)));
+	_one_pool_pass(fo);
+	_untouched(9);
+	_untouched(10);
+	gq_state_unlock();
+	ck_assert_uint_eq(priority_p_set(0, j9), 1);
+	ck_assert_int_eq(j9->state_reason, WAIT_NO_REASON);
+
+	gq_state_lock();
+	_one_pool_pass(fe);
+	ck_assert_uint_eq(j9->priority, 0);
+	ck_assert_int_eq(j9->state_reason, WAIT_HELD);
+	ck_assert_uint_gt(find_job_record(10)->priority, 1);
+
+	_one_pool_pass(fo);
+	ck_assert_uint_eq(j9->priority, 1);
+	ck_assert(!gq_read_held(j9));
+	ck_assert_int_ne(j9->state_reason, WAIT_HELD);
+	ck_assert_uint_eq(find_job_record(10)->priority, 1);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(fo);
+	unlink(fe);
+	free(fo);
+	free(fe);
+}
+END_TEST
+
+/*
+ * The two-hold pass switching from enforce to observe: its plan undoes
+ * every job of the pools on the first pass in observe mode (9 held,
+ * 10 at its band's priority) and only gpuquota's holds after.  The
+ * one-pool case as above: after enforce 9 is at 0, 10 above 1; after the
+ * observe plan and its writes both are at 1 and 9 is not held; the next
+ * observe plan has nothing to write.
+ */
+START_TEST(observe_plan_undoes_enforce)
+{
+	char *fo = write_temp(one_pool_observe), *fe = write_temp(one_pool);
+	gq_write_plan_t plan = { 0 };
+
+	glue_jobs_reset();
+	_one_pool_records();
+	gq_state_lock();
+	_one_pool_pass(fe);
+	ck_assert_uint_eq(find_job_record(9)->priority, 0);
+	ck_assert_uint_gt(find_job_record(10)->priority, 1);
+
+	_one_pool_next(fo);
+	ck_assert_int_eq(gq_write_plan(&plan, gq_state_next(),
+				       gq_state()->view, 100), 0);
+	ck_assert_int_eq(plan.n, 3);	/* 9, 10, 11 undone */
+	ck_assert(plan.kick);		/* 9 released */
+	gq_state_publish();
+	gq_write_planned(&plan, gq_state()->view, gq_state_spare(), 100);
+	ck_assert_uint_eq(find_job_record(9)->priority, 1);
+	ck_assert(!gq_read_held(find_job_record(9)));
+	ck_assert_uint_eq(find_job_record(10)->priority, 1);
+
+	_one_pool_next(fo);
+	ck_assert_int_eq(gq_write_plan(&plan, gq_state_next(),
+				       gq_state()->view, 100), 0);
+	ck_assert_int_eq(plan.n, 0);
+	gq_write_plan_free(&plan);
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(fo);
+	unlink(fe);
+	free(fo);
+	free(fe);
+}
+END_TEST
+
+/*
+ * Observe mode gives an array gpuquota throttles its user's %N back.
+ * team-a (q 2, L 2) on 4 GPUs, its array 30 of 8 x 1 GPU, none running:
+ * 2 tasks may start (L 2), so enforce writes %N 2; the observe pass
+ * after it writes the user's (none: 0) back, and the next leaves it.
+ */
+START_TEST(observe_gives_array_throttle_back)
+{
+	char *fe = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"gpu_limit\": 2}]}");
+	char *fo = write_temp("{\"settings\": {\"mode\": \"observe\"}, \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 2, \"gpu_limit\": 2}]}");
+	const char *files[3] = { fe, fo, fo };
+	uint32_t want[3] = { 2, 0, 0 };
+	char err[GQ_ERR_MAX];
+	job_record_t *r;
+	gq_view_t *v;
+
+	glue_jobs_reset();
+	gq_throttle_clear();
+	r = glue_array(30, 8);
+	gq_state_lock();
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(gq_state_load(files[i], err, sizeof(err)), 0);
+		v = gq_state_next()->view[0];
+		gq_view_begin(v, 4, 100);
+		add(v, "team-a", with_tasks(pending(30, 1, 30), 8));
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		gq_state_publish();
+		gq_write_pass(gq_state()->view, gq_state_spare(), 100);
+		ck_assert_uint_eq(r->array_recs->max_run_tasks, want[i]);
+	}
+	ck_assert_uint_gt(r->priority, 0);
+	gq_state_clear();
+	gq_state_unlock();
+	gq_throttle_clear();
+	unlink(fe);
+	unlink(fo);
+	free(fe);
+	free(fo);
+}
+END_TEST
+
 Suite *glue_write_suite(void)
 {
 	Suite *s = suite_create("glue_write");
@@ -424,6 +593,11 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, rehold_writes_another_pools_hold);
 	tcase_add_test(tc, held_job_outside_pools_released_after_restart);
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mode");
+	tcase_add_test(tc, observe_writes_nothing_enforce_holds);
+	tcase_add_test(tc, observe_plan_undoes_enforce);
+	tcase_add_test(tc, observe_gives_array_throttle_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

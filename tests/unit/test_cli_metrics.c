@@ -617,12 +617,33 @@ START_TEST(serve_100_per_second)
 }
 END_TEST
 
+/* settings.mode as an info gauge: 1 for the mode in force, 0 for the
+ * other (docs/MODEL.md "Observe mode"). */
+START_TEST(mode_gauge)
+{
+	gq_prom_t p;
+
+	gq_prom_init(&p);
+	gq_metrics_mode(&p, true);
+	_has(p.buf, "# TYPE gpuquota_mode gauge");
+	_has(p.buf, "gpuquota_mode{mode=\"observe\"} 1");
+	_has(p.buf, "gpuquota_mode{mode=\"enforce\"} 0");
+	gq_prom_free(&p);
+	gq_prom_init(&p);
+	gq_metrics_mode(&p, false);
+	_has(p.buf, "gpuquota_mode{mode=\"observe\"} 0");
+	_has(p.buf, "gpuquota_mode{mode=\"enforce\"} 1");
+	gq_prom_free(&p);
+}
+END_TEST
+
 Suite *cli_metrics_suite(void)
 {
 	Suite *s = suite_create("cli_metrics");
 	TCase *tc = tcase_create("cli_metrics");
 
 	tcase_add_test(tc, projects_and_departments);
+	tcase_add_test(tc, mode_gauge);
 	tcase_add_test(tc, plugin_file);
 	tcase_add_test(tc, pools_labelled);
 	tcase_add_test(tc, cache_loads_once_an_interval);

@@ -534,6 +534,32 @@ START_TEST(test_multifactor_not_bool)
 END_TEST
 
 /*
+ * settings.mode: "enforce" by default, "enforce" or "observe" when given;
+ * any other string, a number or a wrong case is an error naming the key
+ * and the value.
+ */
+START_TEST(test_mode)
+{
+	gq_config_t *cfg = parse_ok("{\"projects\": []}");
+
+	ck_assert_int_eq(cfg->settings.mode, GQ_MODE_ENFORCE);
+	gq_config_free(cfg);
+	cfg = parse_ok("{\"settings\": {\"mode\": \"observe\"}, \"projects\": []}");
+	ck_assert_int_eq(cfg->settings.mode, GQ_MODE_OBSERVE);
+	gq_config_free(cfg);
+	cfg = parse_ok("{\"settings\": {\"mode\": \"enforce\"}, \"projects\": []}");
+	ck_assert_int_eq(cfg->settings.mode, GQ_MODE_ENFORCE);
+	gq_config_free(cfg);
+	load_fails("{\"settings\": {\"mode\": \"dry-run\"}, \"projects\": []}",
+		   "settings.mode: must be \"enforce\" or \"observe\", got \"dry-run\"");
+	load_fails("{\"settings\": {\"mode\": \"Observe\"}, \"projects\": []}",
+		   "settings.mode: must be \"enforce\" or \"observe\", got \"Observe\"");
+	load_fails("{\"settings\": {\"mode\": 1}, \"projects\": []}",
+		   "settings.mode: must be \"enforce\" or \"observe\", got 1");
+}
+END_TEST
+
+/*
  * The requeue budget: settings' (GPU-hours) and its window (seconds, a day
  * by default), a project's own (0: none), an unlisted account's the
  * settings'; a window under an hour or over 30 days, a negative budget:
@@ -789,6 +815,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_load_bad_file);
 	tcase_add_test(tc, test_load_nul_byte);
 	tcase_add_test(tc, test_multifactor_not_bool);
+	tcase_add_test(tc, test_mode);
 	tcase_add_test(tc, test_requeue_budget);
 	tcase_add_test(tc, weights_and_budgets_bounded);
 	tcase_add_test(tc, duplicate_key_refused);

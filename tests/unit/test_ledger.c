@@ -15,6 +15,7 @@
 
 #include "helpers.h"
 #include "state/ledger.h"
+#include "state/losses.h"
 #include "state/metrics.h"
 #include "state/state.h"
 
@@ -571,6 +572,51 @@ START_TEST(sums_by_period_and_project)
 }
 END_TEST
 
+/*
+ * Observe mode's record (docs/MODEL.md "Observe mode"): stage "observed"
+ * in the line and back; not acted on, so the sums count it apart.  Monday
+ * b's 12 takes a's 7 (1 GPU, 3600 lost): a lent 1, 1 GPU, 3600; b
+ * borrowed 1, cost 3600.  b's 14 would take a's 8 (2 GPUs, 7200): a and b
+ * each count 1 observed, and the lent and borrowed numbers stay those of
+ * 7 alone.  The requeue budget's losses skip it: one loss, 3600.
+ */
+START_TEST(observed_counted_apart)
+{
+	gq_ledger_rec_t r[2] = {
+		_rec(MON + 10, 12, "b", 7, "a", 1, 3600),
+		_rec(MON + 20, 14, "b", 8, "a", 2, 7200),
+	}, back;
+	gq_ledger_filter_t f = { .by = GQ_LEDGER_ALL };
+	gq_losses_t l = { 0 };
+	gq_ledger_row_t *rows;
+	char buf[GQ_LEDGER_LINE];
+	int n;
+
+	r[1].stage = GQ_LEDGER_OBSERVED;
+	ck_assert_int_gt(gq_ledger_format(&r[1], buf, sizeof(buf)), 0);
+	ck_assert_ptr_nonnull(strstr(buf, " 7200 observed "));
+	ck_assert(gq_ledger_parse(buf, &back));
+	ck_assert_int_eq(back.stage, GQ_LEDGER_OBSERVED);
+	ck_assert_int_eq(gq_ledger_sum(r, 2, &f, &rows, &n), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(rows[0].project, "a");
+	ck_assert_uint_eq(rows[0].reclaims_lent, 1);
+	ck_assert_uint_eq(rows[0].gpus_lent, 1);
+	ck_assert_uint_eq(rows[0].lost, 3600);
+	ck_assert_uint_eq(rows[0].observed, 1);
+	ck_assert_str_eq(rows[1].project, "b");
+	ck_assert_uint_eq(rows[1].reclaims_borrowed, 1);
+	ck_assert_uint_eq(rows[1].cost, 3600);
+	ck_assert_uint_eq(rows[1].observed, 1);
+	free(rows);
+	ck_assert_int_eq(gq_losses_add(&l, &r[0], 0), 0);
+	ck_assert_int_eq(gq_losses_add(&l, &r[1], 0), 0);
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_uint_eq(l.e[0].lost, 3600);
+	gq_losses_free(&l);
+}
+END_TEST
+
 Suite *ledger_suite(void)
 {
 	Suite *s = suite_create("ledger");
@@ -594,6 +640,7 @@ Suite *ledger_suite(void)
 	tcase_add_test(grace, state_settles_a_warned_victim);
 	tcase_add_test(sum, periods_and_dates);
 	tcase_add_test(sum, sums_by_period_and_project);
+	tcase_add_test(sum, observed_counted_apart);
 	suite_add_tcase(s, rec);
 	suite_add_tcase(s, file);
 	suite_add_tcase(s, sum);

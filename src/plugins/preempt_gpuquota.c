@@ -235,8 +235,10 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		rc = gq_pools_preemptable(gq_state_view(), preemptee->job_id,
 					  preemptor->job_id) &&
 		     !_waits_for_completing(preemptor->job_id, now);
-	if (rc && !gq_state_acts()) {	/* observe mode: no victim */
-		_observe_reclaim(preemptee, preemptor, now);
+	/* observe mode, or its view's holds not written yet: no victim */
+	if (rc && !gq_state_view_acts()) {
+		if (!gq_state_acts())
+			_observe_reclaim(preemptee, preemptor, now);
 		rc = false;
 	}
 	if (rc)

@@ -140,6 +140,7 @@ void gq_state_publish(void)
 	_state.view = _state.next;
 	_state.next = old;
 	_state.published++;
+	_state.view_acts = gq_state_acts();
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -381,6 +382,11 @@ bool gq_state_acts(void)
 {
 	return !_state.config ||
 	       _state.config->settings.mode != GQ_MODE_OBSERVE;
+}
+
+bool gq_state_view_acts(void)
+{
+	return gq_state_acts() && _state.view_acts;
 }
 
 int gq_state_budget_window(void)

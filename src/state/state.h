@@ -82,6 +82,8 @@ typedef struct {
 				 * until the first */
 	gq_pools_t *next;	/* for the next pass, of `config` */
 	bool view_stale;	/* `view` was made for an older config */
+	bool view_acts;		/* `view` was published in enforce mode:
+				 * its answers' holds were written */
 	uint64_t published;	/* views published so far: a reader that
 				 * keeps something of `view` knows it is new */
 	gq_inflight_t *inflight;	/* reclaims in flight */
@@ -326,6 +328,16 @@ int gq_state_room_wait(void);
  * configuration.  Caller holds the state lock.
  */
 bool gq_state_acts(void);
+
+/*
+ * May the published view's answers be acted on now: gq_state_acts(), and
+ * the view was published by a pass in enforce mode, so that the holds
+ * that go with its answers are in Slurm?  After a switch from observe to
+ * enforce, false until the first enforce pass: a reclaim from a view
+ * whose holds were never written would let a job that must be held take
+ * the freed GPUs.  Caller holds the state lock.
+ */
+bool gq_state_view_acts(void);
 
 /* settings.requeue_budget_window of the current configuration (seconds;
  * GQ_DEFAULT_BUDGET_WINDOW without one).  Caller holds the lock. */

@@ -905,6 +905,36 @@ START_TEST(pass_in_two_holds)
 }
 END_TEST
 
+/*
+ * Observe to enforce: the view published in observe was never written
+ * into Slurm (no hold), so no reclaim is offered from it.  Observe:
+ * neither acts.  Reload enforce: gpuquota acts, the view (published in
+ * observe) does not.  The next publish (a pass in enforce, which writes
+ * its holds): both.  Back to observe: neither, at once.
+ */
+START_TEST(view_acts_after_an_enforce_pass)
+{
+	char *obs = write_temp("{\"settings\": {\"mode\": \"observe\"},"
+			       " \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1}]}");
+	char *enf = write_temp("{\"projects\": [{\"name\": \"a\", \"gpu_quota\": 1}]}");
+	char err[GQ_ERR_MAX];
+
+	gq_state_lock();
+	ck_assert_int_eq(gq_state_load(obs, err, sizeof(err)), 0);
+	gq_state_publish();
+	ck_assert(!gq_state_acts());
+	ck_assert(!gq_state_view_acts());
+	ck_assert_int_eq(gq_state_load(enf, err, sizeof(err)), 0);
+	ck_assert(gq_state_acts());
+	ck_assert(!gq_state_view_acts());
+	gq_state_publish();
+	ck_assert(gq_state_view_acts());
+	ck_assert_int_eq(gq_state_load(obs, err, sizeof(err)), 0);
+	ck_assert(!gq_state_view_acts());
+	end_state(obs, enf);
+}
+END_TEST
+
 Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -918,6 +948,7 @@ Suite *state_suite(void)
 	tcase_add_test(tc, freed_gpus_kept_for_preemptor);
 	tcase_add_test(tc, freed_gpus_kept_for_room);
 	tcase_add_test(tc, room_wait_survives_a_clock_step);
+	tcase_add_test(tc, view_acts_after_an_enforce_pass);
 	tcase_add_test(tc, room_wait_after_a_grace_time);
 	tcase_add_test(tc, lowered_quota_keeps_min_runtime_and_patience);
 	tcase_add_test(tc, room_wait_only_when_it_helps);

@@ -17,7 +17,8 @@
 #                   other versions' daemons: make matrix, its own target)
 #   make demo       install dependencies, build, run the quick start on a
 #                   local cluster
-#   make unit       unit tests only (Check, with ASan/UBSan), the glue's too
+#   make unit       unit tests only (Check, with ASan/UBSan), the glue's too,
+#                   and the command without Slurm (tests/cli/run.sh)
 #   make glue       the plugins' glue tests alone (tests/glue)
 #   make check-rules  the Prometheus alerts of examples/gpuquota-rules.yml
 #                   against their promtool test (under a second)
@@ -75,7 +76,7 @@ PLUGINS  := $(BUILD)/priority_gpuquota.so $(BUILD)/preempt_gpuquota.so \
 	$(BUILD)/job_submit_gpuquota.so
 LIB      := $(BUILD)/libgpuquota.so
 
-.PHONY: cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue check-rules integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak soak-busy
+.PHONY: cli-test cli-objs releases-check all deps prepare install deb rpm matrix matrix-others matrix-quick unit glue check-rules integration test demo bench bench-cluster bench-validate clean asan-plugins fuzz soak soak-busy
 
 all: $(PLUGINS) $(BUILD)/gpuquota
 
@@ -168,15 +169,17 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 # its HTTP server (-lmicrohttpd); test_running_config.c the command's
 # choice of the running configuration (cli/running_config.c)
 # test_sim.c the simulator (src/sim)
+# test_cli_text.c a command line's options (cli_opts.c)
 UNIT_CLI := src/cli/sync.c src/cli/sacctmgr.c src/cli/import.c src/cli/metrics.c \
-	src/cli/scrape_cache.c src/cli/serve.c src/cli/running_config.c
+	src/cli/scrape_cache.c src/cli/serve.c src/cli/running_config.c \
+	src/cli/cli_opts.c
 UNIT_SIM := $(wildcard src/sim/*.c)
 $(BUILD)/unit_tests: $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(CORE_HDR) $(GLUE_HDR) $(UNIT_CLI) $(UNIT_CLI:.c=.h) $(UNIT_SIM) $(wildcard src/sim/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc $(JSONC) $(shell pkg-config --cflags check) \
 		-o $@ $(UNIT_SRC) $(CORE_SRC) $(SHARED_SRC) $(UNIT_CLI) $(UNIT_SIM) -lslurm $(JSONL) $(shell pkg-config --libs check) -lmicrohttpd -lm -lpthread
 
-unit: $(BUILD)/unit_tests glue
+unit: $(BUILD)/unit_tests glue cli-test
 	cd tests/unit && CK_FORK=yes ../../$(BUILD)/unit_tests
 	scripts/check-layers.sh
 
@@ -185,6 +188,10 @@ unit: $(BUILD)/unit_tests glue
 check-rules:
 	cd examples && promtool check rules gpuquota-rules.yml && \
 		promtool test rules gpuquota-rules.test.yml
+
+# the command's conventions with no Slurm here (--help, -V, --json errors)
+cli-test: $(BUILD)/gpuquota
+	tests/cli/run.sh $(BUILD)/gpuquota
 
 # The glue tests (tests/glue): the plugins' code in src/plugins/ against
 # Slurm's internal headers, with slurmctld's own symbols stubbed

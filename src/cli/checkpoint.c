@@ -4,10 +4,12 @@
  * back (gq_job_update).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define GQ_SLURM_PUBLIC_ONLY
 #include "shared/slurm_compat.h"
@@ -42,12 +44,43 @@ static int _write_comment(const slurm_job_info_t *j, char *comment)
 	return gq_job_update(j, &desc);
 }
 
+/*
+ * Job id's record into *msg: 0, or the error as one line into why.
+ * libslurm's own lines on stderr (its log) are set aside: the caller
+ * says one line of its own, "no such job" for an id Slurm does not know.
+ */
+static int _load(job_info_msg_t **msg, uint32_t id, char *why, size_t n)
+{
+	int saved = -1, null = open("/dev/null", O_WRONLY), rc, err;
+
+	fflush(stderr);
+	if (null >= 0 && (saved = dup(STDERR_FILENO)) >= 0)
+		dup2(null, STDERR_FILENO);
+	errno = 0;
+	rc = gq_load_job(msg, id, SHOW_ALL);
+	err = errno;
+	if (saved >= 0) {
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+	if (null >= 0)
+		close(null);
+	if (!rc && *msg && (*msg)->record_count)
+		return 0;
+	if (!rc || err == ESLURM_INVALID_JOB_ID)
+		snprintf(why, n, "no such job");
+	else
+		snprintf(why, n, "%s", err ? slurm_strerror(err) :
+			 "Slurm did not answer");
+	return -1;
+}
+
 int gq_checkpoint_command(const char *arg)
 {
 	const char *s = arg ? arg : getenv("SLURM_JOB_ID");
 	uint32_t id = _job_id(s);
 	job_info_msg_t *msg = NULL;
-	char *comment;
+	char *comment, why[256];
 	int err;
 
 	if (!id) {
@@ -57,9 +90,8 @@ int gq_checkpoint_command(const char *arg)
 		return 2;
 	}
 	slurm_init(NULL);
-	if (gq_load_job(&msg, id, SHOW_ALL) || !msg->record_count) {
-		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id,
-			slurm_strerror(errno));
+	if (_load(&msg, id, why, sizeof(why))) {
+		fprintf(stderr, "gpuquota checkpoint: job %u: %s\n", id, why);
 		slurm_free_job_info_msg(msg);
 		return 1;
 	}

@@ -20,17 +20,20 @@
 #include "cli/ledger.h"
 #include "state/ledger.h"
 #include "state/metrics.h"
+#include "tools/cli_text.h"
 #include "tools/trusted_file.h"
 
 typedef struct {
 	gq_ledger_filter_t f;
 	const char *dir;	/* --dir, or NULL */
 	bool json;
+	bool noheader;		/* --noheader */
+	bool parsable;		/* -P, --parsable: '|' between fields */
 } gq_ledger_opts_t;
 
 static void _usage(FILE *f)
 {
-	fprintf(f, "usage: gpuquota ledger [--since YYYY-MM-DD] [--project P] [--by day|week] [--json] [--dir DIR]\n");
+	fprintf(f, "Usage: gpuquota ledger [--since TIME] [--project P] [--by day|week] [--noheader] [-P|--parsable] [--json] [--dir DIR]\n");
 }
 
 /* 0, or 2 after the usage on stderr */
@@ -43,6 +46,8 @@ static int _options(int argc, char **argv, gq_ledger_opts_t *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "noheader", no_argument, NULL, 'H' },
+		{ "parsable", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static char name[] = "gpuquota ledger";	/* getopt's messages */
@@ -51,11 +56,14 @@ static int _options(int argc, char **argv, gq_ledger_opts_t *o)
 	argv[0] = name;
 	o->f.by = GQ_LEDGER_DAY;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "hj", opts, NULL)) != -1) {
-		if (opt == 's' && (o->f.since = gq_ledger_date(optarg)) < 0) {
-			fprintf(stderr, "gpuquota ledger: --since %s: not a date YYYY-MM-DD\n",
+	while ((opt = getopt_long(argc, argv, "hjP", opts, NULL)) != -1) {
+		if (opt == 's' && gq_time_arg(optarg, time(NULL), &o->f.since)) {
+			fprintf(stderr, "gpuquota ledger: --since '%s': not a time (YYYY-MM-DD[THH:MM[:SS]] UTC, now-2h, -30m, -7d)\n",
 				optarg);
 			return 2;
+		} else if (opt == 'H' || opt == 'P') {
+			o->noheader |= opt == 'H';
+			o->parsable |= opt == 'P';
 		} else if (opt == 'p') {
 			o->f.project = optarg;
 		} else if (opt == 'b' && !strcmp(optarg, "day")) {
@@ -125,34 +133,51 @@ static const char *_period(int64_t at, gq_ledger_by_t by, char *buf,
 	return buf;
 }
 
-static void _table(const gq_ledger_row_t *rows, int n, gq_ledger_by_t by)
+/* DAY PROJECT LENT GPUS_LENT GPU_H_LOST BORROWED GPUS_BACK GPU_H_COST
+ * OBSERVED */
+static const gq_col_t _cols[] = {
+	{ 11, false, 0 }, { 16, false, 0 }, { 8, true, 0 }, { 9, true, 0 },
+	{ 11, true, 0 }, { 9, true, 0 }, { 10, true, 0 }, { 11, true, 0 },
+	{ 9, true, 0 },
+};
+#define GQ_NCOLS ((int)(sizeof(_cols) / sizeof(_cols[0])))
+
+static void _table(const gq_ledger_row_t *rows, int n, gq_ledger_by_t by,
+		   bool parsable)
 {
-	char day[16];
+	char day[16], v[7][32];
+	const char *cells[GQ_NCOLS] = { NULL, NULL, v[0], v[1], v[2], v[3],
+					v[4], v[5], v[6] };
 	int i;
 
-	for (i = 0; i < n; i++)
-		printf("%-11s %-16s %8llu %9llu %11.2f %9llu %10llu %11.2f %9llu\n",
-		       _period(rows[i].period, by, day, sizeof(day)),
-		       rows[i].project,
-		       (unsigned long long)rows[i].reclaims_lent,
-		       (unsigned long long)rows[i].gpus_lent,
-		       rows[i].lost / 3600.0,
-		       (unsigned long long)rows[i].reclaims_borrowed,
-		       (unsigned long long)rows[i].gpus_borrowed,
-		       rows[i].cost / 3600.0,
-		       (unsigned long long)rows[i].observed);
+	for (i = 0; i < n; i++) {
+		cells[0] = _period(rows[i].period, by, day, sizeof(day));
+		cells[1] = rows[i].project;
+		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)rows[i].reclaims_lent);
+		snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)rows[i].gpus_lent);
+		snprintf(v[2], sizeof(v[2]), "%.2f", rows[i].lost / 3600.0);
+		snprintf(v[3], sizeof(v[3]), "%llu", (unsigned long long)rows[i].reclaims_borrowed);
+		snprintf(v[4], sizeof(v[4]), "%llu", (unsigned long long)rows[i].gpus_borrowed);
+		snprintf(v[5], sizeof(v[5]), "%.2f", rows[i].cost / 3600.0);
+		snprintf(v[6], sizeof(v[6]), "%llu", (unsigned long long)rows[i].observed);
+		gq_table_row(stdout, parsable, _cols, cells, GQ_NCOLS);
+	}
 }
 
 static void _print_table(const gq_ledger_row_t *rows, int n,
 			 const gq_ledger_row_t *tot, int ntot,
-			 gq_ledger_by_t by)
+			 const gq_ledger_opts_t *o)
 {
-	printf("%-11s %-16s %8s %9s %11s %9s %10s %11s %9s\n",
-	       by == GQ_LEDGER_WEEK ? "WEEK" : "DAY", "PROJECT", "LENT",
-	       "GPUS_LENT", "GPU_H_LOST", "BORROWED", "GPUS_BACK",
-	       "GPU_H_COST", "OBSERVED");
-	_table(rows, n, by);
-	_table(tot, ntot, GQ_LEDGER_ALL);
+	const char *head[GQ_NCOLS] = {
+		o->f.by == GQ_LEDGER_WEEK ? "WEEK" : "DAY", "PROJECT", "LENT",
+		"GPUS_LENT", "GPU_H_LOST", "BORROWED", "GPUS_BACK",
+		"GPU_H_COST", "OBSERVED",
+	};
+
+	if (!o->noheader)
+		gq_table_row(stdout, o->parsable, _cols, head, GQ_NCOLS);
+	_table(rows, n, o->f.by, o->parsable);
+	_table(tot, ntot, GQ_LEDGER_ALL, o->parsable);
 }
 
 /* one row as JSON (NULL: memory) */
@@ -275,7 +300,7 @@ static int _show(gq_ledger_rec_t *r, int n, const gq_ledger_opts_t *o,
 			rc = _print_json(r, n, rows, nrows, tot, ntot, o,
 					 skipped);
 		else
-			_print_table(rows, nrows, tot, ntot, o->f.by);
+			_print_table(rows, nrows, tot, ntot, o);
 	}
 	free(rows);
 	free(tot);

@@ -10,7 +10,12 @@
 
 /*
  * argv[0] is "ledger"; its options:
- *   --since YYYY-MM-DD   records from that day (UTC) on
+ *   --since TIME         records from then on: YYYY-MM-DD[THH:MM[:SS]]
+ *                        (UTC), now, now-COUNT[UNIT] or -COUNT[UNIT], UNIT
+ *                        s, m, h, d or w (sacct's --starttime forms,
+ *                        tools/cli_text.h)
+ *   --noheader, -P/--parsable  the table without its header, or with
+ *                        fields separated by '|' and not padded
  *   --project P          records naming P (either side), P's rows
  *   --by day|week        the periods (default day; weeks from Monday, UTC)
  *   --json               the records and the same sums as JSON

@@ -32,6 +32,7 @@ Suite *usage_suite(void);
 Suite *property_suite(void);
 Suite *metrics_suite(void);
 Suite *prom_suite(void);
+Suite *cli_text_suite(void);
 Suite *cli_metrics_suite(void);
 Suite *pools_suite(void);
 Suite *throttle_file_suite(void);
@@ -80,6 +81,7 @@ int main(void)
 	srunner_add_suite(sr, property_suite());
 	srunner_add_suite(sr, metrics_suite());
 	srunner_add_suite(sr, prom_suite());
+	srunner_add_suite(sr, cli_text_suite());
 	srunner_add_suite(sr, cli_metrics_suite());
 	srunner_add_suite(sr, pools_suite());
 	srunner_add_suite(sr, coming_free_suite());

@@ -283,18 +283,9 @@ static void _projects(gq_prom_t *p, const gq_metrics_t *m)
 		 (double)m->projects_uncounted_total);
 }
 
-static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
-			 double written_at)
+/* The passes: how many, failed, the last, their times and lock holds. */
+static void _passes(gq_prom_t *p, const gq_metrics_t *m)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	_counter(p, "gpuquota_metrics_file_age_seconds", "gauge",
-		 "Seconds since the plugin last wrote its metrics file (after each pass).",
-		 ts.tv_sec + ts.tv_nsec / 1e9 - written_at);
-	_counter(p, "gpuquota_plugin_start_time_seconds", "gauge",
-		 "When slurmctld loaded the plugin, unix seconds: the counters count from then.",
-		 m->started_at);
 	_counter(p, "gpuquota_passes_total", "counter",
 		 "gpuquota passes run (failed ones too).",
 		 (double)m->passes_total);
@@ -314,6 +305,21 @@ static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
 	gq_prom_histogram(p, "gpuquota_pass_read_lock_seconds",
 			  "Time a pass held slurmctld's job read lock, from granted to released: its first hold, reading every job and computing (squeue and other readers go on, submits and scheduling wait).",
 			  &m->read_hold_seconds);
+}
+
+static void _plugin_side(gq_prom_t *p, const gq_metrics_t *m,
+			 double written_at)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	_counter(p, "gpuquota_metrics_file_age_seconds", "gauge",
+		 "Seconds since the plugin last wrote its metrics file (after each pass).",
+		 ts.tv_sec + ts.tv_nsec / 1e9 - written_at);
+	_counter(p, "gpuquota_plugin_start_time_seconds", "gauge",
+		 "When slurmctld loaded the plugin, unix seconds: the counters count from then.",
+		 m->started_at);
+	_passes(p, m);
 	_by_reason(p, "gpuquota_reclaims_total",
 		   "Reclaims: preemptors Slurm requeued running jobs for, by the preemptor's band (quota or fair_share reclaim).",
 		   m->reclaims_total, GQ_RECLAIM_NREASONS,

@@ -753,12 +753,33 @@ static int _get_grace(struct parser *p, struct json_object *v,
 	return 0;
 }
 
+/* A project's "department": the index of the department of that name. */
+static int _project_dept(struct parser *p, struct json_object *v,
+			 const char *kp, int *dept)
+{
+	gq_config_t *cfg = p->cfg;
+	char *dname = NULL, vb[VAL_BUF];
+	int d;
+
+	if (_get_string(p, v, kp, &dname))
+		return -1;
+	for (d = 0; d < cfg->ndepts; d++)
+		if (!strcmp(cfg->depts[d].name, dname))
+			break;
+	if (d == cfg->ndepts)
+		_set_err(p, "%s: no department named %s", kp, _jstr(dname, vb));
+	free(dname);
+	if (d == cfg->ndepts)
+		return -1;
+	*dept = d;
+	return 0;
+}
+
 static int _parse_project(struct parser *p, struct json_object *obj,
 			  const char *kp, struct lh_table *names,
 			  gq_project_cfg_t *pc)
 {
-	gq_config_t *cfg = p->cfg;
-	char kb[KP_MAX], vb[VAL_BUF];
+	char kb[KP_MAX];
 	struct json_object *v;
 	int rc = 0;
 
@@ -786,25 +807,10 @@ static int _parse_project(struct parser *p, struct json_object *obj,
 			return _oom(p);
 	}
 
-	if (_field(p, obj, kp, "department", false, &v, &rc)) {
-		char *dname = NULL;
-		int d;
-
-		_kp_key(kb, kp, "department");
-		if (_get_string(p, v, kb, &dname))
-			return -1;
-		for (d = 0; d < cfg->ndepts; d++)
-			if (!strcmp(cfg->depts[d].name, dname))
-				break;
-		if (d == cfg->ndepts) {
-			_set_err(p, "%s: no department named %s", kb,
-				 _jstr(dname, vb));
-			free(dname);
-			return -1;
-		}
-		free(dname);
-		pc->department = d;
-	}
+	if (_field(p, obj, kp, "department", false, &v, &rc) &&
+	    _project_dept(p, v, _kp_key(kb, kp, "department"),
+			  &pc->department))
+		return -1;
 	if (_field(p, obj, kp, "grace_time", false, &v, &rc) &&
 	    _get_grace(p, v, _kp_key(kb, kp, "grace_time"), &pc->grace_time))
 		return -1;
@@ -820,20 +826,16 @@ static int _parse_project(struct parser *p, struct json_object *obj,
  * its name; those are registered first so that a clash is always reported
  * at the explicit "accounts" entry, whatever the order of the projects.
  */
-static int _check_accounts(struct parser *p, struct json_object *arr)
+/* Projects without "accounts": their name is their account, in owner. */
+static int _own_names(struct parser *p, struct json_object *arr,
+		      struct lh_table *owner)
 {
 	gq_config_t *cfg = p->cfg;
 	char kb[KP_MAX], ab[VAL_BUF], pb[VAL_BUF];
-	struct lh_table *owner;
-	int i, j, rc = 0;
+	int i;
 
-	owner = lh_table_new(cfg->nprojects < TABLE_MIN ? TABLE_MIN :
-			     cfg->nprojects, NULL, _hash_nocase, _equal_nocase);
-	if (!owner)
-		return _oom(p);
-	for (i = 0; i < cfg->nprojects && !rc; i++) {
+	for (i = 0; i < cfg->nprojects; i++) {
 		struct json_object *o = json_object_array_get_idx(arr, i);
-
 		void *prev;
 
 		if (json_object_object_get_ex(o, "accounts", NULL))
@@ -844,42 +846,63 @@ static int _check_accounts(struct parser *p, struct json_object *arr)
 			_set_err(p, "%s: account %s already belongs to project %s",
 				 kb, _jstr(cfg->projects[i].accounts[0], ab),
 				 _jstr(cfg->projects[(intptr_t)prev].name, pb));
-			rc = -1;
-		} else if (lh_table_insert(owner, cfg->projects[i].accounts[0],
-					   (void *)(intptr_t)i)) {
-			rc = _oom(p);
+			return -1;
 		}
+		if (lh_table_insert(owner, cfg->projects[i].accounts[0],
+				    (void *)(intptr_t)i))
+			return _oom(p);
 	}
-	for (i = 0; i < cfg->nprojects && !rc; i++) {
-		gq_project_cfg_t *pc = &cfg->projects[i];
-		struct json_object *o = json_object_array_get_idx(arr, i);
+	return 0;
+}
 
-		if (!json_object_object_get_ex(o, "accounts", NULL))
+/* Project i's "accounts" list, each into owner once. */
+static int _own_list(struct parser *p, int i, struct lh_table *owner)
+{
+	gq_config_t *cfg = p->cfg;
+	gq_project_cfg_t *pc = &cfg->projects[i];
+	char kb[KP_MAX], ab[VAL_BUF], pb[VAL_BUF];
+	int j;
+
+	for (j = 0; j < pc->naccounts; j++) {
+		void *prev;
+		int q;
+
+		snprintf(kb, sizeof(kb), "projects[%d].accounts[%d]", i, j);
+		if (!lh_table_lookup_ex(owner, pc->accounts[j], &prev)) {
+			if (lh_table_insert(owner, pc->accounts[j],
+					    (void *)(intptr_t)i))
+				return _oom(p);
 			continue;
-		for (j = 0; j < pc->naccounts && !rc; j++) {
-			void *prev;
-
-			snprintf(kb, sizeof(kb), "projects[%d].accounts[%d]",
-				 i, j);
-			if (lh_table_lookup_ex(owner, pc->accounts[j], &prev)) {
-				int q = (int)(intptr_t)prev;
-
-				if (q == i)
-					_set_err(p, "%s: account %s is listed twice",
-						 kb,
-						 _jstr(pc->accounts[j], ab));
-				else
-					_set_err(p, "%s: account %s already belongs to project %s",
-						 kb, _jstr(pc->accounts[j], ab),
-						 _jstr(cfg->projects[q].name,
-						       pb));
-				rc = -1;
-			} else if (lh_table_insert(owner, pc->accounts[j],
-						   (void *)(intptr_t)i)) {
-				rc = _oom(p);
-			}
 		}
+		q = (int)(intptr_t)prev;
+		if (q == i)
+			_set_err(p, "%s: account %s is listed twice", kb,
+				 _jstr(pc->accounts[j], ab));
+		else
+			_set_err(p, "%s: account %s already belongs to project %s",
+				 kb, _jstr(pc->accounts[j], ab),
+				 _jstr(cfg->projects[q].name, pb));
+		return -1;
 	}
+	return 0;
+}
+
+/* Each account belongs to one project: names first, then the lists. */
+static int _check_accounts(struct parser *p, struct json_object *arr)
+{
+	gq_config_t *cfg = p->cfg;
+	struct lh_table *owner;
+	int i, rc;
+
+	owner = lh_table_new(cfg->nprojects < TABLE_MIN ? TABLE_MIN :
+			     cfg->nprojects, NULL, _hash_nocase, _equal_nocase);
+	if (!owner)
+		return _oom(p);
+	rc = _own_names(p, arr, owner);
+	for (i = 0; i < cfg->nprojects && !rc; i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(arr, i),
+					      "accounts", NULL))
+			rc = _own_list(p, i, owner);
 	lh_table_free(owner);
 	return rc;
 }
@@ -1485,13 +1508,71 @@ int gq_config_load(const char *path, gq_config_t **out, char *err,
 	return gq_config_load_text(path, out, NULL, err, errlen);
 }
 
+/*
+ * The whole of fd into *buf (NUL-terminated, *len bytes before it),
+ * growing it by doubling up to json-c's int length.  -1 with p's error
+ * (and *buf the caller's to free).
+ */
+static int _read_all(struct parser *p, int fd, char **buf, size_t *len)
+{
+	size_t cap = 0;
+
+	for (*len = 0;;) {
+		ssize_t r;
+
+		if (cap - *len < 2) {
+			size_t ncap = cap ? cap * 2 : READ_FIRST;
+			char *nb;
+
+			if (ncap > (size_t)INT_MAX + 1) {
+				/* json-c takes an int length */
+				if (cap >= (size_t)INT_MAX + 1) {
+					_set_err(p, "cannot read: file too large");
+					return -1;
+				}
+				ncap = (size_t)INT_MAX + 1;
+			}
+			if (!(nb = realloc(*buf, ncap)))
+				return _oom(p);
+			*buf = nb;
+			cap = ncap;
+		}
+		r = read(fd, *buf + *len, cap - *len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			_set_err(p, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (r == 0)
+			break;
+		*len += (size_t)r;
+	}
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+/* A NUL byte inside the text: an error naming its line and column. */
+static int _no_nul(struct parser *p, const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+	size_t line, col;
+
+	if (!nul)
+		return 0;
+	_line_col(buf, (size_t)(nul - buf), &line, &col);
+	_set_err(p, "malformed JSON at line %zu, column %zu: NUL byte", line,
+		 col);
+	return -1;
+}
+
 int gq_config_load_text(const char *path, gq_config_t **out, char **text,
 			char *err, size_t errlen)
 {
 	struct parser p = { .path = path, .err = err, .errlen = errlen };
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *nul;
-	int fd, rc;
+	size_t len = 0;
+	char *buf = NULL;
+	int fd, rc = -1;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -1506,66 +1587,15 @@ int gq_config_load_text(const char *path, gq_config_t **out, char **text,
 		_set_err(&p, "cannot read: %s", strerror(errno));
 		return -1;
 	}
-	if (_trusted(&p, fd))
-		goto fail;
-	for (;;) {
-		ssize_t r;
-
-		if (cap - len < 2) {
-			size_t ncap = cap ? cap * 2 : READ_FIRST;
-			char *nb;
-
-			if (ncap > (size_t)INT_MAX + 1) {
-				/* json-c takes an int length */
-				if (cap >= (size_t)INT_MAX + 1) {
-					_set_err(&p, "cannot read: file too large");
-					goto fail;
-				}
-				ncap = (size_t)INT_MAX + 1;
-			}
-			nb = realloc(buf, ncap);
-			if (!nb) {
-				_oom(&p);
-				goto fail;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			_set_err(&p, "cannot read: %s", strerror(errno));
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
+	if (!_trusted(&p, fd) && !_read_all(&p, fd, &buf, &len) &&
+	    !_no_nul(&p, buf, len))
+		rc = gq_config_parse(buf, path, out, err, errlen);
 	close(fd);
-	fd = -1;
-	buf[len] = '\0';
-
-	nul = memchr(buf, '\0', len);
-	if (nul) {
-		size_t line, col;
-
-		_line_col(buf, (size_t)(nul - buf), &line, &col);
-		_set_err(&p, "malformed JSON at line %zu, column %zu: NUL byte",
-			 line, col);
-		goto fail;
-	}
-	rc = gq_config_parse(buf, path, out, err, errlen);
 	if (!rc && text)
 		*text = buf;	/* the caller's */
 	else
 		free(buf);
 	return rc;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return -1;
 }
 
 static void _free_strv(char **v, int n)

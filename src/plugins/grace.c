@@ -184,6 +184,52 @@ static void _settle_ended(time_t now)
 	}
 }
 
+/*
+ * Requeue one victim whose grace time is over (job_ptr), its run ended
+ * at `end`: its ledger record's note written first (the requeue sends the
+ * run's end, its admin comment, to slurmdbd), then settled.  Caller
+ * holds slurmctld's job write lock, not the state lock.
+ */
+static void _requeue_one(job_record_t *job_ptr, time_t now)
+{
+	bool exited = !IS_JOB_RUNNING(job_ptr);
+	/* its run ended at its exit, or ends now */
+	int64_t end = exited && job_ptr->end_time > 0 &&
+		      job_ptr->end_time <= now ? job_ptr->end_time : now;
+	int rc, w;
+
+	gq_state_lock();
+	if ((w = _warned_index(job_ptr->job_id)) >= 0) {
+		const gq_warned_t *wr = gq_state_warned(w);
+		gq_ledger_rec_t r;
+
+		gq_ledger_after_grace(&wr->rec, wr->start, end, &r);
+		gq_reclaim_note_write(job_ptr, &r, wr->start);
+	}
+	gq_state_unlock();
+	rc = job_requeue_internal(0, job_ptr, true, 0);
+	if (rc == SLURM_SUCCESS) {
+		info("gpuquota: reclaimed %pJ %s: requeued", job_ptr,
+		     exited ? "exited in its grace time" :
+			      "reached the end of its grace time");
+		gq_state_lock();
+		if ((w = _warned_index(job_ptr->job_id)) >= 0)
+			_settle(job_ptr, w, end,
+				exited ? "exited in its grace time, requeued" :
+					 "requeued at the end of its grace time");
+		gq_state_unlock();
+	} else if (exited) {
+		/* e.g. past MaxBatchRequeue: said once, not at every pass
+		 * until Slurm purges the record */
+		error("gpuquota: requeue of reclaimed %pJ after its grace time: %s; it stays ended",
+		      job_ptr, slurm_strerror(rc));
+		job_ptr->preempt_time = 0;
+	} else {
+		error("gpuquota: requeue of reclaimed %pJ after its grace time: %s",
+		      job_ptr, slurm_strerror(rc));
+	}
+}
+
 void gq_grace_requeue(void)
 {
 	/* as Slurm's own job_time_limit(), which requeues preempted jobs */
@@ -205,48 +251,10 @@ void gq_grace_requeue(void)
 	gq_state_unlock();
 	for (i = 0; i < ndue; i++) {
 		job_record_t *job_ptr = find_job_record(due[i]);
-		bool exited;
-		int64_t end;
-		int rc, w;
 
-		if (!job_ptr || !_grace_over(job_ptr, now))
-			continue;	/* requeued or gone meanwhile */
-		exited = !IS_JOB_RUNNING(job_ptr);
-		/* its run ended at its exit, or ends now */
-		end = exited && job_ptr->end_time > 0 &&
-		      job_ptr->end_time <= now ? job_ptr->end_time : now;
-		gq_state_lock();
-		if ((w = _warned_index(job_ptr->job_id)) >= 0) {
-			const gq_warned_t *wr = gq_state_warned(w);
-			gq_ledger_rec_t r;
-
-			/* before the requeue, which sends the run's end
-			 * (its admin comment) to slurmdbd */
-			gq_ledger_after_grace(&wr->rec, wr->start, end, &r);
-			gq_reclaim_note_write(job_ptr, &r, wr->start);
-		}
-		gq_state_unlock();
-		rc = job_requeue_internal(0, job_ptr, true, 0);
-		if (rc == SLURM_SUCCESS) {
-			info("gpuquota: reclaimed %pJ %s: requeued", job_ptr,
-			     exited ? "exited in its grace time" :
-				      "reached the end of its grace time");
-			gq_state_lock();
-			if ((w = _warned_index(job_ptr->job_id)) >= 0)
-				_settle(job_ptr, w, end,
-					exited ? "exited in its grace time, requeued" :
-						 "requeued at the end of its grace time");
-			gq_state_unlock();
-		} else if (exited) {
-			/* e.g. past MaxBatchRequeue: said once, not at every
-			 * pass until Slurm purges the record */
-			error("gpuquota: requeue of reclaimed %pJ after its grace time: %s; it stays ended",
-			      job_ptr, slurm_strerror(rc));
-			job_ptr->preempt_time = 0;
-		} else {
-			error("gpuquota: requeue of reclaimed %pJ after its grace time: %s",
-			      job_ptr, slurm_strerror(rc));
-		}
+		/* requeued or gone meanwhile: nothing */
+		if (job_ptr && _grace_over(job_ptr, now))
+			_requeue_one(job_ptr, now);
 	}
 	gq_state_lock();
 	_settle_ended(now);

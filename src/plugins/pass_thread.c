@@ -193,6 +193,30 @@ static void _unlock_timed(gq_timed_lock_t *t, gq_pass_rec_t *r)
  */
 #define GQ_PASS_TRIES 3
 
+/*
+ * A pass's first hold, under the read locks `rd`: read Slurm and plan.
+ * *ran: a configuration is loaded.  Returns whether the pass read (false:
+ * no configuration, or the read failed); its hold times into r.
+ */
+static bool _read_hold(gq_timed_lock_t *rd, gq_pass_rec_t *r,
+		       uint64_t *epoch, bool *ran)
+{
+	gq_pass_rec_t hold;
+	bool read;
+
+	_lock_timed(rd);
+	gq_state_lock();
+	*ran = gq_state_config() != NULL;
+	read = *ran && _pass_read(time(NULL), epoch);
+	if (*ran)
+		gq_load_check(gq_state_config());
+	gq_state_unlock();
+	_unlock_timed(rd, &hold);
+	r->read_hold_us += hold.lock_hold_us;
+	r->read_cpu_us += hold.lock_cpu_us;
+	return read;
+}
+
 static void _run_pass(void)
 {
 	/* as multifactor's decay thread: jobs, nodes and partitions */
@@ -202,27 +226,17 @@ static void _run_pass(void)
 					  .part = READ_LOCK } };
 	gq_pass_rec_t r = { 0 }, hold;
 	uint64_t epoch;
-	bool kick = false, ran = false, ok = false, read;
+	bool kick = false, ran = false, ok = false;
 	int tries;
 
 	for (tries = 0; tries <= GQ_PASS_TRIES && !ok; tries++) {
 		bool whole = tries == GQ_PASS_TRIES;
 
-		if (!whole) {	/* the first hold: read and plan */
-			_lock_timed(&rd);
-			gq_state_lock();
-			ran = gq_state_config() != NULL;
-			read = ran && _pass_read(time(NULL), &epoch);
-			if (ran)
-				gq_load_check(gq_state_config());
-			gq_state_unlock();
-			_unlock_timed(&rd, &hold);
-			r.read_hold_us += hold.lock_hold_us;
-			r.read_cpu_us += hold.lock_cpu_us;
-			if (!read) {	/* no configuration, or failed */
-				tries++;	/* this try counts */
-				break;
-			}
+		/* the first hold: read and plan; none read (no
+		 * configuration, or failed): this try counts */
+		if (!whole && !_read_hold(&rd, &r, &epoch, &ran)) {
+			tries++;
+			break;
 		}
 		_lock_timed(&wr);
 		gq_state_lock();

@@ -504,6 +504,9 @@ Suite *between_passes_suite(void)
 	tcase_add_test(tc, wiring_job_submit_lists_gpuquota);
 	tcase_add_test(tc, dependency_answer_stable_over_passes);
 	tcase_add_test(tc, answers_stable_with_writes_fed_back);
+	/* seeded passes under ASan: seconds on a loaded 2-core machine,
+	 * past Check's default of 4 */
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }

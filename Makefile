@@ -233,8 +233,10 @@ asan-plugins: $(SLURM)/VERSION
 
 # The suite runs once, on plugins built with the sanitizers inside a real
 # slurmctld (the command and `make demo` use the plain build).
+# Two tests at once, each on its own cluster (tests/integration/run.sh,
+# GQ_LANES); GQ_LANES=1 runs them one after another.
 integration: all asan-plugins
-	GQ_ASAN=1 tests/integration/run.sh
+	GQ_ASAN=1 GQ_LANES=$${GQ_LANES:-2} tests/integration/run.sh
 
 # The soak on random seeds for GQ_SOAK_MINUTES (60) minutes, sanitizer
 # plugins; prints every failing seed (`make test` runs the fixed seeds of

@@ -7,6 +7,7 @@
 
 #include "core/fairshare.h"
 #include "core/queue.h"
+#include "core/requeue_budget.h"
 #include "tools/sort.h"
 
 /* gq_queue_cmp of two queued jobs by index, for gq_sort_ints */
@@ -199,13 +200,14 @@ static void _split(const gq_project_t *p, gq_job_t *job, const gq_sums_t *s,
 static gq_hold_t _project_hold(const gq_project_t *p, gq_job_t *job,
 			       double before)
 {
+	double cap = gq_requeue_budget_cap(p);
 	gq_hold_t h;
 
 	job->tasks_now = _at_once(job);
 	h = _hold(job, before, p->limit, p->quota, GQ_HOLD_LIMIT);
-	if (h || !job->in.gpus || !gq_at_budget(p))
+	if (h || !job->in.gpus || cap < 0)
 		return h;
-	_fit(job, before, p->quota);
+	_fit(job, before, cap);
 	return job->tasks_now ? GQ_HOLD_NONE : GQ_HOLD_BUDGET;
 }
 

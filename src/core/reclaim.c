@@ -9,6 +9,7 @@
 
 #include "core/fairshare.h"
 #include "core/reclaim.h"
+#include "core/requeue_budget.h"
 #include "tools/sort.h"
 
 /* The four kinds of reclaim, in the order of their bits. */
@@ -178,12 +179,10 @@ gq_allowance_t *gq_allowance_new(const gq_registry_t *r)
 					      false);
 		floor[K_FAIR_OUT] = gq_floor(p->quota_out, p->share_floor,
 					     true);
-		/* past its requeue budget: fair-share reclaim takes none of
-		 * its jobs (a floor of a_p), quota reclaim still does */
-		if (gq_at_budget(p)) {
-			floor[K_FAIR] = fmax(floor[K_FAIR], p->alloc);
-			floor[K_FAIR_OUT] = fmax(floor[K_FAIR_OUT], p->alloc);
-		}
+		/* past its requeue budget: fair-share reclaim spares it */
+		floor[K_FAIR] = gq_requeue_budget_fair_floor(p, floor[K_FAIR]);
+		floor[K_FAIR_OUT] = gq_requeue_budget_fair_floor(p,
+							floor[K_FAIR_OUT]);
 		/* insertion sort of four kinds by floor; ties: bit order */
 		/* what it holds on nodes that do not respond counts as
 		 * lost: it will be, when Slurm sets them DOWN */

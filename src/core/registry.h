@@ -101,16 +101,6 @@ typedef struct {
 				 * project lists */
 } gq_registry_t;
 
-/*
- * Has the project lost its requeue budget (docs/MODEL.md "Requeue
- * budget")?  Then its work beyond quota waits instead of borrowing, and
- * fair-share reclaim does not take its jobs (quota reclaim still does).
- */
-static inline bool gq_at_budget(const gq_project_t *p)
-{
-	return p->budget > 0 && p->lost >= p->budget;
-}
-
 /* The projects and departments of a config.  Returns 0 or -1 (memory). */
 int gq_registry_init(gq_registry_t *r, const gq_config_t *cfg);
 void gq_registry_free(gq_registry_t *r);

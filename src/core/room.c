@@ -23,7 +23,7 @@
  * the GPUs that come free on one node may be kept for it (state.c,
  * gq_view_keep_room), the node where it can start soonest
  * (gq_room_wait_node), by holding the jobs outside quotas that could
- * start there (gq_room_could_land, which the reclaim-in-flight hold
+ * start there (waits.c, gq_waits_could_land, which the reclaim-in-flight hold
  * uses too, for its victims' nodes).
  *
  * Cost: O(E + N log N + E log E) per pass to bucket the eligible victims'
@@ -915,13 +915,3 @@ out:
 	return best;
 }
 
-bool gq_room_could_land(const gq_view_t *v, const gq_job_t *job,
-			const gq_room_node_t *at)
-{
-	uint32_t gpn = job->in.gpus_per_node ? job->in.gpus_per_node : 1;
-
-	return at->node >= 0 && at->node < v->nnodes && job->in.gpus &&
-	       !v->node_closed[at->node] &&
-	       gq_view_node_allowed(v, job->in.node_group, at->node) &&
-	       gpn <= at->gpus;
-}

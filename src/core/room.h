@@ -48,17 +48,4 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
 				 int prefer);
 
-/*
- * Could pending `job` start on node at->node before the next pass?  It
- * asks GPUs, the node takes work, the job may use it (its partition,
- * --constraint and GPU type: its node group) and asks at most that
- * node's GPUs per node (at->gpus:
- * all of them, idle or held, since a job that ends there between passes
- * runs Slurm's scheduler before gpuquota's next pass).  A job that asks
- * GPUs for the whole job only (--gpus=N) could take one or more there.
- * O(1).
- */
-bool gq_room_could_land(const gq_view_t *v, const gq_job_t *job,
-			const gq_room_node_t *at);
-
 #endif

@@ -180,7 +180,7 @@ typedef struct {
  * Reclaims in flight: Slurm has requeued victims for these preemptors,
  * which have not started yet.  While one of them is still pending and
  * eligible, every pending job with GPUs outside the in-quota band that
- * could start on one of its victims' nodes (gq_room_could_land; any
+ * could start on one of its victims' nodes (gq_waits_could_land; any
  * node when they are not known, or without placement) waits (hold
  * GQ_HOLD_RECLAIM, waits_for: the first such preemptor), so that the
  * GPUs freed for it are not lent to other work for the seconds until it
@@ -189,6 +189,7 @@ typedef struct {
  * the GPUs are theirs too.  After gq_view_compute; jobs added later get
  * the same hold.  Returns how many of the preemptors still wait.  O(N +
  * E) once, when nodes are noted, then O(J x K) for K nodes noted in all.
+ * The rule is waits.c's.
  */
 int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r,
 			      int n);
@@ -240,7 +241,7 @@ typedef struct {
  * that node can still take it, so that the node does not change from
  * pass to pass; -1: none).  Every pending job with GPUs outside the
  * in-quota band that could start on that node waits (hold GQ_HOLD_ROOM,
- * waits_for: id; gq_room_could_land); the others may use every other
+ * waits_for: id; gq_waits_could_land); the others may use every other
  * node.  For a view where no reclaim is in flight
  * (gq_view_wait_for_reclaims found none).  0: nobody.  Jobs added later
  * get the same hold when they could start there.  Returns whether GPUs

@@ -1,7 +1,7 @@
 /*
  * test_room_wait.c - the node-targeted room wait (docs/MODEL.md "Holds",
  * room wait): the node a room waiter waits on (gq_room_wait_node), the
- * jobs that could start there (gq_room_could_land) and so wait, and the
+ * jobs that could start there (gq_waits_could_land) and so wait, and the
  * node kept from pass to pass (state.c); and the reclaim-in-flight hold
  * narrowed the same way, to the victims' nodes.  Numbers worked by hand.
  */
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/room.h"
+#include "core/waits.h"
 #include "core/view.h"
 #include "state/state.h"
 #include "helpers.h"

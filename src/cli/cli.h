@@ -2,7 +2,7 @@
  * cli.h - what the gpuquota command's files share: one load of Slurm and
  * the model (gq_cli_t, filled by gpuquota.c's _load) and the table
  * commands shown from it and a command line's options (cli/cli_opts.h):
- * cmd_projects.c, cmd_jobs.c.
+ * cmd_projects.c, cmd_jobs.c; the helpers they share are cli.c's.
  */
 #ifndef GPUQUOTA_CLI_CLI_H
 #define GPUQUOTA_CLI_CLI_H

@@ -19,37 +19,6 @@
 #define GQ_NUM_MAX 32
 #define GQ_LABEL_MAX 64
 
-/* The mode above a table: said in observe mode only. */
-void gq_cli_mode_line(const gq_cli_t *c, const gq_cli_opts_t *o)
-{
-	if (!o->json && !o->parsable && !o->noheader && gq_cli_observe(c))
-		printf("mode: observe (gpuquota acts on no job: holds and reclaims below are what it would do)\n");
-}
-
-/*
- * Print {"capacity": C, "mode", key1: v1, key2: v2, "config"} when json;
- * takes the values either way.
- */
-void gq_cli_emit(gq_cli_t *c, bool json, const char *k1, json_object *v1,
-		 const char *k2, json_object *v2)
-{
-	json_object *top = json_object_new_object();
-
-	json_object_object_add(top, "capacity",
-			       json_object_new_int64((int64_t)c->capacity));
-	json_object_object_add(top, "mode", json_object_new_string(
-		gq_cli_observe(c) ? "observe" : "enforce"));
-	json_object_object_add(top, k1, v1);
-	if (k2)
-		json_object_object_add(top, k2, v2);
-	json_object_object_add(top, "config", gq_cli_config_json(&c->src));
-	if (json)
-		printf("%s\n", json_object_to_json_string_ext(
-			       top, JSON_C_TO_STRING_PRETTY |
-			       JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(top);
-}
-
 typedef struct {
 	const char *name;
 	const char *department;	/* projects: their department, or NULL */

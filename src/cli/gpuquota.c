@@ -308,40 +308,6 @@ static void _privacy(gq_cli_t *c, const slurm_conf_t *conf)
 		fprintf(stderr, "gpuquota: note: PrivateData=jobs: Slurm shows you only your own jobs, so allocations, fair shares and other projects' work are hidden (slurmctld decides with every job); your pending jobs show the band slurmctld gave them\n");
 }
 
-/* The projects the caller's own jobs are in (c->mine). */
-static int _mark_mine(gq_cli_t *c)
-{
-	uid_t uid = getuid();
-	uint32_t i;
-
-	if (!(c->mine = calloc((size_t)gq_view_nprojects(c->view) + 1,
-			       sizeof(*c->mine))))
-		return -1;
-	for (i = 0; i < c->api.jobs->record_count; i++) {
-		const slurm_job_info_t *j = &c->api.jobs->job_array[i];
-		const gq_job_t *job = gq_view_job(c->view, j->job_id);
-
-		if (job && j->user_id == uid)
-			c->mine[job->project] = true;
-	}
-	return 0;
-}
-
-/* Show pool k: c->view, c->capacity, c->pool and c->mine are its. */
-static int _use_pool(gq_cli_t *c, int k)
-{
-	c->view = c->pools->view[k];
-	c->capacity = c->caps[k];
-	c->pool = c->pools->name[k];
-	free(c->mine);
-	c->mine = NULL;
-	if (c->private_accounts && _mark_mine(c)) {
-		fprintf(stderr, "gpuquota: out of memory\n");
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * The ledger's losses (requeue budgets), as slurmctld counts them, when
  * the caller may read the file (root, SlurmUser); else none: a budget is
@@ -404,7 +370,7 @@ static int _compute(gq_cli_t *c)
 	if (gq_pass_compute(c->pools, &c->usage, &c->losses,
 			    &c->cfg->settings, now))
 		return _oom();
-	return _use_pool(c, 0);
+	return gq_cli_use_pool(c, 0);
 }
 
 /*
@@ -526,13 +492,8 @@ static int _only(gq_cli_t *c, const char *list)
 	}
 	for (k = 0; k < c->pools->n; k++)
 		if (c->only[k])
-			return _use_pool(c, k);
+			return gq_cli_use_pool(c, k);
 	return 0;
-}
-
-int gq_cli_use_pool(gq_cli_t *c, int k)
-{
-	return _use_pool(c, k);
 }
 
 /* `check`: the first line, with each pool's GPUs. */

@@ -224,4 +224,12 @@ static inline int gq_store_index(const gq_job_store_t *s, uint32_t id)
 	return gq_idmap_get(&s->ids, id);
 }
 
+/* The record of job `id`, or NULL. */
+static inline gq_job_t *gq_store_find(const gq_job_store_t *s, uint32_t id)
+{
+	int idx = gq_store_index(s, id);
+
+	return idx < 0 ? NULL : gq_store_at(s, idx);
+}
+
 #endif

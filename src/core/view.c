@@ -552,9 +552,7 @@ out:
 
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	int idx = gq_store_index(&v->store, id);
-
-	return idx < 0 ? NULL : gq_store_at(&v->store, idx);
+	return gq_store_find(&v->store, id);
 }
 
 int gq_view_njobs(const gq_view_t *v)

@@ -123,7 +123,7 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
 	v->nwait_at = 0;
 	v->wait_anywhere = false;
 	for (i = 0; i < n; i++) {
-		const gq_job_t *er = gq_view_job(v, r[i].preemptor);
+		const gq_job_t *er = gq_store_find(&v->store, r[i].preemptor);
 
 		/* it started, or no longer may reclaim (the rest of an array
 		 * whose in-quota tasks started is banded over its quota) */
@@ -143,7 +143,7 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
 
 bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
 {
-	const gq_job_t *er = id ? gq_view_job(v, id) : NULL;
+	const gq_job_t *er = id ? gq_store_find(&v->store, id) : NULL;
 	int k;
 
 	v->waits_for = 0;

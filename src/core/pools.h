@@ -22,6 +22,8 @@ typedef struct {
 	gq_config_t **config;	/* pool k as a configuration of its own */
 	char **name;		/* pool k's name; NULL without pools */
 	gq_view_t **view;	/* pool k's view */
+	bool wants_victims;	/* a job of a view needs victims, as the
+				 * pass computed them (victim_search.h) */
 } gq_pools_t;
 
 /*

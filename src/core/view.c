@@ -14,6 +14,7 @@
 #include "core/reclaim.h"
 #include "core/patience.h"
 #include "core/room.h"
+#include "core/victim_search.h"
 #include "core/waits.h"
 #include "core/view.h"
 #include "core/view_impl.h"
@@ -618,9 +619,7 @@ bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor)
 {
 	const gq_job_t *er = gq_view_job(v, preemptor);
 
-	return er && er->in.state == GQ_JOB_PENDING && !er->hold &&
-	       !er->patient &&
-	       (er->band == GQ_BAND_IN_QUOTA || er->band == GQ_BAND_FAIR_SHARE);
+	return er && gq_job_may_reclaim(er);
 }
 
 bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,

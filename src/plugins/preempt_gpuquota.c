@@ -210,11 +210,29 @@ static void _observe_reclaim(job_record_t *victim, job_record_t *preemptor,
 		      ee->in.id, er->in.id, GQ_LEDGER_QUEUE_MAX);
 }
 
+/*
+ * Slurm 22.05 and 23.11 ask before each search for victims: off while no
+ * job needs victims (core/victim_search.h), so that Slurm skips its walk
+ * of every job for every job it tries to start.  Later releases do not
+ * ask.
+ */
+static bool __attribute__((unused)) _enabled(void)
+{
+	return slurm_conf.preempt_mode != PREEMPT_MODE_OFF &&
+	       gq_state_victims_wanted();
+}
+
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
 	time_t now = time(NULL);
 	bool rc = false;
+
+	/* Slurm asks about every job it has, for every job it tries to
+	 * start: no lock while no job needs victims, nor for a job that
+	 * holds no GPUs */
+	if (!gq_state_victims_wanted() || !IS_JOB_RUNNING(preemptee))
+		return false;
 
 	gq_state_lock();
 	if (gq_state_view())
@@ -437,4 +455,4 @@ static uint32_t _grace_time(job_record_t *job_ptr)
 	return grace;
 }
 
-GQ_PREEMPT_DATA_ENTRIES(_mode, _prio, _grace_time)
+GQ_PREEMPT_DATA_ENTRIES(_enabled, _mode, _prio, _grace_time)

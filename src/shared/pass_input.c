@@ -7,6 +7,7 @@
 #include "shared/pass_input.h"
 
 #include "core/constraint.h"
+#include "core/victim_search.h"
 #include "state/state.h"
 #include "shared/job_facts.h"
 
@@ -284,5 +285,7 @@ int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 	}
 	if (!rc)	/* work outside quotas waits for reclaims in flight */
 		gq_state_wait_for_reclaims(p, now);
+	/* after the holds: a held job takes no victims */
+	p->wants_victims = !rc && gq_pools_wants_victims(p);
 	return rc;
 }

@@ -349,12 +349,13 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
  * PREEMPT_DATA_*, data) up to 24.11; from 25.05 one entry point each,
  * preempt_p_get_mode, _get_prio and _get_grace_time (25.05.8's ops), and
  * slurmctld itself says whether preemption is enabled.
- * GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace) defines them over
+ * GQ_PREEMPT_DATA_ENTRIES(enabled, mode, prio, grace) defines them over
+ *	bool enabled(void) (asked up to 24.11 only);
  *	uint16_t mode(job_record_t *);  uint32_t prio(job_record_t *);
  *	uint32_t grace(job_record_t *);
  */
 #if GQ_SLURM_AT_LEAST(25, 5)
-#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+#define GQ_PREEMPT_DATA_ENTRIES(enabled, mode, prio, grace)			\
 	extern uint16_t preempt_p_get_mode(job_record_t *job_ptr)	\
 	{								\
 		return mode(job_ptr);					\
@@ -368,15 +369,14 @@ static inline bool gq_factors_wanted(const gq_factors_req_t *req,
 		return grace(job_ptr);					\
 	}
 #else
-#define GQ_PREEMPT_DATA_ENTRIES(mode, prio, grace)			\
+#define GQ_PREEMPT_DATA_ENTRIES(enabled, mode, prio, grace)			\
 	extern int preempt_p_get_data(job_record_t *job_ptr,		\
 				      slurm_preempt_data_type_t data_type, \
 				      void *data)			\
 	{								\
 		switch (data_type) {					\
 		case PREEMPT_DATA_ENABLED:				\
-			*(bool *)data = slurm_conf.preempt_mode !=	\
-					PREEMPT_MODE_OFF;		\
+			*(bool *)data = enabled();			\
 			break;						\
 		case PREEMPT_DATA_MODE:					\
 			*(uint16_t *)data = mode(job_ptr);		\

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tools/clock.h"
+#include "core/victim_search.h"
 #include "state/state.h"
 
 static gq_state_t _state;
@@ -40,6 +41,16 @@ gq_running_t *gq_state_running(void)
 uint64_t gq_state_published(void)
 {
 	return _state.published;
+}
+
+bool gq_state_victims_wanted(void)
+{
+	return __atomic_load_n(&_state.victims_wanted, __ATOMIC_RELAXED);
+}
+
+static void _victims_wanted(bool wanted)
+{
+	__atomic_store_n(&_state.victims_wanted, wanted, __ATOMIC_RELAXED);
 }
 
 gq_pools_t *gq_state_spare(void)
@@ -141,6 +152,7 @@ void gq_state_publish(void)
 	_state.next = old;
 	_state.published++;
 	_state.view_acts = gq_state_acts();
+	_victims_wanted(_state.view && _state.view->wants_victims);
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -589,6 +601,9 @@ static void _since_read(uint32_t id, bool added)
 
 void gq_state_job_added(uint32_t id)
 {
+	if (!gq_state_victims_wanted() &&
+	    gq_pools_job_wants_victims(_state.view, id))
+		_victims_wanted(true);
 	_since_read(id, true);
 }
 
@@ -623,8 +638,12 @@ bool gq_state_pass_write(uint64_t epoch,
 	for (i = 0; i < _state.nsince_read; i++)
 		if (!_state.since_read[i].added)
 			gq_pools_job_gone(_state.view, _state.since_read[i].id);
-		else if (added)
+		else if (added) {
 			added(_state.view, _state.since_read[i].id, arg);
+			if (gq_pools_job_wants_victims(
+				    _state.view, _state.since_read[i].id))
+				_victims_wanted(true);
+		}
 	_state.nsince_read = 0;
 	return true;
 }

@@ -86,6 +86,9 @@ typedef struct {
 				 * its answers' holds were written */
 	uint64_t published;	/* views published so far: a reader that
 				 * keeps something of `view` knows it is new */
+	bool victims_wanted;	/* a job of `view` needs victims
+				 * (victim_search.h): set under the lock,
+				 * read without it (gq_state_victims_wanted) */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	bool inflight_read;	/* rebuilt from Slurm's records (the first
@@ -146,6 +149,14 @@ const gq_config_t *gq_state_config(void);
 gq_metrics_t *gq_state_metrics(void);
 gq_running_t *gq_state_running(void);
 uint64_t gq_state_published(void);
+
+/*
+ * Does a job of the published view need victims (victim_search.h)?  Set
+ * when a view is published and when priority_p_set adds a job that needs
+ * them.  Read without the state lock: preempt/gpuquota asks it for every
+ * job Slurm walks.  O(1).
+ */
+bool gq_state_victims_wanted(void);
 
 /*
  * The other views the state holds, as they are (never made here, unlike

@@ -3,7 +3,7 @@
 a running cluster at the scheduled times, with the sampler and the pass
 poller beside it, and brackets the window with sdiag and /proc readings.
 
-  replay.py --work DIR --system stock|gpuquota --state STATEDIR
+  replay.py --work DIR --system stock|gpuquota|multifactor --state STATEDIR
             --ctld-pid PID --out OUTDIR [--tail SECS] [--workers N]
             [--gpuquota PATH]
 
@@ -143,7 +143,7 @@ def storm(n, workers, accounts, qos):
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument("--work", required=True)
-	ap.add_argument("--system", choices=("stock", "gpuquota"), required=True)
+	ap.add_argument("--system", choices=("stock", "gpuquota", "multifactor"), required=True)
 	ap.add_argument("--state", required=True)
 	ap.add_argument("--ctld-pid", type=int, required=True)
 	ap.add_argument("--out", required=True)

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
-"""Owns the benchmark's report: analyzes every run (analyze.py), then one
-table of the two systems side by side over the rounds (median and min-max
-of each, the gpuquota/stock ratio per round: min/median/max) with the
-targets of docs/PERFORMANCE.md marked met or missed, and the data of the plot.
+"""Owns the benchmark's report: analyzes every run (analyze.py), then a
+table of stock and gpuquota side by side over the rounds (median and
+min-max of each, the gpuquota/stock ratio per round: min/median/max) with
+the targets of docs/PERFORMANCE.md marked met or missed; a table of the
+controller's cost, gpuquota against plain multifactor; the plot's data.
 
   report.py --work DIR --rounds N --out OUTDIR --machine TEXT
-  -> OUTDIR/table.md, results.json, alloc-stock.tsv, alloc-gpuquota.tsv
-     (stacked per project, round 1), plot.cfg (for plot.gp)
+            [--systems "stock gpuquota multifactor"]
+  -> OUTDIR/table.md, results.json, alloc-<system>.tsv (stacked per
+     project, round 1), plot.cfg (for plot.gp)
 The table's header names the workload: a trace's stretch and mapping
 (the workload dir's about.txt, trace_workload.py), else the seeded one."""
 import argparse
@@ -52,6 +54,8 @@ def fmt(x, unit):
 		return "%.0f" % x
 	if unit == "n1":
 		return "%.1f" % x
+	if unit == "n3":
+		return "%.3f" % x
 	return "%g" % x
 
 
@@ -96,6 +100,48 @@ ROWS = [
 ]
 
 
+# The controller's cost against plain multifactor (same workload, same
+# run): (label, key, unit, target ratio or None).  CPU per second of the
+# window: a run whose submits lag has a longer window.
+COST_ROWS = [
+	("main cycle mean (sdiag)", "main_mean_us", "ms", 1.50),
+	("backfill cycle mean (sdiag)", "bf_mean_us", "ms", None),
+	("slurmctld CPU per second of window", "cpu_per_s", "n3", 1.10),
+	("slurmctld CPU seconds (window)", "cpu_s", "s", None),
+	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None),
+	("sbatch latency p50", "sbatch_s.p50", "s", None),
+	("squeue latency p50", "squeue_s.p50", "s", None),
+	("submit throughput, storm of held submits (sbatch/s)", "storm_sbatch_per_s", "/s", None),
+]
+
+
+def cells(vals, unit):
+	"""The median (min-max) of one system's rounds."""
+	v = [x for x in vals if x is not None]
+	if not v:
+		return "n/a"
+	if len(v) == 1:
+		return fmt(v[0], unit)
+	return "%s (%s-%s)" % (fmt(med(v), unit), fmt(min(v), unit), fmt(max(v), unit))
+
+
+def cost_table(gq, mf):
+	"""Markdown lines: gpuquota against plain multifactor, per round."""
+	out = ["| measure | multifactor | gpuquota | ratio min / median / max | target | met |",
+	       "|---|---|---|---|---|---|"]
+	for label, key, unit, target in COST_ROWS:
+		mv = [get(r, key) for r in mf]
+		gv = [get(r, key) for r in gq]
+		ratios = [g / m for m, g in zip(mv, gv) if m and g is not None]
+		rc = "n/a" if not ratios else "%.2f / %.2f / %.2f" % (min(ratios), med(ratios), max(ratios))
+		tgt = met = ""
+		if target is not None:
+			tgt = "ratio <= %.2f" % target
+			met = "n/a" if not ratios else ("yes" if med(ratios) <= target else "**no**")
+		out.append("| %s | %s | %s | %s | %s | %s |" % (label, cells(mv, unit), cells(gv, unit), rc, tgt, met))
+	return out
+
+
 def workload_text(wl):
 	"""What the runs replayed: trace_workload.py's about.txt, else the seeded workload."""
 	try:
@@ -118,21 +164,37 @@ def main():
 	ap.add_argument("--rounds", type=int, required=True)
 	ap.add_argument("--out", required=True)
 	ap.add_argument("--machine", default="")
+	ap.add_argument("--systems", default="stock gpuquota")
 	a = ap.parse_args()
 	wl = os.path.join(a.work, "workload")
-	res = {"stock": [], "gpuquota": []}
+	res = {s: [] for s in a.systems.split()}
 	for r in range(1, a.rounds + 1):
 		for s in res:
 			run = os.path.join(a.work, "r%d-%s.out" % (r, s))
 			subprocess.run([sys.executable, os.path.join(HERE, "analyze.py"),
 					"--work", wl, "--run", run], check=True)
 			with open(os.path.join(run, "result.json")) as f:
-				res[s].append(json.load(f))
+				x = json.load(f)
+			x["cpu_per_s"] = x["cpu_s"] / x["window_s"] if x.get("window_s") else None
+			res[s].append(x)
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "results.json"), "w") as f:
 		json.dump(res, f, indent=1)
+	lines = []
+	if "stock" in res and "gpuquota" in res:
+		lines += stock_table(a, wl, res["stock"], res["gpuquota"])
+	if "multifactor" in res and "gpuquota" in res:
+		lines += ["", "Controller cost against plain multifactor (priority/multifactor, "
+			  "preempt/none, no quotas; same workload, same run; ratio = gpuquota / "
+			  "multifactor of the same round):", ""]
+		lines += cost_table(res["gpuquota"], res["multifactor"])
+	with open(os.path.join(a.out, "table.md"), "w") as f:
+		f.write("\n".join(lines) + "\n")
+	plot_data(a, wl, res)
 
-	st, gq = res["stock"], res["gpuquota"]
+
+def stock_table(a, wl, st, gq):
+	"""Markdown lines: the header, stock against gpuquota, per project."""
 	lines = []
 	when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 	with open(os.path.join(wl, "projects.tsv")) as f:
@@ -207,10 +269,14 @@ def main():
 		     "Submit lag p99 (late against the schedule): stock %s, gpuquota %s."
 		     % (st[0]["stock_routing"]["q"], st[0]["stock_routing"]["scavenger"],
 			fmt(st[0]["submit_lag_s"]["p99"], "s"), fmt(gq[0]["submit_lag_s"]["p99"], "s")))
-	with open(os.path.join(a.out, "table.md"), "w") as f:
-		f.write("\n".join(lines) + "\n")
+	return lines
 
-	# Plot data: round 1, cumulative allocation per project (stacked areas).
+
+def plot_data(a, wl, res):
+	"""Round 1, cumulative allocation per project (stacked areas)."""
+	when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+	with open(os.path.join(wl, "projects.tsv")) as f:
+		projects = [l.split() for l in f if l.strip()]
 	for s in res:
 		src = os.path.join(a.work, "r1-%s.out" % s, "alloc.tsv")
 		with open(src) as f, open(os.path.join(a.out, "alloc-%s.tsv" % s), "w") as o:
@@ -225,7 +291,7 @@ def main():
 				o.write("\t".join(out) + "\n")
 	with open(os.path.join(a.out, "plot.cfg"), "w") as f:
 		f.write("N = %d\nCAP = %d\nTITLE = \"%s\"\n" % (
-			len(projects), st[0]["capacity"],
+			len(projects), next(iter(res.values()))[0]["capacity"],
 			"GPUs allocated per project (stacked), round 1, %s%s" % (when, plot_workload(wl))))
 
 

@@ -19,6 +19,11 @@
 #   GQ_BENCH_STORM 400 [100] held submits as fast as 4 clients go, after the
 #                           measured window (submit throughput; 0: none)
 #   GQ_BENCH_SEED 1         workload seed
+#   GQ_BENCH_SHAPE mixed    the seeded workload's shape; churn: short one-GPU
+#                           jobs only, the controller's cost (workload.py)
+#   GQ_BENCH_SYSTEMS "stock gpuquota multifactor"  the systems each round
+#                           runs (multifactor: plain priority/multifactor,
+#                           preempt/none, no quota: the controller's floor)
 #   GQ_BENCH_CHECKPOINT_SHARE 0  the share of the seeded workload's jobs whose
 #                           batch script runs `gpuquota checkpoint` every
 #   GQ_BENCH_CHECKPOINT_EVERY 30 seconds of its run (on both systems; the
@@ -66,6 +71,8 @@ ROUNDS=${GQ_BENCH_ROUNDS:-${d[7]}}
 STORM=${GQ_BENCH_STORM:-${d[8]}}
 CTLD_CPU=${GQ_BENCH_CTLD_CPU:-}
 SEED=${GQ_BENCH_SEED:-1}
+SHAPE=${GQ_BENCH_SHAPE:-mixed}
+read -r -a SYSTEMS <<<"${GQ_BENCH_SYSTEMS:-stock gpuquota multifactor}"
 WORK=${GQ_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/gq-bench.XXXXXX")}
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd -P)
@@ -78,6 +85,12 @@ for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS STORM SEED; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "GQ_BENCH_${v%_} must be a number, got '${!v}'"
 done
 ((ROUNDS >= 1)) || die "GQ_BENCH_ROUNDS must be >= 1"
+[[ $SHAPE == mixed || $SHAPE == churn ]] || die "GQ_BENCH_SHAPE must be mixed or churn, got '$SHAPE'"
+for s in "${SYSTEMS[@]}"; do
+	[[ $s == stock || $s == gpuquota || $s == multifactor ]] \
+		|| die "GQ_BENCH_SYSTEMS: '$s' is not stock, gpuquota or multifactor"
+done
+((${#SYSTEMS[@]} > 0)) || die "GQ_BENCH_SYSTEMS names no system"
 OTHER_CPUS=""	# the CPUs of everything but slurmctld (GQ_BENCH_CTLD_CPU)
 if [[ -n $CTLD_CPU ]]; then
 	[[ $CTLD_CPU =~ ^[0-9]+$ ]] && ((CTLD_CPU < $(nproc))) \
@@ -116,7 +129,7 @@ if [[ -n $TRACE ]]; then
 else
 	"$PY" "$HERE/workload.py" --seed "$SEED" --nodes "$NODES" --gpus "$GPUS" \
 		--projects "$PROJECTS" --zero "$ZERO" --jobs "$JOBS" --seconds "$SECONDS_" \
-		--ckpt-share "${GQ_BENCH_CHECKPOINT_SHARE:-0}" \
+		--shape "$SHAPE" --ckpt-share "${GQ_BENCH_CHECKPOINT_SHARE:-0}" \
 		--ckpt-every "${GQ_BENCH_CHECKPOINT_EVERY:-30}" --out "$WL"
 fi
 ACCOUNTS=$(cut -f1 "$WL/projects.tsv" | paste -sd,)
@@ -142,6 +155,8 @@ STOCK_CONF=(
 	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE
 	"${SITE_CONF[@]}"
 )
+MF_CONF=(PriorityType=priority/multifactor PreemptType=preempt/none PreemptMode=OFF
+	"${SITE_CONF[@]}")
 GQ_CONF=(PriorityType=priority/gpuquota PreemptType=preempt/gpuquota JobSubmitPlugins=gpuquota PreemptMode=REQUEUE
 	"${SITE_CONF[@]}")
 
@@ -180,6 +195,8 @@ up() { # SYSTEM DIR: three tries (a port range may meet the ephemeral range)
 		--timeout 300 --accounting --accounts "$ACCOUNTS")
 	if [[ $sys == stock ]]; then
 		for e in "${STOCK_CONF[@]}"; do args+=(--conf-extra "$e"); done
+	elif [[ $sys == multifactor ]]; then
+		for e in "${MF_CONF[@]}"; do args+=(--conf-extra "$e"); done
 	else
 		args+=(--plugindir "$ROOT/build" --gpuquota-json "$WL/gpuquota.json")
 		for e in "${GQ_CONF[@]}"; do args+=(--conf-extra "$e"); done
@@ -204,7 +221,7 @@ run_one() { # SYSTEM ROUND
 	. "$dir/env"
 	if [[ $sys == stock ]]; then
 		stock_qos "$dir"
-	else
+	elif [[ $sys == gpuquota ]]; then
 		grep -q 'gpuquota: loaded' "$dir/log/slurmctld.log" || die "slurmctld did not load gpuquota"
 	fi
 	say "round $round: $sys: cluster up in $((SECONDS - t))s, replaying"
@@ -229,12 +246,12 @@ run_one() { # SYSTEM ROUND
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
-	if ((r % 2)); then order=(stock gpuquota); else order=(gpuquota stock); fi
-	for s in "${order[@]}"; do run_one "$s" "$r"; done
+	n=${#SYSTEMS[@]}	# each round starts one system later
+	for ((k = 0; k < n; k++)); do run_one "${SYSTEMS[(k + r - 1) % n]}" "$r"; done
 done
 
 mkdir -p "$OUT"
-"$PY" "$HERE/report.py" --work "$WORK" --rounds "$ROUNDS" --out "$OUT" \
+"$PY" "$HERE/report.py" --work "$WORK" --rounds "$ROUNDS" --out "$OUT" --systems "${SYSTEMS[*]}" \
 	--machine "$(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), $(uname -r), load before $(cut -d' ' -f1-3 /proc/loadavg)${CTLD_CPU:+, slurmctld alone on CPU $CTLD_CPU}"
 (cd "$OUT" && gnuplot "$HERE/plot.gp")
 cat "$OUT/table.md"

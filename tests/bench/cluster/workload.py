@@ -3,7 +3,7 @@
 summing to the cluster, a few zero-quota accounts) and of the submit schedule
 both systems replay (tests/bench/cluster/run.sh).
 
-  workload.py --seed S --nodes N --gpus G --projects P --zero Z
+  workload.py --seed S --nodes N --gpus G --projects P --zero Z [--shape churn]
               --jobs J --seconds D [--ckpt-share F --ckpt-every E] --out DIR
 
 Writes DIR/projects.tsv ("name quota", the burst project last) and
@@ -20,6 +20,7 @@ time, then 2 x its quota one-GPU jobs of 120 s at once, into a full cluster.
 With --ckpt-share F > 0, each regular submission checkpoints with
 probability F: its batch script notes `gpuquota checkpoint` every E seconds
 of its run (its own draw: the rest of the workload is the one without).
+--shape churn: the controller's cost instead (churn() below).
 """
 import argparse
 import math
@@ -75,11 +76,47 @@ def pick_time(rng, periods):
 	return periods[-1][1]
 
 
+def mixed(rng, a, regular, weight, sizes, sw, qb):
+	"""The default shape: busy periods, 1-8 GPU jobs and arrays, the burst."""
+	n_burst = min(2 * qb, max(4, a.jobs // 20))
+	n_reg = max(1, a.jobs - n_burst)
+	periods = [busy_periods(rng, a.seconds) for _ in regular]
+	rows = []
+	for _ in range(n_reg):
+		i = rng.choices(range(len(regular)), weights=weight)[0]
+		t = pick_time(rng, periods[i])
+		rt = int(round(math.exp(rng.uniform(math.log(20), math.log(180)))))
+		if rng.random() < 0.10:
+			rows.append((t, regular[i], rng.choice([1, 2]), rt, rng.randint(2, 6), "array"))
+		else:
+			g = rng.choices(sizes, weights=sw)[0]
+			rows.append((t, regular[i], g, rt, 1, "job"))
+	tb = a.seconds / 2.0
+	for k in range(n_burst):
+		rows.append((tb, "burst", 1, 120, 1, "burst"))
+	rows.sort(key=lambda r: r[0])
+	return rows
+
+
+def churn(rng, jobs, seconds, names, quota):
+	"""The controller's cost: short one-GPU jobs, submitted evenly over the
+	window by projects with a quota (in proportion to it), each running
+	log-uniform 5-40 s.  Few wait long: most of the cost is starts and ends."""
+	rows = []
+	for _ in range(jobs):
+		i = rng.choices(range(len(names)), weights=quota)[0]
+		rt = int(round(math.exp(rng.uniform(math.log(5), math.log(40)))))
+		rows.append((rng.uniform(0, seconds), names[i], 1, rt, 1, "job"))
+	rows.sort(key=lambda r: r[0])
+	return rows
+
+
 def main():
 	ap = argparse.ArgumentParser()
 	for k, d in (("seed", 1), ("nodes", 64), ("gpus", 8), ("projects", 24),
 		     ("zero", 3), ("jobs", 2000), ("seconds", 420)):
 		ap.add_argument("--" + k, type=int, default=d)
+	ap.add_argument("--shape", choices=("mixed", "churn"), default="mixed")
 	ap.add_argument("--ckpt-share", type=float, default=0.0)
 	ap.add_argument("--ckpt-every", type=int, default=30)
 	ap.add_argument("--out", required=True)
@@ -105,23 +142,10 @@ def main():
 	factor = [rng.uniform(0.5, 2.0) for _ in regular]
 	weight = [(rq[i] if rq[i] > 0 else cap / a.projects) * factor[i]
 		  for i in range(len(regular))]
-	n_burst = min(2 * qb, max(4, a.jobs // 20))
-	n_reg = max(1, a.jobs - n_burst)
-	periods = [busy_periods(rng, a.seconds) for _ in regular]
-	rows = []
-	for _ in range(n_reg):
-		i = rng.choices(range(len(regular)), weights=weight)[0]
-		t = pick_time(rng, periods[i])
-		rt = int(round(math.exp(rng.uniform(math.log(20), math.log(180)))))
-		if rng.random() < 0.10:
-			rows.append((t, regular[i], rng.choice([1, 2]), rt, rng.randint(2, 6), "array"))
-		else:
-			g = rng.choices(sizes, weights=sw)[0]
-			rows.append((t, regular[i], g, rt, 1, "job"))
-	tb = a.seconds / 2.0
-	for k in range(n_burst):
-		rows.append((tb, burst, 1, 120, 1, "burst"))
-	rows.sort(key=lambda r: r[0])
+	if a.shape == "churn":
+		rows = churn(rng, a.jobs, a.seconds, names + [burst], q + [qb])
+	else:
+		rows = mixed(rng, a, regular, weight, sizes, sw, qb)
 
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "projects.tsv"), "w") as f:

@@ -1,0 +1,133 @@
+/*
+ * victim_search.c - whether Slurm needs to look for victims at all (see
+ * victim_search.h and docs/MODEL.md "When Slurm looks for victims").
+ *
+ * A job wants victims when it may reclaim and either
+ *   fits(job, idle GPUs of the open nodes it may use) is false, or
+ *   now - submit_time >= GQ_SEARCH_AFTER.
+ * The view's idle GPUs are those the pass read; Slurm may start jobs on
+ * them before the next pass.  Then the next pass sees them taken.
+ */
+#include <stdlib.h>
+
+#include "core/coming_free.h"
+#include "core/victim_search.h"
+#include "core/view_impl.h"
+
+bool gq_job_may_reclaim(const gq_job_t *job)
+{
+	return job->in.state == GQ_JOB_PENDING && !job->hold &&
+	       !job->patient &&
+	       (job->band == GQ_BAND_IN_QUOTA ||
+		job->band == GQ_BAND_FAIR_SHARE);
+}
+
+/* The open nodes `group` may use that have idle GPUs, into n (room for
+ * v->nnodes); returns how many.  O(nodes). */
+static int _idle_nodes(const gq_view_t *v, uint32_t group, gq_node_idle_t *n)
+{
+	int i, m = 0;
+
+	for (i = 0; i < v->nnodes; i++) {
+		if (!v->node_free[i] || v->node_closed[i] ||
+		    !gq_view_node_allowed(v, group, i))
+			continue;
+		n[m].node = i;
+		n[m++].idle = v->node_free[i];
+	}
+	return m;
+}
+
+static bool _fits_idle(const gq_view_t *v, const gq_job_t *job,
+		       gq_node_idle_t *scratch)
+{
+	int m = _idle_nodes(v, job->in.node_group, scratch);
+
+	return gq_fits_idle(job->in.gpus, job->in.gpus_per_node,
+			    job->in.nodes, scratch, m);
+}
+
+/* A job's shape, as far as fitting the idle GPUs goes. */
+typedef struct {
+	uint32_t gpus, gpus_per_node, nodes, node_group;
+} gq_shape_t;
+
+static bool _same_shape(const gq_shape_t *s, const gq_job_t *job)
+{
+	return s->gpus == job->in.gpus &&
+	       s->gpus_per_node == job->in.gpus_per_node &&
+	       s->nodes == job->in.nodes && s->node_group == job->in.node_group;
+}
+
+static void _note_shape(gq_shape_t *s, const gq_job_t *job)
+{
+	s->gpus = job->in.gpus;
+	s->gpus_per_node = job->in.gpus_per_node;
+	s->nodes = job->in.nodes;
+	s->node_group = job->in.node_group;
+}
+
+bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id)
+{
+	const gq_job_t *job = gq_view_job(v, id);
+	gq_node_idle_t *scratch;
+	bool fits;
+
+	if (!job || !gq_job_may_reclaim(job))
+		return false;
+	if (v->nnodes <= 0 || v->now - job->in.submit_time >= GQ_SEARCH_AFTER)
+		return true;
+	if (!(scratch = malloc(sizeof(*scratch) * v->nnodes)))
+		return true;	/* cannot tell: let Slurm look */
+	fits = _fits_idle(v, job, scratch);
+	free(scratch);
+	return !fits;
+}
+
+bool gq_view_wants_victims(const gq_view_t *v)
+{
+	gq_node_idle_t *scratch = NULL;
+	gq_shape_t last = { 0 };
+	bool known = false, wants = false;
+	int i;
+
+	for (i = 0; i < gq_view_njobs(v) && !wants; i++) {
+		const gq_job_t *job = gq_view_job_at(v, i);
+
+		if (!gq_job_may_reclaim(job))
+			continue;
+		if (v->nnodes <= 0 ||
+		    v->now - job->in.submit_time >= GQ_SEARCH_AFTER)
+			wants = true;
+		else if (known && _same_shape(&last, job))
+			continue;	/* it fits, as the one before */
+		else if (!scratch &&
+			 !(scratch = malloc(sizeof(*scratch) * v->nnodes)))
+			wants = true;	/* cannot tell: let Slurm look */
+		else if (!_fits_idle(v, job, scratch))
+			wants = true;
+		else {
+			_note_shape(&last, job);
+			known = true;
+		}
+	}
+	free(scratch);
+	return wants;
+}
+
+bool gq_pools_wants_victims(const gq_pools_t *p)
+{
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if (gq_view_wants_victims(p->view[k]))
+			return true;
+	return false;
+}
+
+bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id)
+{
+	int k = p ? gq_pools_find(p, id) : -1;
+
+	return k >= 0 && gq_view_job_wants_victims(p->view[k], id);
+}

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/band.h"
-#include "core/patience.h"
-#include "core/reclaim.h"
 #include "tools/sort.h"
+#include "core/band.h"
 #include "core/job_store.h"
-#include "core/view_impl.h"
+#include "core/patience.h"
+#include "core/placement.h"
+#include "core/reclaim.h"
 
 /* A loan's GPUs on one node. */
 typedef struct {
@@ -57,10 +57,10 @@ static bool _may_wait(const gq_job_t *job)
  * older)?  A job its project needs for its floor, or of job's own
  * project, ends when it ends but is nothing job could have taken.
  */
-static bool _loan_for(const gq_view_t *v, const gq_job_t *job,
+static bool _loan_for(const gq_pass_t *pass, const gq_job_t *job,
 		      const gq_loan_t *loan)
 {
-	return gq_reclaim_over_floor(&v->reg, gq_store_at(&v->store, loan->job),
+	return gq_reclaim_over_floor(&pass->reg, gq_store_at(&pass->store, loan->job),
 				     job);
 }
 
@@ -89,7 +89,7 @@ static uint32_t _per_node(const gq_job_t *job)
  * Can `job` wait on some node: none has room idle, one has with its
  * loans?  Takes what it counts on (idle[], used[]).  true: patient.
  */
-static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
+static bool _wait_for_loans(gq_pass_t *pass, gq_job_t *job, uint32_t *idle,
 			    const gq_loan_t *loans, const int *first,
 			    char *used)
 {
@@ -97,18 +97,18 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 	int n, best = -1, best_last = -1;
 	int64_t best_ends = 0;
 
-	for (n = 0; n < v->nnodes; n++) {
+	for (n = 0; n < pass->nodes.nnodes; n++) {
 		uint32_t have;
 		int i, last = -1;
 
-		if (v->node_closed[n] ||
-		    !gq_view_node_allowed(v, job->in.node_group, n))
+		if (pass->nodes.node_closed[n] ||
+		    !gq_nodes_allowed(&pass->nodes, job->in.node_group, n))
 			continue;
 		if (idle[n] >= need)
 			return false;	/* it starts on idle GPUs */
 		have = idle[n];
 		for (i = first[n]; i < first[n + 1] && have < need; i++)
-			if (!used[i] && _loan_for(v, job, &loans[i])) {
+			if (!used[i] && _loan_for(pass, job, &loans[i])) {
 				have += loans[i].gpus;
 				last = i;
 			}
@@ -126,13 +126,13 @@ static bool _wait_for_loans(gq_view_t *v, gq_job_t *job, uint32_t *idle,
 		int i;
 
 		for (i = first[best]; i <= best_last; i++)
-			if (!used[i] && _loan_for(v, job, &loans[i])) {
+			if (!used[i] && _loan_for(pass, job, &loans[i])) {
 				have += loans[i].gpus;
 				used[i] = 1;
 			}
 		idle[best] = have - need;
 	}
-	_wait(job, gq_store_at(&v->store, loans[best_last].job)->in.id);
+	_wait(job, gq_store_at(&pass->store, loans[best_last].job)->in.id);
 	return true;
 }
 
@@ -150,24 +150,25 @@ typedef uint32_t gq_promise_t[GQ_RECLAIM_NODES];
  * has them, reclaim one more job than the rule lets it.  O(reclaims in
  * flight x GQ_RECLAIM_NODES).
  */
-static void _promise(const gq_view_t *v, uint32_t *idle, gq_promise_t *took)
+static void _promise(const gq_pass_t *pass, const gq_inflight_t *inflight,
+		     uint32_t *idle, gq_promise_t *took)
 {
 	int i, k;
 
-	for (i = 0; i < v->ninflight; i++) {
-		const gq_reclaim_at_t *r = &v->inflight[i];
-		int idx = gq_store_index(&v->store, r->preemptor);
-		const gq_job_t *er = idx < 0 ? NULL :
-					       gq_store_at(&v->store, idx);
+	for (i = 0; i < inflight->n; i++) {
+		const gq_reclaim_at_t *r = &inflight->at[i];
+		int idx = gq_store_index(&pass->store, r->preemptor);
+		const gq_job_t *preemptor = idx < 0 ? NULL :
+					       gq_store_at(&pass->store, idx);
 
 		memset(took[i], 0, sizeof(took[i]));
-		if (!er || er->in.state != GQ_JOB_PENDING)
+		if (!preemptor || preemptor->in.state != GQ_JOB_PENDING)
 			continue;	/* started: its GPUs are not idle */
 		for (k = 0; k < r->nnodes && k < GQ_RECLAIM_NODES; k++) {
 			int n = r->node[k];
-			uint32_t need = _per_node(er);
+			uint32_t need = _per_node(preemptor);
 
-			if (n < 0 || n >= v->nnodes)
+			if (n < 0 || n >= pass->nodes.nnodes)
 				continue;
 			took[i][k] = idle[n] < need ? idle[n] : need;
 			idle[n] -= took[i][k];
@@ -176,19 +177,20 @@ static void _promise(const gq_view_t *v, uint32_t *idle, gq_promise_t *took)
 }
 
 /* Give job back (sign 1), or take again (-1), what was promised to it. */
-static void _own(const gq_view_t *v, const gq_job_t *job, uint32_t *idle,
-		 gq_promise_t *took, int sign)
+static void _own(const gq_pass_t *pass, const gq_inflight_t *inflight,
+		 const gq_job_t *job, uint32_t *idle, gq_promise_t *took,
+		 int sign)
 {
 	int i, k;
 
-	for (i = 0; i < v->ninflight; i++) {
-		if (v->inflight[i].preemptor != job->in.id)
+	for (i = 0; i < inflight->n; i++) {
+		if (inflight->at[i].preemptor != job->in.id)
 			continue;
-		for (k = 0; k < v->inflight[i].nnodes &&
+		for (k = 0; k < inflight->at[i].nnodes &&
 			    k < GQ_RECLAIM_NODES; k++) {
-			int n = v->inflight[i].node[k];
+			int n = inflight->at[i].node[k];
 
-			if (n < 0 || n >= v->nnodes)
+			if (n < 0 || n >= pass->nodes.nnodes)
 				continue;
 			if (sign > 0)
 				idle[n] += took[i][k];
@@ -203,24 +205,24 @@ static void _own(const gq_view_t *v, const gq_job_t *job, uint32_t *idle,
  * The loans of this pass: eligible running jobs (requeueable, past
  * min_runtime) on nodes that take work, whose time limit ends them
  * within `patience`; whether for a given waiter: _loan_for.  Into
- * loans[] (room for v->npl), sorted by node then end.  Returns how many.
+ * loans[] (room for pass->nodes.npl), sorted by node then end.  Returns how many.
  */
-static int _loans(const gq_view_t *v, int patience, gq_loan_t *loans)
+static int _loans(const gq_pass_t *pass, int patience, gq_loan_t *loans)
 {
-	const gq_job_t *jobs = gq_store_records(&v->store);
+	const gq_job_t *jobs = gq_store_records(&pass->store);
 	int e, n = 0;
 
-	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = &jobs[v->pl_job[e]];
+	for (e = 0; e < pass->nodes.npl; e++) {
+		const gq_job_t *j = &jobs[pass->nodes.pl_job[e]];
 
 		if (j->in.state == GQ_JOB_RUNNING &&
 		    j->preempt_rank != UINT32_MAX &&
-		    j->in.ends_by && j->in.ends_by - v->now <= patience &&
-		    !v->node_closed[v->pl_node[e]])
-			loans[n++] = (gq_loan_t){ v->pl_node[e],
-						  v->pl_gpus[e],
+		    j->in.ends_by && j->in.ends_by - pass->now <= patience &&
+		    !pass->nodes.node_closed[pass->nodes.pl_node[e]])
+			loans[n++] = (gq_loan_t){ pass->nodes.pl_node[e],
+						  pass->nodes.pl_gpus[e],
 						  j->in.ends_by,
-						  v->pl_job[e] };
+						  pass->nodes.pl_job[e] };
 	}
 	qsort(loans, n, sizeof(*loans), _cmp_loan);
 	return n;
@@ -239,10 +241,11 @@ static void _first_loans(const gq_loan_t *loans, int nloans, int nnodes,
 	}
 }
 
-int gq_patience_apply(gq_view_t *v, int patience)
+int gq_patience_apply(gq_pass_t *pass, const gq_reclaimers_t *reclaimers,
+		      const gq_inflight_t *inflight, int patience)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
-	int njobs = gq_store_count(&v->store);
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int njobs = gq_store_count(&pass->store);
 	gq_loan_t *loans = NULL;
 	int *first = NULL, *waiters = NULL;
 	uint32_t *free_gpus = NULL;
@@ -250,36 +253,36 @@ int gq_patience_apply(gq_view_t *v, int patience)
 	char *used = NULL;
 	int nloans, nwait = 0, k, n, rc = -1;
 
-	if (patience <= 0 || !v->nnodes || !v->npl)
+	if (patience <= 0 || !pass->nodes.nnodes || !pass->nodes.npl)
 		return 0;
-	if (!(loans = malloc(sizeof(*loans) * v->npl)))
+	if (!(loans = malloc(sizeof(*loans) * pass->nodes.npl)))
 		return -1;
-	if (!(nloans = _loans(v, patience, loans))) {
+	if (!(nloans = _loans(pass, patience, loans))) {
 		rc = 0;
 		goto out;
 	}
-	if (!(first = calloc(v->nnodes + 1, sizeof(*first))) ||
-	    !(free_gpus = malloc(sizeof(*free_gpus) * v->nnodes)) ||
+	if (!(first = calloc(pass->nodes.nnodes + 1, sizeof(*first))) ||
+	    !(free_gpus = malloc(sizeof(*free_gpus) * pass->nodes.nnodes)) ||
 	    !(used = calloc(nloans, 1)) ||
-	    !(took = malloc(sizeof(*took) * (v->ninflight ? v->ninflight : 1))) ||
+	    !(took = malloc(sizeof(*took) * (inflight->n ? inflight->n : 1))) ||
 	    !(waiters = malloc(sizeof(*waiters) * (njobs ? njobs : 1))))
 		goto out;
-	_first_loans(loans, nloans, v->nnodes, first);
+	_first_loans(loans, nloans, pass->nodes.nnodes, first);
 	/* idle GPUs and those leaving in a grace time (room.h) */
-	memcpy(free_gpus, v->node_room, sizeof(*free_gpus) * v->nnodes);
-	_promise(v, free_gpus, took);
+	memcpy(free_gpus, pass->nodes.node_room, sizeof(*free_gpus) * pass->nodes.nnodes);
+	_promise(pass, inflight, free_gpus, took);
 	/* of the jobs that may reclaim (gq_queue_walk), by index */
-	for (n = 0; n < v->nreclaimers; n++)
-		if (_may_wait(&jobs[v->reclaimers[n]]))
-			waiters[nwait++] = v->reclaimers[n];
+	for (n = 0; n < reclaimers->n; n++)
+		if (_may_wait(&jobs[reclaimers->job[n]]))
+			waiters[nwait++] = reclaimers->job[n];
 	gq_sort_ints(waiters, nwait, _cmp_waiter, jobs);
 	for (k = 0; k < nwait; k++) {
 		gq_job_t *job = &jobs[waiters[k]];
 
 		/* a preemptor in flight counts its own promised GPUs */
-		_own(v, job, free_gpus, took, 1);
-		_wait_for_loans(v, job, free_gpus, loans, first, used);
-		_own(v, job, free_gpus, took, -1);
+		_own(pass, inflight, job, free_gpus, took, 1);
+		_wait_for_loans(pass, job, free_gpus, loans, first, used);
+		_own(pass, inflight, job, free_gpus, took, -1);
 	}
 	rc = 0;
 out:
@@ -290,4 +293,21 @@ out:
 	free(used);
 	free(waiters);
 	return rc;
+}
+
+int gq_inflight_set(gq_inflight_t *inflight, const gq_reclaim_at_t *r, int n)
+{
+	inflight->n = 0;
+	if (n > inflight->cap) {
+		gq_reclaim_at_t *p = realloc(inflight->at, sizeof(*p) * n);
+
+		if (!p)
+			return -1;
+		inflight->at = p;
+		inflight->cap = n;
+	}
+	if (n > 0)
+		memcpy(inflight->at, r, sizeof(*r) * n);
+	inflight->n = n;
+	return 0;
 }

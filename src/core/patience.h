@@ -7,14 +7,28 @@
 #ifndef GPUQUOTA_PATIENCE_H
 #define GPUQUOTA_PATIENCE_H
 
-#include "core/view.h"
+#include "core/pass.h"
+#include "core/queue.h"
+
+/*
+ * The reclaims in flight of this pass's preemptors, as the pass began
+ * (gq_view_expect_reclaims): their GPUs are promised.  Memory reused.
+ */
+typedef struct {
+	gq_reclaim_at_t *at;
+	int n, cap;
+} gq_inflight_t;
+
+/* Note n reclaims in flight (a copy).  0, or -1 (memory: none noted). */
+int gq_inflight_set(gq_inflight_t *inflight, const gq_reclaim_at_t *r, int n);
 
 /*
  * A loan, for a pending job J, is a running job on a node that takes work
- * whose time limit ends it within `patience` seconds of v's now and that
- * is one of J's reclaim candidates (another project's job, offered under
+ * whose time limit ends it within `patience` seconds of the pass' now and
+ * that is one of J's reclaim candidates (another project's job, offered under
  * J's kind of reclaim: gq_reclaim_allowed); never a job in its project's
- * quota, nor one of J's own project.  Each pending job that may reclaim,
+ * quota, nor one of J's own project.  Each pending job that may reclaim
+ * (reclaimers, gq_queue_walk's list),
  * highest priority first, that asks GPUs on one node and finds no node
  * with room now (idle GPUs and those leaving in a grace time:
  * gq_room_nodes) but one where that room and its loans there cover it,
@@ -26,6 +40,7 @@
  * + L)) for L loans, Pr such jobs, N nodes: nothing when patience is 0 or
  * there is no loan.
  */
-int gq_patience_apply(gq_view_t *v, int patience);
+int gq_patience_apply(gq_pass_t *pass, const gq_reclaimers_t *reclaimers,
+		      const gq_inflight_t *inflight, int patience);
 
 #endif

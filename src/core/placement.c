@@ -1,119 +1,134 @@
 /*
- * placement.c - a view's nodes and where its running jobs sit (see
- * view.h, "Placement" and "Node groups"): each node's idle GPUs, whether
- * it takes work, its node groups, and each running job's GPUs per node.
- * Room (room.c), patience (patience.c) and the pass (view.c) read them;
- * this file calls none of them.
+ * placement.c - a pass' nodes and where its running jobs sit (see
+ * placement.h): each node's idle GPUs, whether it takes work, its node
+ * groups, and each running job's GPUs per node.  Room (room.c), patience
+ * (patience.c), the waits (waits.c) and the pass (view.c) read them; this
+ * file calls none of them.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/view.h"
 #include "core/job_store.h"
-#include "core/view_impl.h"
+#include "core/placement.h"
 
 #define GQ_PLACES_MIN_CAP 256
 
+void gq_nodes_free(gq_nodes_t *n)
+{
+	free(n->node_free);
+	free(n->node_closed);
+	free(n->node_room);
+	free(n->groups);
+	free(n->pl_node);
+	free(n->pl_gpus);
+	free(n->pl_job);
+}
+
+void gq_nodes_clear(gq_nodes_t *n)
+{
+	n->nnodes = 0;
+	n->npl = 0;
+	n->ngroups = 0;
+}
+
 /* Room for nnodes in the per-node arrays; -1 when out of memory. */
-static int _grow_nodes(gq_view_t *v, int nnodes)
+static int _grow_nodes(gq_nodes_t *n, int nnodes)
 {
 	uint32_t *nf, *nr;
 	uint8_t *nc;
 
-	if (nnodes <= v->node_cap)
+	if (nnodes <= n->node_cap)
 		return 0;
-	if (!(nf = realloc(v->node_free, sizeof(*nf) * nnodes)))
+	if (!(nf = realloc(n->node_free, sizeof(*nf) * nnodes)))
 		return -1;
-	v->node_free = nf;
-	if (!(nr = realloc(v->node_room, sizeof(*nr) * nnodes)))
+	n->node_free = nf;
+	if (!(nr = realloc(n->node_room, sizeof(*nr) * nnodes)))
 		return -1;
-	v->node_room = nr;
-	if (!(nc = realloc(v->node_closed, sizeof(*nc) * nnodes)))
+	n->node_room = nr;
+	if (!(nc = realloc(n->node_closed, sizeof(*nc) * nnodes)))
 		return -1;
-	v->node_closed = nc;
-	v->node_cap = nnodes;
+	n->node_closed = nc;
+	n->node_cap = nnodes;
 	return 0;
 }
 
-int gq_view_set_nodes(gq_view_t *v, int nnodes)
+int gq_nodes_set(gq_nodes_t *n, int nnodes)
 {
-	if (_grow_nodes(v, nnodes)) {
-		v->failed = true;
+	if (_grow_nodes(n, nnodes))
 		return -1;
-	}
 	if (nnodes > 0) {
-		memset(v->node_free, 0, sizeof(*v->node_free) * nnodes);
-		memset(v->node_closed, 0, sizeof(*v->node_closed) * nnodes);
+		memset(n->node_free, 0, sizeof(*n->node_free) * nnodes);
+		memset(n->node_closed, 0, sizeof(*n->node_closed) * nnodes);
 	}
-	v->nnodes = nnodes;
+	n->nnodes = nnodes;
 	return 0;
 }
 
-void gq_view_close_node(gq_view_t *v, int node)
+void gq_nodes_close(gq_nodes_t *n, int node)
 {
-	if (node >= 0 && node < v->nnodes)
-		v->node_closed[node] = 1;
+	if (node >= 0 && node < n->nnodes)
+		n->node_closed[node] = 1;
 }
 
-int gq_view_set_groups(gq_view_t *v, int ngroups)
+int gq_nodes_set_groups(gq_nodes_t *n, int ngroups, bool *failed)
 {
-	size_t n = (size_t)ngroups * (v->nnodes > 0 ? v->nnodes : 1);
+	size_t size = (size_t)ngroups * (n->nnodes > 0 ? n->nnodes : 1);
 
 	if (ngroups < 0)
 		return -1;
-	if (n > (size_t)v->groups_cap) {
-		uint8_t *g = realloc(v->groups, n);
+	if (size > (size_t)n->groups_cap) {
+		uint8_t *g = realloc(n->groups, size);
 
 		if (!g) {
-			v->failed = true;
+			*failed = true;
 			return -1;
 		}
-		v->groups = g;
-		v->groups_cap = (int)n;
+		n->groups = g;
+		n->groups_cap = (int)size;
 	}
-	if (n)
-		memset(v->groups, 0, n);
-	v->ngroups = ngroups;
+	if (size)
+		memset(n->groups, 0, size);
+	n->ngroups = ngroups;
 	return 0;
 }
 
-int gq_view_node_group(gq_view_t *v, int node, int group)
+int gq_nodes_group(gq_nodes_t *n, int node, int group)
 {
-	if (group < 1 || group > v->ngroups || node < 0 || node >= v->nnodes)
+	if (group < 1 || group > n->ngroups || node < 0 || node >= n->nnodes)
 		return -1;
-	v->groups[(size_t)(group - 1) * v->nnodes + node] = 1;
+	n->groups[(size_t)(group - 1) * n->nnodes + node] = 1;
 	return 0;
 }
 
-bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node)
+bool gq_nodes_allowed(const gq_nodes_t *n, uint32_t node_group, int node)
 {
-	if (!node_group || (int)node_group > v->ngroups)
+	if (!node_group || (int)node_group > n->ngroups)
 		return true;	/* any node, or groups not given */
-	return v->groups[(size_t)(node_group - 1) * v->nnodes + node];
+	return n->groups[(size_t)(node_group - 1) * n->nnodes + node];
 }
 
-void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus)
+void gq_nodes_idle(gq_nodes_t *n, int node, uint32_t free_gpus)
 {
-	if (node >= 0 && node < v->nnodes)
-		v->node_free[node] = free_gpus;
+	if (node >= 0 && node < n->nnodes)
+		n->node_free[node] = free_gpus;
 }
 
-static int _grow_places(gq_view_t *v)
+static int _grow_places(gq_nodes_t *n)
 {
-	int ncap = v->pl_cap ? v->pl_cap * 2 : GQ_PLACES_MIN_CAP;
-	int *pn = realloc(v->pl_node, sizeof(*pn) * ncap);
+	int ncap = n->pl_cap ? n->pl_cap * 2 : GQ_PLACES_MIN_CAP;
+	int *pn = realloc(n->pl_node, sizeof(*pn) * ncap);
 	int *pj;
 	uint32_t *pg;
 
 	if (pn)
-		v->pl_node = pn;
-	if (!pn || !(pg = realloc(v->pl_gpus, sizeof(*pg) * ncap)))
+		n->pl_node = pn;
+	if (!pn || !(pg = realloc(n->pl_gpus, sizeof(*pg) * ncap)))
 		return -1;
-	v->pl_gpus = pg;
-	if (!(pj = realloc(v->pl_job, sizeof(*pj) * ncap)))
+	n->pl_gpus = pg;
+	if (!(pj = realloc(n->pl_job, sizeof(*pj) * ncap)))
 		return -1;
-	v->pl_job = pj;
-	v->pl_cap = ncap;
+	n->pl_job = pj;
+	n->pl_cap = ncap;
 	return 0;
 }
 
@@ -123,37 +138,39 @@ static int _grow_places(gq_view_t *v)
  * it has entries the store keeps (gq_store_set_placed), its entries are
  * counted into its record once it is grouped (view.c, _set_places).
  */
-static bool _next_place(gq_view_t *v, int idx)
+static bool _next_place(gq_nodes_t *n, gq_job_store_t *store, bool computed,
+			int idx)
 {
-	gq_job_t *job = gq_store_at(&v->store, idx);
+	gq_job_t *job = gq_store_at(store, idx);
 
-	if (v->computed) {
+	if (computed) {
 		if (!job->place_n)
-			job->place_first = v->npl;
-		else if (job->place_first + job->place_n != v->npl)
+			job->place_first = n->npl;
+		else if (job->place_first + job->place_n != n->npl)
 			return false;
 		job->place_n++;
 		return true;
 	}
-	if (v->npl && v->pl_job[v->npl - 1] == idx)
+	if (n->npl && n->pl_job[n->npl - 1] == idx)
 		return true;
-	return gq_store_set_placed(&v->store, idx);
+	return gq_store_set_placed(store, idx);
 }
 
-int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
+int gq_nodes_place(gq_nodes_t *n, gq_job_store_t *store, bool computed,
+		   uint32_t job_id, int node, uint32_t gpus, bool *failed)
 {
-	int idx = gq_store_index(&v->store, job_id);
+	int idx = gq_store_index(store, job_id);
 
-	if (idx < 0 || node < 0 || node >= v->nnodes)
+	if (idx < 0 || node < 0 || node >= n->nnodes)
 		return -1;
-	if (v->npl == v->pl_cap && _grow_places(v)) {
-		v->failed = true;
+	if (n->npl == n->pl_cap && _grow_places(n)) {
+		*failed = true;
 		return -1;
 	}
-	if (!_next_place(v, idx))
+	if (!_next_place(n, store, computed, idx))
 		return -1;
-	v->pl_node[v->npl] = node;
-	v->pl_gpus[v->npl] = gpus;
-	v->pl_job[v->npl++] = idx;
+	n->pl_node[n->npl] = node;
+	n->pl_gpus[n->npl] = gpus;
+	n->pl_job[n->npl++] = idx;
 	return 0;
 }

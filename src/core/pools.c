@@ -160,33 +160,35 @@ bool gq_pools_preemptable(const gq_pools_t *p, uint32_t preemptee,
 bool gq_pools_fits_idle(const gq_pools_t *p, uint32_t id, gq_node_idle_t *n,
 			int count)
 {
-	const gq_job_t *er;
+	const gq_job_t *preemptor;
 	int k, i, m = 0;
 
-	if (!(er = gq_pools_job(p, id, &k)) || er->in.state != GQ_JOB_PENDING)
+	if (!(preemptor = gq_pools_job(p, id, &k)) ||
+	    preemptor->in.state != GQ_JOB_PENDING)
 		return false;
 	for (i = 0; i < count; i++)
-		if (gq_view_node_allowed(p->view[k], er->in.node_group,
+		if (gq_view_node_allowed(p->view[k], preemptor->in.node_group,
 					 n[i].node))
 			n[m++] = n[i];
-	return gq_fits_idle(er->in.gpus, er->in.gpus_per_node, er->in.nodes,
-			    n, m);
+	return gq_fits_idle(preemptor->in.gpus, preemptor->in.gpus_per_node,
+			    preemptor->in.nodes, n, m);
 }
 
-bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee,
-			       uint32_t owner, uint32_t preemptor)
+bool gq_pools_may_take_leaving(const gq_pools_t *p, uint32_t preemptee_id,
+			       uint32_t owner, uint32_t preemptor_id)
 {
-	const gq_job_t *ee, *er;
-	int k = gq_pools_find(p, preemptor), ke = -1;
+	const gq_job_t *preemptee, *preemptor;
+	int k = gq_pools_find(p, preemptor_id), ke = -1;
 
-	if (k < 0 || !gq_view_may_reclaim(p->view[k], preemptor))
+	if (k < 0 || !gq_view_may_reclaim(p->view[k], preemptor_id))
 		return false;
-	if (owner && owner != preemptor && gq_pools_reclaiming(p, owner) >= 0)
+	if (owner && owner != preemptor_id &&
+	    gq_pools_reclaiming(p, owner) >= 0)
 		return false;	/* coming free for its owner */
-	if (!(ee = gq_pools_job(p, preemptee, &ke)))
+	if (!(preemptee = gq_pools_job(p, preemptee_id, &ke)))
 		return true;
-	er = gq_view_job(p->view[k], preemptor);
-	return ke == k && ee->project != er->project;
+	preemptor = gq_view_job(p->view[k], preemptor_id);
+	return ke == k && preemptee->project != preemptor->project;
 }
 
 void gq_pools_job_gone(gq_pools_t *p, uint32_t id)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE	/* qsort_r */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fairshare.h"
 #include "core/queue.h"
@@ -274,12 +275,6 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 	}
 }
 
-/* The list of jobs that may reclaim (gq_queue_walk), *n long; or NULL */
-typedef struct {
-	int *job;
-	int n;
-} gq_reclaimers_t;
-
 /* A job whose band and hold are settled: listed when it may reclaim. */
 static void _settled(gq_reclaimers_t *l, const gq_job_t *jobs,
 		     const gq_job_t *job)
@@ -448,9 +443,9 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 }
 
 int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
-		  const uint8_t *demand, int *reclaimers, int *nreclaimers)
+		  const uint8_t *demand, gq_reclaimers_t *reclaimers)
 {
-	gq_reclaimers_t l = { reclaimers, 0 };
+	gq_reclaimers_t l = { reclaimers->job, 0 };
 	int i, k, d;
 
 	for (i = 0; i < r->nproj; i++) {
@@ -480,7 +475,7 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 	/* by index: the order those steps read jobs in */
 	if (l.job)
 		gq_sort_ints(l.job, l.n, _cmp_index, NULL);
-	*nreclaimers = l.n;
+	reclaimers->n = l.n;
 	return 0;
 }
 
@@ -535,4 +530,43 @@ void gq_queue_unlate(gq_registry_t *r, gq_job_t *job, bool started)
 	p->tail.all += size;
 	if (dp)
 		dp->tail.all += size;
+}
+
+int gq_queue_pass_alloc_jobs(gq_queue_pass_t *q, int n)
+{
+	void *d, *r;
+
+	if (q->by_job_cap >= n)
+		return 0;
+	if ((d = realloc(q->demand, sizeof(*q->demand) * n)))
+		q->demand = d;
+	if (!(r = d ? realloc(q->reclaimers.job, sizeof(int) * n) : NULL))
+		return -1;
+	q->reclaimers.job = r;
+	q->by_job_cap = n;
+	return 0;
+}
+
+int gq_queue_pass_alloc_seen(gq_queue_pass_t *q, int nproj)
+{
+	if (q->seen_cap < nproj) {
+		gq_queue_seen_t *ns = realloc(q->seen, sizeof(*ns) * nproj);
+
+		if (!ns)
+			return -1;
+		q->seen = ns;
+		q->seen_cap = nproj;
+	}
+	if (nproj)
+		memset(q->seen, 0, sizeof(*q->seen) * nproj);
+	return 0;
+}
+
+void gq_queue_pass_free(gq_queue_pass_t *q)
+{
+	free(q->demand);
+	free(q->seen);
+	free(q->reclaimers.job);
+	gq_buckets_free(&q->queued);
+	gq_buckets_free(&q->running);
 }

@@ -73,6 +73,39 @@ static inline void gq_queue_seen(gq_queue_seen_t *s, const gq_job_in_t *in)
 	}
 }
 
+/* The jobs that may reclaim once walked (gq_queue_walk), by index. */
+typedef struct {
+	int *job;
+	int n;
+} gq_reclaimers_t;
+
+/*
+ * What a pass' queue steps keep, their memory reused from pass to pass:
+ * the jobs grouped by project, what the grouping saw of each queue, the
+ * demand, and the jobs that may reclaim, which patience.c and room.c
+ * look through.
+ */
+typedef struct {
+	/* per queued job, by index: whether it is demand (gq_queue_demand),
+	 * until the walk writes it into its record */
+	uint8_t *demand;
+	/* per project, its queue as this pass' grouping saw it, when
+	 * seen_now (else gq_queue_demand reads the queued records) */
+	gq_queue_seen_t *seen;
+	int seen_cap;
+	bool seen_now;
+	gq_reclaimers_t reclaimers;
+	int by_job_cap;		/* of demand, reclaimers */
+	gq_buckets_t queued;	/* pending and waiting jobs by project */
+	gq_buckets_t running;	/* running jobs by project */
+} gq_queue_pass_t;
+
+/* Room for n jobs (demand, reclaimers) and nproj projects (seen, zeroed);
+ * 0 or -1 (memory). */
+int gq_queue_pass_alloc_jobs(gq_queue_pass_t *q, int n);
+int gq_queue_pass_alloc_seen(gq_queue_pass_t *q, int nproj);
+void gq_queue_pass_free(gq_queue_pass_t *q);
+
 /*
  * Sort every project's queue (bucket p of `queued`: its pending and
  * waiting jobs) into Slurm's order: eligible first, then Slurm's order
@@ -105,8 +138,8 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
  * without GPUs is not gpuquota's to order (band none, priority 1, never
  * held, never reclaims).  Sets each project's and department's tail, and
  * each queued job's demand from gq_queue_demand's.  Lists in
- * reclaimers (room for every job; NULL: not wanted) the jobs that may
- * reclaim once walked, by index, ascending (*nreclaimers of them):
+ * reclaimers->job (room for every job; NULL: not wanted) the jobs that
+ * may reclaim once walked, by index, ascending (reclaimers->n of them):
  * pending, not held, in quota or fair share, so that the steps after it
  * that look for them (patience.c, room.c) read no other record.
  * Returns 0, or -1 when out of memory.
@@ -114,7 +147,7 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
  * projects and J_d pending jobs (each step compares the projects' heads).
  */
 int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
-		  const uint8_t *demand, int *reclaimers, int *nreclaimers);
+		  const uint8_t *demand, gq_reclaimers_t *reclaimers);
 
 /*
  * A job added after the pass (submitted, requeued, released): placed at

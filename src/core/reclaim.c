@@ -216,28 +216,28 @@ void gq_allowance_free(gq_allowance_t *b)
 	free(b);
 }
 
-uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
-			const gq_job_t *er)
+uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *preemptee,
+			const gq_job_t *preemptor)
 {
 	bool out;
 
-	if (ee->project == er->project)
+	if (preemptee->project == preemptor->project)
 		return 0;
-	out = gq_registry_outsider(r, ee->project, er->project);
-	if (er->band == GQ_BAND_IN_QUOTA)
+	out = gq_registry_outsider(r, preemptee->project, preemptor->project);
+	if (preemptor->band == GQ_BAND_IN_QUOTA)
 		return out ? GQ_VICTIM_QUOTA_OUT : GQ_VICTIM_QUOTA;
-	if (er->band == GQ_BAND_FAIR_SHARE)
+	if (preemptor->band == GQ_BAND_FAIR_SHARE)
 		return out ? GQ_VICTIM_FAIR_OUT : GQ_VICTIM_FAIR;
 	return 0;
 }
 
-void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
+void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *preemptor,
 		      uint8_t *kind)
 {
-	gq_job_t ee = { .project = 0 };
+	gq_job_t preemptee = { .project = 0 };
 
-	for (ee.project = 0; ee.project < r->nproj; ee.project++)
-		kind[ee.project] = gq_reclaim_kind(r, &ee, er);
+	for (preemptee.project = 0; preemptee.project < r->nproj; preemptee.project++)
+		kind[preemptee.project] = gq_reclaim_kind(r, &preemptee, preemptor);
 }
 
 /* The chain bits a job needs to be offered under `kind`: every kind up
@@ -414,34 +414,34 @@ void gq_reclaim_mark(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		_mark_one(b, r, &jobs[order[i]]);
 }
 
-bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
-			const gq_job_t *er)
+bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *preemptee,
+			const gq_job_t *preemptor)
 {
-	uint8_t kind = gq_reclaim_kind(r, ee, er);
+	uint8_t kind = gq_reclaim_kind(r, preemptee, preemptor);
 
-	return kind && (ee->victim & kind);
+	return kind && (preemptee->victim & kind);
 }
 
-bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
-			   const gq_job_t *er)
+bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *preemptee,
+			   const gq_job_t *preemptor)
 {
-	uint8_t kind = gq_reclaim_kind(r, ee, er);
+	uint8_t kind = gq_reclaim_kind(r, preemptee, preemptor);
 	bool fair = kind & (GQ_VICTIM_FAIR | GQ_VICTIM_FAIR_OUT);
 	bool out = kind & (GQ_VICTIM_QUOTA_OUT | GQ_VICTIM_FAIR_OUT);
-	const gq_project_t *p = &r->proj[ee->project];
+	const gq_project_t *p = &r->proj[preemptee->project];
 	const gq_dept_t *d;
 
 	if (!kind || (double)p->alloc - p->at_risk -
 			     gq_floor(out ? p->quota_out : p->quota,
 				      p->share_floor, fair) <
-		     ee->in.gpus)
+		     preemptee->in.gpus)
 		return false;
 	if (!out || p->department < 0)
 		return true;
 	d = &r->dept[p->department];
 	return (double)d->alloc - d->at_risk -
 		       gq_floor(d->quota, d->share_floor, fair) >=
-	       ee->in.gpus;
+	       preemptee->in.gpus;
 }
 
 /*
@@ -454,13 +454,14 @@ bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
  */
 int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     gq_allowance_t *b, int *order, int *norder, int *run_first,
-		     int *run_len)
+		     gq_allowance_t *b, gq_reclaim_runs_t *runs)
 {
 	gq_over_t *over = malloc(sizeof(*over) * (r->nproj + 1));
+	int *order = runs->order, *run_first = runs->run_first;
+	int *run_len = runs->run_len;
 	int i, k, n = 0;
 
-	*norder = 0;
+	runs->norder = 0;
 	if (!over)
 		return -1;
 	for (i = 0; i < r->nproj; i++) {
@@ -491,7 +492,83 @@ int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		run_len[p] = n - first;
 		run_first[p] = n > first ? first : 0;
 	}
-	*norder = n;
+	runs->norder = n;
+	runs->nruns = r->nproj;
 	free(over);
 	return 0;
+}
+
+int gq_reclaim_runs_alloc(gq_reclaim_runs_t *runs, int njobs, int nproj)
+{
+	int *o = realloc(runs->order, sizeof(int) * (njobs + 1));
+	int *f, *l;
+
+	if (!o)
+		return -1;
+	runs->order = o;
+	f = realloc(runs->run_first, sizeof(int) * (nproj + 1));
+	if (f)
+		runs->run_first = f;
+	l = f ? realloc(runs->run_len, sizeof(int) * (nproj + 1)) : NULL;
+	if (!l)
+		return -1;
+	runs->run_len = l;
+	return 0;
+}
+
+void gq_reclaim_runs_free(gq_reclaim_runs_t *runs)
+{
+	free(runs->order);
+	free(runs->run_first);
+	free(runs->run_len);
+}
+
+/* projects by where their run starts in the reclaim order */
+static int _cmp_run(const void *a, const void *b, void *ctx)
+{
+	const int *first = ctx;
+
+	return first[*(const int *)a] - first[*(const int *)b];
+}
+
+void gq_reclaim_shrink(const gq_reclaim_runs_t *runs, gq_registry_t *r,
+		       gq_job_t *jobs, int project)
+{
+	int d = r->proj[project].department, i, k, n = 0, nmine = 0;
+	int *projects, *mine;
+	gq_allowance_t *b = NULL;
+
+	if (project >= runs->nruns)
+		return;
+	projects = malloc(sizeof(int) * (runs->nruns + 1));
+	mine = malloc(sizeof(int) * (runs->norder + 1));
+	if (!projects) {	/* no memory: offer nobody until the next pass */
+		for (k = 0; k < runs->norder; k++)
+			jobs[runs->order[k]].victim = 0;
+		free(mine);
+		return;
+	}
+	if (mine)
+		b = gq_allowance_new(r);
+	/* the affected projects' runs, in reclaim order (each contiguous) */
+	for (i = 0; i < runs->nruns; i++)
+		if (i == project || (d >= 0 && r->proj[i].department == d))
+			projects[n++] = i;
+	qsort_r(projects, n, sizeof(*projects), _cmp_run, runs->run_first);
+	for (i = 0; i < n; i++) {
+		r->proj[projects[i]].room_void = true;
+		for (k = 0; k < runs->run_len[projects[i]]; k++) {
+			int j = runs->order[runs->run_first[projects[i]] + k];
+
+			jobs[j].victim = jobs[j].chain = 0;
+			if (mine && jobs[j].in.state == GQ_JOB_RUNNING)
+				mine[nmine++] = j;
+		}
+	}
+	/* no memory for an allowance: offer none of them until the next pass */
+	if (b)
+		gq_reclaim_mark(b, r, jobs, mine, nmine);
+	gq_allowance_free(b);
+	free(projects);
+	free(mine);
 }

@@ -79,16 +79,16 @@ typedef struct {
 } gq_charge_t;
 
 /*
- * The kind of reclaim (one GQ_VICTIM_* bit) by which pending `er` would
- * take running `ee`: by er's band (in quota: quota reclaim; fair share:
- * fair-share reclaim) and whether ee's department is er's; 0 when none.
+ * The kind of reclaim (one GQ_VICTIM_* bit) by which pending `preemptor` would
+ * take running `preemptee`: by preemptor's band (in quota: quota reclaim; fair share:
+ * fair-share reclaim) and whether preemptee's department is preemptor's; 0 when none.
  */
-uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *ee,
-			const gq_job_t *er);
+uint8_t gq_reclaim_kind(const gq_registry_t *r, const gq_job_t *preemptee,
+			const gq_job_t *preemptor);
 
 /* gq_reclaim_kind for a victim of each project: kind[p], for every
  * project p (it depends on the victim only through its project).  O(P). */
-void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *er,
+void gq_reclaim_kinds(const gq_registry_t *r, const gq_job_t *preemptor,
 		      uint8_t *kind);
 
 /*
@@ -126,36 +126,64 @@ void gq_reclaim_mark(gq_allowance_t *b, const gq_registry_t *r, gq_job_t *jobs,
 		     const int *order, int n);
 
 /*
+ * The eligible victims of a pass in reclaim order, one run per project
+ * (gq_reclaim_order): what room-making walks and what a job gone between
+ * passes shrinks (gq_reclaim_shrink).  Memory reused from pass to pass.
+ */
+typedef struct {
+	int *order;		/* store indices, in reclaim order */
+	int norder;
+	int *run_first, *run_len;	/* per project (nproj at the pass) */
+	int nruns;
+} gq_reclaim_runs_t;
+
+/* Room for njobs in the order and nproj runs; 0 or -1 (memory). */
+int gq_reclaim_runs_alloc(gq_reclaim_runs_t *runs, int njobs, int nproj);
+void gq_reclaim_runs_free(gq_reclaim_runs_t *runs);
+
+/*
  * Reclaim order over all projects, and the usual candidate sets: running
  * jobs bucketed by project in `running`, projects by over-service, each
  * project's bucket sorted into walk order (gq_reclaim_sort) when the walk
- * reaches it.  Lists the eligible jobs in `order` (room for every job;
- * *norder their count), sets their preempt_rank, and offers them from `b`
- * in that order (gq_reclaim_mark).  run_first[p], run_len[p] (room for
- * every project): where project p's jobs are in `order` (0, 0: none).
+ * reaches it.  Lists the eligible jobs in runs->order (room for every
+ * job, gq_reclaim_runs_alloc; runs->norder their count), sets their
+ * preempt_rank, and offers them from `b` in that order
+ * (gq_reclaim_mark).  runs->run_first[p], run_len[p]: where project p's
+ * jobs are in the order (0, 0: none); runs->nruns, the projects.
  * Returns 0 or -1 (memory).  O(P log P + J): one sweep of the running
  * jobs, each project's read while in cache.
  */
 int gq_reclaim_order(const gq_registry_t *r, gq_job_t *jobs,
 		     const gq_buckets_t *running, int64_t now, int min_runtime,
-		     gq_allowance_t *b, int *order, int *norder, int *run_first,
-		     int *run_len);
+		     gq_allowance_t *b, gq_reclaim_runs_t *runs);
 
 /*
- * May pending `er` take running `ee` as a usual candidate: another
- * project, er in quota or in fair share, ee offered under that kind?
+ * A running job of project `project` is gone between passes (requeued,
+ * reclaimed, ended): the allowances of its project, and of its
+ * department's projects when it has one, shrank.  Offer their jobs again
+ * from allowances of what they hold now, in reclaim order, and void their
+ * room sets until the next pass, so that the candidates stay within the
+ * floors at every preemption, not only at pass time.  O(P + jobs of those
+ * projects).
+ */
+void gq_reclaim_shrink(const gq_reclaim_runs_t *runs, gq_registry_t *r,
+		       gq_job_t *jobs, int project);
+
+/*
+ * May pending `preemptor` take running `preemptee` as a usual candidate: another
+ * project, preemptor in quota or in fair share, preemptee offered under that kind?
  * O(1).
  */
-bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *ee,
-			const gq_job_t *er);
+bool gq_reclaim_allowed(const gq_registry_t *r, const gq_job_t *preemptee,
+			const gq_job_t *preemptor);
 
 /*
- * Could running `ee` leave its project (and, for `er` outside ee's
+ * Could running `preemptee` leave its project (and, for `preemptor` outside preemptee's
  * department, its department) without either passing the floor of the
- * reclaim `er` may make (gq_reclaim_kind)?  Whether or not the candidate
+ * reclaim `preemptor` may make (gq_reclaim_kind)?  Whether or not the candidate
  * walk picked it: what a loan that ends soon is for patience.h.  O(1).
  */
-bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *ee,
-			   const gq_job_t *er);
+bool gq_reclaim_over_floor(const gq_registry_t *r, const gq_job_t *preemptee,
+			   const gq_job_t *preemptor);
 
 #endif

@@ -47,20 +47,20 @@
 #include "tools/bucket.h"
 #include "core/fairshare.h"
 #include "core/reclaim.h"
-#include "core/room.h"
 #include "core/job_store.h"
-#include "core/view_impl.h"
+#include "core/placement.h"
+#include "core/room.h"
 
 #define GQ_ROOM_AHEAD 8	/* preemptors whose records are read ahead */
 
 /*
- * The kind of reclaim by which er would take a job of each project
+ * The kind of reclaim by which preemptor would take a job of each project
  * (gq_reclaim_kinds): the scans below look it up instead of asking per
  * victim.  O(P).
  */
-static void _kinds(gq_view_t *v, const gq_job_t *er, uint8_t *kind)
+static void _kinds(gq_pass_t *pass, const gq_job_t *preemptor, uint8_t *kind)
 {
-	gq_reclaim_kinds(&v->reg, er, kind);
+	gq_reclaim_kinds(&pass->reg, preemptor, kind);
 }
 
 /*
@@ -88,11 +88,11 @@ static const gq_ent_t *_ents_of(const gq_ent_t *ents,
 /*
  * Would the usual candidates give room on enough nodes?  `offered`: per
  * project, the usual sets any of its entries is in (offered[nproj]: of
- * any project); when no project offers er's kind, the nodes' idle GPUs
+ * any project); when no project offers preemptor's kind, the nodes' idle GPUs
  * alone answer (O(P + N), not O(P + N + E); O(N) when no entry is in any
  * usual set).
  */
-static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
+static bool _usual_fits(gq_pass_t *pass, const gq_job_t *preemptor,
 			const gq_buckets_t *bynode, const int *nodes,
 			uint8_t *kind, const gq_ent_t *ents,
 			const uint8_t *offered)
@@ -100,50 +100,50 @@ static bool _usual_fits(gq_view_t *v, const gq_job_t *er,
 	int ok = 0, k, s, p;
 	bool any = false;
 
-	if (offered[v->reg.nproj]) {
-		_kinds(v, er, kind);
-		for (p = 0; p < v->reg.nproj && !any; p++)
+	if (offered[pass->reg.nproj]) {
+		_kinds(pass, preemptor, kind);
+		for (p = 0; p < pass->reg.nproj && !any; p++)
 			any = offered[p] & kind[p];
 	}
 
-	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
+	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
 		int n = nodes[k];
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
-		uint64_t room = v->node_room[n];
+		uint64_t room = pass->nodes.node_room[n];
 
 		/* nodes come with the most room first: without victims, no
 		 * later node has room */
-		if (!any && room < er->in.gpus_per_node)
+		if (!any && room < preemptor->in.gpus_per_node)
 			break;
-		if (v->node_closed[n] ||
-		    !gq_view_node_allowed(v, er->in.node_group, n))
+		if (pass->nodes.node_closed[n] ||
+		    !gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, n))
 			continue;
 		for (s = 0; any && s < gq_bucket_len(bynode, n) &&
-			    room < er->in.gpus_per_node; s++)
+			    room < preemptor->in.gpus_per_node; s++)
 			if (ent[s].victim & kind[ent[s].project])
 				room += ent[s].gpus;
-		if (room >= er->in.gpus_per_node)
+		if (room >= preemptor->in.gpus_per_node)
 			ok++;
 	}
-	return ok >= (int)er->in.nodes;
+	return ok >= (int)preemptor->in.nodes;
 }
 
 /* placement entries by reclaim rank of their job */
 static int _cmp_entry(const void *a, const void *b, void *ctx)
 {
-	const gq_view_t *v = ctx;
-	const gq_job_t *jobs = gq_store_records(&v->store);
-	uint32_t x = jobs[v->pl_job[*(const int *)a]].preempt_rank;
-	uint32_t y = jobs[v->pl_job[*(const int *)b]].preempt_rank;
+	const gq_pass_t *pass = ctx;
+	const gq_job_t *jobs = gq_store_records(&pass->store);
+	uint32_t x = jobs[pass->nodes.pl_job[*(const int *)a]].preempt_rank;
+	uint32_t y = jobs[pass->nodes.pl_job[*(const int *)b]].preempt_rank;
 
 	return x < y ? -1 : x > y;
 }
 
 static int _cmp_node_room(const void *a, const void *b, void *ctx)
 {
-	const gq_view_t *v = ctx;
-	uint32_t x = v->node_room[*(const int *)a];
-	uint32_t y = v->node_room[*(const int *)b];
+	const gq_pass_t *pass = ctx;
+	uint32_t x = pass->nodes.node_room[*(const int *)a];
+	uint32_t y = pass->nodes.node_room[*(const int *)b];
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -154,7 +154,7 @@ static int _cmp_node_room(const void *a, const void *b, void *ctx)
  * Which projects' entries a preemptor may pass over without reading their
  * jobs (room.c's scans touch a record only for a project that may give):
  * per project, the number of its jobs in some set of this room-making
- * (chain not 0), and skip[p], true when er takes nothing from p (kind 0)
+ * (chain not 0), and skip[p], true when preemptor takes nothing from p (kind 0)
  * or p's allowances refuse every job of it in no set yet
  * (gq_allowance_spent) and it has none in a set.  Exact: a skipped entry is
  * one gq_allowance_take would refuse, of a job not marked taken (marks
@@ -179,14 +179,14 @@ static void _giver_update(gq_givers_t *g, const gq_allowance_t *b, int p,
 	g->skip[p] = skip;
 }
 
-static void _givers_for(gq_givers_t *g, const gq_view_t *v,
+static void _givers_for(gq_givers_t *g, const gq_pass_t *pass,
 			const gq_allowance_t *b, const uint8_t *kinds)
 {
 	int p;
 
-	g->live = v->reg.nproj;
-	memset(g->skip, 0, v->reg.nproj);
-	for (p = 0; p < v->reg.nproj; p++)
+	g->live = pass->reg.nproj;
+	memset(g->skip, 0, pass->reg.nproj);
+	for (p = 0; p < pass->reg.nproj; p++)
 		_giver_update(g, b, p, kinds[p]);
 }
 
@@ -205,38 +205,38 @@ static void _giver_chained(gq_givers_t *g, const gq_allowance_t *b,
  * takes work; else -1 */
 static int _node_of(int e, const void *ctx)
 {
-	const gq_view_t *v = ctx;
+	const gq_pass_t *pass = ctx;
 
-	if (gq_store_at(&v->store, v->pl_job[e])->preempt_rank == UINT32_MAX ||
-	    v->node_closed[v->pl_node[e]])
+	if (gq_store_at(&pass->store, pass->nodes.pl_job[e])->preempt_rank == UINT32_MAX ||
+	    pass->nodes.node_closed[pass->nodes.pl_node[e]])
 		return -1;
-	return v->pl_node[e];
+	return pass->nodes.pl_node[e];
 }
 
-void gq_room_nodes(gq_view_t *v)
+void gq_room_nodes(gq_pass_t *pass)
 {
 	int n, e;
 
-	for (n = 0; n < v->nnodes; n++)
-		v->node_room[n] = v->node_closed[n] ? 0 : v->node_free[n];
+	for (n = 0; n < pass->nodes.nnodes; n++)
+		pass->nodes.node_room[n] = pass->nodes.node_closed[n] ? 0 : pass->nodes.node_free[n];
 	/* a warned victim's GPUs: leaving, for the preemptors to come */
-	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = gq_store_at(&v->store, v->pl_job[e]);
+	for (e = 0; e < pass->nodes.npl; e++) {
+		const gq_job_t *j = gq_store_at(&pass->store, pass->nodes.pl_job[e]);
 
-		n = v->pl_node[e];
+		n = pass->nodes.pl_node[e];
 		if (j->in.at_risk && j->in.state == GQ_JOB_RUNNING &&
-		    !v->node_closed[n])
-			v->node_room[n] += v->pl_gpus[e];
+		    !pass->nodes.node_closed[n])
+			pass->nodes.node_room[n] += pass->nodes.pl_gpus[e];
 	}
 }
 
 /* A pending job that may reclaim and asks for GPUs on each of its nodes. */
-static bool _wants_room(const gq_job_t *er)
+static bool _wants_room(const gq_job_t *preemptor)
 {
-	return er->in.state == GQ_JOB_PENDING && !er->hold && !er->patient &&
-	       er->in.gpus_per_node && er->in.nodes &&
-	       (er->band == GQ_BAND_IN_QUOTA ||
-		er->band == GQ_BAND_FAIR_SHARE);
+	return preemptor->in.state == GQ_JOB_PENDING && !preemptor->hold && !preemptor->patient &&
+	       preemptor->in.gpus_per_node && preemptor->in.nodes &&
+	       (preemptor->band == GQ_BAND_IN_QUOTA ||
+		preemptor->band == GQ_BAND_FAIR_SHARE);
 }
 
 /*
@@ -352,23 +352,23 @@ static int _keep_victims(gq_shapes_t *sh, gq_shape_t *s, const int *chosen,
 	return 0;
 }
 
-static uint64_t _shape_key(const gq_job_t *er)
+static uint64_t _shape_key(const gq_job_t *preemptor)
 {
-	uint64_t gpn = er->in.gpus_per_node < 0xfff ? er->in.gpus_per_node :
+	uint64_t gpn = preemptor->in.gpus_per_node < 0xfff ? preemptor->in.gpus_per_node :
 						      0xfff;
-	uint64_t nodes = er->in.nodes < 0xfff ? er->in.nodes : 0xfff;
-	uint64_t group = er->in.node_group < 0xffff ? er->in.node_group :
+	uint64_t nodes = preemptor->in.nodes < 0xfff ? preemptor->in.nodes : 0xfff;
+	uint64_t group = preemptor->in.node_group < 0xffff ? preemptor->in.node_group :
 						      0xffff;
 
-	return ((uint64_t)er->project << 41) | (group << 25) |
-	       ((uint64_t)(er->band == GQ_BAND_FAIR_SHARE) << 24) |
+	return ((uint64_t)preemptor->project << 41) | (group << 25) |
+	       ((uint64_t)(preemptor->band == GQ_BAND_FAIR_SHARE) << 24) |
 	       (gpn << 12) | nodes;
 }
 
 /* The shape of a preemptor, added when new; NULL when out of memory. */
-static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *er, int cap)
+static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *preemptor, int cap)
 {
-	gq_key_t key = gq_key_int(_shape_key(er));
+	gq_key_t key = gq_key_int(_shape_key(preemptor));
 	int i = gq_hash_get(&sh->index, key);
 
 	if (i >= 0)
@@ -381,18 +381,18 @@ static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *er, int cap)
 	return &sh->shapes[sh->nshapes++];
 }
 
-/* A room set already chosen for er's shape, for er too. */
-static int _reuse(gq_view_t *v, gq_job_t *er, const gq_shapes_t *sh,
-		  const gq_shape_t *s)
+/* A room set already chosen for preemptor's shape, for preemptor too. */
+static int _reuse(gq_pass_t *pass, gq_room_t *room, gq_job_t *preemptor,
+		  const gq_shapes_t *sh, const gq_shape_t *s)
 {
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (gq_hash_put(&v->room, gq_key_pair(er->in.id,
-			gq_store_at(&v->store, sh->victims[s->first + i])->in.id),
+		if (gq_hash_put(&room->pairs, gq_key_pair(preemptor->in.id,
+			gq_store_at(&pass->store, sh->victims[s->first + i])->in.id),
 			1))
 			return -1;
-	er->room = true;
+	preemptor->room = true;
 	return 0;
 }
 
@@ -401,36 +401,36 @@ static int _reuse(gq_view_t *v, gq_job_t *er, const gq_shapes_t *sh,
  * Nodes that take no work have no idle GPUs counted (read_slurm.c); a
  * DOWN node has no jobs either, so it counts 0.  O(N + E).
  */
-static uint64_t *_node_gpus(const gq_view_t *v)
+static uint64_t *_node_gpus(const gq_pass_t *pass)
 {
-	uint64_t *g = malloc(sizeof(*g) * (v->nnodes + 1));
+	uint64_t *g = malloc(sizeof(*g) * (pass->nodes.nnodes + 1));
 	int i;
 
 	if (!g)
 		return NULL;
-	for (i = 0; i < v->nnodes; i++)
-		g[i] = v->node_free[i];
-	for (i = 0; i < v->npl; i++)
-		if (v->pl_node[i] >= 0 && v->pl_node[i] < v->nnodes)
-			g[v->pl_node[i]] += v->pl_gpus[i];
+	for (i = 0; i < pass->nodes.nnodes; i++)
+		g[i] = pass->nodes.node_free[i];
+	for (i = 0; i < pass->nodes.npl; i++)
+		if (pass->nodes.pl_node[i] >= 0 && pass->nodes.pl_node[i] < pass->nodes.nnodes)
+			g[pass->nodes.pl_node[i]] += pass->nodes.pl_gpus[i];
 	return g;
 }
 
-/* Would er fit on the nodes it may use, were they empty?  O(N). */
-static bool _fits_emptied(const gq_view_t *v, const gq_job_t *er,
+/* Would preemptor fit on the nodes it may use, were they empty?  O(N). */
+static bool _fits_emptied(const gq_pass_t *pass, const gq_job_t *preemptor,
 			  const uint64_t *gpus)
 {
 	int n, ok = 0;
 
-	for (n = 0; n < v->nnodes && ok < (int)er->in.nodes; n++)
-		if (gq_view_node_allowed(v, er->in.node_group, n) &&
-		    gpus[n] >= er->in.gpus_per_node)
+	for (n = 0; n < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; n++)
+		if (gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, n) &&
+		    gpus[n] >= preemptor->in.gpus_per_node)
 			ok++;
-	return ok >= (int)er->in.nodes;
+	return ok >= (int)preemptor->in.nodes;
 }
 
 /*
- * er, in quota, can get room on no node: list it for the room wait when
+ * preemptor, in quota, can get room on no node: list it for the room wait when
  * it needs more than one GPU and would fit on its nodes emptied (a job
  * that can never fit, more GPUs per node than its nodes have or its nodes
  * down, keeps nothing).  A job of one GPU is not listed: any GPU that
@@ -438,45 +438,45 @@ static bool _fits_emptied(const gq_view_t *v, const gq_job_t *er,
  * outside quotas, so nothing would be lent before it.  Listed in the
  * order Slurm tries them.  Returns 0 or -1 (memory).
  */
-static int _roomless(gq_view_t *v, const gq_job_t *er, gq_shape_t *s,
-		     uint64_t **gpus)
+static int _roomless(const gq_pass_t *pass, gq_room_t *room,
+		     const gq_job_t *preemptor, gq_shape_t *s, uint64_t **gpus)
 {
-	if (er->band != GQ_BAND_IN_QUOTA ||
-	    (er->in.gpus_per_node < 2 && er->in.nodes < 2))
+	if (preemptor->band != GQ_BAND_IN_QUOTA ||
+	    (preemptor->in.gpus_per_node < 2 && preemptor->in.nodes < 2))
 		return 0;
 	if (s->fits < 0) {
-		if (!*gpus && !(*gpus = _node_gpus(v)))
+		if (!*gpus && !(*gpus = _node_gpus(pass)))
 			return -1;
-		s->fits = _fits_emptied(v, er, *gpus);
+		s->fits = _fits_emptied(pass, preemptor, *gpus);
 	}
 	if (!s->fits)
 		return 0;
-	if (v->nroomless == v->roomless_cap) {
-		int cap = v->roomless_cap ? v->roomless_cap * 2 : 16;
-		uint32_t *n = realloc(v->roomless, sizeof(*n) * cap);
+	if (room->nroomless == room->roomless_cap) {
+		int cap = room->roomless_cap ? room->roomless_cap * 2 : 16;
+		uint32_t *n = realloc(room->roomless, sizeof(*n) * cap);
 
 		if (!n)
 			return -1;
-		v->roomless = n;
-		v->roomless_cap = cap;
+		room->roomless = n;
+		room->roomless_cap = cap;
 	}
-	v->roomless[v->nroomless++] = er->in.id;
+	room->roomless[room->nroomless++] = preemptor->in.id;
 	return 0;
 }
 
 /*
- * No room can be made for er.  An in-quota job goes below the in-quota
+ * No room can be made for preemptor.  An in-quota job goes below the in-quota
  * jobs that can start or reclaim (gq_band_priority_roomless): Slurm's
  * main cycle stops trying a partition at the first job it cannot start
  * (fail_by_part in job_scheduler.c), so tried first it would keep them
  * waiting until backfill.  Its band, its A and every decision stay.
  */
-static void _no_room(gq_job_t *er)
+static void _no_room(gq_job_t *preemptor)
 {
-	if (er->band != GQ_BAND_IN_QUOTA)
+	if (preemptor->band != GQ_BAND_IN_QUOTA)
 		return;
-	er->roomless = true;
-	er->priority = gq_band_priority_roomless();
+	preemptor->roomless = true;
+	preemptor->priority = gq_band_priority_roomless();
 }
 
 /*
@@ -485,6 +485,8 @@ static void _no_room(gq_job_t *er)
  */
 typedef struct {
 	gq_allowance_t *allowance;	/* the pass' (gq_room_make's) */
+	gq_room_t *room;		/* what the pass keeps */
+	const gq_reclaimers_t *reclaimers;	/* jobs that may reclaim */
 	const gq_buckets_t *bynode;	/* eligible victims' entries by node */
 	int *nodes;		/* node indices, the most room first */
 	gq_ent_t *ents;		/* the entries, in bucket order */
@@ -501,36 +503,36 @@ typedef struct {
 } gq_room_work_t;
 
 /* Give back the victims chosen[from..n-1], last first. */
-static void _give_back(gq_view_t *v, gq_room_work_t *w, int from, int n)
+static void _give_back(gq_pass_t *pass, gq_room_work_t *w, int from, int n)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_job_t *jobs = gq_store_records(&pass->store);
 	int i;
 
 	for (i = n - 1; i >= from; i--) {
 		gq_job_t *e = &jobs[w->chosen[i]];
 		uint8_t had = e->chain;
 
-		gq_allowance_give_back(w->allowance, &v->reg, e, &w->undo[i]);
+		gq_allowance_give_back(w->allowance, &pass->reg, e, &w->undo[i]);
 		_giver_chained(&w->g, w->allowance, e, had, w->kinds);
 		w->taken[w->chosen[i]] = 0;
 	}
 }
 
 /*
- * Take victims on node n for er, in reclaim order, until the node has
+ * Take victims on node n for preemptor, in reclaim order, until the node has
  * room or none is left; appended to chosen[*nchosen..].  Returns the
  * node's room then.  A taken job's project is chained: never skipped.
  */
-static uint64_t _take_on_node(gq_view_t *v, gq_room_work_t *w,
-			      const gq_job_t *er, int n, int *nchosen)
+static uint64_t _take_on_node(gq_pass_t *pass, gq_room_work_t *w,
+			      const gq_job_t *preemptor, int n, int *nchosen)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_job_t *jobs = gq_store_records(&pass->store);
 	const gq_ent_t *ent = _ents_of(w->ents, w->bynode, n);
-	uint64_t room = v->node_room[n];
+	uint64_t room = pass->nodes.node_room[n];
 	int s;
 
 	for (s = 0; w->g.live && s < gq_bucket_len(w->bynode, n) &&
-		    room < er->in.gpus_per_node; s++) {
+		    room < preemptor->in.gpus_per_node; s++) {
 		int j = ent[s].job;
 		uint8_t kind = w->kinds[ent[s].project], had;
 
@@ -542,7 +544,7 @@ static uint64_t _take_on_node(gq_view_t *v, gq_room_work_t *w,
 		}
 		had = jobs[j].chain;
 		if (!kind ||
-		    !gq_allowance_take(w->allowance, &v->reg, &jobs[j], kind,
+		    !gq_allowance_take(w->allowance, &pass->reg, &jobs[j], kind,
 				       &w->undo[*nchosen]))
 			continue;
 		_giver_chained(&w->g, w->allowance, &jobs[j], had, w->kinds);
@@ -553,20 +555,20 @@ static uint64_t _take_on_node(gq_view_t *v, gq_room_work_t *w,
 	return room;
 }
 
-/* Which projects er may take from: none at all when no project can give
+/* Which projects preemptor may take from: none at all when no project can give
  * and nothing is chained (then O(P), no kinds). */
-static void _givers_for_preemptor(gq_view_t *v, gq_room_work_t *w,
-				  const gq_job_t *er)
+static void _givers_for_preemptor(gq_pass_t *pass, gq_room_work_t *w,
+				  const gq_job_t *preemptor)
 {
 	if (!w->g.nchained &&
-	    (w->g.spent || !gq_allowance_any_left(w->allowance, &v->reg))) {
+	    (w->g.spent || !gq_allowance_any_left(w->allowance, &pass->reg))) {
 		w->g.live = 0;
 		w->g.spent = true;	/* and nothing is taken below */
 		return;
 	}
 	w->g.spent = false;
-	_kinds(v, er, w->kinds);
-	_givers_for(&w->g, v, w->allowance, w->kinds);
+	_kinds(pass, preemptor, w->kinds);
+	_givers_for(&w->g, pass, w->allowance, w->kinds);
 }
 
 /*
@@ -580,39 +582,39 @@ static void _givers_for_preemptor(gq_view_t *v, gq_room_work_t *w,
  * last call found no project could give either (nothing taken since:
  * the allowances are as they were).
  */
-static int _choose(gq_view_t *v, gq_room_work_t *w, gq_job_t *er)
+static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_job_t *jobs = gq_store_records(&pass->store);
 	int nchosen = 0, ok = 0, k, i, rc = 0;
 
-	_givers_for_preemptor(v, w, er);
-	for (k = 0; k < v->nnodes && ok < (int)er->in.nodes; k++) {
+	_givers_for_preemptor(pass, w, preemptor);
+	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
 		int n = w->nodes[k], mark = nchosen;
 
 		/* no project can give (nothing taken, so none will): no
 		 * later node has room */
-		if (!w->g.live && v->node_room[n] < er->in.gpus_per_node)
+		if (!w->g.live && pass->nodes.node_room[n] < preemptor->in.gpus_per_node)
 			break;
-		if (v->node_closed[n] ||
-		    !gq_view_node_allowed(v, er->in.node_group, n))
+		if (pass->nodes.node_closed[n] ||
+		    !gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, n))
 			continue;
-		if (_take_on_node(v, w, er, n, &nchosen) >=
-		    er->in.gpus_per_node) {
+		if (_take_on_node(pass, w, preemptor, n, &nchosen) >=
+		    preemptor->in.gpus_per_node) {
 			ok++;
 			continue;
 		}
 		/* this node cannot make it: undo its choices */
-		_give_back(v, w, mark, nchosen);
+		_give_back(pass, w, mark, nchosen);
 		nchosen = mark;
 	}
-	if (ok < (int)er->in.nodes) {
-		_give_back(v, w, 0, nchosen);
+	if (ok < (int)preemptor->in.nodes) {
+		_give_back(pass, w, 0, nchosen);
 		return 0;
 	}
 	for (i = 0; i < nchosen && !rc; i++)
-		rc = gq_hash_put(&v->room, gq_key_pair(er->in.id,
+		rc = gq_hash_put(&w->room->pairs, gq_key_pair(preemptor->in.id,
 					       jobs[w->chosen[i]].in.id), 1);
-	er->room = true;
+	preemptor->room = true;
 	for (i = 0; i < nchosen; i++)
 		w->taken[w->chosen[i]] = 0;
 	return rc ? -1 : nchosen;
@@ -620,19 +622,22 @@ static int _choose(gq_view_t *v, gq_room_work_t *w, gq_job_t *er)
 
 /* The scratch of one room-making; -1 when out of memory (what was
  * allocated is freed by _work_free). */
-static int _work_new(gq_room_work_t *w, gq_view_t *v, int norder)
+static int _work_new(gq_room_work_t *w, gq_pass_t *pass, gq_room_t *room,
+		     const gq_reclaimers_t *reclaimers, int norder)
 {
-	int njobs = gq_store_count(&v->store), np = v->reg.nproj + 1;
+	int njobs = gq_store_count(&pass->store), np = pass->reg.nproj + 1;
 
 	memset(w, 0, sizeof(*w));
-	w->bynode = &v->bynode;
-	w->nodes = malloc(sizeof(int) * (v->nnodes + 1));
+	w->room = room;
+	w->reclaimers = reclaimers;
+	w->bynode = &room->bynode;
+	w->nodes = malloc(sizeof(int) * (pass->nodes.nnodes + 1));
 	w->chosen = malloc(sizeof(int) * (norder + 1));
 	w->need = malloc(sizeof(int) * (njobs + 1));
 	w->undo = malloc(sizeof(*w->undo) * (norder + 1));
 	w->taken = calloc(njobs + 1, 1);
 	w->kinds = malloc(np);
-	w->ents = malloc(sizeof(*w->ents) * (v->npl + 1));
+	w->ents = malloc(sizeof(*w->ents) * (pass->nodes.npl + 1));
 	w->offered = calloc(np, 1);
 	w->g.chained = calloc(np, sizeof(int));
 	w->g.skip = malloc(np);
@@ -668,30 +673,30 @@ static void _work_free(gq_room_work_t *w)
  * order, the nodes with the most room (fewest victims) first, and the
  * entries laid out as the scans read them.  -1: memory.
  */
-static int _lay_out(gq_view_t *v, gq_room_work_t *w)
+static int _lay_out(gq_pass_t *pass, gq_room_work_t *w)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
-	gq_buckets_t *bynode = &v->bynode;
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	gq_buckets_t *bynode = &w->room->bynode;
 	int i;
 
-	if (gq_buckets_fill(bynode, v->npl, v->nnodes, _node_of, v))
+	if (gq_buckets_fill(bynode, pass->nodes.npl, pass->nodes.nnodes, _node_of, pass))
 		return -1;
-	for (i = 0; i < v->nnodes; i++) {
+	for (i = 0; i < pass->nodes.nnodes; i++) {
 		qsort_r(gq_bucket(bynode, i), gq_bucket_len(bynode, i),
-			sizeof(int), _cmp_entry, v);
+			sizeof(int), _cmp_entry, pass);
 		w->nodes[i] = i;
 	}
-	qsort_r(w->nodes, v->nnodes, sizeof(*w->nodes), _cmp_node_room, v);
-	for (i = 0; i < bynode->start[v->nnodes]; i++) {
-		int e = bynode->item[i], j = v->pl_job[e];
+	qsort_r(w->nodes, pass->nodes.nnodes, sizeof(*w->nodes), _cmp_node_room, pass);
+	for (i = 0; i < bynode->start[pass->nodes.nnodes]; i++) {
+		int e = bynode->item[i], j = pass->nodes.pl_job[e];
 		gq_ent_t *ent = &w->ents[i];
 
 		ent->job = j;
 		ent->project = jobs[j].project;
-		ent->gpus = v->pl_gpus[e];
+		ent->gpus = pass->nodes.pl_gpus[e];
 		ent->victim = jobs[j].victim;
 		w->offered[ent->project] |= ent->victim;
-		w->offered[v->reg.nproj] |= ent->victim;
+		w->offered[pass->reg.nproj] |= ent->victim;
 	}
 	return 0;
 }
@@ -701,29 +706,29 @@ static int _lay_out(gq_view_t *v, gq_room_work_t *w)
  * that may reclaim (gq_queue_walk), in the order of the jobs, into
  * need[].  -1: memory.
  */
-static int _find_need(gq_view_t *v, gq_room_work_t *w)
+static int _find_need(gq_pass_t *pass, gq_room_work_t *w)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
-	int njobs = gq_store_count(&v->store), i, k;
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int njobs = gq_store_count(&pass->store), i, k;
 
-	for (i = 0; i < v->nreclaimers; i++) {
+	for (i = 0; i < w->reclaimers->n; i++) {
 		gq_shape_t *s;
 
 		/* scattered records, both lines read: asked for ahead */
-		if (i + GQ_ROOM_AHEAD < v->nreclaimers) {
+		if (i + GQ_ROOM_AHEAD < w->reclaimers->n) {
 			const char *a = (const char *)
-				&jobs[v->reclaimers[i + GQ_ROOM_AHEAD]];
+				&jobs[w->reclaimers->job[i + GQ_ROOM_AHEAD]];
 
 			__builtin_prefetch(a);
 			__builtin_prefetch(a + 64);
 		}
-		k = v->reclaimers[i];
+		k = w->reclaimers->job[i];
 		if (!_wants_room(&jobs[k]))
 			continue;
 		if (!(s = _shape(&w->sh, &jobs[k], njobs)))
 			return -1;
 		if (s->usual_fits < 0)
-			s->usual_fits = _usual_fits(v, &jobs[k], w->bynode,
+			s->usual_fits = _usual_fits(pass, &jobs[k], w->bynode,
 						    w->nodes, w->kinds,
 						    w->ents, w->offered);
 		if (!s->usual_fits)
@@ -734,38 +739,41 @@ static int _find_need(gq_view_t *v, gq_room_work_t *w)
 
 /* Room for one job that needs it: shared with its shape, chosen, or
  * none (then listed for the room wait when it fits emptied nodes). */
-static int _room_for(gq_view_t *v, gq_room_work_t *w, gq_job_t *er)
+static int _room_for(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 {
-	gq_shape_t *s = _shape(&w->sh, er, gq_store_count(&v->store));
+	gq_shape_t *s = _shape(&w->sh, preemptor, gq_store_count(&pass->store));
 	int n;
 
 	if (s->room == 0) {	/* none can be made: not for this one */
-		if (_roomless(v, er, s, &w->gpus))
+		if (_roomless(pass, w->room, preemptor, s, &w->gpus))
 			return -1;
-		_no_room(er);
+		_no_room(preemptor);
 		return 0;
 	}
 	if (s->room == 1)
-		return _reuse(v, er, &w->sh, s);
-	if ((n = _choose(v, w, er)) < 0)
+		return _reuse(pass, w->room, preemptor, &w->sh, s);
+	if ((n = _choose(pass, w, preemptor)) < 0)
 		return -1;
 	s->room = n > 0;
-	if (!n && _roomless(v, er, s, &w->gpus))
+	if (!n && _roomless(pass, w->room, preemptor, s, &w->gpus))
 		return -1;
 	if (!n)
-		_no_room(er);
+		_no_room(preemptor);
 	return _keep_victims(&w->sh, s, w->chosen, n);
 }
 
-int gq_room_make(gq_view_t *v, const int *order, int norder,
+int gq_room_make(gq_pass_t *pass, gq_room_t *room,
+		 const gq_reclaimers_t *reclaimers, const gq_reclaim_runs_t *runs,
 		 gq_allowance_t **allowance)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
+	const int *order = runs->order;
+	int norder = runs->norder;
+	gq_job_t *jobs = gq_store_records(&pass->store);
 	gq_room_work_t w;
 	int k, rc = -1;
 
-	if (_work_new(&w, v, norder) || _lay_out(v, &w) ||
-	    _find_need(v, &w))
+	if (_work_new(&w, pass, room, reclaimers, norder) || _lay_out(pass, &w) ||
+	    _find_need(pass, &w))
 		goto out;
 	if (!w.nneed) {
 		rc = 0;
@@ -780,14 +788,14 @@ int gq_room_make(gq_view_t *v, const int *order, int norder,
 	for (k = 0; k < norder; k++)
 		jobs[order[k]].chain = jobs[order[k]].victim = 0;
 	gq_allowance_free(*allowance);
-	if (!(*allowance = gq_allowance_new(&v->reg)) ||
+	if (!(*allowance = gq_allowance_new(&pass->reg)) ||
 	    _sort_need(jobs, w.need, w.nneed))
 		goto out;
 	w.allowance = *allowance;
 	for (k = 0; k < w.nneed; k++)
-		if (_room_for(v, &w, &jobs[w.need[k]]))
+		if (_room_for(pass, &w, &jobs[w.need[k]]))
 			goto out;
-	gq_reclaim_mark(*allowance, &v->reg, jobs, order, norder);
+	gq_reclaim_mark(*allowance, &pass->reg, jobs, order, norder);
 	rc = 0;
 out:
 	_work_free(&w);
@@ -810,13 +818,13 @@ static int _cmp_end(const void *a, const void *b)
 	return x->node - y->node;
 }
 
-/* May er wait on node at->node? */
-static bool _may_wait_on(const gq_view_t *v, const gq_job_t *er,
+/* May preemptor wait on node at->node? */
+static bool _may_wait_on(const gq_pass_t *pass, const gq_job_t *preemptor,
 			 const gq_room_node_t *at)
 {
-	return !v->node_closed[at->node] &&
-	       gq_view_node_allowed(v, er->in.node_group, at->node) &&
-	       at->gpus >= er->in.gpus_per_node;
+	return !pass->nodes.node_closed[at->node] &&
+	       gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, at->node) &&
+	       at->gpus >= preemptor->in.gpus_per_node;
 }
 
 /* Is x a better node to wait on than y (y->node -1: none yet)? */
@@ -834,60 +842,60 @@ static bool _sooner(const gq_room_node_t *x, const gq_room_node_t *y)
 }
 
 /*
- * Each node's GPUs, idle GPUs and GPUs er may reclaim (at[]), and the
+ * Each node's GPUs, idle GPUs and GPUs preemptor may reclaim (at[]), and the
  * other running jobs' GPUs by node into ends[] (*nends of them).  O(P +
  * N + E).
  */
-static void _node_numbers(const gq_view_t *v, const gq_job_t *er,
+static void _node_numbers(const gq_pass_t *pass, const gq_job_t *preemptor,
 			  gq_room_node_t *at, gq_end_t *ends, int *nends,
 			  uint8_t *kind)
 {
-	const gq_job_t *jobs = gq_store_records(&v->store);
+	const gq_job_t *jobs = gq_store_records(&pass->store);
 	int n, e;
 
-	gq_reclaim_kinds(&v->reg, er, kind);
-	for (n = 0; n < v->nnodes; n++)
-		at[n] = (gq_room_node_t){ .node = n, .gpus = v->node_free[n],
-					  .idle = v->node_room[n],
+	gq_reclaim_kinds(&pass->reg, preemptor, kind);
+	for (n = 0; n < pass->nodes.nnodes; n++)
+		at[n] = (gq_room_node_t){ .node = n, .gpus = pass->nodes.node_free[n],
+					  .idle = pass->nodes.node_room[n],
 					  .when = INT64_MAX };
 	*nends = 0;
-	for (e = 0; e < v->npl; e++) {
-		const gq_job_t *j = &jobs[v->pl_job[e]];
+	for (e = 0; e < pass->nodes.npl; e++) {
+		const gq_job_t *j = &jobs[pass->nodes.pl_job[e]];
 
-		n = v->pl_node[e];
-		if (n < 0 || n >= v->nnodes || j->in.state != GQ_JOB_RUNNING)
+		n = pass->nodes.pl_node[e];
+		if (n < 0 || n >= pass->nodes.nnodes || j->in.state != GQ_JOB_RUNNING)
 			continue;
-		at[n].gpus += v->pl_gpus[e];
+		at[n].gpus += pass->nodes.pl_gpus[e];
 		if (j->in.at_risk)	/* leaving: in node_room already */
 			continue;
 		if (j->victim & kind[j->project])
-			at[n].reclaim += v->pl_gpus[e];
+			at[n].reclaim += pass->nodes.pl_gpus[e];
 		else
 			ends[(*nends)++] = (gq_end_t){
 				.ends = j->in.ends_by ? j->in.ends_by :
 							INT64_MAX,
-				.node = n, .gpus = v->pl_gpus[e] };
+				.node = n, .gpus = pass->nodes.pl_gpus[e] };
 	}
 }
 
-gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
+gq_room_node_t gq_room_wait_node(const gq_pass_t *pass, const gq_job_t *preemptor,
 				 int prefer)
 {
 	gq_room_node_t best = { .node = -1 };
-	gq_room_node_t *at = malloc(sizeof(*at) * (v->nnodes + 1));
-	uint64_t *got = calloc(v->nnodes + 1, sizeof(*got));
-	gq_end_t *ends = malloc(sizeof(*ends) * (v->npl + 1));
-	uint8_t *kind = malloc(v->reg.nproj + 1);
-	uint32_t need = er->in.gpus_per_node;
+	gq_room_node_t *at = malloc(sizeof(*at) * (pass->nodes.nnodes + 1));
+	uint64_t *got = calloc(pass->nodes.nnodes + 1, sizeof(*got));
+	gq_end_t *ends = malloc(sizeof(*ends) * (pass->nodes.npl + 1));
+	uint8_t *kind = malloc(pass->reg.nproj + 1);
+	uint32_t need = preemptor->in.gpus_per_node;
 	int n, e, nends;
 
 	if (!at || !got || !ends || !kind)
 		goto out;
-	_node_numbers(v, er, at, ends, &nends, kind);
-	for (n = 0; n < v->nnodes; n++) {
+	_node_numbers(pass, preemptor, at, ends, &nends, kind);
+	for (n = 0; n < pass->nodes.nnodes; n++) {
 		got[n] = (uint64_t)at[n].idle + at[n].reclaim;
 		if (got[n] >= need)
-			at[n].when = v->now;
+			at[n].when = pass->now;
 	}
 	/* the jobs that must end, the soonest first */
 	qsort(ends, nends, sizeof(*ends), _cmp_end);
@@ -899,13 +907,13 @@ gq_room_node_t gq_room_wait_node(const gq_view_t *v, const gq_job_t *er,
 		if (got[n] >= need)
 			at[n].when = ends[e].ends;
 	}
-	if (prefer >= 0 && prefer < v->nnodes &&
-	    _may_wait_on(v, er, &at[prefer])) {
+	if (prefer >= 0 && prefer < pass->nodes.nnodes &&
+	    _may_wait_on(pass, preemptor, &at[prefer])) {
 		best = at[prefer];
 		goto out;
 	}
-	for (n = 0; n < v->nnodes; n++)
-		if (_may_wait_on(v, er, &at[n]) && _sooner(&at[n], &best))
+	for (n = 0; n < pass->nodes.nnodes; n++)
+		if (_may_wait_on(pass, preemptor, &at[n]) && _sooner(&at[n], &best))
 			best = at[n];
 out:
 	free(at);
@@ -915,3 +923,33 @@ out:
 	return best;
 }
 
+
+void gq_room_init(gq_room_t *room)
+{
+	memset(room, 0, sizeof(*room));
+	gq_hash_init(&room->pairs, &gq_hash_ints);
+}
+
+void gq_room_clear(gq_room_t *room)
+{
+	gq_hash_clear(&room->pairs);
+	room->nroomless = 0;
+}
+
+void gq_room_free(gq_room_t *room)
+{
+	gq_hash_free(&room->pairs);
+	free(room->roomless);
+	gq_buckets_free(&room->bynode);
+}
+
+bool gq_room_pair(const gq_room_t *room, uint32_t preemptor, uint32_t victim)
+{
+	return gq_hash_get(&room->pairs, gq_key_pair(preemptor, victim)) >= 0;
+}
+
+int gq_room_waiters(const gq_room_t *room, const uint32_t **ids)
+{
+	*ids = room->roomless;
+	return room->nroomless;
+}

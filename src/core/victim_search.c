@@ -12,7 +12,7 @@
 
 #include "core/coming_free.h"
 #include "core/victim_search.h"
-#include "core/view_impl.h"
+#include "core/pass.h"
 
 bool gq_job_may_reclaim(const gq_job_t *job)
 {
@@ -23,25 +23,26 @@ bool gq_job_may_reclaim(const gq_job_t *job)
 }
 
 /* The open nodes `group` may use that have idle GPUs, into n (room for
- * v->nnodes); returns how many.  O(nodes). */
-static int _idle_nodes(const gq_view_t *v, uint32_t group, gq_node_idle_t *n)
+ * nodes->nnodes); returns how many.  O(nodes). */
+static int _idle_nodes(const gq_nodes_t *nodes, uint32_t group,
+		       gq_node_idle_t *n)
 {
 	int i, m = 0;
 
-	for (i = 0; i < v->nnodes; i++) {
-		if (!v->node_free[i] || v->node_closed[i] ||
-		    !gq_view_node_allowed(v, group, i))
+	for (i = 0; i < nodes->nnodes; i++) {
+		if (!nodes->node_free[i] || nodes->node_closed[i] ||
+		    !gq_nodes_allowed(nodes, group, i))
 			continue;
 		n[m].node = i;
-		n[m++].idle = v->node_free[i];
+		n[m++].idle = nodes->node_free[i];
 	}
 	return m;
 }
 
-static bool _fits_idle(const gq_view_t *v, const gq_job_t *job,
+static bool _fits_idle(const gq_nodes_t *nodes, const gq_job_t *job,
 		       gq_node_idle_t *scratch)
 {
-	int m = _idle_nodes(v, job->in.node_group, scratch);
+	int m = _idle_nodes(nodes, job->in.node_group, scratch);
 
 	return gq_fits_idle(job->in.gpus, job->in.gpus_per_node,
 			    job->in.nodes, scratch, m);
@@ -69,23 +70,27 @@ static void _note_shape(gq_shape_t *s, const gq_job_t *job)
 
 bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id)
 {
+	const gq_pass_t *pass = gq_view_pass(v);
 	const gq_job_t *job = gq_view_job(v, id);
 	gq_node_idle_t *scratch;
 	bool fits;
 
 	if (!job || !gq_job_may_reclaim(job))
 		return false;
-	if (v->nnodes <= 0 || v->now - job->in.submit_time >= GQ_SEARCH_AFTER)
+	if (pass->nodes.nnodes <= 0 ||
+	    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER)
 		return true;
-	if (!(scratch = malloc(sizeof(*scratch) * v->nnodes)))
+	if (!(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
 		return true;	/* cannot tell: let Slurm look */
-	fits = _fits_idle(v, job, scratch);
+	fits = _fits_idle(&pass->nodes, job, scratch);
 	free(scratch);
 	return !fits;
 }
 
 bool gq_view_wants_victims(const gq_view_t *v)
 {
+	const gq_pass_t *pass = gq_view_pass(v);
+	const gq_nodes_t *nodes = &pass->nodes;
 	gq_node_idle_t *scratch = NULL;
 	gq_shape_t last = { 0 };
 	bool known = false, wants = false;
@@ -96,15 +101,15 @@ bool gq_view_wants_victims(const gq_view_t *v)
 
 		if (!gq_job_may_reclaim(job))
 			continue;
-		if (v->nnodes <= 0 ||
-		    v->now - job->in.submit_time >= GQ_SEARCH_AFTER)
+		if (nodes->nnodes <= 0 ||
+		    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER)
 			wants = true;
 		else if (known && _same_shape(&last, job))
 			continue;	/* it fits, as the one before */
 		else if (!scratch &&
-			 !(scratch = malloc(sizeof(*scratch) * v->nnodes)))
+			 !(scratch = malloc(sizeof(*scratch) * nodes->nnodes)))
 			wants = true;	/* cannot tell: let Slurm look */
-		else if (!_fits_idle(v, job, scratch))
+		else if (!_fits_idle(nodes, job, scratch))
 			wants = true;
 		else {
 			_note_shape(&last, job);

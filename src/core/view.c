@@ -1,7 +1,11 @@
 /*
  * view.c - one scheduling pass: the order of the pass' steps, the adds
- * between passes, and the lookups (see view.h; the jobs' records are the
- * store's, job_store.c; the nodes and placement are placement.c's).
+ * between passes, and the lookups (see view.h).  The view holds what each
+ * step keeps, in the step's own struct: the pass' input (pass.h: the
+ * registry, the jobs' store, the nodes), the queue's (queue.h), the
+ * reclaim order (reclaim.h), room-making's (room.h), the waits (waits.h)
+ * and the reclaims in flight patience reads (patience.h); each step is
+ * given only what it reads.
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
@@ -17,9 +21,26 @@
 #include "core/victim_search.h"
 #include "core/waits.h"
 #include "core/view.h"
-#include "core/view_impl.h"
+#include "core/view_steps.h"
 
-#ifdef GQ_PASS_STEPS	/* view_impl.h: the benchmark's clock per step */
+struct gq_view {
+	gq_pass_t pass;		/* projects, jobs, nodes, now */
+	gq_queue_pass_t queue;	/* groupings, demand, who may reclaim */
+	gq_reclaim_runs_t runs;	/* eligible victims in reclaim order */
+	gq_room_t room;		/* room sets and room waiters */
+	gq_waits_t waits;	/* who waits for GPUs coming free */
+	gq_inflight_t inflight;	/* reclaims in flight, as the pass began */
+
+	double capacity;
+	int min_runtime;	/* from the config */
+	int patience;		/* settings.reclaim_patience */
+	int min_runtime_pass;	/* max(config, Slurm's), this pass */
+	bool computed;		/* gq_view_compute ran: adds are late */
+	bool expect_wait;	/* work outside quotas will wait for one */
+	bool failed;		/* memory ran out during this pass */
+};
+
+#ifdef GQ_PASS_STEPS	/* view_steps.h: the benchmark's clock per step */
 #include <time.h>
 double gq_pass_steps[GQ_NSTEPS];
 
@@ -49,12 +70,12 @@ gq_view_t *gq_view_create(const gq_config_t *cfg)
 
 	if (!v)
 		return NULL;
-	gq_store_init(&v->store);
-	gq_hash_init(&v->room, &gq_hash_ints);
+	gq_store_init(&v->pass.store);
+	gq_room_init(&v->room);
 	v->min_runtime = cfg->settings.min_runtime;
 	v->patience = cfg->settings.reclaim_patience;
 	v->min_runtime_pass = v->min_runtime;
-	if (gq_registry_init(&v->reg, cfg)) {
+	if (gq_registry_init(&v->pass.reg, cfg)) {
 		gq_view_free(v);
 		return NULL;
 	}
@@ -65,63 +86,47 @@ void gq_view_free(gq_view_t *v)
 {
 	if (!v)
 		return;
-	gq_registry_free(&v->reg);
-	gq_store_free(&v->store);
-	free(v->demand);
-	free(v->seen);
-	free(v->reclaimers);
-	free(v->node_free);
-	free(v->node_closed);
-	free(v->node_room);
-	free(v->groups);
-	free(v->pl_node);
-	free(v->pl_gpus);
-	free(v->pl_job);
-	gq_hash_free(&v->room);
-	free(v->roomless);
-	free(v->wait_at);
-	free(v->wait_at_for);
-	free(v->inflight);
-	free(v->order);
-	free(v->run_first);
-	free(v->run_len);
-	gq_buckets_free(&v->queued);
-	gq_buckets_free(&v->running);
-	gq_buckets_free(&v->bynode);
+	gq_registry_free(&v->pass.reg);
+	gq_store_free(&v->pass.store);
+	gq_nodes_free(&v->pass.nodes);
+	gq_queue_pass_free(&v->queue);
+	gq_reclaim_runs_free(&v->runs);
+	gq_room_free(&v->room);
+	gq_waits_free(&v->waits);
+	free(v->inflight.at);
 	free(v);
 }
 
 void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 {
-	gq_store_clear(&v->store);
+	gq_store_clear(&v->pass.store);
 	v->capacity = capacity;
-	v->now = now;
+	v->pass.now = now;
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
-	v->waits_for = 0;
-	v->kept_on.node = -1;
-	v->nwait_at = 0;
-	v->wait_anywhere = false;
+	gq_waits_clear(&v->waits);
 	v->expect_wait = false;
-	v->ninflight = 0;
+	v->inflight.n = 0;
 	v->failed = false;
-	v->nnodes = 0;
-	v->npl = 0;
-	v->ngroups = 0;
-	gq_hash_clear(&v->room);
-	v->nroomless = 0;
+	gq_nodes_clear(&v->pass.nodes);
+	gq_room_clear(&v->room);
 }
 
 void gq_view_set_capacity(gq_view_t *v, double capacity)
 {
-	v->reg.idle += capacity - v->capacity;
+	v->pass.reg.idle += capacity - v->capacity;
 	v->capacity = capacity;
+}
+
+double gq_view_capacity(const gq_view_t *v)
+{
+	return v->capacity;
 }
 
 int gq_view_account_parent(gq_view_t *v, const char *account,
 			   const char *parent)
 {
-	if (gq_registry_account_parent(&v->reg, account, parent)) {
+	if (gq_registry_account_parent(&v->pass.reg, account, parent)) {
 		v->failed = true;
 		return -1;
 	}
@@ -130,17 +135,17 @@ int gq_view_account_parent(gq_view_t *v, const char *account,
 
 void gq_view_set_usage(gq_view_t *v, int project, double usage, double tilt)
 {
-	if (project < 0 || project >= v->reg.nproj)
+	if (project < 0 || project >= v->pass.reg.nproj)
 		return;
-	v->reg.proj[project].usage = usage;
-	v->reg.proj[project].tilt = tilt;
+	v->pass.reg.proj[project].usage = usage;
+	v->pass.reg.proj[project].tilt = tilt;
 }
 
 void gq_view_set_lost(gq_view_t *v, int project, double gpu_hours)
 {
-	if (project < 0 || project >= v->reg.nproj)
+	if (project < 0 || project >= v->pass.reg.nproj)
 		return;
-	v->reg.proj[project].lost = gpu_hours;
+	v->pass.reg.proj[project].lost = gpu_hours;
 }
 
 void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
@@ -150,19 +155,7 @@ void gq_view_expect_reclaim_wait(gq_view_t *v, bool waiting)
 
 int gq_view_expect_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
 {
-	v->ninflight = 0;
-	if (n > v->inflight_cap) {
-		gq_reclaim_at_t *p = realloc(v->inflight, sizeof(*p) * n);
-
-		if (!p)
-			return -1;
-		v->inflight = p;
-		v->inflight_cap = n;
-	}
-	if (n > 0)
-		memcpy(v->inflight, r, sizeof(*r) * n);
-	v->ninflight = n;
-	return 0;
+	return gq_inflight_set(&v->inflight, r, n);
 }
 
 void gq_view_min_runtime_at_least(gq_view_t *v, int seconds)
@@ -181,9 +174,9 @@ static uint64_t _pending_gpus(const gq_job_in_t *in)
  * idle GPUs (between passes) */
 static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
 {
-	gq_registry_alloc(&v->reg, job->project, sign * (int64_t)job->in.gpus,
+	gq_registry_alloc(&v->pass.reg, job->project, sign * (int64_t)job->in.gpus,
 			  job->in.at_risk);
-	v->reg.idle -= sign * (double)job->in.gpus;
+	v->pass.reg.idle -= sign * (double)job->in.gpus;
 }
 
 /*
@@ -192,7 +185,7 @@ static void _add_alloc(gq_view_t *v, const gq_job_t *job, int sign)
  */
 static void _untally(gq_view_t *v, gq_job_t *job)
 {
-	gq_project_t *p = &v->reg.proj[job->project];
+	gq_project_t *p = &v->pass.reg.proj[job->project];
 
 	if (job->in.state == GQ_JOB_RUNNING)
 		_add_alloc(v, job, -1);
@@ -203,102 +196,92 @@ static void _untally(gq_view_t *v, gq_job_t *job)
 	job->preempt_rank = UINT32_MAX;
 }
 
-/* Room for the reclaim order and each project's run in it. */
-static int _alloc_order(gq_view_t *v)
+/* gq_reclaim_shrink, on the view's reclaim order. */
+static void _shrink_candidates(gq_view_t *v, int project)
 {
-	int *o = realloc(v->order,
-			 sizeof(int) * (gq_store_count(&v->store) + 1));
-	int *f, *l;
+	gq_reclaim_shrink(&v->runs, &v->pass.reg,
+			  gq_store_records(&v->pass.store), project);
+}
 
-	if (!o)
+/* Placement (placement.h): the view's calls, memory failures noted. */
+int gq_view_set_nodes(gq_view_t *v, int nnodes)
+{
+	if (gq_nodes_set(&v->pass.nodes, nnodes)) {
+		v->failed = true;
 		return -1;
-	v->order = o;
-	f = realloc(v->run_first, sizeof(int) * (v->reg.nproj + 1));
-	if (f)
-		v->run_first = f;
-	l = f ? realloc(v->run_len, sizeof(int) * (v->reg.nproj + 1)) : NULL;
-	if (!l)
-		return -1;
-	v->run_len = l;
+	}
 	return 0;
 }
 
-/*
- * A running job of project `project` is gone between passes (requeued,
- * reclaimed, ended): the allowances of its project, and of its department's
- * projects when it has one, shrank.  Offer their jobs again from allowances
- * of what they hold now, in reclaim order, and void their room sets until
- * the next pass, so that the candidates stay within the floors at every
- * preemption, not only at pass time.  O(P + jobs of those projects).
- */
-static int _cmp_run(const void *a, const void *b, void *ctx)
+void gq_view_close_node(gq_view_t *v, int node)
 {
-	const int *first = ctx;
-
-	return first[*(const int *)a] - first[*(const int *)b];
+	gq_nodes_close(&v->pass.nodes, node);
 }
 
-static void _shrink_candidates(gq_view_t *v, int project)
+int gq_view_set_groups(gq_view_t *v, int ngroups)
 {
-	gq_registry_t *r = &v->reg;
-	gq_job_t *jobs = gq_store_records(&v->store);
-	int d = r->proj[project].department, i, k, n = 0, nmine = 0;
-	int *runs, *mine;
-	gq_allowance_t *b = NULL;
-
-	if (project >= v->nruns)
-		return;
-	runs = malloc(sizeof(int) * (v->nruns + 1));
-	mine = malloc(sizeof(int) * (v->norder + 1));
-	if (!runs) {	/* no memory: offer nobody until the next pass */
-		for (k = 0; k < v->norder; k++)
-			jobs[v->order[k]].victim = 0;
-		free(mine);
-		return;
-	}
-	if (mine)
-		b = gq_allowance_new(r);
-	/* the affected projects' runs, in reclaim order (each contiguous) */
-	for (i = 0; i < v->nruns; i++)
-		if (i == project || (d >= 0 && r->proj[i].department == d))
-			runs[n++] = i;
-	qsort_r(runs, n, sizeof(*runs), _cmp_run, v->run_first);
-	for (i = 0; i < n; i++) {
-		r->proj[runs[i]].room_void = true;
-		for (k = 0; k < v->run_len[runs[i]]; k++) {
-			int j = v->order[v->run_first[runs[i]] + k];
-
-			jobs[j].victim = jobs[j].chain = 0;
-			if (mine && jobs[j].in.state == GQ_JOB_RUNNING)
-				mine[nmine++] = j;
-		}
-	}
-	/* no memory for an allowance: offer none of them until the next pass */
-	if (b)
-		gq_reclaim_mark(b, r, jobs, mine, nmine);
-	gq_allowance_free(b);
-	free(runs);
-	free(mine);
+	return gq_nodes_set_groups(&v->pass.nodes, ngroups, &v->failed);
 }
 
+int gq_view_node_group(gq_view_t *v, int node, int group)
+{
+	return gq_nodes_group(&v->pass.nodes, node, group);
+}
+
+bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node)
+{
+	return gq_nodes_allowed(&v->pass.nodes, node_group, node);
+}
+
+void gq_view_node_free(gq_view_t *v, int node, uint32_t free_gpus)
+{
+	gq_nodes_idle(&v->pass.nodes, node, free_gpus);
+}
+
+int gq_view_place(gq_view_t *v, uint32_t job_id, int node, uint32_t gpus)
+{
+	return gq_nodes_place(&v->pass.nodes, &v->pass.store, v->computed,
+			      job_id, node, gpus, &v->failed);
+}
+
+/* The waits (waits.h) on the view's jobs and nodes. */
+int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
+{
+	return gq_waits_for_reclaims(&v->waits, &v->pass.store,
+				     &v->pass.nodes, r, n);
+}
+
+bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
+{
+	return gq_waits_keep_room(&v->waits, &v->pass, id, prefer);
+}
+
+uint32_t gq_view_kept_for(const gq_view_t *v)
+{
+	return gq_waits_kept_for(&v->waits);
+}
+
+const gq_room_node_t *gq_view_kept_node(const gq_view_t *v)
+{
+	return gq_waits_kept_node(&v->waits);
+}
 
 int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids)
 {
-	*ids = v->roomless;
-	return v->nroomless;
+	return gq_room_waiters(&v->room, ids);
 }
 
 /* A job added after the pass: the same rules, at the tail of its queue. */
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
 {
-	int idx = gq_store_index(&v->store, in->id);
+	int idx = gq_store_index(&v->pass.store, in->id);
 	int old_project = -1;
 	bool was_running = false;
 	gq_job_t *job;
 
 	if (idx >= 0) {
-		job = gq_store_at(&v->store, idx);
+		job = gq_store_at(&v->pass.store, idx);
 		/* still pending in the same project: keep its place */
 		if (job->in.state == in->state && job->project == project &&
 		    in->state != GQ_JOB_RUNNING)
@@ -307,22 +290,22 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		was_running = job->in.state == GQ_JOB_RUNNING;
 		old_project = job->project;
 		_untally(v, job);
-		gq_queue_unlate(&v->reg, job,
+		gq_queue_unlate(&v->pass.reg, job,
 				in->state == GQ_JOB_RUNNING &&
 				project == old_project);
 		job->project = project;
 		job->in = *in;
 		if (!job->in.tasks)
 			job->in.tasks = 1;
-	} else if (!(job = gq_store_add(&v->store, in, project))) {
+	} else if (!(job = gq_store_add(&v->pass.store, in, project))) {
 		return NULL;
 	}
 	if (job->in.state == GQ_JOB_RUNNING) {
 		_add_alloc(v, job, 1);
 		job->band = GQ_BAND_NONE;
-	} else if ((job->demand = gq_queue_late(&v->reg, job))) {
-		v->reg.proj[project].pending += _pending_gpus(&job->in);
-		gq_waits_hold(v, job);
+	} else if ((job->demand = gq_queue_late(&v->pass.reg, job))) {
+		v->pass.reg.proj[project].pending += _pending_gpus(&job->in);
+		gq_waits_hold(&v->waits, &v->pass.nodes, job);
 	}
 	if (was_running)
 		_shrink_candidates(v, old_project);
@@ -332,7 +315,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
 				 const gq_job_in_t *in)
 {
-	int project = gq_registry_project_of(&v->reg, account);
+	int project = gq_registry_project_of(&v->pass.reg, account);
 
 	if (project < 0 || !v->computed)
 		return NULL;
@@ -342,13 +325,13 @@ const gq_job_t *gq_view_add_late(gq_view_t *v, const char *account,
 const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
 				const gq_job_in_t *in)
 {
-	int project = gq_registry_project_of(&v->reg, account);
+	int project = gq_registry_project_of(&v->pass.reg, account);
 	gq_job_t *job = NULL;
 
 	if (project >= 0 && v->computed)
 		return _add_late(v, project, in);
 	if (project >= 0)
-		job = gq_store_stage(&v->store, in, project);
+		job = gq_store_stage(&v->pass.store, in, project);
 	if (!job && !v->computed)
 		v->failed = true;
 	return job;
@@ -360,11 +343,11 @@ const gq_job_t *gq_view_add_job(gq_view_t *v, const char *account,
  */
 static void _set_places(gq_view_t *v)
 {
-	gq_job_t *jobs = gq_store_records(&v->store);
+	gq_job_t *jobs = gq_store_records(&v->pass.store);
 	int k;
 
-	for (k = 0; k < v->npl; k++) {
-		gq_job_t *job = &jobs[v->pl_job[k]];
+	for (k = 0; k < v->pass.nodes.npl; k++) {
+		gq_job_t *job = &jobs[v->pass.nodes.pl_job[k]];
 
 		if (!job->place_n)
 			job->place_first = k;
@@ -393,84 +376,50 @@ static void _set_idle(gq_view_t *v)
 {
 	int i;
 
-	v->reg.idle = v->capacity;
-	for (i = 0; i < v->reg.nproj; i++)
-		v->reg.idle -= v->reg.proj[i].alloc;
-}
-
-/* Room for the pass' arrays by job index: demand, reclaimers. */
-static int _alloc_by_job(gq_view_t *v)
-{
-	int n = gq_store_capacity(&v->store);
-	void *d, *r;
-
-	if (v->by_job_cap >= n)
-		return 0;
-	if ((d = realloc(v->demand, sizeof(*v->demand) * n)))
-		v->demand = d;
-	if (!(r = d ? realloc(v->reclaimers, sizeof(int) * n) : NULL))
-		return -1;
-	v->reclaimers = r;
-	v->by_job_cap = n;
-	return 0;
-}
-
-/* Each project's queue as the grouping will see it, zeroed; -1: memory. */
-static int _alloc_seen(gq_view_t *v)
-{
-	int n = v->reg.nproj;
-
-	if (v->seen_cap < n) {
-		gq_queue_seen_t *ns = realloc(v->seen, sizeof(*ns) * n);
-
-		if (!ns)
-			return -1;
-		v->seen = ns;
-		v->seen_cap = n;
-	}
-	if (n)
-		memset(v->seen, 0, sizeof(*v->seen) * n);
-	return 0;
+	v->pass.reg.idle = v->capacity;
+	for (i = 0; i < v->pass.reg.nproj; i++)
+		v->pass.reg.idle -= v->pass.reg.proj[i].alloc;
 }
 
 /*
  * Start every job and bucket them: grouped by project (job_store.h,
  * gq_store_group), or, without memory for that, where they are.  A
  * record staged this pass is seen for gq_queue_demand as it goes by
- * (v->seen: its order, eligible demand; demand[]), so that the demand
+ * (q->seen: its order, eligible demand; demand[]), so that the demand
  * step need not read the queued records again, and its placement is
  * counted in after (_set_places, O(entries)).  Returns 0 or -1 (memory).
  * O(J + P), plus O(capacity) to renumber the id table.
  */
 static int _start_jobs(gq_view_t *v)
 {
-	gq_job_store_t *s = &v->store;
+	gq_job_store_t *s = &v->pass.store;
+	gq_queue_pass_t *q = &v->queue;
 	bool staged = gq_store_staged(s);
-	gq_store_sweep_t sweep = { .reg = &v->reg };
+	gq_store_sweep_t sweep = { .reg = &v->pass.reg };
 	int rc = -1;
 
-	v->seen_now = false;
-	if (_alloc_by_job(v))
+	q->seen_now = false;
+	if (gq_queue_pass_alloc_jobs(q, gq_store_capacity(s)))
 		return -1;
-	if (!staged || !_alloc_seen(v)) {
-		sweep.seen = v->seen;
-		sweep.demand = v->demand;
-		rc = gq_store_group(s, v->reg.nproj, &sweep, &v->queued,
-				    &v->running);
+	if (!staged || !gq_queue_pass_alloc_seen(q, v->pass.reg.nproj)) {
+		sweep.seen = q->seen;
+		sweep.demand = q->demand;
+		rc = gq_store_group(s, v->pass.reg.nproj, &sweep, &q->queued,
+				    &q->running);
 	}
 	if (rc != -1) {
-		v->seen_now = staged;
-		gq_store_renumber(s, v->pl_job, v->npl);
+		q->seen_now = staged;
+		gq_store_renumber(s, v->pass.nodes.pl_job, v->pass.nodes.npl);
 	} else {
-		gq_store_start_in_place(s, &v->reg);
+		gq_store_start_in_place(s, &v->pass.reg);
 	}
 	if (staged)
 		_set_places(v);
 	if (rc != -1)
 		return rc;
-	if (gq_buckets_fill(&v->queued, gq_store_count(s), v->reg.nproj,
+	if (gq_buckets_fill(&q->queued, gq_store_count(s), v->pass.reg.nproj,
 			    _queue_of, gq_store_records(s)) ||
-	    gq_buckets_fill(&v->running, gq_store_count(s), v->reg.nproj,
+	    gq_buckets_fill(&q->running, gq_store_count(s), v->pass.reg.nproj,
 			    _running_of, gq_store_records(s)))
 		return -1;
 	return 0;
@@ -496,51 +445,54 @@ static int _start_jobs(gq_view_t *v)
  *  - with placement only: what each node offers now, O(N + E) for E
  *    placement entries (room.h, gq_room_nodes); patience (patience.h);
  *    room (room.c).
- * make bench prints the time of each (view_impl.h, GQ_PASS_STEPS).
+ * make bench prints the time of each (view_steps.h, GQ_PASS_STEPS).
  */
 int gq_view_compute(gq_view_t *v)
 {
-	gq_registry_t *r = &v->reg;
-	gq_buckets_t *queued = &v->queued, *running = &v->running;
+	gq_pass_t *pass = &v->pass;
+	gq_registry_t *r = &pass->reg;
+	gq_queue_pass_t *q = &v->queue;
+	gq_job_t *jobs;
 	gq_allowance_t *allowance = NULL;
 	int rc = -1;
 	STEP_BEGIN();
 
 	v->computed = true;
-	v->norder = v->nruns = 0;
-	if (v->failed || _alloc_order(v))
+	v->runs.norder = v->runs.nruns = 0;
+	if (v->failed ||
+	    gq_reclaim_runs_alloc(&v->runs, gq_store_count(&pass->store),
+				  r->nproj))
 		goto out;
 	gq_registry_reset(r);
 	if (_start_jobs(v))
 		goto out;
+	jobs = gq_store_records(&pass->store);
 	_set_idle(v);
 	if (v->expect_wait)	/* not open to the arrays' outside part */
 		r->idle = 0;
 	STEP(GQ_STEP_START);
-	gq_queue_demand(r, gq_store_records(&v->store), queued, v->demand,
-			v->seen_now ? v->seen : NULL);
+	gq_queue_demand(r, jobs, &q->queued, q->demand,
+			q->seen_now ? q->seen : NULL);
 	STEP(GQ_STEP_DEMAND);
 	if (gq_fair_share_tree(r, v->capacity))
 		goto out;
 	STEP(GQ_STEP_SHARE);
-	v->nreclaimers = 0;
-	if (gq_queue_walk(r, gq_store_records(&v->store), queued, v->demand,
-			  v->reclaimers, &v->nreclaimers))
+	q->reclaimers.n = 0;
+	if (gq_queue_walk(r, jobs, &q->queued, q->demand, &q->reclaimers))
 		goto out;
 	STEP(GQ_STEP_WALK);
 	gq_reclaim_floors(r);
 	if (!(allowance = gq_allowance_new(r)) ||
-	    gq_reclaim_order(r, gq_store_records(&v->store), running, v->now,
-			     v->min_runtime_pass, allowance, v->order, &v->norder,
-			     v->run_first, v->run_len))
+	    gq_reclaim_order(r, jobs, &q->running, pass->now,
+			     v->min_runtime_pass, allowance, &v->runs))
 		goto out;
-	v->nruns = r->nproj;
 	STEP(GQ_STEP_RECLAIM);
-	if (v->nnodes)
-		gq_room_nodes(v);
-	if (gq_patience_apply(v, v->patience))
+	if (pass->nodes.nnodes)
+		gq_room_nodes(pass);
+	if (gq_patience_apply(pass, &q->reclaimers, &v->inflight, v->patience))
 		goto out;
-	if (v->nnodes && gq_room_make(v, v->order, v->norder, &allowance))
+	if (pass->nodes.nnodes &&
+	    gq_room_make(pass, &v->room, &q->reclaimers, &v->runs, &allowance))
 		goto out;
 	STEP(GQ_STEP_ROOM);
 	rc = 0;
@@ -551,44 +503,49 @@ out:
 	return rc;
 }
 
+const gq_pass_t *gq_view_pass(const gq_view_t *v)
+{
+	return &v->pass;
+}
+
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id)
 {
-	return gq_store_find(&v->store, id);
+	return gq_store_find(&v->pass.store, id);
 }
 
 int gq_view_njobs(const gq_view_t *v)
 {
-	return v ? gq_store_count(&v->store) : 0;
+	return v ? gq_store_count(&v->pass.store) : 0;
 }
 
 const gq_job_t *gq_view_job_at(const gq_view_t *v, int i)
 {
-	return gq_store_at(&v->store, i);
+	return gq_store_at(&v->pass.store, i);
 }
 
 const gq_project_t *gq_view_project(const gq_view_t *v, int idx)
 {
-	return (idx >= 0 && idx < v->reg.nproj) ? &v->reg.proj[idx] : NULL;
+	return (idx >= 0 && idx < v->pass.reg.nproj) ? &v->pass.reg.proj[idx] : NULL;
 }
 
 int gq_view_nprojects(const gq_view_t *v)
 {
-	return v->reg.nproj;
+	return v->pass.reg.nproj;
 }
 
 int gq_view_find_project(const gq_view_t *v, const char *account)
 {
-	return gq_registry_find(&v->reg, account);
+	return gq_registry_find(&v->pass.reg, account);
 }
 
 const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx)
 {
-	return (idx >= 0 && idx < v->reg.ndept) ? &v->reg.dept[idx] : NULL;
+	return (idx >= 0 && idx < v->pass.reg.ndept) ? &v->pass.reg.dept[idx] : NULL;
 }
 
 int gq_view_ndepts(const gq_view_t *v)
 {
-	return v->reg.ndept;
+	return v->pass.reg.ndept;
 }
 
 int gq_view_min_runtime(const gq_view_t *v)
@@ -598,16 +555,16 @@ int gq_view_min_runtime(const gq_view_t *v)
 
 void gq_view_job_gone(gq_view_t *v, uint32_t id)
 {
-	int idx = gq_store_index(&v->store, id);
+	int idx = gq_store_index(&v->pass.store, id);
 	bool was_running;
 	gq_job_t *job;
 
 	if (idx < 0 || !v->computed)
 		return;
-	job = gq_store_at(&v->store, idx);
+	job = gq_store_at(&v->pass.store, idx);
 	was_running = job->in.state == GQ_JOB_RUNNING;
 	_untally(v, job);
-	gq_queue_unlate(&v->reg, job, false);
+	gq_queue_unlate(&v->pass.reg, job, false);
 	/* gone: waits for nothing of its own (not a begin-time waiter) */
 	job->in.state = GQ_JOB_WAITING;
 	job->in.begins_later = false;
@@ -615,30 +572,31 @@ void gq_view_job_gone(gq_view_t *v, uint32_t id)
 		_shrink_candidates(v, job->project);
 }
 
-bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor)
+bool gq_view_may_reclaim(const gq_view_t *v, uint32_t preemptor_id)
 {
-	const gq_job_t *er = gq_view_job(v, preemptor);
+	const gq_job_t *preemptor = gq_view_job(v, preemptor_id);
 
-	return er && gq_job_may_reclaim(er);
+	return preemptor && gq_job_may_reclaim(preemptor);
 }
 
-bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee,
-			 uint32_t preemptor)
+bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee_id,
+			 uint32_t preemptor_id)
 {
-	const gq_job_t *er = gq_view_job(v, preemptor);
-	const gq_job_t *ee;
+	const gq_job_t *preemptor = gq_view_job(v, preemptor_id);
+	const gq_job_t *preemptee;
 
 	/* most preemptors Slurm asks about cannot reclaim: answer at once */
-	if (!gq_view_may_reclaim(v, preemptor))
+	if (!gq_view_may_reclaim(v, preemptor_id))
 		return false;
-	ee = gq_view_job(v, preemptee);
-	if (!ee || ee->in.state != GQ_JOB_RUNNING || ee->project == er->project)
+	preemptee = gq_view_job(v, preemptee_id);
+	if (!preemptee || preemptee->in.state != GQ_JOB_RUNNING ||
+	    preemptee->project == preemptor->project)
 		return false;
-	if (er->room)
-		return !v->reg.proj[ee->project].room_void &&
-		       gq_hash_get(&v->room, gq_key_pair(er->in.id,
-							 ee->in.id)) >= 0;
-	return gq_reclaim_allowed(&v->reg, ee, er);
+	if (preemptor->room)
+		return !v->pass.reg.proj[preemptee->project].room_void &&
+		       gq_room_pair(&v->room, preemptor->in.id,
+				    preemptee->in.id);
+	return gq_reclaim_allowed(&v->pass.reg, preemptee, preemptor);
 }
 
 uint32_t gq_view_preempt_rank(const gq_view_t *v, uint32_t id)

@@ -27,7 +27,9 @@
 #include "config/config.h"
 #include "core/band.h"
 #include "core/job.h"
+#include "core/pass.h"
 #include "core/registry.h"
+#include "core/room.h"
 
 typedef struct gq_view gq_view_t;
 
@@ -44,6 +46,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now);
 
 /* C, when it is known only after the nodes were read (placement). */
 void gq_view_set_capacity(gq_view_t *v, double capacity);
+double gq_view_capacity(const gq_view_t *v);
 
 /*
  * Add a job, belonging to `account` (NULL or "": the empty account,
@@ -148,6 +151,11 @@ void gq_view_min_runtime_at_least(gq_view_t *v, int seconds);
  */
 int gq_view_compute(gq_view_t *v);
 
+/* What every step of the pass reads (pass.h), read-only: for a step that
+ * reads a computed view (victim_search.h) and the core's unit tests of a
+ * step (room.h, waits.h).  O(1). */
+const gq_pass_t *gq_view_pass(const gq_view_t *v);
+
 /* O(1) lookups (a job's record before gq_view_compute: its input alone,
  * see gq_view_add_job) */
 const gq_job_t *gq_view_job(const gq_view_t *v, uint32_t id);
@@ -165,19 +173,8 @@ const gq_dept_t *gq_view_dept(const gq_view_t *v, int idx);
 int gq_view_ndepts(const gq_view_t *v);
 int gq_view_min_runtime(const gq_view_t *v);
 
-/* The nodes of a reclaim in flight noted, at most (more: any node). */
-#define GQ_RECLAIM_NODES 8
-
-/* A reclaim in flight: its preemptor and the nodes its victims free. */
-typedef struct {
-	uint32_t preemptor;
-	int nnodes;		/* -1: not known (rebuilt after a restart, or
-				 * more than GQ_RECLAIM_NODES): any node */
-	int node[GQ_RECLAIM_NODES];	/* view node indices */
-} gq_reclaim_at_t;
-
 /*
- * Reclaims in flight: Slurm has requeued victims for these preemptors,
+ * Reclaims in flight (gq_reclaim_at_t, pass.h): Slurm has requeued victims for these preemptors,
  * which have not started yet.  While one of them is still pending and
  * eligible, every pending job with GPUs outside the in-quota band that
  * could start on one of its victims' nodes (gq_waits_could_land; any
@@ -215,29 +212,9 @@ int gq_view_expect_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n);
 int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids);
 
 /*
- * The node a room waiter waits on (docs/MODEL.md "Holds", room wait):
- * where it can start soonest, and the numbers that say so.
- */
-typedef struct {
-	int node;		/* index (gq_view_set_nodes); -1: none */
-	uint32_t gpus;		/* its GPUs, idle or held by running jobs */
-	uint32_t idle;		/* what it offers now: idle, plus GPUs of
-				 * victims leaving in their grace time */
-	uint32_t reclaim;	/* over-quota GPUs there the waiter may
-				 * reclaim within the floors (the usual
-				 * sets of the pass) */
-	int64_t when;		/* when it has the waiter's GPUs per node
-				 * free: the view's now when idle + reclaim
-				 * cover them, else the latest --time end of
-				 * the jobs there that must end first, the
-				 * soonest ending first; INT64_MAX when one of
-				 * them has no time limit */
-} gq_room_node_t;
-
-/*
  * Keep the GPUs that come free on one node for `id` (one of
  * gq_view_room_waiters): the node where it can start soonest
- * (gq_room_wait_node; `prefer`, the node it was kept on before, while
+ * (gq_room_node_t, room.h; gq_room_wait_node; `prefer`, the node it was kept on before, while
  * that node can still take it, so that the node does not change from
  * pass to pass; -1: none).  Every pending job with GPUs outside the
  * in-quota band that could start on that node waits (hold GQ_HOLD_ROOM,

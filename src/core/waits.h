@@ -6,16 +6,58 @@
 #ifndef GPUQUOTA_WAITS_H
 #define GPUQUOTA_WAITS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/job.h"
+#include "core/pass.h"
+#include "core/placement.h"
 #include "core/room.h"
-#include "core/view.h"
 
 /*
- * Hold pending `job` for the job GPUs are reclaimed or kept for in this
- * view (v->waits_for), when it could start where they come free: its hold
- * becomes v->waits_hold, its waits_for that job.  Else nothing.  O(1), or
- * O(K) for K victims' nodes noted.
+ * The wait of a pass: the job GPUs are reclaimed or kept for, how its
+ * waiters are held, and where they must not start.
  */
-void gq_waits_hold(gq_view_t *v, gq_job_t *job);
+typedef struct {
+	uint32_t waits_for;	/* a reclaim in flight: its preemptor, or the
+				 * job freed GPUs are kept for (0: none) */
+	gq_hold_t hold;		/* GQ_HOLD_RECLAIM or GQ_HOLD_ROOM */
+	gq_room_node_t kept_on;	/* GQ_HOLD_ROOM: the node GPUs are kept on
+				 * (gq_waits_keep_room) */
+	/* GQ_HOLD_RECLAIM: the victims' nodes of the reclaims waited for
+	 * (gq_waits_for_reclaims), each with its preemptor; none noted
+	 * when anywhere */
+	gq_room_node_t *at;
+	uint32_t *at_for;
+	int nat, at_cap;
+	bool anywhere;
+} gq_waits_t;
+
+/* Nobody waits (a pass begins). */
+void gq_waits_clear(gq_waits_t *w);
+void gq_waits_free(gq_waits_t *w);
+
+/*
+ * Hold pending `job` for the job GPUs are reclaimed or kept for
+ * (w->waits_for), when it could start where they come free: its hold
+ * becomes w->hold, its waits_for that job.  Else nothing.  O(1), or O(K)
+ * for K victims' nodes noted.
+ */
+void gq_waits_hold(const gq_waits_t *w, const gq_nodes_t *nodes,
+		   gq_job_t *job);
+
+/* gq_view_wait_for_reclaims (view.h), on the pass' jobs and nodes. */
+int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
+			  const gq_nodes_t *nodes, const gq_reclaim_at_t *r,
+			  int n);
+
+/* gq_view_keep_room (view.h): the node from gq_room_wait_node. */
+bool gq_waits_keep_room(gq_waits_t *w, gq_pass_t *pass, uint32_t id,
+			int prefer);
+
+/* The job freed GPUs are kept for, or 0; the node (node -1: none). */
+uint32_t gq_waits_kept_for(const gq_waits_t *w);
+const gq_room_node_t *gq_waits_kept_node(const gq_waits_t *w);
 
 /*
  * Could pending `job` start on node at->node before the next pass?  It
@@ -27,7 +69,7 @@ void gq_waits_hold(gq_view_t *v, gq_job_t *job);
  * GPUs for the whole job only (--gpus=N) could take one or more there.
  * O(1).
  */
-bool gq_waits_could_land(const gq_view_t *v, const gq_job_t *job,
-			const gq_room_node_t *at);
+bool gq_waits_could_land(const gq_nodes_t *nodes, const gq_job_t *job,
+			 const gq_room_node_t *at);
 
 #endif

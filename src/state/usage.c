@@ -12,7 +12,7 @@
 
 #include "tools/atomic_file.h"
 #include "state/usage.h"
-#include "core/view_impl.h"
+#include "core/view.h"
 
 void gq_usage_free(gq_usage_t *u)
 {
@@ -146,13 +146,13 @@ int gq_usage_advance(gq_usage_t *u, const gq_pools_t *p, double half_life,
 	if (first)
 		return 0;
 	for (k = 0; p && k < p->n; k++) {
-		const gq_registry_t *r = &p->view[k]->reg;
+		const gq_view_t *v = p->view[k];
 		const char *pool = p->name[k] ? p->name[k] : "";
 
-		for (i = 0; i < r->nproj; i++) {
-			double above = (double)r->proj[i].alloc -
-				       r->proj[i].quota;
-			gq_usage_key_t key = _key_of(pool, &r->proj[i]);
+		for (i = 0; i < gq_view_nprojects(v); i++) {
+			const gq_project_t *proj = gq_view_project(v, i);
+			double above = (double)proj->alloc - proj->quota;
+			gq_usage_key_t key = _key_of(pool, proj);
 			gq_usage_entry_t *e;
 
 			if (above <= 0)
@@ -182,13 +182,14 @@ void gq_usage_apply(const gq_usage_t *u, gq_pools_t *p, double usage_weight,
 		gq_view_t *v = p->view[k];
 		const char *pool = p->name[k] ? p->name[k] : "";
 
-		for (i = 0; i < v->reg.nproj; i++) {
-			gq_usage_key_t key = _key_of(pool, &v->reg.proj[i]);
+		for (i = 0; i < gq_view_nprojects(v); i++) {
+			gq_usage_key_t key = _key_of(pool,
+						     gq_view_project(v, i));
 			double use = half_life > 0 ? _usage(u, &key) : 0;
 
 			gq_view_set_usage(v, i, use,
 					  gq_usage_weight(1, use, usage_weight,
-							  v->capacity,
+							  gq_view_capacity(v),
 							  half_life));
 		}
 	}

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "core/view.h"
-#include "core/view_impl.h"	/* gq_pass_steps (-DGQ_PASS_STEPS) */
+#include "core/view_steps.h"	/* gq_pass_steps (-DGQ_PASS_STEPS) */
 
 /* rounds of each pass: the minimum is the least disturbed by other work
  * on a shared machine, the median says how disturbed */
@@ -87,7 +87,7 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * Where a pass' time goes: adding the jobs, then each step of
- * gq_view_compute (view_impl.h), the minimum of each over the rounds.
+ * gq_view_compute (view_steps.h), the minimum of each over the rounds.
  * Built without -DGQ_PASS_STEPS (not `make bench`): nothing.
  */
 typedef struct {

@@ -615,7 +615,7 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
 			      j->band != GQ_BAND_IN_QUOTA &&
 			      j->waits_for == ids[0] &&
-			      gq_waits_could_land(v, j, kept),
+			      gq_waits_could_land(&gq_view_pass(v)->nodes, j, kept),
 			      "seed %llu: job %u held for room: band %d waits for %u",
 			      (unsigned long long)w->seed, j->in.id, j->band,
 			      j->waits_for);

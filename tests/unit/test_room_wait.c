@@ -80,7 +80,7 @@ static gq_view_t *room_view(int64_t a1_ends, int closed, uint32_t b1_group)
 static gq_room_node_t node_for(gq_view_t *v, int prefer)
 {
 	ck_assert_int_eq(gq_view_compute(v), 0);
-	return gq_room_wait_node(v, gq_view_job(v, 10), prefer);
+	return gq_room_wait_node(gq_view_pass(v), gq_view_job(v, 10), prefer);
 }
 
 /* b1 waits where it can start soonest: n2, by 300. */
@@ -100,12 +100,12 @@ START_TEST(room_wait_node_soonest)
 	ck_assert_uint_eq(at.reclaim, 0);
 	ck_assert_uint_eq(at.gpus, 4);
 	/* the node it waited on before, while b1 may still use it */
-	at = gq_room_wait_node(v, gq_view_job(v, 10), 1);
+	at = gq_room_wait_node(gq_view_pass(v), gq_view_job(v, 10), 1);
 	ck_assert_int_eq(at.node, 1);
 	ck_assert_uint_eq(at.reclaim, 1);	/* team-c's c1 */
 	ck_assert_int_eq(at.when, 900);
 	/* n3 has 2 GPUs: never b1's, even preferred */
-	ck_assert_int_eq(gq_room_wait_node(v, gq_view_job(v, 10), 3).node, 2);
+	ck_assert_int_eq(gq_room_wait_node(gq_view_pass(v), gq_view_job(v, 10), 3).node, 2);
 	gq_view_free(v);
 }
 END_TEST
@@ -139,7 +139,7 @@ START_TEST(room_wait_node_it_may_use)
 
 	v = room_view(0, -1, 0);
 	ck_assert_int_eq(node_for(v, -1).node, 2);
-	ck_assert_int_eq(gq_room_wait_node(v, gq_view_job(v, 10), 0).when,
+	ck_assert_int_eq(gq_room_wait_node(gq_view_pass(v), gq_view_job(v, 10), 0).when,
 			 INT64_MAX);
 	gq_view_free(v);
 	v = room_view(0, 2, 0);
@@ -271,7 +271,7 @@ START_TEST(room_wait_node_kept_between_passes)
 		ck_assert_int_eq(gq_view_job(v, 11)->hold, GQ_HOLD_ROOM);
 		/* at 101 a fresh choice would have been n0 */
 		if (s == 1)
-			ck_assert_int_eq(gq_room_wait_node(v,
+			ck_assert_int_eq(gq_room_wait_node(gq_view_pass(v),
 				gq_view_job(v, 10), -1).node, 0);
 		gq_state_publish();
 	}

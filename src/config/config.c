@@ -1187,20 +1187,6 @@ gq_config_t *gq_config_empty(void)
 	return cfg;
 }
 
-int gq_config_grace_time(const gq_config_t *cfg, const char *project)
-{
-	int i;
-
-	if (!cfg)
-		return GQ_DEFAULT_GRACE_TIME;
-	for (i = 0; project && i < cfg->nprojects; i++)
-		if (!strcmp(cfg->projects[i].name, project))
-			return cfg->projects[i].grace_time != GQ_UNSET ?
-				       cfg->projects[i].grace_time :
-				       cfg->settings.grace_time;
-	return cfg->settings.grace_time;
-}
-
 bool gq_config_has_budget(const gq_config_t *cfg)
 {
 	int i;

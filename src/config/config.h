@@ -162,13 +162,6 @@ bool gq_config_name_char(unsigned char c);
 bool gq_config_name_ok(const char *s);
 
 /*
- * The grace time of the jobs of the project named `project` (a project's
- * own, else settings.grace_time; an account no project lists gets the
- * settings').  O(projects), once per victim.
- */
-int gq_config_grace_time(const gq_config_t *cfg, const char *project);
-
-/*
  * The requeue budget of a project, GPU-hours (0: none): its own, else
  * settings.requeue_budget; an account no project lists gets the
  * settings'.  O(projects).

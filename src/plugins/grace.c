@@ -1,61 +1,58 @@
 /*
- * grace.c - victims in their grace time are requeued when it ends, and
- * their ledger records settled when their runs end (see grace.h and
+ * grace.c - the glue of the warning before requeue: Slurm's records of
+ * victims in their grace time read into core/grace.c's input, and its
+ * answers carried out: gpuquota's requeue when the grace is over, the
+ * ledger records settled when their runs end (see grace.h and
  * docs/MODEL.md "Warning before requeue", "Ledger").
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "core/grace.h"
 #include "plugins/xalloc.h"
 #include "plugins/grace.h"
 #include "plugins/reclaim_note.h"
 #include "shared/job_facts.h"
 #include "state/state.h"
 
-
-/* Victims due, noted by the pass thread only, requeued right after. */
-static uint32_t *due;
-static int ndue, due_cap;
-
-/* Victims warned before a restart, noted at the first pass, kept again
- * right after it (pass thread only). */
-static uint32_t *rebuilt;
-static int nrebuilt, rebuilt_cap;
-
-/* It exited by itself (its checkpoint handler ran), or its time is up. */
-static bool _grace_over(job_record_t *job_ptr, time_t now)
-{
-	uint32_t base = job_ptr->job_state & JOB_STATE_BASE;
-
-	if (!job_ptr->preempt_time || !job_ptr->batch_flag)
-		return false;
-	if (IS_JOB_RUNNING(job_ptr))
-		return now >= job_ptr->end_time;
-	/* not a user's scancel, a timeout or a node failure (Slurm's own) */
-	return !IS_JOB_COMPLETING(job_ptr) &&
-	       (base == JOB_COMPLETE || base == JOB_FAILED);
-}
+/*
+ * The victims a pass found for gpuquota's requeue.  The pass thread alone
+ * writes and reads them (gq_grace_note, gq_grace_rebuild_note during its
+ * pass, gq_grace_requeue right after): no lock guards them.
+ */
+static struct {
+	uint32_t *due;		/* grace over: requeued after the pass */
+	int ndue, due_cap;
+	uint32_t *rebuilt;	/* warned before a restart: kept again after
+				 * the first pass */
+	int nrebuilt, rebuilt_cap;
+} _found;
 
 void gq_grace_note(job_record_t *job_ptr, time_t now)
 {
-	if (!_grace_over(job_ptr, now))
+	gq_grace_job_t j = gq_grace_victim_of(job_ptr);
+
+	if (!gq_grace_over(&j, now))
 		return;
 	/* out of memory: requeued by Slurm's own check, or the next pass */
-	if (gq_xgrow(&due, ndue, &due_cap, sizeof(*due)))
+	if (gq_xgrow(&_found.due, _found.ndue, &_found.due_cap,
+		     sizeof(*_found.due)))
 		return;
-	due[ndue++] = job_ptr->job_id;
+	_found.due[_found.ndue++] = job_ptr->job_id;
 }
 
 void gq_grace_rebuild_note(job_record_t *job_ptr)
 {
-	if (!IS_JOB_RUNNING(job_ptr) || !job_ptr->preempt_time ||
-	    !job_ptr->system_comment ||
-	    !xstrstr(job_ptr->system_comment, ", warned:"))
+	gq_grace_job_t j = gq_grace_victim_of(job_ptr);
+
+	if (!gq_grace_warned_before(
+		    &j, gq_facts_warned_comment(job_ptr->system_comment)))
 		return;
 	/* out of memory: its warned record stands */
-	if (gq_xgrow(&rebuilt, nrebuilt, &rebuilt_cap, sizeof(*rebuilt)))
+	if (gq_xgrow(&_found.rebuilt, _found.nrebuilt, &_found.rebuilt_cap,
+		     sizeof(*_found.rebuilt)))
 		return;
-	rebuilt[nrebuilt++] = job_ptr->job_id;
+	_found.rebuilt[_found.nrebuilt++] = job_ptr->job_id;
 }
 
 /* the warned victim `id` kept in the state, or -1.  O(warned). */
@@ -95,72 +92,50 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 
 /*
  * Keep again a victim warned before slurmctld restarted (its warned
- * record is in the ledger): the decision from Slurm's preempt_time and
- * gpuquota's system comment (preemptor, its project and band), the rest
- * from the pass's view (its pool, project, GPUs and start).
- * Not kept when the view or the comment lacks it: its warned record
- * stands.  Caller holds the job write lock and the state lock.  O(1).
+ * record is in the ledger), as gq_grace_keep_again decides: not kept
+ * when the view or the comment lacks it (its warned record stands).
+ * Caller holds the job write lock and the state lock.  O(warned).
  */
 static void _keep_again(uint32_t id)
 {
 	job_record_t *job_ptr = find_job_record(id);
-	const gq_pools_t *pools = gq_state_view();
-	char project[GQ_LEDGER_NAME], band[16];
-	const gq_job_t *ee;
-	uint32_t preemptor;
+	gq_grace_comment_t c;
+	gq_grace_job_t j;
+	gq_grace_kept_t k;
 	gq_warned_t w;
-	int k;
 
-	if (!job_ptr || !IS_JOB_RUNNING(job_ptr) || !job_ptr->preempt_time ||
-	    _warned_index(id) >= 0 || !pools ||
-	    !(ee = gq_pools_job(pools, id, &k)) ||
-	    sscanf(job_ptr->system_comment, GQ_RECLAIMED_FOR "%u of %64s (%15[^)])",
-		   &preemptor, project, band) != 3)
+	if (!job_ptr)
+		return;
+	j = gq_grace_victim_of(job_ptr);
+	if (!gq_grace_keep_again(id, &j, _warned_index(id) >= 0,
+				 gq_facts_reclaim_comment(
+					 job_ptr->system_comment, &c) ? &c : NULL,
+				 gq_state_view(), &k))
 		return;
 	memset(&w, 0, sizeof(w));
-	w.rec.at = w.rec.end = job_ptr->preempt_time;
+	w.rec.at = w.rec.end = k.at;
 	w.rec.stage = GQ_LEDGER_WARNED;
-	w.rec.preemptor = preemptor;
-	w.rec.reason = strcmp(band, gq_band_name(GQ_BAND_FAIR_SHARE)) ?
-			       GQ_RECLAIM_QUOTA : GQ_RECLAIM_FAIR_SHARE;
-	w.rec.victim = id;
-	w.rec.gpus = ee->in.gpus;
-	gq_ledger_name(w.rec.pool, pools->name[k]);
-	gq_ledger_name(w.rec.preemptor_project, project);
-	gq_ledger_name(w.rec.victim_project,
-		       gq_view_project(pools->view[k], ee->project)->name);
-	w.start = ee->in.start_time;
-	w.restarts = job_ptr->restart_cnt;
+	w.rec.preemptor = k.preemptor;
+	w.rec.reason = k.fair_share ? GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA;
+	w.rec.victim = k.victim;
+	w.rec.gpus = k.gpus;
+	gq_ledger_name(w.rec.pool, k.pool);
+	gq_ledger_name(w.rec.preemptor_project, k.preemptor_project);
+	gq_ledger_name(w.rec.victim_project, k.victim_project);
+	w.start = k.start;
+	w.restarts = k.restarts;
 	if (gq_state_warned_keep(&w))
 		debug("gpuquota: reclaim of %pJ for JobId=%u kept again after a restart: its loss counted when its run ends",
-		      job_ptr, preemptor);
-}
-
-/*
- * When Slurm requeued warned victim w (its restart count grew): the end
- * its requeue set (end_time, kept while it completes), else the new
- * submit time Slurm gives it once completed (at most its epilog later),
- * else now.  O(1).
- */
-static int64_t _requeued_at(job_record_t *job_ptr, const gq_warned_t *w,
-			    time_t now)
-{
-	if (job_ptr->end_time >= w->rec.at && job_ptr->end_time <= now)
-		return job_ptr->end_time;
-	if (job_ptr->details && job_ptr->details->submit_time >= w->rec.at &&
-	    job_ptr->details->submit_time <= now)
-		return job_ptr->details->submit_time;
-	return now;
+		      job_ptr, k.preemptor);
 }
 
 /*
  * The warned victims whose runs ended since the last look, without
- * gpuquota's requeue: requeued by Slurm (its check of grace times, a
- * preemptor's cycle, or at its exit from 24.11) are settled; ended
- * otherwise (cancelled, a time limit) are forgotten, their warned record
- * standing; still running, completing or due for gpuquota's requeue are
- * kept.  Caller holds the job write lock and the state lock.
- * O(warned victims) lookups.
+ * gpuquota's requeue (gq_grace_look): requeued by Slurm (its check of
+ * grace times, a preemptor's cycle, or at its exit from 24.11) are
+ * settled; ended otherwise (cancelled, a time limit) are forgotten, their
+ * warned record standing; the others are kept.  Caller holds the job
+ * write lock and the state lock.  O(warned victims) lookups.
  */
 static void _settle_ended(time_t now)
 {
@@ -169,17 +144,21 @@ static void _settle_ended(time_t now)
 	for (i = gq_state_nwarned() - 1; i >= 0; i--) {
 		const gq_warned_t *w = gq_state_warned(i);
 		job_record_t *job_ptr = find_job_record(w->rec.victim);
-		int64_t end;
+		gq_grace_job_t j = { 0 };
 
-		if (job_ptr && job_ptr->restart_cnt != w->restarts) {
-			end = _requeued_at(job_ptr, w, now);
-			_settle(job_ptr, i, end, "requeued by Slurm");
-		} else if (!job_ptr ||
-			   !(IS_JOB_RUNNING(job_ptr) ||
-			     IS_JOB_COMPLETING(job_ptr) ||
-			     IS_JOB_PENDING(job_ptr) ||
-			     _grace_over(job_ptr, now))) {
+		if (job_ptr)
+			j = gq_grace_victim_of(job_ptr);
+		switch (gq_grace_look(job_ptr ? &j : NULL, w->restarts, now)) {
+		case GQ_GRACE_SETTLE:
+			_settle(job_ptr, i,
+				gq_grace_requeued_at(&j, w->rec.at, now),
+				"requeued by Slurm");
+			break;
+		case GQ_GRACE_FORGET:
 			gq_state_warned_drop(i);
+			break;
+		case GQ_GRACE_KEEP:
+			break;
 		}
 	}
 }
@@ -192,10 +171,10 @@ static void _settle_ended(time_t now)
  */
 static void _requeue_one(job_record_t *job_ptr, time_t now)
 {
-	bool exited = !IS_JOB_RUNNING(job_ptr);
+	gq_grace_job_t j = gq_grace_victim_of(job_ptr);
+	bool exited = gq_grace_end(&j, now) == GQ_GRACE_EXIT;
 	/* its run ended at its exit, or ends now */
-	int64_t end = exited && job_ptr->end_time > 0 &&
-		      job_ptr->end_time <= now ? job_ptr->end_time : now;
+	int64_t end = gq_grace_run_end(&j, now);
 	int rc, w;
 
 	gq_state_lock();
@@ -241,24 +220,27 @@ void gq_grace_requeue(void)
 	gq_state_lock();
 	nwarned = gq_state_nwarned();
 	gq_state_unlock();
-	if (!ndue && !nwarned && !nrebuilt)
+	if (!_found.ndue && !nwarned && !_found.nrebuilt)
 		return;
 	lock_slurmctld(locks);
 	gq_state_lock();
-	for (i = 0; i < nrebuilt; i++)
-		_keep_again(rebuilt[i]);
-	nrebuilt = 0;
+	for (i = 0; i < _found.nrebuilt; i++)
+		_keep_again(_found.rebuilt[i]);
+	_found.nrebuilt = 0;
 	gq_state_unlock();
-	for (i = 0; i < ndue; i++) {
-		job_record_t *job_ptr = find_job_record(due[i]);
+	for (i = 0; i < _found.ndue; i++) {
+		job_record_t *job_ptr = find_job_record(_found.due[i]);
+		gq_grace_job_t j;
 
-		/* requeued or gone meanwhile: nothing */
-		if (job_ptr && _grace_over(job_ptr, now))
+		if (!job_ptr)
+			continue;	/* gone meanwhile: nothing */
+		j = gq_grace_victim_of(job_ptr);
+		if (gq_grace_over(&j, now))	/* else requeued meanwhile */
 			_requeue_one(job_ptr, now);
 	}
 	gq_state_lock();
 	_settle_ended(now);
 	gq_state_unlock();
 	unlock_slurmctld(locks);
-	ndue = 0;
+	_found.ndue = 0;
 }

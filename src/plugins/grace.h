@@ -1,6 +1,7 @@
 /*
- * grace.h - victims in their grace time (settings.grace_time), and the
- * ledger's records of them when their runs end: Slurm warns
+ * grace.h - the glue of victims in their grace time (settings.grace_time;
+ * the decisions in core/grace.h), and the ledger's records of them when
+ * their runs end: Slurm warns
  * a victim (SIGTERM, or its own --signal) and marks it (preempt_time);
  * gpuquota requeues it when it exits, which Slurm would leave COMPLETED or
  * FAILED, or as soon as its time is up, which Slurm checks only every 30 s
@@ -10,6 +11,26 @@
 #define GPUQUOTA_GRACE_H
 
 #include "shared/slurm_compat.h"
+
+#include "core/grace.h"
+#include "shared/job_facts.h"
+
+/* Slurm's record as grace's decisions read it (core/grace.h): fields
+ * copied, the state through gq_facts_grace_state.  O(1). */
+static inline gq_grace_job_t gq_grace_victim_of(const job_record_t *job_ptr)
+{
+	gq_grace_job_t j = {
+		.state = gq_facts_grace_state(job_ptr->job_state),
+		.batch = job_ptr->batch_flag,
+		.preempt_time = job_ptr->preempt_time,
+		.end_time = job_ptr->end_time,
+		.submit_time = job_ptr->details ?
+				       job_ptr->details->submit_time : 0,
+		.restarts = job_ptr->restart_cnt,
+	};
+
+	return j;
+}
 
 /*
  * During a pass (the job read lock held at least): note `job_ptr` if it

@@ -11,9 +11,11 @@
 #include "shared/slurm_compat.h"
 
 #include "core/band.h"
+#include "core/grace.h"
 #include "core/reclaim.h"
 #include "state/ledger.h"
 #include "state/state.h"
+#include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/reclaim_note.h"
 #include "plugins/xalloc.h"
@@ -63,24 +65,48 @@ extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
 	return false;
 }
 
-/*
- * The preemptor Slurm last asked about: Slurm lists a pending job's
- * candidates (preemptable() for every job) right before it preempts any of
- * them, all under the job write lock, so the victims it then preempts
- * (PREEMPT_DATA_GRACE_TIME, asked once per victim) are this job's.
- */
-static uint32_t last_preemptor;
+/* pools whose ended jobs _note_ends remembers looking for */
+#define GQ_NOTE_POOLS 64
+/* (preemptor, victim) pairs observe mode logged last, oldest overwritten */
+#define GQ_OBSERVED_PAIRS 256
 
 /*
- * Reclaimed already and warned, in its grace time (Slurm's preempt_time):
- * its GPUs are taken.  Offered again to any job that may reclaim, first,
- * so that Slurm counts them as coming free and waits for them, instead of
- * taking more victims; Slurm does not requeue it twice (preempt.c's grace
+ * What preempt/gpuquota remembers between Slurm's calls.  Slurm's calls
+ * (preemptable(), the victim's grace time) write it, each holding the
+ * state lock (gq_state_lock) while it reads or writes: that lock guards
+ * it.
+ */
+static struct {
+	/* The preemptor Slurm last asked about: Slurm lists a pending job's
+	 * candidates (preemptable() for every job) right before it preempts
+	 * any of them, all under the job write lock, so the victims it then
+	 * preempts (PREEMPT_DATA_GRACE_TIME, asked once per victim) are this
+	 * job's. */
+	uint32_t last_preemptor;
+	/* _waits_for_completing's last answer: preemptor, second, wait */
+	uint32_t wait_id;
+	time_t wait_at;
+	bool wait;
+	/* _note_ends: Slurm's jobs and the view last looked at, per pool */
+	time_t seen_update[GQ_NOTE_POOLS];
+	uint64_t seen_view[GQ_NOTE_POOLS];
+	/* _observed_before: pairs logged, the next one overwritten */
+	uint32_t pair[GQ_OBSERVED_PAIRS][2];
+	int next_pair;
+} _asked;
+
+/*
+ * Reclaimed already and warned, in its grace time (gq_grace_in): its GPUs
+ * are taken.  Offered again to any job that may reclaim, first, so that
+ * Slurm counts them as coming free and waits for them, instead of taking
+ * more victims; Slurm does not requeue it twice (preempt.c's grace
  * check), and the budgets already count its GPUs as lost (read_slurm.c).
  */
 static bool _in_grace(job_record_t *job_ptr)
 {
-	return job_ptr->preempt_time && IS_JOB_RUNNING(job_ptr);
+	gq_grace_job_t j = gq_grace_victim_of(job_ptr);
+
+	return gq_grace_in(&j);
 }
 
 /*
@@ -92,26 +118,20 @@ static bool _in_grace(job_record_t *job_ptr)
  */
 static bool _waits_for_completing(uint32_t preemptor, time_t now)
 {
-	static uint32_t last_id;
-	static time_t last_at;
-	static bool last_wait;
 	gq_node_idle_t cg[GQ_COMPLETING_MAX];
 	int n;
 
-	if (preemptor == last_id && now == last_at)
-		return last_wait;
+	if (preemptor == _asked.wait_id && now == _asked.wait_at)
+		return _asked.wait;
 	n = gq_state_completing_nodes(cg, GQ_COMPLETING_MAX);
-	last_id = preemptor;
-	last_at = now;
-	last_wait = gq_state_wait_coming_free(
+	_asked.wait_id = preemptor;
+	_asked.wait_at = now;
+	_asked.wait = gq_state_wait_coming_free(
 		preemptor, n && gq_pools_fits_idle(gq_state_view(), preemptor,
 						   cg, n),
 		now);
-	return last_wait;
+	return _asked.wait;
 }
-
-/* pools whose ended jobs _note_ends remembers looking for */
-#define GQ_NOTE_POOLS 64
 
 /*
  * Jobs of pool k's view that ended since it was made, taken out of it
@@ -128,8 +148,6 @@ static bool _waits_for_completing(uint32_t preemptor, time_t now)
  */
 static void _note_ends(int k)
 {
-	static time_t seen_update[GQ_NOTE_POOLS];
-	static uint64_t seen_view[GQ_NOTE_POOLS];
 	gq_pools_t *p = gq_state_view();
 	gq_view_t *v;
 	int i;
@@ -137,11 +155,11 @@ static void _note_ends(int k)
 	if (!job_list || k < 0)
 		return;
 	if (k < GQ_NOTE_POOLS) {
-		if (seen_update[k] == last_job_update &&
-		    seen_view[k] == gq_state_published())
+		if (_asked.seen_update[k] == last_job_update &&
+		    _asked.seen_view[k] == gq_state_published())
 			return;
-		seen_update[k] = last_job_update;
-		seen_view[k] = gq_state_published();
+		_asked.seen_update[k] = last_job_update;
+		_asked.seen_view[k] = gq_state_published();
 	}
 	v = p->view[k];
 	for (i = 0; i < gq_view_njobs(v); i++) {
@@ -163,22 +181,18 @@ static void _note_ends(int k)
 	}
 }
 
-/* (preemptor, victim) pairs observe mode logged last, oldest overwritten */
-#define GQ_OBSERVED_PAIRS 256
-
 /* Was the pair logged already (then true); else remembered. */
 static bool _observed_before(uint32_t preemptor, uint32_t victim)
 {
-	static uint32_t pair[GQ_OBSERVED_PAIRS][2];
-	static int next;
-	int i;
+	int i, *next = &_asked.next_pair;
 
 	for (i = 0; i < GQ_OBSERVED_PAIRS; i++)
-		if (pair[i][0] == preemptor && pair[i][1] == victim)
+		if (_asked.pair[i][0] == preemptor &&
+		    _asked.pair[i][1] == victim)
 			return true;
-	pair[next][0] = preemptor;
-	pair[next][1] = victim;
-	next = (next + 1) % GQ_OBSERVED_PAIRS;
+	_asked.pair[*next][0] = preemptor;
+	_asked.pair[*next][1] = victim;
+	*next = (*next + 1) % GQ_OBSERVED_PAIRS;
 	return false;
 }
 
@@ -260,7 +274,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		rc = false;
 	}
 	if (rc)
-		last_preemptor = preemptor->job_id;
+		_asked.last_preemptor = preemptor->job_id;
 	gq_state_unlock();
 	return rc;
 }
@@ -332,7 +346,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 
 	gq_state_lock();
 	pools = gq_state_view();
-	if (!(er = gq_pools_job(pools, last_preemptor, &k)) ||
+	if (!(er = gq_pools_job(pools, _asked.last_preemptor, &k)) ||
 	    !(ee = gq_view_job((v = pools->view[k]), victim->job_id))) {
 		gq_state_unlock();
 		return;
@@ -388,23 +402,21 @@ static uint32_t _prio(job_record_t *job_ptr)
 }
 
 /*
- * The victim's grace time (settings.grace_time, or its project's): Slurm
- * then sends it SIGCONT and SIGTERM (its own --signal instead with
- * SlurmctldParameters=preempt_send_user_signal) and requeues it when the
- * time is up; a victim that exits first is requeued by the next pass
- * (write_slurm.c).  0: requeued at once.
+ * The victim's grace time (gq_grace_of_job: settings.grace_time, or its
+ * project's): Slurm then sends it SIGCONT and SIGTERM (its own --signal
+ * instead with SlurmctldParameters=preempt_send_user_signal) and requeues
+ * it when the time is up; a victim that exits first is requeued after
+ * the next pass (plugins/grace.c).  0: requeued at once.  Reads only.
  */
 static int _grace_of(job_record_t *job_ptr)
 {
-	const gq_pools_t *pools = gq_state_view();
-	const gq_job_t *job;
-	int k;
+	int grace;
 
-	if (!(job = gq_pools_job(pools, job_ptr->job_id, &k)))
-		return gq_config_grace_time(gq_state_config(), NULL);
-	return gq_config_grace_time(
-		gq_state_config(),
-		gq_view_project(pools->view[k], job->project)->name);
+	gq_state_lock();
+	grace = gq_grace_of_job(gq_state_config(), gq_state_view(),
+				job_ptr->job_id);
+	gq_state_unlock();
+	return grace;
 }
 
 /*
@@ -432,27 +444,34 @@ static void _warn_batch_script(job_record_t *job_ptr)
 		      job_ptr);
 }
 
-/* asked once per victim, right before it is preempted */
-static uint32_t _grace_time(job_record_t *job_ptr)
+/*
+ * The victim's GPUs leave its project now, not at the next pass: the
+ * candidates left shrink to what the project still holds, so the next
+ * victim Slurm takes (for this preemptor or another) cannot take it below
+ * its floor.
+ */
+static void _take_gpus_from_project(job_record_t *job_ptr)
 {
-	int grace;
-
-	gq_state_lock();
-	grace = _grace_of(job_ptr);
-	gq_state_unlock();
-	_note_reclaim(job_ptr, grace);
-	if (grace)
-		_warn_batch_script(job_ptr);
-	/*
-	 * Its GPUs leave its project now, not at the next pass: the
-	 * candidates left shrink to what the project still holds, so the
-	 * next victim Slurm takes (for this preemptor or another) cannot
-	 * take it below its floor.
-	 */
 	gq_state_lock();
 	gq_state_job_gone(job_ptr->job_id);
 	gq_state_unlock();
+}
+
+/*
+ * Slurm asks a victim's grace time once, right before it preempts it
+ * (PREEMPT_DATA_GRACE_TIME): the victim is taken there.  The reclaim
+ * noted (_note_reclaim), the batch script warned when it has a grace
+ * time, its GPUs taken from its project; its grace time returned.
+ */
+static uint32_t _take_victim(job_record_t *job_ptr)
+{
+	int grace = _grace_of(job_ptr);
+
+	_note_reclaim(job_ptr, grace);
+	if (grace)
+		_warn_batch_script(job_ptr);
+	_take_gpus_from_project(job_ptr);
 	return grace;
 }
 
-GQ_PREEMPT_DATA_ENTRIES(_enabled, _mode, _prio, _grace_time)
+GQ_PREEMPT_DATA_ENTRIES(_enabled, _mode, _prio, _take_victim)

@@ -84,6 +84,34 @@ bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
 	return true;
 }
 
+gq_grace_state_t gq_facts_grace_state(uint32_t job_state)
+{
+	uint32_t base = job_state & JOB_STATE_BASE;
+
+	if (base == JOB_RUNNING)
+		return GQ_GRACE_RUNNING;
+	if (job_state & JOB_COMPLETING)
+		return GQ_GRACE_COMPLETING;
+	if (base == JOB_PENDING)
+		return GQ_GRACE_PENDING;
+	if (base == JOB_COMPLETE || base == JOB_FAILED)
+		return GQ_GRACE_EXITED;
+	return GQ_GRACE_OTHER;
+}
+
+bool gq_facts_warned_comment(const char *system_comment)
+{
+	return system_comment && strstr(system_comment, ", warned:");
+}
+
+bool gq_facts_reclaim_comment(const char *system_comment,
+			      gq_grace_comment_t *c)
+{
+	return system_comment &&
+	       sscanf(system_comment, GQ_RECLAIMED_FOR "%u of %64s (%15[^)])",
+		      &c->preemptor, c->project, c->band) == 3;
+}
+
 bool gq_facts_requeued_for(const gq_job_facts_t *f, const char *system_comment,
 			   int64_t now, uint32_t *preemptor, int64_t *since)
 {

@@ -6,8 +6,9 @@
  * Slurm's fields into gq_job_facts_t; every rule about what they mean is
  * here: which jobs count, which pending jobs are demand, "held by
  * gpuquota", a project's job order (QOS priority, nice), GPUs of a pending
- * array, requeueability, which nodes and partitions form the pool, and
- * configured accounts missing from slurmdbd.  Public slurm/slurm.h only.
+ * array, requeueability, which nodes and partitions form the pool, a
+ * victim's state and comment for grace (core/grace.h), and configured
+ * accounts missing from slurmdbd.  Public slurm/slurm.h only.
  */
 #ifndef GPUQUOTA_JOB_FACTS_H
 #define GPUQUOTA_JOB_FACTS_H
@@ -19,6 +20,7 @@
 #include <slurm/slurm.h>
 
 #include "config/config.h"
+#include "core/grace.h"
 #include "core/view.h"
 
 /* state_desc of the jobs gpuquota holds (priority 0, Reason=WAIT_HELD) */
@@ -86,6 +88,19 @@ uint32_t gq_facts_reclaimed_for(const char *system_comment);
 bool gq_facts_reclaim_of(const gq_job_facts_t *f, const char *system_comment,
 			 int64_t preempt_time, int64_t end_time,
 			 uint32_t *preemptor, int64_t *since, int *grace);
+
+/* Slurm's job_state as grace's decisions tell it (core/grace.h): running,
+ * completing, pending, exited by itself (completed or failed), other. */
+gq_grace_state_t gq_facts_grace_state(uint32_t job_state);
+
+/* Does gpuquota's system comment say the victim is warned
+ * (GQ_RECLAIMED_WARNED)? */
+bool gq_facts_warned_comment(const char *system_comment);
+
+/* The preemptor, its project and band as gpuquota's system comment on a
+ * victim names them (GQ_RECLAIMED_FOR), into *c; false: it names none. */
+bool gq_facts_reclaim_comment(const char *system_comment,
+			      gq_grace_comment_t *c);
 
 /*
  * A victim already requeued for a reclaim that may still be in flight:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grace.h"
 #include "sim/model.h"
 #include "state/ledger.h"
 #include "state/state.h"
@@ -13,7 +14,7 @@
 /* ---- reclaim, as preempt/gpuquota answers Slurm ------------------------- */
 
 /*
- * Victim i taken for job `er` (preempt_gpuquota.c's _grace_time: its
+ * Victim i taken for job `er` (preempt_gpuquota.c's _take_victim: its
  * grace time, the reclaim noted and work outside quotas held for it,
  * its GPUs gone from its project); requeued now, or warned until its
  * grace time ends.
@@ -27,7 +28,7 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 
 	if ((jr = gq_pools_job(v, er, &k)) &&
 	    (je = gq_view_job(v->view[k], R->h->job[i].id))) {
-		grace = gq_config_grace_time(gq_state_config(),
+		grace = gq_grace_of(gq_state_config(),
 			gq_view_project(v->view[k], je->project)->name);
 		gq_ledger_rec_t rec;
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "core/grace.h"
 #include "state/ledger.h"
 #include "tools/atomic_file.h"
 #include "tools/hash.h"
@@ -38,7 +39,7 @@ void gq_ledger_after_grace(const gq_ledger_rec_t *warned, int64_t start,
 {
 	*out = *warned;
 	out->stage = GQ_LEDGER_AFTER_GRACE;
-	out->end = end > warned->at ? end : warned->at;
+	out->end = gq_grace_settled_end(warned->at, end);
 	out->lost = gq_ledger_lost(warned->gpus, out->end, start);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grace.h"
 #include "tools/clock.h"
 #include "core/victim_search.h"
 #include "state/state.h"
@@ -298,10 +299,11 @@ bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 
 	for (i = 0; i < _state.ninflight; i++)
 		if (_state.inflight[i].preemptor == preemptor)
-			return _state.inflight[i].grace > 0 &&
-			       !_state.inflight[i].left &&
-			       gq_clock_since(&_state.inflight[i].since, now) <
-				       _state.inflight[i].grace + settle;
+			return gq_grace_pausing(
+				_state.inflight[i].grace,
+				_state.inflight[i].left,
+				gq_clock_since(&_state.inflight[i].since, now),
+				settle);
 	return false;
 }
 

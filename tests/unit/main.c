@@ -47,6 +47,7 @@ Suite *view_suite(void);
 Suite *ledger_suite(void);
 Suite *trusted_file_suite(void);
 Suite *budget_suite(void);
+Suite *grace_suite(void);
 Suite *sim_suite(void);
 Suite *sim_report_suite(void);
 
@@ -97,6 +98,7 @@ int main(void)
 	srunner_add_suite(sr, ledger_suite());
 	srunner_add_suite(sr, trusted_file_suite());
 	srunner_add_suite(sr, budget_suite());
+	srunner_add_suite(sr, grace_suite());
 	srunner_add_suite(sr, sim_suite());
 	srunner_add_suite(sr, sim_report_suite());
 	srunner_run_all(sr, CK_NORMAL);

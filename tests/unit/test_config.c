@@ -264,17 +264,16 @@ START_TEST(test_settings)
 	ck_assert(!cfg->settings.multifactor);
 	gq_config_free(cfg);
 
-	/* grace time: settings', a project's own, an unlisted account's */
+	/* grace time: settings', a project's own, none */
 	cfg = parse_ok("{\"settings\": {\"grace_time\": 30},"
 		       " \"projects\": [{\"name\": \"a\", \"gpu_quota\": 1, \"grace_time\": 0},"
 		       "  {\"name\": \"b\", \"gpu_quota\": 1, \"grace_time\": 120},"
 		       "  {\"name\": \"c\", \"gpu_quota\": 1}]}");
-	ck_assert_int_eq(gq_config_grace_time(cfg, "a"), 0);
-	ck_assert_int_eq(gq_config_grace_time(cfg, "b"), 120);
-	ck_assert_int_eq(gq_config_grace_time(cfg, "c"), 30);
-	ck_assert_int_eq(gq_config_grace_time(cfg, "nobody"), 30);
-	ck_assert_int_eq(gq_config_grace_time(cfg, NULL), 30);
-	ck_assert_int_eq(gq_config_grace_time(NULL, "a"), GQ_DEFAULT_GRACE_TIME);
+	ck_assert_int_eq(cfg->settings.grace_time, 30);
+	ck_assert_int_eq(cfg->projects[0].grace_time, 0);
+	ck_assert_int_eq(cfg->projects[1].grace_time, 120);
+	ck_assert_int_eq(cfg->projects[2].grace_time, GQ_UNSET);
+	/* which applies to a job: test_grace.c, grace_time_of_a_project */
 	gq_config_free(cfg);
 }
 END_TEST

@@ -35,11 +35,21 @@ typedef struct {
 	bool seen;		/* written by this pass */
 } gq_throttle_t;
 
-static pthread_mutex_t throttle_mutex = PTHREAD_MUTEX_INITIALIZER;
-static gq_throttle_t *table;
-static int nthrottles, cap;
-static bool changed;
-static time_t file_time;	/* when the loaded file was written */
+/*
+ * The throttle table, one per plugin.  `lock` guards every field.  It is
+ * a leaf of the lock order (docs/DEVELOPING.md "Lock order"): taken last,
+ * and nothing of gpuquota's that locks is called while it is held.
+ * Writers: the pass thread (a pass's marks and drops, the file's save),
+ * threads under the job write lock (priority_p_set's throttle), init
+ * (the load) and fini (the clear).
+ */
+static struct throttles {
+	pthread_mutex_t lock;
+	gq_throttle_t *table;
+	int n, cap;
+	bool changed;		/* not saved since it changed */
+	time_t file_time;	/* when the loaded file was written */
+} throttles = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /*
  * The array's submit time: Slurm saves and restores it with the job and
@@ -54,43 +64,55 @@ static int64_t _submit(job_record_t *job_ptr)
 	return job_ptr->details ? (int64_t)job_ptr->details->submit_time : 0;
 }
 
+/* The entry of the job (its id and submit time), or NULL.  Reads only. */
 static gq_throttle_t *_find(uint32_t job_id, int64_t submit)
 {
 	int i;
 
-	for (i = 0; i < nthrottles; i++)
-		if (gq_throttle_entry_matches(&table[i].e, job_id, submit,
-					      file_time)) {
-			/* an old line's entry: it is this job's now */
-			if (!table[i].e.submit) {
-				table[i].e.submit = submit;
-				changed = true;
-			}
-			return &table[i];
-		}
+	for (i = 0; i < throttles.n; i++)
+		if (gq_throttle_entry_matches(&throttles.table[i].e, job_id,
+					      submit, throttles.file_time))
+			return &throttles.table[i];
 	return NULL;
+}
+
+/* The entry of the job, an old line's (no submit time) made this job's;
+ * NULL when it has none. */
+static gq_throttle_t *_find_and_claim(uint32_t job_id, int64_t submit)
+{
+	gq_throttle_t *t = _find(job_id, submit);
+
+	if (t && !t->e.submit) {
+		t->e.submit = submit;
+		throttles.changed = true;
+	}
+	return t;
 }
 
 static void _drop(gq_throttle_t *t)
 {
-	*t = table[--nthrottles];
-	changed = true;
+	*t = throttles.table[--throttles.n];
+	throttles.changed = true;
 }
 
 /* NULL when out of memory */
 static gq_throttle_t *_add(uint32_t job_id, int64_t submit)
 {
-	if (gq_xgrow(&table, nthrottles, &cap, sizeof(*table)))
+	gq_throttle_t *t;
+
+	if (gq_xgrow(&throttles.table, throttles.n, &throttles.cap,
+		     sizeof(*throttles.table)))
 		return NULL;
-	memset(&table[nthrottles], 0, sizeof(table[nthrottles]));
-	table[nthrottles].e.job_id = job_id;
-	table[nthrottles].e.submit = submit;
-	changed = true;
-	return &table[nthrottles++];
+	t = &throttles.table[throttles.n++];
+	memset(t, 0, sizeof(*t));
+	t->e.job_id = job_id;
+	t->e.submit = submit;
+	throttles.changed = true;
+	return t;
 }
 
-/* Slurm saves and shows the job again */
-static void _touched(void)
+/* Slurm saves and shows the jobs again */
+static void _mark_jobs_updated(void)
 {
 	if (&last_job_update)
 		last_job_update = time(NULL);
@@ -137,7 +159,8 @@ static void _load_lines(const char *path, const char *text, size_t len)
 	}
 	if (old)
 		info("gpuquota: %s: %d entr%s without a submit time (an older gpuquota's): each kept for the job of its id submitted before the file was written (%ld)",
-		     path, old, old == 1 ? "y" : "ies", (long)file_time);
+		     path, old, old == 1 ? "y" : "ies",
+		     (long)throttles.file_time);
 }
 
 /*
@@ -154,9 +177,9 @@ void gq_throttle_load(void)
 	int rc = path ? gq_file_read_at(path, GQ_THROTTLE_BOUND, &text, &len,
 					&mtime, err, sizeof(err)) : -1;
 
-	slurm_mutex_lock(&throttle_mutex);
-	nthrottles = 0;
-	file_time = rc ? 0 : mtime;
+	slurm_mutex_lock(&throttles.lock);
+	throttles.n = 0;
+	throttles.file_time = rc ? 0 : mtime;
 	if (!path)
 		error("gpuquota: out of memory: arrays' own throttles gpuquota lowered are not known");
 	else if (rc == -1)
@@ -164,8 +187,8 @@ void gq_throttle_load(void)
 		      err);
 	else if (!rc)
 		_load_lines(path, text, len);
-	changed = false;
-	slurm_mutex_unlock(&throttle_mutex);
+	throttles.changed = false;
+	slurm_mutex_unlock(&throttles.lock);
 	if (rc == -1) {
 		gq_state_lock();
 		gq_metrics_load_failed(gq_state_metrics());
@@ -180,12 +203,12 @@ uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks)
 	gq_throttle_t *t;
 	uint32_t user = max_run_tasks;
 
-	slurm_mutex_lock(&throttle_mutex);
-	t = _find(job_ptr->job_id, _submit(job_ptr));
+	slurm_mutex_lock(&throttles.lock);
+	t = _find(job_ptr->job_id, _submit(job_ptr));	/* reads only */
 	/* still ours: the user's is behind it; else the user changed it */
 	if (t && t->e.ours == max_run_tasks)
 		user = t->e.user;
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_unlock(&throttles.lock);
 	return user;
 }
 
@@ -223,8 +246,8 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 	 * throttle still binds it): the user's, like a record not bound */
 	last = job_ptr->array_task_id != NO_VAL || a->task_cnt <= 1;
 	left = _still_to_start(a, job, tasks_now);
-	slurm_mutex_lock(&throttle_mutex);
-	t = _find(job_ptr->job_id, submit);
+	slurm_mutex_lock(&throttles.lock);
+	t = _find_and_claim(job_ptr->job_id, submit);
 	user = (t && t->e.ours == a->max_run_tasks) ? t->e.user :
 						       a->max_run_tasks;
 	/* held (priority 0 keeps it from starting) or not bound: the
@@ -239,9 +262,9 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 			info("gpuquota: %pJ: array throttle back to the user's (%u)",
 			     job_ptr, user);
 		if (a->max_run_tasks != user)
-			_touched();
+			_mark_jobs_updated();
 		a->max_run_tasks = user;
-		slurm_mutex_unlock(&throttle_mutex);
+		slurm_mutex_unlock(&throttles.lock);
 		return;
 	}
 	if (!t && !(t = _add(job_ptr->job_id, submit)))
@@ -250,7 +273,7 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 		error("gpuquota: %pJ: out of memory: its own throttle (%u) is not remembered",
 		      job_ptr, user);
 	if (t && (t->e.user != user || t->e.ours != want))
-		changed = true;
+		throttles.changed = true;
 	if (t) {
 		t->e.user = user;
 		t->e.ours = want;
@@ -261,9 +284,9 @@ void gq_throttle_apply(job_record_t *job_ptr, const gq_job_t *job,
 		     job_ptr, want - a->tot_run_tasks,
 		     want - a->tot_run_tasks == 1 ? "" : "s", want, user);
 	if (a->max_run_tasks != want)
-		_touched();
+		_mark_jobs_updated();
 	a->max_run_tasks = want;
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_unlock(&throttles.lock);
 }
 
 void gq_throttle_release(job_record_t *job_ptr)
@@ -275,9 +298,9 @@ void gq_throttle_release(job_record_t *job_ptr)
 
 	if (!a || !(submit = _submit(job_ptr)))
 		return;
-	slurm_mutex_lock(&throttle_mutex);
-	if (!(t = _find(job_ptr->job_id, submit))) {
-		slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_lock(&throttles.lock);
+	if (!(t = _find_and_claim(job_ptr->job_id, submit))) {
+		slurm_mutex_unlock(&throttles.lock);
 		return;
 	}
 	user = t->e.ours == a->max_run_tasks ? t->e.user : a->max_run_tasks;
@@ -286,32 +309,32 @@ void gq_throttle_release(job_record_t *job_ptr)
 		info("gpuquota: %pJ: array throttle back to the user's (%u)",
 		     job_ptr, user);
 		a->max_run_tasks = user;
-		_touched();
+		_mark_jobs_updated();
 	}
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_unlock(&throttles.lock);
 }
 
 void gq_throttle_pass_begin(void)
 {
 	int i;
 
-	slurm_mutex_lock(&throttle_mutex);
-	for (i = 0; i < nthrottles; i++)
-		table[i].seen = false;
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_lock(&throttles.lock);
+	for (i = 0; i < throttles.n; i++)
+		throttles.table[i].seen = false;
+	slurm_mutex_unlock(&throttles.lock);
 }
 
 void gq_throttle_pass_end(void)
 {
 	int i = 0;
 
-	slurm_mutex_lock(&throttle_mutex);
-	while (i < nthrottles)
-		if (!table[i].seen)
-			_drop(&table[i]);
+	slurm_mutex_lock(&throttles.lock);
+	while (i < throttles.n)
+		if (!throttles.table[i].seen)
+			_drop(&throttles.table[i]);
 		else
 			i++;
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_unlock(&throttles.lock);
 }
 
 /* Atomically: a temporary file, then rename.  O(throttled arrays). */
@@ -325,31 +348,32 @@ void gq_throttle_save(void)
 	bool ok;
 	int i, fd;
 
-	slurm_mutex_lock(&throttle_mutex);
-	if (!changed) {
-		slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_lock(&throttles.lock);
+	if (!throttles.changed) {
+		slurm_mutex_unlock(&throttles.lock);
 		return;
 	}
 	len = strlen(gq_throttle_file_header) + 1;
-	if ((text = gq_xcalloc(len + (size_t)nthrottles * GQ_THROTTLE_LINE,
+	if ((text = gq_xcalloc(len + (size_t)throttles.n * GQ_THROTTLE_LINE,
 			       1))) {
-		changed = false;
+		throttles.changed = false;
 		at = len - 1;
 		memcpy(text, gq_throttle_file_header, at);
-		for (i = 0; i < nthrottles; i++)
-			at += gq_throttle_line_format(&table[i].e, text + at,
+		for (i = 0; i < throttles.n; i++)
+			at += gq_throttle_line_format(&throttles.table[i].e,
+						      text + at,
 						      GQ_THROTTLE_LINE);
 	}
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_unlock(&throttles.lock);
 
 	path = text ? _path() : NULL;
 	tmp = path ? gq_xprintf("%s.new", path) : NULL;
 	if (!tmp) {	/* out of memory: written by a later pass */
 		error("gpuquota: %s not written (out of memory)",
 		      GQ_THROTTLE_FILE);
-		slurm_mutex_lock(&throttle_mutex);
-		changed = true;
-		slurm_mutex_unlock(&throttle_mutex);
+		slurm_mutex_lock(&throttles.lock);
+		throttles.changed = true;
+		slurm_mutex_unlock(&throttles.lock);
 		xfree(text);
 		xfree(path);
 		return;
@@ -373,10 +397,10 @@ void gq_throttle_save(void)
 
 void gq_throttle_clear(void)
 {
-	slurm_mutex_lock(&throttle_mutex);
-	xfree(table);
-	nthrottles = cap = 0;
-	changed = false;
-	file_time = 0;
-	slurm_mutex_unlock(&throttle_mutex);
+	slurm_mutex_lock(&throttles.lock);
+	xfree(throttles.table);
+	throttles.n = throttles.cap = 0;
+	throttles.changed = false;
+	throttles.file_time = 0;
+	slurm_mutex_unlock(&throttles.lock);
 }

@@ -25,7 +25,9 @@ void gq_throttle_load(void);
 
 /* The user's own %N of an array record whose %N is now `max_run_tasks`
  * (0: none).  Entries are the job's by its id and submit time
- * (src/state/throttle_file.h).  Linear in the throttled arrays. */
+ * (src/state/throttle_file.h).  Reads only: an old line's entry becomes
+ * the job's when a pass writes its throttle.  Linear in the throttled
+ * arrays. */
 uint32_t gq_throttle_user(job_record_t *job_ptr, uint32_t max_run_tasks);
 
 /*

@@ -17,8 +17,16 @@
 #include "plugins/xalloc.h"
 #include "shared/job_facts.h"
 
-static bool accounts_checked;	/* config's accounts looked up in slurmdbd */
-static bool partitions_checked;	/* the pools' partitions looked up */
+/*
+ * The checks made once per load of gpuquota.json.  The state lock guards
+ * both fields (level 2 of docs/DEVELOPING.md "Lock order").  A load
+ * clears them (init, priority_p_reconfig); the pass thread's first pass
+ * after it sets them (gq_load_check).
+ */
+static struct load_checks {
+	bool accounts;		/* its accounts looked up in slurmdbd */
+	bool partitions;	/* the pools' partitions looked up */
+} checked;
 
 static void _log_advice(const char *line, void *ctx)
 {
@@ -65,7 +73,7 @@ int gq_load_config(bool fatal_on_error)
 	rc = gq_state_load_text(path, &text, err, sizeof(err));
 	if (!rc) {
 		_log_config(gq_state_config(), path);
-		accounts_checked = partitions_checked = false;
+		checked.accounts = checked.partitions = false;
 		if (gq_running_loaded(gq_state_running(), path, text,
 				      strlen(text), time(NULL)))
 			error("gpuquota: out of memory: the running configuration is not published");
@@ -116,10 +124,10 @@ static int _partition_nodes(const char *name, void *ctx)
  */
 static void _check_partitions(const gq_config_t *cfg)
 {
-	if (partitions_checked)
+	if (checked.partitions)
 		return;
 	gq_missing_partitions(cfg, _partition_nodes, _report_missing, NULL);
-	partitions_checked = true;
+	checked.partitions = true;
 }
 
 /*
@@ -133,13 +141,13 @@ static void _check_accounts(const gq_config_t *cfg)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
 
-	if (accounts_checked || !slurm_with_slurmdbd())
+	if (checked.accounts || !slurm_with_slurmdbd())
 		return;
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list) {
 		gq_missing_accounts(cfg, _assoc_exists, NULL, _report_missing,
 				    NULL);
-		accounts_checked = true;
+		checked.accounts = true;
 	}
 	assoc_mgr_unlock(&locks);
 }

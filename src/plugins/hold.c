@@ -27,73 +27,86 @@ typedef struct {
 	int64_t noted;
 } gq_lost_t;
 
-/* the batch being logged (hold.h); one per plugin, under the job lock;
- * kind 0: holds, 1: releases */
-static gq_log_budget_t batch;
-
 /*
- * The last hold text made in this batch, and what it was made from.  The
- * text depends only on the kind of hold, whom or what it names (the job
- * waited for, the project or the department), the view and the pool, and
- * a batch holds thousands of jobs for one reclaim or room wait: one text
- * is formatted per batch and compared, not one per job.  Outside a batch
- * (on = false) each hold formats its own.
+ * The batch being logged (hold.h), one per plugin (each plugin links its
+ * own hold.c).  Guarded by slurmctld's job lock: its users hold the job
+ * write lock, or the job read lock with the state lock (a pass's plan).
+ * Written by the pass thread (a pass, a plan, a re-hold), by
+ * preempt/gpuquota's reclaim, and outside a batch by priority_p_set.
+ *
+ * The memo: the last hold text made in this batch, and what it was made
+ * from.  The text depends only on the kind of hold, whom or what it names
+ * (the job waited for, the project or the department), the view and the
+ * pool, and a batch holds thousands of jobs for one reclaim or room wait:
+ * one text is formatted per batch and compared, not one per job.  Outside
+ * a batch (memo.on false) each hold formats its own.
  */
-static struct {
-	bool on;
-	gq_hold_t hold;
-	uint32_t key;
-	const gq_view_t *view;
-	const char *pool;
-	char *text;
-} memo;
+static struct hold_batch {
+	gq_log_budget_t lines;	/* kind 0: holds, 1: releases */
+	struct {
+		bool on;
+		gq_hold_t hold;
+		uint32_t key;
+		const gq_view_t *view;
+		const char *pool;
+		char *text;
+	} memo;
+} batch;
 
 static void _memo_clear(bool on)
 {
-	xfree(memo.text);
-	memset(&memo, 0, sizeof(memo));
-	memo.on = on;
+	xfree(batch.memo.text);
+	memset(&batch.memo, 0, sizeof(batch.memo));
+	batch.memo.on = on;
 }
 
 void gq_hold_log_begin(void)
 {
-	gq_log_budget_begin(&batch, GQ_HOLD_LOG_LINES);
+	gq_log_budget_begin(&batch.lines, GQ_HOLD_LOG_LINES);
 	_memo_clear(true);
 }
 
-bool gq_hold_log_line(bool release)
+bool gq_hold_count_line(bool release)
 {
-	return gq_log_budget_line(&batch, release);
+	return gq_log_budget_line(&batch.lines, release);
 }
 
 void gq_hold_log_end(const char *what)
 {
-	int holds = gq_log_budget_over(&batch, 0);
-	int releases = gq_log_budget_over(&batch, 1);
+	int holds = gq_log_budget_over(&batch.lines, 0);
+	int releases = gq_log_budget_over(&batch.lines, 1);
 
 	/* not "gpuquota: reclaim: ...", the line of a reclaim decision */
 	if (holds || releases)
 		info("gpuquota: %d more holds and %d more releases after the first %d of this %s (one line each at SlurmctldDebug=debug)",
 		     holds, releases, GQ_HOLD_LOG_LINES, what);
-	gq_log_budget_end(&batch);
+	gq_log_budget_end(&batch.lines);
 	_memo_clear(false);
 }
 
-static pthread_mutex_t lost_mutex = PTHREAD_MUTEX_INITIALIZER;
-static gq_lost_t *lost;
-static int nlost, lost_cap;
+/*
+ * The holds lost to a release (hold.h), one table per plugin.  `lock`
+ * guards every field; a leaf of docs/DEVELOPING.md "Lock order".  Written
+ * under the job write lock: by a pass's writes and priority_p_set (a
+ * hold noted, then forgotten when written again).
+ */
+static struct lost_holds {
+	pthread_mutex_t lock;
+	gq_lost_t *job;
+	int n, cap;
+} lost = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void _forget(uint32_t job_id)
 {
 	int i;
 
-	slurm_mutex_lock(&lost_mutex);
-	for (i = 0; i < nlost; i++)
-		if (lost[i].job_id == job_id) {
-			lost[i] = lost[--nlost];
+	slurm_mutex_lock(&lost.lock);
+	for (i = 0; i < lost.n; i++)
+		if (lost.job[i].job_id == job_id) {
+			lost.job[i] = lost.job[--lost.n];
 			break;
 		}
-	slurm_mutex_unlock(&lost_mutex);
+	slurm_mutex_unlock(&lost.lock);
 }
 
 void gq_hold_note_release(uint32_t job_id)
@@ -101,20 +114,20 @@ void gq_hold_note_release(uint32_t job_id)
 	time_t now = time(NULL);
 	int i = 0;
 
-	slurm_mutex_lock(&lost_mutex);
-	while (i < nlost)	/* the old, and this job's earlier entry */
-		if (lost[i].job_id == job_id ||
-		    gq_clock_since(&lost[i].noted, now) > GQ_LOST_TTL)
-			lost[i] = lost[--nlost];
+	slurm_mutex_lock(&lost.lock);
+	while (i < lost.n)	/* the old, and this job's earlier entry */
+		if (lost.job[i].job_id == job_id ||
+		    gq_clock_since(&lost.job[i].noted, now) > GQ_LOST_TTL)
+			lost.job[i] = lost.job[--lost.n];
 		else
 			i++;
 	/* out of memory: the hold reads as an admin's until the next pass
 	 * writes it again */
-	if (!gq_xgrow(&lost, nlost, &lost_cap, sizeof(*lost))) {
-		lost[nlost].job_id = job_id;
-		lost[nlost++].noted = now;
+	if (!gq_xgrow(&lost.job, lost.n, &lost.cap, sizeof(*lost.job))) {
+		lost.job[lost.n].job_id = job_id;
+		lost.job[lost.n++].noted = now;
 	}
-	slurm_mutex_unlock(&lost_mutex);
+	slurm_mutex_unlock(&lost.lock);
 }
 
 bool gq_hold_lost(const job_record_t *job_ptr)
@@ -128,11 +141,11 @@ bool gq_hold_lost(const job_record_t *job_ptr)
 	    (job_ptr->state_reason != WAIT_NO_REASON &&
 	     job_ptr->state_reason != WAIT_HELD))
 		return false;
-	slurm_mutex_lock(&lost_mutex);
-	for (i = 0; i < nlost && !found; i++)
-		found = lost[i].job_id == job_ptr->job_id &&
-			gq_clock_since(&lost[i].noted, now) <= GQ_LOST_TTL;
-	slurm_mutex_unlock(&lost_mutex);
+	slurm_mutex_lock(&lost.lock);
+	for (i = 0; i < lost.n && !found; i++)
+		found = lost.job[i].job_id == job_ptr->job_id &&
+			gq_clock_since(&lost.job[i].noted, now) <= GQ_LOST_TTL;
+	slurm_mutex_unlock(&lost.lock);
 	return found;
 }
 
@@ -223,15 +236,16 @@ static const char *_memo_text(const gq_view_t *view, const gq_job_t *job,
 {
 	uint32_t key = _hold_key(view, job);
 
-	if (memo.text && memo.hold == job->hold && memo.key == key &&
-	    memo.view == view && memo.pool == pool)
-		return memo.text;
-	xfree(memo.text);
-	memo.hold = job->hold;
-	memo.key = key;
-	memo.view = view;
-	memo.pool = pool;
-	return memo.text = _hold_text(view, job, pool);
+	if (batch.memo.text && batch.memo.hold == job->hold &&
+	    batch.memo.key == key && batch.memo.view == view &&
+	    batch.memo.pool == pool)
+		return batch.memo.text;
+	xfree(batch.memo.text);
+	batch.memo.hold = job->hold;
+	batch.memo.key = key;
+	batch.memo.view = view;
+	batch.memo.pool = pool;
+	return batch.memo.text = _hold_text(view, job, pool);
 }
 
 /* The text of job's hold: the batch's memo, or (outside a batch) made
@@ -240,7 +254,7 @@ static const char *_text(const gq_view_t *view, const gq_job_t *job,
 			 const char *pool, char **own)
 {
 	*own = NULL;
-	if (memo.on)
+	if (batch.memo.on)
 		return _memo_text(view, job, pool);
 	return *own = _hold_text(view, job, pool);
 }
@@ -315,7 +329,7 @@ void gq_write_hold(job_record_t *job_ptr, const gq_view_t *view,
 		_hold_without_text(job_ptr);
 		return;
 	}
-	if (gq_hold_log_line(false))
+	if (gq_hold_count_line(false))
 		info("gpuquota: hold %pJ: %s", job_ptr, desc);
 	else
 		debug("gpuquota: hold %pJ: %s", job_ptr, desc);

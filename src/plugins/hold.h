@@ -107,7 +107,9 @@ bool gq_hold_lost(const job_record_t *job_ptr);
  */
 #define GQ_HOLD_LOG_LINES 20
 void gq_hold_log_begin(void);
-bool gq_hold_log_line(bool release);	/* true: log this one at info */
+/* One more hold (release: a release) counted in the batch; true: log
+ * its line at info, else at debug. */
+bool gq_hold_count_line(bool release);
 void gq_hold_log_end(const char *what);
 
 #endif

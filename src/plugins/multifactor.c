@@ -23,23 +23,31 @@ static const char *mf_names[] = {
 	"priority_p_job_end",
 };
 
-static struct {
-	uint32_t (*set)(uint32_t last_prio, job_record_t *job_ptr);
-	void (*reconfig)(bool assoc_clear);
-	void (*set_assoc_usage)(slurmdb_assoc_rec_t *assoc);
-	gq_factors_fn factors;
-	void (*job_end)(job_record_t *job_ptr);
-} mf;
-
-/* optional: by release (priority.c's syms) */
-static double (*mf_calc_fs_factor)(long double usage_efctv,
-				   long double shares_norm);
-static uint32_t (*mf_recover)(uint32_t prio_boost);
-static void (*mf_thread_start)(void);
-
-static plugin_handle_t mf_handle = PLUGIN_INVALID_HANDLE;
-static double max_part;		/* the most multifactor's part can be */
-static uint32_t room = 1;	/* gq_band_room(max_part); 1: not loaded */
+/*
+ * Multifactor loaded inside gpuquota: its handle, its entry points and
+ * the room its part has inside a band.  No lock: written only by init and
+ * fini (gq_mf_load, gq_mf_unload), while no other thread of the plugin
+ * runs (the pass thread starts after the load and is joined before the
+ * unload); read by every thread.
+ */
+static struct multifactor {
+	plugin_handle_t handle;
+	/* mf_names, in its order: plugin_load_and_link fills it */
+	struct {
+		uint32_t (*set)(uint32_t last_prio, job_record_t *job_ptr);
+		void (*reconfig)(bool assoc_clear);
+		void (*set_assoc_usage)(slurmdb_assoc_rec_t *assoc);
+		gq_factors_fn factors;
+		void (*job_end)(job_record_t *job_ptr);
+	} fn;
+	/* optional: by release (priority.c's syms) */
+	double (*calc_fs_factor)(long double usage_efctv,
+				 long double shares_norm);
+	uint32_t (*recover)(uint32_t prio_boost);
+	void (*thread_start)(void);
+	double max_part;	/* the most multifactor's part can be */
+	uint32_t room;	/* gq_band_room(max_part); 1: not loaded */
+} mf = { .handle = PLUGIN_INVALID_HANDLE, .room = 1 };
 
 /* The site's PriorityWeight*, from this release's slurm_conf_t. */
 static double _weights(const slurm_conf_t *conf)
@@ -53,95 +61,95 @@ bool gq_mf_load(bool quiet)
 {
 	int n = sizeof(mf_names) / sizeof(mf_names[0]);
 
-	if (mf_handle != PLUGIN_INVALID_HANDLE)
+	if (mf.handle != PLUGIN_INVALID_HANDLE)
 		return true;
 	/* loads it from PluginDir and calls its init (which, before 24.11,
 	 * starts its decay thread) */
-	mf_handle = plugin_load_and_link("priority/multifactor", n, mf_names,
-					 (void **)&mf);
-	if (mf_handle == PLUGIN_INVALID_HANDLE && quiet)
+	mf.handle = plugin_load_and_link("priority/multifactor", n, mf_names,
+					 (void **)&mf.fn);
+	if (mf.handle == PLUGIN_INVALID_HANDLE && quiet)
 		return false;
-	if (mf_handle == PLUGIN_INVALID_HANDLE) {
+	if (mf.handle == PLUGIN_INVALID_HANDLE) {
 		error("gpuquota: priority/multifactor could not be loaded from PluginDir %s (%s): gpuquota orders jobs alone, no usage, GrpTRESMins or fair share of Slurm's (README \"A site already on multifactor\")",
 		      slurm_conf.plugindir, gq_plugin_strerror(errno));
 		return false;
 	}
-	mf_calc_fs_factor = plugin_get_sym(mf_handle,
+	mf.calc_fs_factor = plugin_get_sym(mf.handle,
 					   "priority_p_calc_fs_factor");
-	mf_recover = plugin_get_sym(mf_handle, "priority_p_recover");
-	mf_thread_start = plugin_get_sym(mf_handle, "priority_p_thread_start");
-	max_part = _weights(&slurm_conf);
-	room = gq_band_room(max_part);
+	mf.recover = plugin_get_sym(mf.handle, "priority_p_recover");
+	mf.thread_start = plugin_get_sym(mf.handle, "priority_p_thread_start");
+	mf.max_part = _weights(&slurm_conf);
+	mf.room = gq_band_room(mf.max_part);
 	if (!quiet)
 		info("gpuquota: priority/multifactor loaded: its priority (at most %.0f) orders jobs inside each band in %u units%s",
-	     max_part, room,
-	     max_part >= room ? ", scaled to fit" : "");
+		     mf.max_part, mf.room,
+		     mf.max_part >= mf.room ? ", scaled to fit" : "");
 	return true;
 }
 
 void gq_mf_unload(void)
 {
-	if (mf_handle == PLUGIN_INVALID_HANDLE)
+	if (mf.handle == PLUGIN_INVALID_HANDLE)
 		return;
-	plugin_unload(mf_handle);	/* its fini joins its decay thread */
-	mf_handle = PLUGIN_INVALID_HANDLE;
-	memset(&mf, 0, sizeof(mf));
-	mf_calc_fs_factor = NULL;
-	mf_recover = NULL;
-	mf_thread_start = NULL;
-	room = 1;
+	plugin_unload(mf.handle);	/* its fini joins its decay thread */
+	memset(&mf.fn, 0, sizeof(mf.fn));
+	mf.handle = PLUGIN_INVALID_HANDLE;
+	mf.calc_fs_factor = NULL;
+	mf.recover = NULL;
+	mf.thread_start = NULL;
+	mf.room = 1;
 }
 
 bool gq_mf_on(void)
 {
-	return mf_handle != PLUGIN_INVALID_HANDLE;
+	return mf.handle != PLUGIN_INVALID_HANDLE;
 }
 
 uint32_t gq_mf_set(uint32_t last_prio, job_record_t *job_ptr)
 {
-	return gq_mf_on() ? mf.set(last_prio, job_ptr) : 1;
+	return gq_mf_on() ? mf.fn.set(last_prio, job_ptr) : 1;
 }
 
 void gq_mf_reconfig(bool assoc_clear)
 {
 	if (gq_mf_on())
-		mf.reconfig(assoc_clear);
+		mf.fn.reconfig(assoc_clear);
 }
 
 void gq_mf_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	if (gq_mf_on())
-		mf.set_assoc_usage(assoc);
+		mf.fn.set_assoc_usage(assoc);
 }
 
 double gq_mf_calc_fs_factor(long double usage_efctv, long double shares_norm)
 {
-	return mf_calc_fs_factor ?
-	       mf_calc_fs_factor(usage_efctv, shares_norm) : 0.0;
+	return mf.calc_fs_factor ?
+	       mf.calc_fs_factor(usage_efctv, shares_norm) : 0.0;
 }
 
 void gq_mf_job_end(job_record_t *job_ptr)
 {
 	if (gq_mf_on())
-		mf.job_end(job_ptr);
+		mf.fn.job_end(job_ptr);
 }
 
 uint32_t gq_mf_recover(uint32_t prio_boost)
 {
-	return mf_recover ? mf_recover(prio_boost) : 0;
+	return mf.recover ? mf.recover(prio_boost) : 0;
 }
 
 void gq_mf_thread_start(void)
 {
-	if (mf_thread_start)
-		mf_thread_start();
+	if (mf.thread_start)
+		mf.thread_start();
 }
 
 list_t *gq_mf_factors(void *req, uid_t uid)
 {
 	if (!gq_mf_on())
 		return NULL;
-	return gq_factors_call(mf.factors, req, uid);
+	return gq_factors_call(mf.fn.factors, req, uid);
 }
 
 double gq_mf_part(const job_record_t *job_ptr)
@@ -164,7 +172,7 @@ double gq_mf_part(const job_record_t *job_ptr)
 
 int64_t gq_mf_order(const job_record_t *job_ptr)
 {
-	if (!gq_mf_on() || max_part <= 0)
+	if (!gq_mf_on() || mf.max_part <= 0)
 		return 0;
 	return llround(gq_mf_part(job_ptr));
 }
@@ -173,7 +181,8 @@ uint32_t gq_mf_priority(const job_record_t *job_ptr, uint32_t band_prio)
 {
 	if (!gq_mf_on() || band_prio <= 1)
 		return band_prio;
-	return gq_band_compose(band_prio, gq_mf_part(job_ptr), max_part, room);
+	return gq_band_compose(band_prio, gq_mf_part(job_ptr), mf.max_part,
+			       mf.room);
 }
 
 /* v + d within [1, UINT32_MAX] (a per-partition priority) */
@@ -211,10 +220,10 @@ void gq_mf_write(job_record_t *job_ptr, uint32_t prio)
 	job_ptr->priority = prio;
 }
 
-uint32_t gq_mf_left_pools(job_record_t *job_ptr)
+uint32_t gq_mf_reset_site(job_record_t *job_ptr)
 {
 	if (!gq_mf_on())
 		return 1;
 	_set_site(job_ptr, NICE_OFFSET);
-	return mf.set(job_ptr->priority, job_ptr);
+	return mf.fn.set(job_ptr->priority, job_ptr);
 }

@@ -63,10 +63,11 @@ uint32_t gq_mf_priority(const job_record_t *job_ptr, uint32_t band_prio);
 void gq_mf_write(job_record_t *job_ptr, uint32_t prio);
 
 /*
- * A job outside every pool that had gpuquota's site factor (it left the
- * pools): the factor back to neutral and multifactor's priority again.
- * Returns the priority to give it.  Caller holds the job write lock.
+ * Writes job_ptr's site factor back to neutral (gpuquota's band taken
+ * out: a job that left the pools, or observe mode's undo) and returns
+ * multifactor's priority for it, computed again; 1 without multifactor.
+ * Caller holds the job write lock.
  */
-uint32_t gq_mf_left_pools(job_record_t *job_ptr);
+uint32_t gq_mf_reset_site(job_record_t *job_ptr);
 
 #endif

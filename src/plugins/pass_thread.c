@@ -26,13 +26,26 @@
 #include "plugins/write_slurm.h"
 #include "shared/pass_input.h"
 
-static pthread_t pass_thread;
-static pthread_mutex_t pass_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pass_cond = PTHREAD_COND_INITIALIZER;
-static bool pass_stop, pass_wanted, pass_urgent, pass_started;
-static bool pass_failing;	/* the last pass failed (logged once) */
-/* The jobs a two-hold pass writes (pass thread only; memory reused). */
-static gq_write_plan_t plan;
+/*
+ * The pass thread and its wake-up.  `lock` (with `wake`) guards stop,
+ * wanted and urgent: a leaf of docs/DEVELOPING.md "Lock order", taken
+ * with the state lock held or not (gq_state_t.pass_now).  Writers: any
+ * thread asking for a pass (priority_p_set, reconfig, a job's end,
+ * preempt/gpuquota through pass_now), the pass thread (a request
+ * served), fini (stop).  `thread` and `started`: init and fini alone.
+ * `failing` and `plan`: the pass thread alone, no lock.
+ */
+static struct passes {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop, wanted, urgent;
+	pthread_t thread;
+	bool started;
+	bool failing;		/* the last pass failed (logged once) */
+	gq_write_plan_t plan;	/* the jobs a two-hold pass writes (memory
+				 * reused) */
+} passes = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	     .wake = PTHREAD_COND_INITIALIZER };
 
 static int _interval(void)
 {
@@ -58,18 +71,19 @@ static int _compute(gq_pools_t *next, time_t now)
 			       &gq_state_config()->settings, now);
 }
 
-/* A pass failed (out of memory) or succeeded: said when that changes. */
-static void _passed(bool ok)
+/* A pass failed (out of memory) or succeeded: logged when that changes. */
+static void _log_pass_outcome(bool ok)
 {
-	if (!ok && !pass_failing)
+	if (!ok && !passes.failing)
 		error("gpuquota: pass failed (out of memory); answering from the last good pass until one succeeds");
-	else if (ok && pass_failing)
+	else if (ok && passes.failing)
 		info("gpuquota: passes succeed again");
-	pass_failing = !ok;
+	passes.failing = !ok;
 }
 
-/* The pass is published: usage counted up to now. */
-static void _published(time_t now)
+/* The pass is published: its room waits' changes logged, usage counted
+ * up to now. */
+static void _log_rooms_count_usage(time_t now)
 {
 	gq_room_log_changes(gq_state_view(), now);
 	if (gq_usage_advance(gq_state_usage(), gq_state_view(),
@@ -85,17 +99,18 @@ static void _published(time_t now)
 static bool _pass(time_t now, bool *ok)
 {
 	*ok = !_compute(gq_state_next(), now);
-	_passed(*ok);
+	_log_pass_outcome(*ok);
 	if (!*ok)
 		return false;
 	gq_state_publish();
-	_published(now);
+	_log_rooms_count_usage(now);
 	/* after publishing, `next` is the pass before (or NULL) */
 	return gq_write_pass(gq_state_view(), gq_state_spare(), now);
 }
 
 /*
- * A two-hold pass, its first hold: compute and plan the writes (`plan`).
+ * A two-hold pass, its first hold: compute and plan the writes
+ * (passes.plan).
  * Returns false when it failed (out of memory; logged).  Caller holds
  * the job read lock and the state lock.
  */
@@ -106,10 +121,10 @@ static bool _pass_read(time_t now, uint64_t *epoch)
 
 	*epoch = gq_state_pass_read();
 	ok = !_compute(next, now) &&
-	     !gq_write_plan(&plan, next, gq_state_view(), now);
+	     !gq_write_plan(&passes.plan, next, gq_state_view(), now);
 	if (!ok)
 		gq_state_pass_abandon();
-	_passed(ok);
+	_log_pass_outcome(ok);
 	return ok;
 }
 
@@ -137,15 +152,16 @@ static void _added_since_read(gq_pools_t *pools, uint32_t id, void *arg)
 static bool _pass_write(uint64_t epoch, time_t now,
 			bool *kick)
 {
-	gq_write_plan_started(&plan);
+	gq_write_plan_note_started(&passes.plan);
 	if (!gq_state_pass_write(epoch, _added_since_read, NULL)) {
 		/* a reclaim inside Slurm's main cycle: its holds again now,
 		 * as the re-hold after it would (_run_rehold) */
 		gq_hold_again(gq_state_view(), GQ_HOLD_NONE, "re-hold");
 		return false;
 	}
-	_published(now);
-	*kick = gq_write_planned(&plan, gq_state_view(), gq_state_spare(), now);
+	_log_rooms_count_usage(now);
+	*kick = gq_write_planned(&passes.plan, gq_state_view(),
+				 gq_state_spare(), now);
 	return true;
 }
 
@@ -335,33 +351,33 @@ static void *_pass_loop(void *arg)
 
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += _interval();
-		slurm_mutex_lock(&pass_mutex);
-		while (!pass_stop && !pass_wanted &&
-		       pthread_cond_timedwait(&pass_cond, &pass_mutex,
+		slurm_mutex_lock(&passes.lock);
+		while (!passes.stop && !passes.wanted &&
+		       pthread_cond_timedwait(&passes.wake, &passes.lock,
 					      &until) == 0)
 			;
 		/* an asked-for pass waits out the gap; more asks coalesce;
 		 * an urgent one re-holds at once, its pass comes after */
 		while (true) {
-			if (pass_urgent && !pass_stop) {
-				pass_urgent = false;
-				slurm_mutex_unlock(&pass_mutex);
+			if (passes.urgent && !passes.stop) {
+				passes.urgent = false;
+				slurm_mutex_unlock(&passes.lock);
 				_run_rehold();
-				slurm_mutex_lock(&pass_mutex);
+				slurm_mutex_lock(&passes.lock);
 				continue;
 			}
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (pass_stop || !_before(&now, &earliest))
+			if (passes.stop || !_before(&now, &earliest))
 				break;
-			pthread_cond_timedwait(&pass_cond, &pass_mutex,
+			pthread_cond_timedwait(&passes.wake, &passes.lock,
 					       &earliest);
 		}
-		pass_wanted = pass_urgent = false;
-		if (pass_stop) {
-			slurm_mutex_unlock(&pass_mutex);
+		passes.wanted = passes.urgent = false;
+		if (passes.stop) {
+			slurm_mutex_unlock(&passes.lock);
 			break;
 		}
-		slurm_mutex_unlock(&pass_mutex);
+		slurm_mutex_unlock(&passes.lock);
 		_run_pass();
 		clock_gettime(CLOCK_MONOTONIC, &earliest);
 		_add_ns(&earliest, GQ_PASS_MIN_GAP_NS);
@@ -371,10 +387,10 @@ static void *_pass_loop(void *arg)
 
 void gq_passes_want(void)
 {
-	slurm_mutex_lock(&pass_mutex);
-	pass_wanted = true;
-	slurm_cond_signal(&pass_cond);
-	slurm_mutex_unlock(&pass_mutex);
+	slurm_mutex_lock(&passes.lock);
+	passes.wanted = true;
+	slurm_cond_signal(&passes.wake);
+	slurm_mutex_unlock(&passes.lock);
 }
 
 /*
@@ -387,10 +403,10 @@ void gq_passes_want(void)
  */
 static void _want_pass_now(void)
 {
-	slurm_mutex_lock(&pass_mutex);
-	pass_wanted = pass_urgent = true;
-	slurm_cond_signal(&pass_cond);
-	slurm_mutex_unlock(&pass_mutex);
+	slurm_mutex_lock(&passes.lock);
+	passes.wanted = passes.urgent = true;
+	slurm_cond_signal(&passes.wake);
+	slurm_mutex_unlock(&passes.lock);
 }
 
 /* The pass thread's waits on the monotonic clock: a clock stepped back
@@ -401,18 +417,18 @@ static void _cond_monotonic(void)
 
 	pthread_condattr_init(&a);
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_destroy(&pass_cond);
-	pthread_cond_init(&pass_cond, &a);
+	pthread_cond_destroy(&passes.wake);
+	pthread_cond_init(&passes.wake, &a);
 	pthread_condattr_destroy(&a);
 }
 
 void gq_passes_start(void)
 {
 	_cond_monotonic();
-	pass_stop = false;
-	pass_failing = false;	/* a plugin loaded again starts afresh */
-	gq_thread_create("gpuquota", &pass_thread, _pass_loop, NULL);
-	pass_started = true;
+	passes.stop = false;
+	passes.failing = false;	/* a plugin loaded again starts afresh */
+	gq_thread_create("gpuquota", &passes.thread, _pass_loop, NULL);
+	passes.started = true;
 	gq_state_lock();
 	gq_state_set_hooks(_want_pass_now, gq_read_completing);
 	gq_state_unlock();
@@ -420,22 +436,22 @@ void gq_passes_start(void)
 
 bool gq_passes_running(void)
 {
-	return pass_started;
+	return passes.started;
 }
 
 void gq_passes_stop(void)
 {
-	if (!pass_started)
+	if (!passes.started)
 		return;
 	gq_state_lock();
 	gq_state_set_hooks(NULL, NULL);
 	gq_state_unlock();
-	slurm_mutex_lock(&pass_mutex);
-	pass_stop = true;
-	slurm_cond_signal(&pass_cond);
-	slurm_mutex_unlock(&pass_mutex);
-	gq_thread_join(pass_thread);
-	pass_started = false;
-	gq_write_plan_free(&plan);
+	slurm_mutex_lock(&passes.lock);
+	passes.stop = true;
+	slurm_cond_signal(&passes.wake);
+	slurm_mutex_unlock(&passes.lock);
+	gq_thread_join(passes.thread);
+	passes.started = false;
+	gq_write_plan_free(&passes.plan);
 	gq_room_log_free();
 }

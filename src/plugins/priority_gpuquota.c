@@ -34,13 +34,20 @@ const char plugin_name[] = "Priority gpuquota plugin";
 const char plugin_type[] = "priority/gpuquota";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-static bool in_ctld;
+/*
+ * Where this plugin runs.  No lock: written by init and fini alone, read
+ * by Slurm's calls into the plugin and the pass thread, which run
+ * between them.
+ */
+static struct priority_plugin {
+	bool in_ctld;	/* loaded by slurmctld (not sprio, sshare) */
+} plugin;
 
 /* The pass thread: from init, or where Slurm has it, thread_start (with
  * multifactor's own thread: its decay). */
 static void _start_passes(void)
 {
-	if (!in_ctld || gq_passes_running())
+	if (!plugin.in_ctld || gq_passes_running())
 		return;
 	gq_mf_thread_start();
 	gq_passes_start();
@@ -80,7 +87,7 @@ extern int init(void)
 		error("gpuquota: %s", wiring);
 		return SLURM_ERROR;
 	}
-	in_ctld = true;
+	plugin.in_ctld = true;
 	/* only root or SlurmUser may decide whose GPUs may be taken */
 	gq_config_require_owner((long)slurm_conf.slurm_user_id);
 	/* and the state files (trusted_file.h) */
@@ -88,6 +95,8 @@ extern int init(void)
 	gq_read_init();
 	gq_state_lock();
 	gq_metrics_init(gq_state_metrics(), (double)time(NULL));
+	/* loaded again: its first pass in observe mode undoes again */
+	gq_state_set_observe_undone(false);
 	/* fatal only without a last good configuration in this process */
 	had_config = gq_state_config() != NULL;
 	gq_state_unlock();
@@ -104,7 +113,7 @@ extern int init(void)
 
 extern int fini(void)
 {
-	if (!in_ctld) {
+	if (!plugin.in_ctld) {
 		gq_mf_unload();
 		return SLURM_SUCCESS;
 	}
@@ -119,7 +128,7 @@ extern int fini(void)
 	gq_throttle_clear();
 	gq_mf_unload();
 	gq_files_fini();
-	in_ctld = false;
+	plugin.in_ctld = false;
 	return SLURM_SUCCESS;
 }
 
@@ -157,13 +166,14 @@ static uint32_t _set_in_view(job_record_t *job_ptr, const gq_pools_t *pools,
 }
 
 /*
- * Observe mode (docs/MODEL.md "Observe mode"): a job's priority is
- * multifactor's, untouched (no band, no hold, no throttle; a hold of
- * gpuquota's lifted, as gq_write_for_mode does); a pass is asked for, to
- * log what enforce would do.  False in enforce mode.  Job write lock
- * held.
+ * priority_p_set in observe mode (docs/MODEL.md "Observe mode"): the
+ * job's priority is multifactor's, untouched (no band, no hold, no
+ * throttle).  Writes: a hold of gpuquota's lifted and counted, as
+ * gq_write_for_mode does; asks for a pass, to log what enforce would do.
+ * Returns whether it ran: false in enforce mode, where it does nothing.
+ * Job write lock held.
  */
-static bool _observing(job_record_t *job_ptr)
+static bool _observe_mode_set(job_record_t *job_ptr)
 {
 	bool acts;
 
@@ -174,7 +184,7 @@ static bool _observing(job_record_t *job_ptr)
 		gq_metrics_release(gq_state_metrics());
 	}
 	gq_state_unlock();
-	if (!acts && in_ctld)
+	if (!acts && plugin.in_ctld)
 		gq_passes_want();
 	return !acts;
 }
@@ -197,7 +207,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		return job_ptr->priority;
 	/* multifactor's factors first: the job's order reads them */
 	mf_prio = gq_mf_set(last_prio, job_ptr);	/* 1 without it */
-	if (_observing(job_ptr))
+	if (_observe_mode_set(job_ptr))
 		return mf_prio;
 	gq_read_set(job_ptr, &in);
 	gq_state_lock();
@@ -208,7 +218,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		bool left = view && gq_pools_job(view, in.id, &k);
 
 		gq_state_unlock();
-		return left ? gq_mf_left_pools(job_ptr) : mf_prio;
+		return left ? gq_mf_reset_site(job_ptr) : mf_prio;
 	}
 	if (view && (job = gq_read_add(view, job_ptr, &in, &k))) {
 		gq_state_job_added(in.id);	/* a pass reading meanwhile */
@@ -233,7 +243,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		gq_metrics_release(gq_state_metrics());
 		gq_state_unlock();
 	}
-	if (in_ctld)
+	if (plugin.in_ctld)
 		gq_passes_want();
 	return prio;
 }
@@ -244,10 +254,10 @@ extern void priority_p_reconfig(bool assoc_clear)
 
 	gq_mf_reconfig(assoc_clear);
 	/* 22.05 reconfigures in place: it cannot refuse, it says so */
-	if (in_ctld &&
+	if (plugin.in_ctld &&
 	    (wiring = gq_wiring_job_submit(slurm_conf.job_submit_plugins)))
 		error("gpuquota: %s", wiring);
-	if (in_ctld) {
+	if (plugin.in_ctld) {
 		gq_load_config(false);
 		gq_passes_want();
 	}
@@ -289,10 +299,11 @@ static list_t *_factors(const gq_factors_req_t *req, uid_t uid, bool locked)
 	list_itr_t *it;
 	job_record_t *job_ptr;
 
-	if (in_ctld && gq_mf_on())	/* its factors; the band is in SITE */
+	/* its factors; the band is in SITE */
+	if (plugin.in_ctld && gq_mf_on())
 		return gq_mf_factors((void *)req, uid);
 	ret = list_create(slurm_destroy_priority_factors_object);
-	if (!in_ctld)
+	if (!plugin.in_ctld)
 		return ret;
 	if (!locked)
 		lock_slurmctld(locks);
@@ -326,7 +337,7 @@ GQ_PRIORITY_FACTORS_ENTRY(_factors)
  */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
-	if (!in_ctld)
+	if (!plugin.in_ctld)
 		return;
 	if (gq_mf_on())	/* usage, and the run seconds given back */
 		gq_mf_job_end(job_ptr);

@@ -26,11 +26,15 @@
 #pragma weak part_list
 #pragma weak cg_node_bitmap
 
-static uint32_t gpu_id;
+/* Slurm's gres ids the reads look for.  No lock: written by init
+ * (gq_read_init) alone, read by the pass thread and priority_p_set. */
+static struct gres_ids {
+	uint32_t gpu;
+} gres_ids;
 
 void gq_read_init(void)
 {
-	gpu_id = gres_build_id("gpu");
+	gres_ids.gpu = gres_build_id("gpu");
 }
 
 /* what _sum_gpus adds up, and how */
@@ -50,7 +54,7 @@ static int _add_gpus(void *x, void *arg)
 	gres_state_t *gs = x;
 	gq_gpu_sum_t *sum = arg;
 
-	if (gs->plugin_id != gpu_id || !gs->gres_data)
+	if (gs->plugin_id != gres_ids.gpu || !gs->gres_data)
 		return 0;
 	sum->n += _counted(sum->get(gs->gres_data));
 	if (sum->get2)
@@ -168,7 +172,7 @@ static int _add_node_alloc(void *x, void *arg)
 	gres_job_state_t *js = gs->gres_data;
 	gq_node_alloc_t *a = arg;
 
-	if (gs->plugin_id == gpu_id && js && js->gres_cnt_node_alloc &&
+	if (gs->plugin_id == gres_ids.gpu && js && js->gres_cnt_node_alloc &&
 	    a->i < (int)js->node_cnt)
 		a->gpus += js->gres_cnt_node_alloc[a->i];
 	return 0;
@@ -246,16 +250,20 @@ static bool _on_node_not_responding(job_record_t *job_ptr)
  * tables.  A job met again moves from the last walk's table into this
  * one's; at the end of a pass's walk of job_list the last walk's table,
  * the jobs not met (ended, or their note fixed), is dropped.  So the
- * memory is that of the jobs with such a note in two walks.  Callers hold
- * slurmctld's job lock (the pass thread, priority_p_set); the mutex keeps
- * the tables whole should two read-lock holders meet.
+ * memory is that of the jobs with such a note in two walks.  Written by
+ * the pass thread's walk of job_list under slurmctld's job lock; `lock`
+ * keeps the tables whole should two read-lock holders meet (a leaf of
+ * docs/DEVELOPING.md "Lock order").  Freed as the tables empty.
  */
-static gq_hash_t said[2] = {	/* [said_now]: this walk's; the other:
-				 * the last walk's */
-	{ .type = &gq_hash_job_ids }, { .type = &gq_hash_job_ids },
+static struct said_notes {
+	pthread_mutex_t lock;
+	gq_hash_t table[2];	/* [now]: this walk's; the other: the last
+				 * walk's */
+	int now;
+} said = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.table = { { .type = &gq_hash_job_ids }, { .type = &gq_hash_job_ids } },
 };
-static int said_now;
-static pthread_mutex_t said_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 /* The note's tag: a hash of its text up to a blank (>= 0). */
 static int _note_tag(const char *comment)
@@ -268,41 +276,44 @@ static int _note_tag(const char *comment)
 	return (int)(h & INT32_MAX);
 }
 
-/* Was job `id`'s note `tag` said already?  Either way it is remembered in
- * this walk's table (out of memory: not, and it is said again). */
-static bool _said_before(uint32_t id, int tag)
+/* Job `id`'s note `tag` remembered in this walk's table (out of memory:
+ * not, and it is said again); returns whether it was said already. */
+static bool _remember_said(uint32_t id, int tag)
 {
 	gq_key_t key = gq_key_int(id);
 	bool before;
 
-	pthread_mutex_lock(&said_mutex);
-	before = gq_hash_get(&said[said_now], key) == tag ||
-		 gq_hash_get(&said[1 - said_now], key) == tag;
-	(void)gq_hash_put(&said[said_now], key, tag);
-	pthread_mutex_unlock(&said_mutex);
+	pthread_mutex_lock(&said.lock);
+	before = gq_hash_get(&said.table[said.now], key) == tag ||
+		 gq_hash_get(&said.table[1 - said.now], key) == tag;
+	(void)gq_hash_put(&said.table[said.now], key, tag);
+	pthread_mutex_unlock(&said.lock);
 	return before;
 }
 
 /* A whole walk of job_list ended: forget the jobs it did not meet. */
-static void _said_walked(void)
+static void _forget_said_unmet(void)
 {
-	pthread_mutex_lock(&said_mutex);
-	said_now = 1 - said_now;
-	gq_hash_free(&said[said_now]);	/* its memory too: a burst ends */
-	pthread_mutex_unlock(&said_mutex);
+	pthread_mutex_lock(&said.lock);
+	said.now = 1 - said.now;
+	/* its memory too: a burst ends */
+	gq_hash_free(&said.table[said.now]);
+	pthread_mutex_unlock(&said.lock);
 }
 
 int gq_read_ignored_remembered(void)
 {
 	int n;
 
-	pthread_mutex_lock(&said_mutex);
-	n = (int)(said[0].count + said[1].count);
-	pthread_mutex_unlock(&said_mutex);
+	pthread_mutex_lock(&said.lock);
+	n = (int)(said.table[0].count + said.table[1].count);
+	pthread_mutex_unlock(&said.lock);
 	return n;
 }
 
-static void _checkpoint_ignored(job_record_t *job_ptr, time_t now)
+/* A running job's checkpoint note gpuquota ignores: logged once per job
+ * and note. */
+static void _log_checkpoint_ignored(job_record_t *job_ptr, time_t now)
 {
 	gq_saved_t s;
 	int64_t at;
@@ -311,7 +322,7 @@ static void _checkpoint_ignored(job_record_t *job_ptr, time_t now)
 	    (s = gq_facts_saved_at(job_ptr->comment, job_ptr->job_id, now,
 				   &at)) == GQ_SAVED_OK || s == GQ_SAVED_NONE)
 		return;
-	if (_said_before(job_ptr->job_id, _note_tag(job_ptr->comment)))
+	if (_remember_said(job_ptr->job_id, _note_tag(job_ptr->comment)))
 		return;
 	info("gpuquota: %pJ: its comment has %s: it is ordered as a job without a checkpoint",
 	     job_ptr, gq_saved_text(s));
@@ -354,7 +365,6 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		/* reclaimed, in its grace time: its GPUs are leaving too */
 		at_risk = _on_node_not_responding(job_ptr) ||
 			  job_ptr->preempt_time;
-		_checkpoint_ignored(job_ptr, now);
 	} else {
 		f.gpus = _sum_gpus2(job_ptr->gres_list_req, _job_total,
 				    _job_per_node, &f.gpus_per_node);
@@ -565,8 +575,10 @@ static int _read_pass_job(gq_read_t *r, job_record_t *job_ptr, int pool,
 	j->tres_per_node = job_ptr->tres_per_node;
 	j->tres_per_job = job_ptr->tres_per_job;
 	gq_read_job(job_ptr, now, &j->in);
-	if (j->in.state == GQ_JOB_RUNNING)
-		return _read_placement(&r->in, &r->place_cap, job_ptr, j);
+	if (j->in.state != GQ_JOB_RUNNING)
+		return 0;
+	_log_checkpoint_ignored(job_ptr, now);
+	return _read_placement(&r->in, &r->place_cap, job_ptr, j);
 	return 0;
 }
 
@@ -592,7 +604,7 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	}
 	list_iterator_destroy(it);
 	if (!rc)	/* every job met: the notes of the others are gone */
-		_said_walked();
+		_forget_said_unmet();
 	gq_state_leaving_end();
 	gq_state_inflight_done();
 	return rc;

@@ -61,8 +61,9 @@ bool gq_read_new_array(const job_record_t *job_ptr);
  */
 int gq_read_ignored_remembered(void);
 
-/* The core's input for one job; a running job's ignored checkpoint note
- * is logged once per job and note. */
+/* The core's input for one job.  Reads only: a running job's ignored
+ * checkpoint note is logged by the pass's walk (gq_read_pass), once per
+ * job and note. */
 void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out);
 
 /* A job as priority_p_set reads it: gq_read_job now, and a waiting job
@@ -86,7 +87,8 @@ const gq_job_t *gq_read_add(gq_pools_t *pools, job_record_t *job_ptr,
  * Slurm's account tree, every active job of the pool and the running
  * jobs' placement; at the first pass since the state was made (a
  * slurmctld restart), the reclaims in flight, from the victims still
- * warned (gq_state_rebuild_reclaim).  O(J x pools + N x pools +
+ * warned (gq_state_rebuild_reclaim).  Logs a running job's ignored
+ * checkpoint note once per job and note.  O(J x pools + N x pools +
  * associations x pools).
  * Caller holds the slurmctld job, node and partition locks (read at
  * least) and the state lock.  Returns 0, or -1 when a view ran out of

@@ -65,15 +65,19 @@ void gq_room_why(const gq_room_node_t *at, time_t now, char *buf, size_t n)
 }
 
 /*
- * The room wait of each pool as last logged (pass thread only): compared
- * with the pass's, not with the pass before, which a reclaim between
- * passes changes in place (gq_state_wait_for_reclaims).
+ * The room wait of each pool as last logged: compared with the pass's,
+ * not with the pass before, which a reclaim between passes changes in
+ * place (gq_state_wait_for_reclaims).  No lock: the pass thread alone
+ * writes it (gq_room_log_changes), and fini frees it once that thread is
+ * joined (gq_room_log_free).
  */
-static struct {
-	uint32_t id;
-	int node;
-} *logged;
-static int nlogged;
+static struct room_logged {
+	struct {
+		uint32_t id;
+		int node;
+	} *pool;
+	int n;
+} logged;
 
 /* the room wait of `v`: its waiter (0: none) and node */
 static uint32_t _kept(const gq_view_t *v, int *node)
@@ -84,19 +88,20 @@ static uint32_t _kept(const gq_view_t *v, int *node)
 	return id;
 }
 
-/* Room to note `n` pools; false when out of memory (nothing logged). */
-static bool _logged_room(int n)
+/* `logged` grown to note `n` pools; false when out of memory (nothing
+ * logged). */
+static bool _grow_logged(int n)
 {
 	void *p;
 
-	if (n <= nlogged)
+	if (n <= logged.n)
 		return true;
-	if (!(p = realloc(logged, sizeof(*logged) * n)))
+	if (!(p = realloc(logged.pool, sizeof(*logged.pool) * n)))
 		return false;
-	logged = p;
-	for (; nlogged < n; nlogged++) {
-		logged[nlogged].id = 0;
-		logged[nlogged].node = -1;
+	logged.pool = p;
+	for (; logged.n < n; logged.n++) {
+		logged.pool[logged.n].id = 0;
+		logged.pool[logged.n].node = -1;
 	}
 	return true;
 }
@@ -122,28 +127,28 @@ void gq_room_log_changes(const gq_pools_t *pools, time_t now)
 	uint32_t id;
 	int k, node;
 
-	if (!pools || !_logged_room(pools->n))
+	if (!pools || !_grow_logged(pools->n))
 		return;
 	for (k = 0; k < pools->n; k++) {
 		id = _kept(pools->view[k], &node);
-		if (id == logged[k].id && node == logged[k].node)
+		if (id == logged.pool[k].id && node == logged.pool[k].node)
 			continue;
 		in[0] = '\0';
 		if (pools->name && pools->name[k])
 			snprintf(in, sizeof(in), " in pool %s", pools->name[k]);
-		if (logged[k].id && logged[k].id != id)
+		if (logged.pool[k].id && logged.pool[k].id != id)
 			info("gpuquota: room wait%s for JobId=%u ended", in,
-			     logged[k].id);
+			     logged.pool[k].id);
 		if (id)
 			_log_begun(pools->view[k], id, in, now);
-		logged[k].id = id;
-		logged[k].node = node;
+		logged.pool[k].id = id;
+		logged.pool[k].node = node;
 	}
 }
 
 void gq_room_log_free(void)
 {
-	free(logged);
-	logged = NULL;
-	nlogged = 0;
+	free(logged.pool);
+	logged.pool = NULL;
+	logged.n = 0;
 }

@@ -17,14 +17,25 @@
 #include "state/usage.h"
 #include "plugins/state_files.h"
 
-static char *metrics_path;	/* <StateSaveLocation>/gpuquota-metrics.json */
-static bool metrics_failing;	/* the last write failed (logged once) */
-static char *usage_path;	/* <StateSaveLocation>/gpuquota-usage.json */
-static int64_t usage_saved;	/* when it was last written */
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
-static gq_metrics_t metrics_snap;	/* written by the pass thread only */
-static char *ledger_path;	/* <StateSaveLocation>/gpuquota-ledger */
-static char *running_path;	/* <StateSaveLocation>/gpuquota-running.json */
+
+/*
+ * The files' paths and their writers' memory.  No lock: the paths are
+ * written by init and fini alone (gq_files_init, gq_files_fini) and read
+ * by the pass thread and a reload (gq_files_publish_config); the rest
+ * is the pass thread's, and fini's once that thread is joined.  The
+ * state lock guards only what these copy out of the state.
+ */
+static struct state_files {
+	/* in <StateSaveLocation>: */
+	char *metrics_path;	/* gpuquota-metrics.json */
+	char *usage_path;	/* gpuquota-usage.json */
+	char *ledger_path;	/* gpuquota-ledger */
+	char *running_path;	/* gpuquota-running.json */
+	bool metrics_failing;	/* the last write failed (logged once) */
+	int64_t usage_saved;	/* when it was last written */
+	gq_metrics_t metrics_snap;	/* the metrics being written */
+} files;
 
 /*
  * Usage survives restarts: read at init (a missing file starts from zero;
@@ -39,9 +50,9 @@ static void _usage_load(void)
 	gq_usage_t u = { 0 };
 	int rc;
 
-	if (!usage_path)
+	if (!files.usage_path)
 		return;
-	rc = gq_usage_file_read(usage_path, &u, err, sizeof(err));
+	rc = gq_usage_file_read(files.usage_path, &u, err, sizeof(err));
 	if (rc == -1)
 		error("gpuquota: usage file: %s; usage starts from zero", err);
 	gq_state_lock();
@@ -51,7 +62,7 @@ static void _usage_load(void)
 		gq_usage_free(gq_state_usage());
 		*gq_state_usage() = u;
 		info("gpuquota: usage of %d projects read from %s", u.n,
-		     usage_path);
+		     files.usage_path);
 	}
 	gq_state_unlock();
 }
@@ -69,9 +80,9 @@ static void _losses_load(void)
 	int n = 0, skipped = 0;
 	bool failed;
 
-	if (!ledger_path)
+	if (!files.ledger_path)
 		return;
-	if ((failed = gq_ledger_read(ledger_path, &r, &n, &skipped, err,
+	if ((failed = gq_ledger_read(files.ledger_path, &r, &n, &skipped, err,
 				     sizeof(err)))) {
 		error("gpuquota: ledger: %s; requeue budgets count from now",
 		      err);
@@ -88,12 +99,12 @@ static void _losses_load(void)
 void gq_files_init(const char *dir)
 {
 	/* a plugin loaded again (fini, then init) starts afresh */
-	metrics_failing = false;
-	usage_saved = 0;
-	if (dir && (!(metrics_path = gq_metrics_file_path(dir)) ||
-		    !(usage_path = gq_usage_file_path(dir)) ||
-		    !(ledger_path = gq_ledger_path(dir)) ||
-		    !(running_path = gq_running_file_path(dir))))
+	files.metrics_failing = false;
+	files.usage_saved = 0;
+	if (dir && (!(files.metrics_path = gq_metrics_file_path(dir)) ||
+		    !(files.usage_path = gq_usage_file_path(dir)) ||
+		    !(files.ledger_path = gq_ledger_path(dir)) ||
+		    !(files.running_path = gq_running_file_path(dir))))
 		fatal("gpuquota: out of memory");
 	_usage_load();
 	_losses_load();
@@ -106,10 +117,11 @@ void gq_files_save_usage(bool now)
 	const gq_usage_t *u;
 	int i, rc = 0;
 
-	if (!usage_path || (!now && gq_clock_since(&usage_saved, time(NULL)) <
-					    GQ_USAGE_SAVE_EVERY))
+	if (!files.usage_path ||
+	    (!now && gq_clock_since(&files.usage_saved, time(NULL)) <
+			     GQ_USAGE_SAVE_EVERY))
 		return;
-	usage_saved = time(NULL);
+	files.usage_saved = time(NULL);
 	gq_state_lock();
 	u = gq_state_usage();
 	if (!u->n || !gq_state_config() ||
@@ -127,7 +139,8 @@ void gq_files_save_usage(bool now)
 			rc = -1;
 	}
 	gq_state_unlock();
-	if (rc || gq_usage_file_write(&copy, usage_path, err, sizeof(err)))
+	if (rc || gq_usage_file_write(&copy, files.usage_path, err,
+				      sizeof(err)))
 		error("gpuquota: usage file: %s", rc ? "out of memory" : err);
 	gq_usage_free(&copy);
 }
@@ -148,19 +161,20 @@ void gq_files_record_pass(gq_pass_rec_t *r)
 	r->at = now;
 	gq_state_lock();
 	gq_metrics_pass(gq_state_metrics(), r);
-	metrics_snap = *gq_state_metrics();
+	files.metrics_snap = *gq_state_metrics();
 	gq_state_unlock();
-	if (!metrics_path)
+	if (!files.metrics_path)
 		return;
-	if (gq_metrics_file_write(&metrics_snap, metrics_path, now, err,
-				  sizeof(err))) {
-		if (!metrics_failing)
+	if (gq_metrics_file_write(&files.metrics_snap, files.metrics_path, now,
+				  err, sizeof(err))) {
+		if (!files.metrics_failing)
 			error("gpuquota: metrics file: %s; `gpuquota metrics` shows only what it reads from Slurm until a write succeeds",
 			      err);
-		metrics_failing = true;
-	} else if (metrics_failing) {
-		info("gpuquota: metrics file %s written again", metrics_path);
-		metrics_failing = false;
+		files.metrics_failing = true;
+	} else if (files.metrics_failing) {
+		info("gpuquota: metrics file %s written again",
+		     files.metrics_path);
+		files.metrics_failing = false;
 	}
 }
 
@@ -179,11 +193,11 @@ void gq_files_write_ledger(void)
 	gq_state_lock();
 	n = gq_state_ledger_take(&r);
 	gq_state_unlock();
-	if (!n || !ledger_path) {
+	if (!n || !files.ledger_path) {
 		free(r);
 		return;
 	}
-	if (gq_ledger_append(ledger_path, r, n, GQ_LEDGER_BOUND, err,
+	if (gq_ledger_append(files.ledger_path, r, n, GQ_LEDGER_BOUND, err,
 			     sizeof(err)) < 0) {
 		error("gpuquota: ledger: %s; %d reclaim record%s lost", err, n,
 		      n == 1 ? "" : "s");
@@ -208,14 +222,14 @@ void gq_files_publish_config(void)
 	gq_running_t copy = { 0 };
 	int rc;
 
-	if (!running_path)
+	if (!files.running_path)
 		return;
 	gq_state_lock();
 	rc = gq_state_running()->loaded_at ?
 	     gq_running_copy(gq_state_running(), &copy) : 1;
 	gq_state_unlock();
-	if (rc < 0 || (!rc && gq_running_file_write(&copy, running_path, err,
-						     sizeof(err))))
+	if (rc < 0 || (!rc && gq_running_file_write(&copy, files.running_path,
+						     err, sizeof(err))))
 		error("gpuquota: running configuration file: %s; `gpuquota projects` may show the file on disk",
 		      err);
 	gq_running_free(&copy);
@@ -225,12 +239,12 @@ void gq_files_fini(void)
 {
 	gq_files_write_ledger();
 	gq_files_save_usage(true);
-	free(ledger_path);
-	ledger_path = NULL;
-	free(metrics_path);
-	metrics_path = NULL;
-	free(usage_path);
-	usage_path = NULL;
-	free(running_path);
-	running_path = NULL;
+	free(files.ledger_path);
+	files.ledger_path = NULL;
+	free(files.metrics_path);
+	files.metrics_path = NULL;
+	free(files.usage_path);
+	files.usage_path = NULL;
+	free(files.running_path);
+	files.running_path = NULL;
 }

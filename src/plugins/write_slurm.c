@@ -175,7 +175,7 @@ static bool _explain(job_record_t *job_ptr, char *desc)
 /* an admin's own priority (scontrol update priority=N) is kept */
 static void _release(job_record_t *job_ptr, uint32_t prio)
 {
-	if (gq_hold_log_line(true))
+	if (gq_hold_count_line(true))
 		info("gpuquota: release %pJ", job_ptr);
 	else
 		debug("gpuquota: release %pJ", job_ptr);
@@ -189,7 +189,7 @@ static void _release(job_record_t *job_ptr, uint32_t prio)
  * A pending job this pass has in no pool (its partition or account changed,
  * or the pools did): gpuquota's hold lifted, whether or not a pass before
  * had the job (after a restart none did), and, with multifactor, the site
- * factor given back (gq_mf_left_pools) of a job the pass before had in a
+ * factor given back (gq_mf_reset_site) of a job the pass before had in a
  * pool; it is ordered as every job outside the pools.  A person's hold
  * (priority 0, not ours) is left as it is.  O(1).
  */
@@ -208,14 +208,33 @@ static void _decide_left(job_record_t *job_ptr, const gq_pools_t *prev_pools,
 	w->kick = true;
 }
 
-static void _apply_left(job_record_t *job_ptr, time_t now)
+/*
+ * What gpuquota wrote on a pending job given back (GQ_WRITE_LEFT and
+ * GQ_WRITE_UNDO): its hold lifted, and its priority multifactor's (the
+ * site factor neutral again; 1 without multifactor); an admin's own
+ * priority and a person's hold kept.  A job that left the pools
+ * (`observe` false): the release logged.  Observe mode's undo: the
+ * release logged within the batch's budget and counted, and the array's
+ * %N the user's.  The priority is written on a held job or one with a
+ * priority: a job that left the pools is one or the other (_decide_left).
+ */
+static void _give_back(job_record_t *job_ptr, bool observe, time_t now)
 {
-	if (gq_read_held(job_ptr)) {
+	bool held = gq_read_held(job_ptr);
+
+	if (held && !observe)
 		info("gpuquota: release %pJ: it left the pools", job_ptr);
+	else if (held && gq_hold_count_line(true))
+		info("gpuquota: observe: release %pJ: gpuquota holds no job in observe mode",
+		     job_ptr);
+	if (held && observe)
+		gq_metrics_release(gq_state_metrics());
+	if (held)
 		gq_write_unhold(job_ptr);
-	}
-	if (!job_ptr->direct_set_prio)
-		job_ptr->priority = gq_mf_on() ? gq_mf_left_pools(job_ptr) : 1;
+	if (observe)
+		gq_throttle_release(job_ptr);
+	if (!job_ptr->direct_set_prio && (held || job_ptr->priority))
+		job_ptr->priority = gq_mf_on() ? gq_mf_reset_site(job_ptr) : 1;
 	last_job_update = now;
 }
 
@@ -319,10 +338,6 @@ static void _decide(job_record_t *job_ptr, const gq_pools_t *pools,
 			      planned_reason, w);
 }
 
-/* Undone on every job of the pools: no pass in observe mode since the
- * start or since a pass in enforce mode (set after each pass). */
-static bool undone;
-
 void gq_write_for_mode(job_record_t *job_ptr, gq_write_t *w)
 {
 	bool held;
@@ -336,7 +351,9 @@ void gq_write_for_mode(job_record_t *job_ptr, gq_write_t *w)
 	if (!IS_JOB_PENDING(job_ptr) || !w->job)
 		return;
 	held = gq_read_held(job_ptr);
-	if (held || (!undone && (job_ptr->priority || job_ptr->array_recs))) {
+	/* every job of the pools, on the first pass in observe mode */
+	if (held || (!gq_state_observe_undone() &&
+		     (job_ptr->priority || job_ptr->array_recs))) {
 		w->what = GQ_WRITE_UNDO;
 		w->kick = held;
 	}
@@ -356,35 +373,13 @@ void gq_write_decide(job_record_t *job_ptr, const gq_pools_t *pools,
 	gq_write_for_mode(job_ptr, w);
 }
 
-/*
- * Observe mode: gpuquota's hold lifted, the array's %N the user's, and
- * the priority multifactor's (the site factor neutral again; 1 without
- * multifactor), an admin's own priority and a person's hold kept.
- */
-static void _apply_undo(job_record_t *job_ptr, time_t now)
-{
-	bool held = gq_read_held(job_ptr);
-
-	if (held) {
-		if (gq_hold_log_line(true))
-			info("gpuquota: observe: release %pJ: gpuquota holds no job in observe mode",
-			     job_ptr);
-		gq_metrics_release(gq_state_metrics());
-		gq_write_unhold(job_ptr);
-	}
-	gq_throttle_release(job_ptr);
-	if (!job_ptr->direct_set_prio && (held || job_ptr->priority))
-		job_ptr->priority = gq_mf_on() ? gq_mf_left_pools(job_ptr) : 1;
-	last_job_update = now;
-}
-
 bool gq_write_apply(job_record_t *job_ptr, const gq_pools_t *pools,
 		    gq_write_t *w, time_t now)
 {
 	if (w->what & GQ_WRITE_LEFT)
-		_apply_left(job_ptr, now);
+		_give_back(job_ptr, false, now);
 	if (w->what & GQ_WRITE_UNDO)
-		_apply_undo(job_ptr, now);
+		_give_back(job_ptr, true, now);
 	if (w->what & GQ_WRITE_THROTTLE)
 		gq_throttle_apply(job_ptr, w->job, w->tasks);
 	if (w->what & GQ_WRITE_HOLD)
@@ -412,15 +407,15 @@ void gq_write_drop(gq_write_t *w)
 	w->what = 0;
 }
 
-/* Observe mode: "would hold", with the hold's squeue reason. */
-static void _observe_hold(job_record_t *job_ptr, const gq_pools_t *pools,
-			  const gq_write_t *w)
+/* Observe mode: "would hold" logged, with the hold's squeue reason. */
+static void _log_would_hold(job_record_t *job_ptr, const gq_pools_t *pools,
+			    const gq_write_t *w)
 {
 	char *own;
 	const char *text = gq_hold_text(pools->view[w->pool], w->job,
 					pools->name[w->pool], &own);
 
-	if (gq_hold_log_line(false))
+	if (gq_hold_count_line(false))
 		info("gpuquota: observe: would hold %pJ (%s)", job_ptr,
 		     text ? text : "no text");
 	xfree(own);
@@ -441,12 +436,12 @@ static void _observe_log(job_record_t *job_ptr, const gq_pools_t *pools,
 
 	if (gq_state_acts() || !job || (w->what & GQ_WRITE_LEFT))
 		return;
-	if (undone && prev)
+	if (gq_state_observe_undone() && prev)
 		was = gq_pools_answer(prev, job->in.id, &k);
 	if (job->hold && (!was || was->hold != job->hold ||
 			  was->waits_for != job->waits_for))
-		_observe_hold(job_ptr, pools, w);
-	else if (!job->hold && was && was->hold && gq_hold_log_line(true))
+		_log_would_hold(job_ptr, pools, w);
+	else if (!job->hold && was && was->hold && gq_hold_count_line(true))
 		info("gpuquota: observe: would release %pJ", job_ptr);
 	if (!job_ptr->array_recs || job->hold)
 		return;
@@ -482,7 +477,7 @@ bool gq_write_pass(const gq_pools_t *pools, const gq_pools_t *prev_pools,
 	list_iterator_destroy(it);
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
-	undone = !gq_state_acts();
+	gq_state_set_observe_undone(!gq_state_acts());
 	return kick;
 }
 
@@ -566,11 +561,11 @@ bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
 	gq_hold_log_end("pass");
 	gq_throttle_pass_end();
 	_plan_clear(plan);
-	undone = !gq_state_acts();
+	gq_state_set_observe_undone(!gq_state_acts());
 	return kick;
 }
 
-void gq_write_plan_started(const gq_write_plan_t *plan)
+void gq_write_plan_note_started(const gq_write_plan_t *plan)
 {
 	job_record_t *job_ptr;
 	int i;

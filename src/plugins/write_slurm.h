@@ -60,7 +60,8 @@ typedef struct {
  * it.  Observe: none of it (kept in w->would); instead what gpuquota
  * wrote before is undone (GQ_WRITE_UNDO): on a job it holds (its mark,
  * gq_read_held, as for a job that left the pools), and on the first pass
- * in observe mode on every job of the pools with a priority.  A job that
+ * in observe mode (gq_state_observe_undone false) on every job of the
+ * pools with a priority.  A job that
  * left the pools is answered as in enforce (GQ_WRITE_LEFT: an undo too).
  * Called by gq_write_decide.  Reads only.
  */
@@ -133,7 +134,7 @@ bool gq_write_planned(gq_write_plan_t *plan, const gq_pools_t *pools,
  * the plan was made (gq_state_job_started: a planned hold on it means the
  * pass is stale).  O(jobs planned).
  */
-void gq_write_plan_started(const gq_write_plan_t *plan);
+void gq_write_plan_note_started(const gq_write_plan_t *plan);
 
 void gq_write_plan_free(gq_write_plan_t *plan);
 

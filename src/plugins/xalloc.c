@@ -9,6 +9,8 @@
 #include "shared/slurm_compat.h"
 #include "plugins/xalloc.h"
 
+/* The tests' failure hook (xalloc.h), their one global: -1 in
+ * slurmctld, where nothing writes it; no lock (tests are one thread). */
 int gq_xalloc_fail_at = -1;
 
 /* Slurm's try_xmalloc with the tests' failure on the Nth call. */

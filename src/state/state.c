@@ -403,6 +403,16 @@ bool gq_state_view_acts(void)
 	return gq_state_acts() && _state.view_acts;
 }
 
+bool gq_state_observe_undone(void)
+{
+	return _state.observe_undone;
+}
+
+void gq_state_set_observe_undone(bool undone)
+{
+	_state.observe_undone = undone;
+}
+
 int gq_state_budget_window(void)
 {
 	return _state.config ? _state.config->settings.requeue_budget_window :

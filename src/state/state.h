@@ -84,6 +84,9 @@ typedef struct {
 	bool view_stale;	/* `view` was made for an older config */
 	bool view_acts;		/* `view` was published in enforce mode:
 				 * its answers' holds were written */
+	bool observe_undone;	/* the last pass that wrote ran in observe
+				 * mode: gpuquota's writes are undone on
+				 * every job of the pools */
 	uint64_t published;	/* views published so far: a reader that
 				 * keeps something of `view` knows it is new */
 	bool victims_wanted;	/* a job of `view` needs victims
@@ -349,6 +352,17 @@ bool gq_state_acts(void);
  * the freed GPUs.  Caller holds the state lock.
  */
 bool gq_state_view_acts(void);
+
+/*
+ * Observe mode's undo (docs/MODEL.md "Observe mode"): has a pass written
+ * in observe mode since the plugin's init or since a pass in enforce
+ * mode?  While false, a pass in observe mode gives back what gpuquota
+ * wrote on every job of the pools; after it, only on the jobs it holds.
+ * The pass thread sets it after each pass that writes
+ * (!gq_state_acts()); init clears it.  Caller holds the state lock.
+ */
+bool gq_state_observe_undone(void);
+void gq_state_set_observe_undone(bool undone);
 
 /* settings.requeue_budget_window of the current configuration (seconds;
  * GQ_DEFAULT_BUDGET_WINDOW without one).  Caller holds the lock. */

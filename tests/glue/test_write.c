@@ -439,6 +439,17 @@ static void _one_pool_pass(const char *path)
 	gq_write_pass(gq_state()->view, gq_state_spare(), 100);
 }
 
+/* A mode test's end: the state cleared and unlocked, both files gone. */
+static void _mode_done(char *fo, char *fe)
+{
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(fo);
+	unlink(fe);
+	free(fo);
+	free(fe);
+}
+
 /*
  * Observe mode decides as enforce does and writes none of it.  The
  * one-pool case: team-a (q 1, L 1) runs 1 GPU, so its job 9 would hold
@@ -486,12 +497,7 @@ START_TEST(observe_writes_nothing_enforce_holds)
 	ck_assert(!gq_read_held(j9));
 	ck_assert_int_ne(j9->state_reason, WAIT_HELD);
 	ck_assert_uint_eq(find_job_record(10)->priority, 1);
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(fo);
-	unlink(fe);
-	free(fo);
-	free(fe);
+	_mode_done(fo, fe);
 }
 END_TEST
 
@@ -531,12 +537,49 @@ START_TEST(observe_plan_undoes_enforce)
 				       gq_state()->view, 100), 0);
 	ck_assert_int_eq(plan.n, 0);
 	gq_write_plan_free(&plan);
-	gq_state_clear();
-	gq_state_unlock();
-	unlink(fo);
-	unlink(fe);
-	free(fo);
-	free(fe);
+	_mode_done(fo, fe);
+}
+END_TEST
+
+/* A pass in the mode of `path` on the one-pool case, job 10's priority
+ * set to `prio` before it; 10's priority after it.  Caller holds the
+ * state lock. */
+static uint32_t _pass_from(const char *path, uint32_t prio)
+{
+	find_job_record(10)->priority = prio;
+	_one_pool_pass(path);
+	return find_job_record(10)->priority;
+}
+
+/*
+ * Observe mode gives back what gpuquota wrote on every job of the pools
+ * once, on its first pass, and again after each switch from enforce.
+ * The one-pool case: team-b's job 10 (1 GPU, quota 2: in quota).  Its
+ * priority 5 stands for multifactor's, given by priority_p_set between
+ * passes.  1st observe pass: undone, 5 -> 1 (no multifactor here), and
+ * the state notes it.  2nd: 5 kept, not undone again.  Enforce: 10 gets
+ * its band (> 1), the note cleared.  Observe again: undone, 5 -> 1, 9's
+ * enforce hold lifted.  Then 5 kept again.
+ */
+START_TEST(observe_undoes_once_per_switch)
+{
+	char *fo = write_temp(one_pool_observe), *fe = write_temp(one_pool);
+
+	glue_jobs_reset();
+	_one_pool_records();
+	gq_state_lock();
+	ck_assert(!gq_state_observe_undone());
+	ck_assert_uint_eq(_pass_from(fo, 5), 1);
+	ck_assert(gq_state_observe_undone());
+	ck_assert_uint_eq(_pass_from(fo, 5), 5);
+	ck_assert_uint_gt(_pass_from(fe, 5), 1);
+	ck_assert_uint_eq(find_job_record(9)->priority, 0);
+	ck_assert(!gq_state_observe_undone());
+	ck_assert_uint_eq(_pass_from(fo, 5), 1);
+	ck_assert(!gq_read_held(find_job_record(9)));
+	ck_assert(gq_state_observe_undone());
+	ck_assert_uint_eq(_pass_from(fo, 5), 5);
+	_mode_done(fo, fe);
 }
 END_TEST
 
@@ -597,6 +640,7 @@ Suite *glue_write_suite(void)
 	tc = tcase_create("mode");
 	tcase_add_test(tc, observe_writes_nothing_enforce_holds);
 	tcase_add_test(tc, observe_plan_undoes_enforce);
+	tcase_add_test(tc, observe_undoes_once_per_switch);
 	tcase_add_test(tc, observe_gives_array_throttle_back);
 	suite_add_tcase(s, tc);
 	return s;

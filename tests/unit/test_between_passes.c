@@ -91,7 +91,7 @@ static gq_view_t *limit_pass(bool k_eligible)
  * and M's hold.  Between its holds team-x's job 4 ends and Slurm starts M
  * with the old priority.  Published as planned, K and J would run beside
  * M: 3 > L 2.  The glue tells the state of M's start
- * (gq_write_plan_started): the pass publishes nothing and is made again.
+ * (gq_write_plan_note_started): the pass publishes nothing and is made again.
  * A start of J, which the pass does not hold, changes nothing it counted
  * (J was counted waiting, and runs within L): that pass is published.
  */

@@ -18,6 +18,7 @@
 #include "plugins/state_files.h"
 
 #define GQ_USAGE_SAVE_EVERY 30	/* seconds: what a crash may lose */
+#define GQ_METRICS_WRITE_EVERY 2	/* seconds: how stale the file may be */
 
 /*
  * The files' paths and their writers' memory.  No lock: the paths are
@@ -33,6 +34,7 @@ static struct state_files {
 	char *ledger_path;	/* gpuquota-ledger */
 	char *running_path;	/* gpuquota-running.json */
 	bool metrics_failing;	/* the last write failed (logged once) */
+	double metrics_written;	/* when it was last written */
 	int64_t usage_saved;	/* when it was last written */
 	gq_metrics_t metrics_snap;	/* the metrics being written */
 } files;
@@ -161,10 +163,16 @@ void gq_files_record_pass(gq_pass_rec_t *r)
 	r->at = now;
 	gq_state_lock();
 	gq_metrics_pass(gq_state_metrics(), r);
+	gq_state_unlock();
+	/* a clock stepped back writes at once */
+	if (!files.metrics_path ||
+	    (now >= files.metrics_written &&
+	     now - files.metrics_written < GQ_METRICS_WRITE_EVERY))
+		return;
+	files.metrics_written = now;
+	gq_state_lock();
 	files.metrics_snap = *gq_state_metrics();
 	gq_state_unlock();
-	if (!files.metrics_path)
-		return;
 	if (gq_metrics_file_write(&files.metrics_snap, files.metrics_path, now,
 				  err, sizeof(err))) {
 		if (!files.metrics_failing)

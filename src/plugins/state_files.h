@@ -33,9 +33,12 @@ void gq_files_save_usage(bool now);
 
 /*
  * Count a pass (or a re-hold) in the state's metrics (r->at is set to
- * now), then write the metrics file; a failed write is logged once, until
- * one succeeds.  Pass thread only.  Takes the state lock; caller holds no
- * lock.  O(metrics).
+ * now), then write the metrics file when GQ_METRICS_WRITE_EVERY seconds
+ * passed since the last write (passes come as often as every half
+ * second; the file keeps the last 1 024 passes, so none is lost to a
+ * reader); a failed write is logged once, until one succeeds.  Pass
+ * thread only.  Takes the state lock; caller holds no lock.  O(metrics)
+ * per write.
  */
 void gq_files_record_pass(gq_pass_rec_t *r);
 

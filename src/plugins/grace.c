@@ -30,8 +30,13 @@ static struct {
 
 void gq_grace_note(job_record_t *job_ptr, time_t now)
 {
-	gq_grace_job_t j = gq_grace_victim_of(job_ptr);
+	gq_grace_job_t j;
 
+	/* never preempted: no victim (gq_grace_end), and the walk of every
+	 * job reads no more of it */
+	if (!job_ptr->preempt_time)
+		return;
+	j = gq_grace_victim_of(job_ptr);
 	if (!gq_grace_over(&j, now))
 		return;
 	/* out of memory: requeued by Slurm's own check, or the next pass */

@@ -598,6 +598,11 @@ static int _read_jobs(gq_read_t *r, const gq_pools_t *p, time_t now)
 	gq_state_leaving_begin();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)) && !rc) {
+		/* a job that ended and completed is no victim: most of the
+		 * list is such jobs (MinJobAge), read no further */
+		if (IS_JOB_FINISHED(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
+		    gq_state_inflight_read())
+			continue;
 		_note_victim(job_ptr, now);
 		if (_active(job_ptr) && (k = gq_read_pool(p, job_ptr)) >= 0)
 			rc = _read_pass_job(r, job_ptr, k, now);

@@ -266,6 +266,10 @@ def main():
 		"main_max_us": sd.get("main_max_cycle"),
 		"main_cycles": sd.get("main_total_cycles"),
 		"bf_mean_us": sd.get("bf_mean_cycle"),
+		# RPCs served in the window (sdiag), all types; absent before
+		"rpc_count": sum(c for c, _ in sd["rpc"].values()) if "rpc" in sd else None,
+		"rpc_s": sum(t for _, t in sd["rpc"].values()) / 1e6 if "rpc" in sd else None,
+		"rpc": sd.get("rpc"),
 		"cpu_s": ctld["cpu_s"],
 		"vmhwm_mib": ctld["vmhwm_kib"] / 1024.0,
 		"metrics_file": pj["file_seen"],

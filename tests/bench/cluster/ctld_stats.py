@@ -1,6 +1,7 @@
 """Owns what the benchmark reads about slurmctld itself: sdiag's scheduler
-cycle statistics (reset with `sdiag -r` at the start of the measured window)
-and the controller process's CPU seconds and peak RSS from /proc."""
+cycle statistics and RPCs by type (reset with `sdiag -r` at the start of
+the measured window) and the controller process's CPU seconds and peak RSS
+from /proc."""
 import os
 import re
 import subprocess
@@ -13,9 +14,13 @@ def sdiag_reset():
 
 
 def sdiag():
-	"""Main-cycle mean/max, backfill mean (microseconds), cycle counts."""
+	"""Main-cycle mean/max, backfill mean (microseconds), cycle counts;
+	"rpc": {message type: [count, total microseconds]}."""
 	out = subprocess.run(["sdiag"], check=True, capture_output=True, text=True).stdout
-	res = {}
+	res = {"rpc": {}}
+	for m in re.finditer(r"^\s*([A-Z_]+)\s+\(\s*\d+\)\s+count:(\d+)\s+ave_time:\d+\s+total_time:(\d+)",
+			     out, re.M):
+		res["rpc"][m.group(1)] = [int(m.group(2)), int(m.group(3))]
 	section = None
 	for line in out.splitlines():
 		s = line.strip()

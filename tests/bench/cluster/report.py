@@ -109,6 +109,8 @@ COST_ROWS = [
 	("slurmctld CPU per second of window", "cpu_per_s", "n3", 1.10),
 	("slurmctld CPU seconds (window)", "cpu_s", "s", None),
 	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None),
+	("RPCs served (sdiag, all types)", "rpc_count", "n", None),
+	("RPC time (sdiag total_time, all types)", "rpc_s", "s", None),
 	("sbatch latency p50", "sbatch_s.p50", "s", None),
 	("squeue latency p50", "squeue_s.p50", "s", None),
 	("submit throughput, storm of held submits (sbatch/s)", "storm_sbatch_per_s", "/s", None),

@@ -156,6 +156,32 @@ START_TEST(backstop_missing)
 END_TEST
 
 /*
+ * The configuration of the plan_pools tests: pools a100 and h100; team-a
+ * limited to 4 in a100 and 2 in h100; team-b limited to 3 in a100 and not
+ * in h100.  Each project has one account of its name.
+ */
+static char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
+static gq_pool_numbers_t team_a_pools[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
+			 team_b_pools[2] = { { 0, 1, 3 },
+					     { 0, 1, GQ_NO_LIMIT } };
+static gq_pool_cfg_t team_pools[2] = { { .name = "a100" },
+				       { .name = "h100" } };
+static gq_project_cfg_t teams[2] = {
+	{ .name = "team-a", .by_pool = team_a_pools, .department = -1,
+	  .accounts = acc_a, .naccounts = 1 },
+	{ .name = "team-b", .by_pool = team_b_pools, .department = -1,
+	  .accounts = acc_b, .naccounts = 1 },
+};
+
+static gq_config_t teams_config(void)
+{
+	gq_config_t cfg = { .projects = teams, .nprojects = 2,
+			    .pools = team_pools, .npools = 2 };
+
+	return cfg;
+}
+
+/*
  * With pools, Slurm's GrpTRES counts the GPUs of every partition, so the
  * limit sync sets is the sum of the pools' limits (gpuquota enforces each
  * pool's): team-a L {a100: 4, h100: 2} -> 6; team-b limited in a100 only
@@ -163,18 +189,7 @@ END_TEST
  */
 START_TEST(plan_pools_sum_limits)
 {
-	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
-	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
-			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
-	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
-	gq_project_cfg_t p[2] = {
-		{ .name = "team-a", .by_pool = na, .department = -1,
-		  .accounts = acc_a, .naccounts = 1 },
-		{ .name = "team-b", .by_pool = nb, .department = -1,
-		  .accounts = acc_b, .naccounts = 1 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
-			    .npools = 2 };
+	gq_config_t cfg = teams_config();
 	gq_acct_t have[2] = { { "team-a", "root", -1, NULL, 0 },
 			      { "team-b", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
@@ -259,19 +274,8 @@ END_TEST
  */
 START_TEST(plan_pools_typed_limits)
 {
-	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
 	char *types[2] = { "a100", NULL };
-	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
-			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
-	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
-	gq_project_cfg_t p[2] = {
-		{ .name = "team-a", .by_pool = na, .department = -1,
-		  .accounts = acc_a, .naccounts = 1 },
-		{ .name = "team-b", .by_pool = nb, .department = -1,
-		  .accounts = acc_b, .naccounts = 1 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
-			    .npools = 2 };
+	gq_config_t cfg = teams_config();
 	gq_acct_t have[2] = { { "team-a", "root", -1, "", 0 },
 			      { "team-b", "root", 3, "gres/gpu=3", 0 } };
 	gq_acct_t done[2] = { { "team-a", "root", 6,

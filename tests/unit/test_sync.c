@@ -66,6 +66,15 @@ static gq_config_t research_config(gq_dept_cfg_t *d, gq_project_cfg_t *p)
 	return cfg;
 }
 
+/* What slurmdbd has in plan_changes and plan_keeps_parents: research
+ * (under root, no limit), vision (under root, limit 2), search (under
+ * root, limit 3). */
+static const gq_acct_t research_have[3] = {
+	{ "research", "root", -1, NULL, 0 },
+	{ "vision", "root", 2, NULL, 0 },
+	{ "search", "root", 3, NULL, 0 },
+};
+
 /*
  * Config: department research (limit 10), project vision (research, no
  * limit), nlp (research, limit 6), search (accounts search and search-ci,
@@ -82,13 +91,10 @@ START_TEST(plan_changes)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
-			      { "vision", "root", 2, NULL, 0 },
-			      { "search", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &reparent, &plan),
-			 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, research_have, 3, "c1", &reparent,
+				      &plan), 0);
 	ck_assert_int_eq(plan.n, 7);
 	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
 	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set Parent=research");
@@ -230,14 +236,12 @@ START_TEST(plan_keeps_parents)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
-			      { "vision", "root", 2, NULL, 0 },
-			      { "search", "root", 3, NULL, 0 } };
 	char *notes[4] = { NULL };
 	gq_sync_opts_t opts = { .note = keep_note, .ctx = notes };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &opts, &plan), 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, research_have, 3, "c1", &opts,
+				      &plan), 0);
 	ck_assert_int_eq(plan.n, 6);
 	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
 	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set GrpTRES=gres/gpu=-1");

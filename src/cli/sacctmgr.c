@@ -317,12 +317,15 @@ static void _note(const char *line, void *ctx)
 	fprintf(stderr, "gpuquota: note: %s\n", line);
 }
 
-/* Print each command of plan, prefixed; 0, or 1 out of memory. */
-static int _print_plan(const gq_plan_t *plan, const char *prefix)
+/*
+ * Walk plan: print each command after prefix and, when run is set, run it
+ * and stop at a failure.  0, or 1 (out of memory or a failed command).
+ */
+static int _walk_plan(const gq_plan_t *plan, const char *prefix, bool run)
 {
-	int i;
+	int i, rc = 0;
 
-	for (i = 0; i < plan->n; i++) {
+	for (i = 0; i < plan->n && !rc; i++) {
 		char *s = gq_sync_cmd_str(&plan->cmds[i]);
 
 		if (!s) {
@@ -330,33 +333,14 @@ static int _print_plan(const gq_plan_t *plan, const char *prefix)
 			return 1;
 		}
 		printf("%ssacctmgr -i %s\n", prefix, s);
-		free(s);
-	}
-	return 0;
-}
-
-/* Run each command, stopping at a failure: 0, or 1. */
-static int _apply_plan(const gq_plan_t *plan)
-{
-	int i;
-
-	for (i = 0; i < plan->n; i++) {
-		char *s = gq_sync_cmd_str(&plan->cmds[i]);
-
-		if (!s) {
-			fprintf(stderr, "gpuquota: out of memory\n");
-			return 1;
-		}
-		printf("sacctmgr -i %s\n", s);
-		if (gq_sacctmgr_run(&plan->cmds[i])) {
+		if (run && gq_sacctmgr_run(&plan->cmds[i])) {
 			fprintf(stderr, "gpuquota: failed: sacctmgr -i %s\n",
 				s);
-			free(s);
-			return 1;
+			rc = 1;
 		}
 		free(s);
 	}
-	return 0;
+	return rc;
 }
 
 /* Ask on a terminal; stdin not one answers no. */
@@ -381,8 +365,8 @@ static int _run_plan(const gq_plan_t *plan, const char *cluster,
 		return 0;
 	}
 	if (flags->immediate)
-		return _apply_plan(plan);
-	if (_print_plan(plan, "would run: "))
+		return _walk_plan(plan, "", true);
+	if (_walk_plan(plan, "would run: ", false))
 		return 1;
 	if (flags->dry_run)
 		return 0;
@@ -390,7 +374,7 @@ static int _run_plan(const gq_plan_t *plan, const char *cluster,
 		printf("gpuquota: nothing applied; use -i to apply without asking\n");
 		return 0;
 	}
-	return _apply_plan(plan);
+	return _walk_plan(plan, "", true);
 }
 
 /*

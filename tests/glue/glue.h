@@ -1,6 +1,7 @@
 /*
  * glue.h - the glue tests' fake slurmctld: job records as slurmctld holds
- * them, in the job_list and job table that stubs.c stands in for.
+ * them, in the job_list and job table that stubs.c stands in for, and its
+ * log (log.c).
  */
 #ifndef GPUQUOTA_TEST_GLUE_H
 #define GPUQUOTA_TEST_GLUE_H
@@ -34,6 +35,12 @@ void glue_held_by_gpuquota(job_record_t *job_ptr, const char *text);
 /* priority/gpuquota's entry point (priority_gpuquota.c), as Slurm's
  * set_job_prio() calls it */
 uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
+
+/* slurmctld's log into a new file (info and up); free the returned path. */
+char *glue_log_to_file(void);
+
+/* How many lines of the log at path have `s`. */
+int glue_log_lines(const char *path, const char *s);
 
 Suite *glue_throttle_suite(void);
 Suite *glue_write_suite(void);

@@ -28,33 +28,6 @@ static const char pooled[] =
 	" \"gpu_quota\": {\"a100\": 2, \"h100\": 1},"
 	" \"over_quota_weight\": {\"h100\": 3}}]}\n";
 
-/* slurmctld's log into a new file (info and up); its path */
-static char *_log_to_file(void)
-{
-	log_options_t o = LOG_OPTS_INITIALIZER;
-	char *path = write_temp("");
-
-	o.stderr_level = LOG_LEVEL_QUIET;
-	o.syslog_level = LOG_LEVEL_QUIET;
-	o.logfile_level = LOG_LEVEL_INFO;
-	ck_assert_int_eq(log_init("glue", o, LOG_DAEMON, path), 0);
-	return path;
-}
-
-/* Does the log at path have a line with `s`? */
-static bool _logged(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "r");
-	char line[2048];
-	bool found = false;
-
-	ck_assert_ptr_nonnull(f);
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, s) != NULL;
-	fclose(f);
-	return found;
-}
-
 static void _rewrite(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -74,7 +47,7 @@ static void _rewrite(const char *path, const char *text)
 START_TEST(load_publishes_running_config)
 {
 	char dir[] = "/tmp/gq-load-XXXXXX", params[256], err[GQ_ERR_MAX];
-	char *cfg = write_temp(pooled), *log = _log_to_file(), *file;
+	char *cfg = write_temp(pooled), *log = glue_log_to_file(), *file;
 	gq_running_t r;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -83,7 +56,7 @@ START_TEST(load_publishes_running_config)
 	slurm_conf.priority_params = xstrdup(params);
 	gq_files_init(dir);
 	ck_assert_int_eq(gq_load_config(false), 0);
-	ck_assert(_logged(log, "team-a(a100:quota=2,weight=1;h100:quota=1,weight=3)"));
+	ck_assert(glue_log_lines(log, "team-a(a100:quota=2,weight=1;h100:quota=1,weight=3)"));
 	file = gq_running_file_path(dir);
 	ck_assert_msg(!gq_running_file_read(file, &r, err, sizeof(err)), "%s",
 		      err);

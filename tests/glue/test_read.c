@@ -20,33 +20,6 @@
 
 #define SAID "ordered as a job without a checkpoint"
 
-/* slurmctld's log into a new file (info and up); its path */
-static char *_log_to_file(void)
-{
-	log_options_t o = LOG_OPTS_INITIALIZER;
-	char *path = write_temp("");
-
-	o.stderr_level = LOG_LEVEL_QUIET;
-	o.syslog_level = LOG_LEVEL_QUIET;
-	o.logfile_level = LOG_LEVEL_INFO;
-	ck_assert_int_eq(log_init("glue", o, LOG_DAEMON, path), 0);
-	return path;
-}
-
-/* The lines of the log at `path` that say an ignored note. */
-static int _said(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int n = 0;
-
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, SAID) != NULL;
-	fclose(f);
-	return n;
-}
-
 /* A running job of team-a with `note` in its comment. */
 static job_record_t *_running(uint32_t id, const char *note)
 {
@@ -77,12 +50,12 @@ START_TEST(ignored_note_said_once_per_job)
 	for (i = 0; i < 200; i++)
 		j[i] = _running(1000 + i, "gpuquota-checkpoint=1@1");
 	part_list = list_create(NULL);
-	log = _log_to_file();
+	log = glue_log_to_file();
 	gq_state_lock();
 	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
 	for (pass = 0; pass < 3; pass++)
 		ck_assert_int_eq(gq_read_pass(gq_state_next(), 1000), 0);
-	ck_assert_int_eq(_said(log), 200);
+	ck_assert_int_eq(glue_log_lines(log, SAID), 200);
 	for (i = 100; i < 200; i++)
 		j[i]->job_state = JOB_COMPLETE;
 	for (pass = 0; pass < 2; pass++)
@@ -92,7 +65,7 @@ START_TEST(ignored_note_said_once_per_job)
 	j[0]->comment = xstrdup("gpuquota-checkpoint=1@2");
 	for (pass = 0; pass < 2; pass++)
 		ck_assert_int_eq(gq_read_pass(gq_state_next(), 1000), 0);
-	ck_assert_int_eq(_said(log), 201);
+	ck_assert_int_eq(glue_log_lines(log, SAID), 201);
 	gq_state_clear();
 	gq_state_unlock();
 	log_fini();

@@ -6,7 +6,7 @@
  * (cli/running_config.h: the running copy over the file on disk, the
  * line when they differ or the disk file is bad, the file on disk when
  * there is no running copy).  Refusal of links, FIFOs, owners and sizes:
- * test_trusted_file.c (running_refuses_bad_files).
+ * test_trusted_file.c (state_files_refuse_bad_files).
  */
 #include <check.h>
 #include <fcntl.h>

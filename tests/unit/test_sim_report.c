@@ -5,8 +5,8 @@
  * its jobs, time below the project's quota), the idle GPUs while jobs
  * waited split into fragmented and held, and the projects' GPUs over
  * time, the accounts no project lists folded into one row, and the
- * warning for a pool no job is in.  docs/DEVELOPING.md, "The
- * simulator", says what each counts.
+ * warning for a pool no job is in.  docs/SIMULATOR.md says what each
+ * counts.
  */
 #define _GNU_SOURCE
 #include <check.h>

@@ -66,6 +66,15 @@ static gq_config_t research_config(gq_dept_cfg_t *d, gq_project_cfg_t *p)
 	return cfg;
 }
 
+/* What slurmdbd has in plan_changes and plan_keeps_parents: research
+ * (under root, no limit), vision (under root, limit 2), search (under
+ * root, limit 3). */
+static const gq_acct_t research_have[3] = {
+	{ "research", "root", -1, NULL, 0 },
+	{ "vision", "root", 2, NULL, 0 },
+	{ "search", "root", 3, NULL, 0 },
+};
+
 /*
  * Config: department research (limit 10), project vision (research, no
  * limit), nlp (research, limit 6), search (accounts search and search-ci,
@@ -82,13 +91,10 @@ START_TEST(plan_changes)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
-			      { "vision", "root", 2, NULL, 0 },
-			      { "search", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &reparent, &plan),
-			 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, research_have, 3, "c1", &reparent,
+				      &plan), 0);
 	ck_assert_int_eq(plan.n, 7);
 	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
 	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set Parent=research");
@@ -156,6 +162,32 @@ START_TEST(backstop_missing)
 END_TEST
 
 /*
+ * The configuration of the plan_pools tests: pools a100 and h100; team-a
+ * limited to 4 in a100 and 2 in h100; team-b limited to 3 in a100 and not
+ * in h100.  Each project has one account of its name.
+ */
+static char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
+static gq_pool_numbers_t team_a_pools[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
+			 team_b_pools[2] = { { 0, 1, 3 },
+					     { 0, 1, GQ_NO_LIMIT } };
+static gq_pool_cfg_t team_pools[2] = { { .name = "a100" },
+				       { .name = "h100" } };
+static gq_project_cfg_t teams[2] = {
+	{ .name = "team-a", .by_pool = team_a_pools, .department = -1,
+	  .accounts = acc_a, .naccounts = 1 },
+	{ .name = "team-b", .by_pool = team_b_pools, .department = -1,
+	  .accounts = acc_b, .naccounts = 1 },
+};
+
+static gq_config_t teams_config(void)
+{
+	gq_config_t cfg = { .projects = teams, .nprojects = 2,
+			    .pools = team_pools, .npools = 2 };
+
+	return cfg;
+}
+
+/*
  * With pools, Slurm's GrpTRES counts the GPUs of every partition, so the
  * limit sync sets is the sum of the pools' limits (gpuquota enforces each
  * pool's): team-a L {a100: 4, h100: 2} -> 6; team-b limited in a100 only
@@ -163,18 +195,7 @@ END_TEST
  */
 START_TEST(plan_pools_sum_limits)
 {
-	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
-	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
-			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
-	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
-	gq_project_cfg_t p[2] = {
-		{ .name = "team-a", .by_pool = na, .department = -1,
-		  .accounts = acc_a, .naccounts = 1 },
-		{ .name = "team-b", .by_pool = nb, .department = -1,
-		  .accounts = acc_b, .naccounts = 1 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
-			    .npools = 2 };
+	gq_config_t cfg = teams_config();
 	gq_acct_t have[2] = { { "team-a", "root", -1, NULL, 0 },
 			      { "team-b", "root", 3, NULL, 0 } };
 	gq_plan_t plan;
@@ -215,14 +236,12 @@ START_TEST(plan_keeps_parents)
 	gq_dept_cfg_t d[1];
 	gq_project_cfg_t p[3];
 	gq_config_t cfg = research_config(d, p);
-	gq_acct_t have[3] = { { "research", "root", -1, NULL, 0 },
-			      { "vision", "root", 2, NULL, 0 },
-			      { "search", "root", 3, NULL, 0 } };
 	char *notes[4] = { NULL };
 	gq_sync_opts_t opts = { .note = keep_note, .ctx = notes };
 	gq_plan_t plan;
 
-	ck_assert_int_eq(gq_sync_plan(&cfg, have, 3, "c1", &opts, &plan), 0);
+	ck_assert_int_eq(gq_sync_plan(&cfg, research_have, 3, "c1", &opts,
+				      &plan), 0);
 	ck_assert_int_eq(plan.n, 6);
 	ck_cmd(&plan.cmds[0], "modify account where name=research cluster=c1 set GrpTRES=gres/gpu=10");
 	ck_cmd(&plan.cmds[1], "modify account where name=vision cluster=c1 set GrpTRES=gres/gpu=-1");
@@ -259,19 +278,8 @@ END_TEST
  */
 START_TEST(plan_pools_typed_limits)
 {
-	char *acc_a[] = { "team-a" }, *acc_b[] = { "team-b" };
 	char *types[2] = { "a100", NULL };
-	gq_pool_numbers_t na[2] = { { 4, 1, 4 }, { 2, 1, 2 } },
-			  nb[2] = { { 0, 1, 3 }, { 0, 1, GQ_NO_LIMIT } };
-	gq_pool_cfg_t pools[2] = { { .name = "a100" }, { .name = "h100" } };
-	gq_project_cfg_t p[2] = {
-		{ .name = "team-a", .by_pool = na, .department = -1,
-		  .accounts = acc_a, .naccounts = 1 },
-		{ .name = "team-b", .by_pool = nb, .department = -1,
-		  .accounts = acc_b, .naccounts = 1 },
-	};
-	gq_config_t cfg = { .projects = p, .nprojects = 2, .pools = pools,
-			    .npools = 2 };
+	gq_config_t cfg = teams_config();
 	gq_acct_t have[2] = { { "team-a", "root", -1, "", 0 },
 			      { "team-b", "root", 3, "gres/gpu=3", 0 } };
 	gq_acct_t done[2] = { { "team-a", "root", 6,

@@ -329,40 +329,23 @@ static int _usage_read(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-START_TEST(usage_refuses_bad_files)
-{
-	char *good = _at("good"), *path = gq_usage_file_path(dir);
-
-	_write(good, "{\"version\": 1, \"written_at\": 1000, \"usage\": []}\n",
-	       0600);
-	_each_bad_refused(path, good, GQ_USAGE_FILE_BOUND, _usage_read);
-	free(good);
-	free(path);
-}
-END_TEST
+static gq_metrics_t metrics;	/* 75 kB: not on the stack */
 
 static int _metrics_read(const char *path, char *err, size_t errlen)
 {
-	static gq_metrics_t m;	/* 75 kB: not on the stack */
 	double at;
 
-	return gq_metrics_file_read(path, &m, &at, err, errlen);
+	return gq_metrics_file_read(path, &metrics, &at, err, errlen);
 }
 
-START_TEST(metrics_refuses_bad_files)
+static void _metrics_good(const char *path)
 {
-	static gq_metrics_t m;
-	char *good = _at("good"), *path = gq_metrics_file_path(dir);
 	char err[256];
 
-	gq_metrics_init(&m, 1000);
-	ck_assert_int_eq(gq_metrics_file_write(&m, good, 1000, err,
+	gq_metrics_init(&metrics, 1000);
+	ck_assert_int_eq(gq_metrics_file_write(&metrics, path, 1000, err,
 					       sizeof(err)), 0);
-	_each_bad_refused(path, good, GQ_METRICS_FILE_BOUND, _metrics_read);
-	free(good);
-	free(path);
 }
-END_TEST
 
 static int _running_read(const char *path, char *err, size_t errlen)
 {
@@ -373,14 +356,39 @@ static int _running_read(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-/* The running configuration's file (bound 24 MiB + 64 KiB). */
-START_TEST(running_refuses_bad_files)
-{
-	char *good = _at("good"), *path = gq_running_file_path(dir);
+/* A reader of one state file: its place, a good file, its bound. */
+static const struct {
+	char *(*path)(const char *dir);
+	const char *good;		/* the good file's text, or NULL */
+	void (*write_good)(const char *path);	/* when good is NULL */
+	size_t bound;
+	int (*read)(const char *path, char *err, size_t errlen);
+} readers[] = {
+	{ gq_usage_file_path,
+	  "{\"version\": 1, \"written_at\": 1000, \"usage\": []}\n", NULL,
+	  GQ_USAGE_FILE_BOUND, _usage_read },
+	{ gq_metrics_file_path, NULL, _metrics_good, GQ_METRICS_FILE_BOUND,
+	  _metrics_read },
+	/* the running configuration's file (bound 24 MiB + 64 KiB) */
+	{ gq_running_file_path,
+	  "{\"version\": 1, \"text\": \"{}\", \"hash\": \"08f44b07b5901a25\", \"loaded_at\": 1000}\n",
+	  NULL, GQ_RUNNING_FILE_BOUND, _running_read },
+};
 
-	_write(good, "{\"version\": 1, \"text\": \"{}\", \"hash\": \"08f44b07b5901a25\", \"loaded_at\": 1000}\n",
-	       0600);
-	_each_bad_refused(path, good, GQ_RUNNING_FILE_BOUND, _running_read);
+/*
+ * The usage file, the metrics file and the running configuration's file
+ * (one loop iteration each, in the order of readers): each bad kind
+ * refused, -1, with the file named.
+ */
+START_TEST(state_files_refuse_bad_files)
+{
+	char *good = _at("good"), *path = readers[_i].path(dir);
+
+	if (readers[_i].good)
+		_write(good, readers[_i].good, 0600);
+	else
+		readers[_i].write_good(good);
+	_each_bad_refused(path, good, readers[_i].bound, readers[_i].read);
 	free(good);
 	free(path);
 }
@@ -424,9 +432,8 @@ Suite *trusted_file_suite(void)
 	tcase_add_test(tc, helper_lines);
 	tcase_add_test(tc, ledger_refuses_bad_files);
 	tcase_add_test(tc, ledger_append_never_through_a_link);
-	tcase_add_test(tc, usage_refuses_bad_files);
-	tcase_add_test(tc, metrics_refuses_bad_files);
-	tcase_add_test(tc, running_refuses_bad_files);
+	tcase_add_loop_test(tc, state_files_refuse_bad_files, 0,
+			    sizeof(readers) / sizeof(readers[0]));
 	tcase_add_test(tc, atomic_write_never_through_a_link);
 	suite_add_tcase(s, tc);
 	return s;

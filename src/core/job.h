@@ -137,4 +137,14 @@ typedef struct {
 	int place_first, place_n;	/* its GPUs per node (placement) */
 } gq_job_t;
 
+/* May this job take victims: pending, not held, not patient, in the
+ * in-quota or fair-share band?  O(1). */
+static inline bool gq_job_may_reclaim(const gq_job_t *job)
+{
+	return job->in.state == GQ_JOB_PENDING && !job->hold &&
+	       !job->patient &&
+	       (job->band == GQ_BAND_IN_QUOTA ||
+		job->band == GQ_BAND_FAIR_SHARE);
+}
+
 #endif

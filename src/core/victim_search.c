@@ -14,14 +14,6 @@
 #include "core/victim_search.h"
 #include "core/pass.h"
 
-bool gq_job_may_reclaim(const gq_job_t *job)
-{
-	return job->in.state == GQ_JOB_PENDING && !job->hold &&
-	       !job->patient &&
-	       (job->band == GQ_BAND_IN_QUOTA ||
-		job->band == GQ_BAND_FAIR_SHARE);
-}
-
 /* The open nodes `group` may use that have idle GPUs, into n (room for
  * nodes->nnodes); returns how many.  O(nodes). */
 static int _idle_nodes(const gq_nodes_t *nodes, uint32_t group,
@@ -39,12 +31,18 @@ static int _idle_nodes(const gq_nodes_t *nodes, uint32_t group,
 	return m;
 }
 
+/* Does the job fit the idle GPUs of its open nodes, `late` of them taken
+ * already by jobs added since the pass?  O(nodes). */
 static bool _fits_idle(const gq_nodes_t *nodes, const gq_job_t *job,
-		       gq_node_idle_t *scratch)
+		       uint64_t late, gq_node_idle_t *scratch)
 {
-	int m = _idle_nodes(nodes, job->in.node_group, scratch);
+	int i, m = _idle_nodes(nodes, job->in.node_group, scratch);
+	uint64_t idle = 0;
 
-	return gq_fits_idle(job->in.gpus, job->in.gpus_per_node,
+	for (i = 0; i < m; i++)
+		idle += scratch[i].idle;
+	return late + job->in.gpus <= idle &&
+	       gq_fits_idle(job->in.gpus, job->in.gpus_per_node,
 			    job->in.nodes, scratch, m);
 }
 
@@ -68,7 +66,8 @@ static void _note_shape(gq_shape_t *s, const gq_job_t *job)
 	s->node_group = job->in.node_group;
 }
 
-bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id)
+bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
+			       uint64_t *late)
 {
 	const gq_pass_t *pass = gq_view_pass(v);
 	const gq_job_t *job = gq_view_job(v, id);
@@ -82,8 +81,9 @@ bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id)
 		return true;
 	if (!(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
 		return true;	/* cannot tell: let Slurm look */
-	fits = _fits_idle(&pass->nodes, job, scratch);
+	fits = _fits_idle(&pass->nodes, job, *late, scratch);
 	free(scratch);
+	*late += job->in.gpus;
 	return !fits;
 }
 
@@ -109,7 +109,7 @@ bool gq_view_wants_victims(const gq_view_t *v)
 		else if (!scratch &&
 			 !(scratch = malloc(sizeof(*scratch) * nodes->nnodes)))
 			wants = true;	/* cannot tell: let Slurm look */
-		else if (!_fits_idle(nodes, job, scratch))
+		else if (!_fits_idle(nodes, job, 0, scratch))
 			wants = true;
 		else {
 			_note_shape(&last, job);
@@ -130,9 +130,10 @@ bool gq_pools_wants_victims(const gq_pools_t *p)
 	return false;
 }
 
-bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id)
+bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id,
+				uint64_t *late)
 {
 	int k = p ? gq_pools_find(p, id) : -1;
 
-	return k >= 0 && gq_view_job_wants_victims(p->view[k], id);
+	return k >= 0 && gq_view_job_wants_victims(p->view[k], id, late);
 }

@@ -27,17 +27,17 @@
  */
 #define GQ_SEARCH_AFTER 5
 
-/* May this job take victims: pending, not held, not patient, in the
- * in-quota or fair-share band?  O(1). */
-bool gq_job_may_reclaim(const gq_job_t *job);
-
 /*
- * Does job `id` of the view need victims: it may reclaim, and it cannot
- * start on the idle GPUs of the open nodes it may use, or it has waited
- * GQ_SEARCH_AFTER seconds or more.  True without placement (no nodes
- * given): gpuquota cannot tell.  O(nodes).
+ * Does job `id`, added to the view after its pass, need victims: it may
+ * reclaim, and it cannot start on the idle GPUs of the open nodes it may
+ * use, or it has waited GQ_SEARCH_AFTER seconds or more.  *late counts
+ * the GPUs of such jobs added since the pass: they take idle GPUs first
+ * (their sum over all open nodes, a bound), and this job's are added to
+ * it.  True without placement (no nodes given): gpuquota cannot tell.
+ * O(nodes).
  */
-bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id);
+bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
+			       uint64_t *late);
 
 /*
  * Does any job of the view need victims (gq_view_job_wants_victims)?
@@ -50,6 +50,7 @@ bool gq_view_wants_victims(const gq_view_t *v);
 /* The same over every pool's view (false for NULL), and for job `id` in
  * the pool that holds it. */
 bool gq_pools_wants_victims(const gq_pools_t *p);
-bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id);
+bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id,
+				uint64_t *late);
 
 #endif

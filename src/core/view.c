@@ -18,7 +18,6 @@
 #include "core/reclaim.h"
 #include "core/patience.h"
 #include "core/room.h"
-#include "core/victim_search.h"
 #include "core/waits.h"
 #include "core/view.h"
 #include "core/view_steps.h"

@@ -26,7 +26,7 @@ static struct {
 	uint32_t *rebuilt;	/* warned before a restart: kept again after
 				 * the first pass */
 	int nrebuilt, rebuilt_cap;
-} _found;
+} grace_found;
 
 void gq_grace_note(job_record_t *job_ptr, time_t now)
 {
@@ -40,10 +40,10 @@ void gq_grace_note(job_record_t *job_ptr, time_t now)
 	if (!gq_grace_over(&j, now))
 		return;
 	/* out of memory: requeued by Slurm's own check, or the next pass */
-	if (gq_xgrow(&_found.due, _found.ndue, &_found.due_cap,
-		     sizeof(*_found.due)))
+	if (gq_xgrow(&grace_found.due, grace_found.ndue, &grace_found.due_cap,
+		     sizeof(*grace_found.due)))
 		return;
-	_found.due[_found.ndue++] = job_ptr->job_id;
+	grace_found.due[grace_found.ndue++] = job_ptr->job_id;
 }
 
 void gq_grace_rebuild_note(job_record_t *job_ptr)
@@ -54,10 +54,10 @@ void gq_grace_rebuild_note(job_record_t *job_ptr)
 		    &j, gq_facts_warned_comment(job_ptr->system_comment)))
 		return;
 	/* out of memory: its warned record stands */
-	if (gq_xgrow(&_found.rebuilt, _found.nrebuilt, &_found.rebuilt_cap,
-		     sizeof(*_found.rebuilt)))
+	if (gq_xgrow(&grace_found.rebuilt, grace_found.nrebuilt, &grace_found.rebuilt_cap,
+		     sizeof(*grace_found.rebuilt)))
 		return;
-	_found.rebuilt[_found.nrebuilt++] = job_ptr->job_id;
+	grace_found.rebuilt[grace_found.nrebuilt++] = job_ptr->job_id;
 }
 
 /* the warned victim `id` kept in the state, or -1.  O(warned). */
@@ -225,16 +225,16 @@ void gq_grace_requeue(void)
 	gq_state_lock();
 	nwarned = gq_state_nwarned();
 	gq_state_unlock();
-	if (!_found.ndue && !nwarned && !_found.nrebuilt)
+	if (!grace_found.ndue && !nwarned && !grace_found.nrebuilt)
 		return;
 	lock_slurmctld(locks);
 	gq_state_lock();
-	for (i = 0; i < _found.nrebuilt; i++)
-		_keep_again(_found.rebuilt[i]);
-	_found.nrebuilt = 0;
+	for (i = 0; i < grace_found.nrebuilt; i++)
+		_keep_again(grace_found.rebuilt[i]);
+	grace_found.nrebuilt = 0;
 	gq_state_unlock();
-	for (i = 0; i < _found.ndue; i++) {
-		job_record_t *job_ptr = find_job_record(_found.due[i]);
+	for (i = 0; i < grace_found.ndue; i++) {
+		job_record_t *job_ptr = find_job_record(grace_found.due[i]);
 		gq_grace_job_t j;
 
 		if (!job_ptr)
@@ -247,5 +247,5 @@ void gq_grace_requeue(void)
 	_settle_ended(now);
 	gq_state_unlock();
 	unlock_slurmctld(locks);
-	_found.ndue = 0;
+	grace_found.ndue = 0;
 }

@@ -242,7 +242,7 @@ static void _run_pass(void)
 					  .part = READ_LOCK } };
 	gq_pass_rec_t r = { 0 }, hold;
 	uint64_t epoch;
-	bool kick = false, ran = false, ok = false;
+	bool kick = false, ran = false, ok = false, searched;
 	int tries;
 
 	for (tries = 0; tries <= GQ_PASS_TRIES && !ok; tries++) {
@@ -256,6 +256,7 @@ static void _run_pass(void)
 		}
 		_lock_timed(&wr);
 		gq_state_lock();
+		searched = gq_state_victims_wanted();
 		if (!gq_state_config())
 			ran = false;
 		else if (whole)
@@ -265,10 +266,12 @@ static void _run_pass(void)
 		gq_state_unlock();
 		/*
 		 * A released job, or a reclaim that only this pass made
-		 * possible: ask for a scheduling pass now rather than at the
-		 * next sched_interval (60 s by default).
+		 * possible (a job now needs victims: Slurm's tries since
+		 * the last pass offered none, core/victim_search.h): ask
+		 * for a scheduling pass now rather than at the next
+		 * sched_interval (60 s by default).
 		 */
-		if (kick)
+		if (kick || (!searched && gq_state_victims_wanted()))
 			queue_job_scheduler();
 		_unlock_timed(&wr, &hold);
 		r.lock_hold_us += hold.lock_hold_us;

@@ -93,7 +93,7 @@ static struct {
 	/* _observed_before: pairs logged, the next one overwritten */
 	uint32_t pair[GQ_OBSERVED_PAIRS][2];
 	int next_pair;
-} _asked;
+} preempt_asks;
 
 /*
  * Reclaimed already and warned, in its grace time (gq_grace_in): its GPUs
@@ -121,16 +121,16 @@ static bool _waits_for_completing(uint32_t preemptor, time_t now)
 	gq_node_idle_t cg[GQ_COMPLETING_MAX];
 	int n;
 
-	if (preemptor == _asked.wait_id && now == _asked.wait_at)
-		return _asked.wait;
+	if (preemptor == preempt_asks.wait_id && now == preempt_asks.wait_at)
+		return preempt_asks.wait;
 	n = gq_state_completing_nodes(cg, GQ_COMPLETING_MAX);
-	_asked.wait_id = preemptor;
-	_asked.wait_at = now;
-	_asked.wait = gq_state_wait_coming_free(
+	preempt_asks.wait_id = preemptor;
+	preempt_asks.wait_at = now;
+	preempt_asks.wait = gq_state_wait_coming_free(
 		preemptor, n && gq_pools_fits_idle(gq_state_view(), preemptor,
 						   cg, n),
 		now);
-	return _asked.wait;
+	return preempt_asks.wait;
 }
 
 /*
@@ -155,11 +155,11 @@ static void _note_ends(int k)
 	if (!job_list || k < 0)
 		return;
 	if (k < GQ_NOTE_POOLS) {
-		if (_asked.seen_update[k] == last_job_update &&
-		    _asked.seen_view[k] == gq_state_published())
+		if (preempt_asks.seen_update[k] == last_job_update &&
+		    preempt_asks.seen_view[k] == gq_state_published())
 			return;
-		_asked.seen_update[k] = last_job_update;
-		_asked.seen_view[k] = gq_state_published();
+		preempt_asks.seen_update[k] = last_job_update;
+		preempt_asks.seen_view[k] = gq_state_published();
 	}
 	v = p->view[k];
 	for (i = 0; i < gq_view_njobs(v); i++) {
@@ -184,14 +184,14 @@ static void _note_ends(int k)
 /* Was the pair logged already (then true); else remembered. */
 static bool _observed_before(uint32_t preemptor, uint32_t victim)
 {
-	int i, *next = &_asked.next_pair;
+	int i, *next = &preempt_asks.next_pair;
 
 	for (i = 0; i < GQ_OBSERVED_PAIRS; i++)
-		if (_asked.pair[i][0] == preemptor &&
-		    _asked.pair[i][1] == victim)
+		if (preempt_asks.pair[i][0] == preemptor &&
+		    preempt_asks.pair[i][1] == victim)
 			return true;
-	_asked.pair[*next][0] = preemptor;
-	_asked.pair[*next][1] = victim;
+	preempt_asks.pair[*next][0] = preemptor;
+	preempt_asks.pair[*next][1] = victim;
 	*next = (*next + 1) % GQ_OBSERVED_PAIRS;
 	return false;
 }
@@ -274,7 +274,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		rc = false;
 	}
 	if (rc)
-		_asked.last_preemptor = preemptor->job_id;
+		preempt_asks.last_preemptor = preemptor->job_id;
 	gq_state_unlock();
 	return rc;
 }
@@ -346,7 +346,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 
 	gq_state_lock();
 	pools = gq_state_view();
-	if (!(er = gq_pools_job(pools, _asked.last_preemptor, &k)) ||
+	if (!(er = gq_pools_job(pools, preempt_asks.last_preemptor, &k)) ||
 	    !(ee = gq_view_job((v = pools->view[k]), victim->job_id))) {
 		gq_state_unlock();
 		return;

@@ -154,6 +154,7 @@ void gq_state_publish(void)
 	_state.published++;
 	_state.view_acts = gq_state_acts();
 	_victims_wanted(_state.view && _state.view->wants_victims);
+	_state.late_gpus = 0;
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -613,8 +614,7 @@ static void _since_read(uint32_t id, bool added)
 
 void gq_state_job_added(uint32_t id)
 {
-	if (!gq_state_victims_wanted() &&
-	    gq_pools_job_wants_victims(_state.view, id))
+	if (gq_pools_job_wants_victims(_state.view, id, &_state.late_gpus))
 		_victims_wanted(true);
 	_since_read(id, true);
 }
@@ -653,7 +653,8 @@ bool gq_state_pass_write(uint64_t epoch,
 		else if (added) {
 			added(_state.view, _state.since_read[i].id, arg);
 			if (gq_pools_job_wants_victims(
-				    _state.view, _state.since_read[i].id))
+				    _state.view, _state.since_read[i].id,
+				    &_state.late_gpus))
 				_victims_wanted(true);
 		}
 	_state.nsince_read = 0;

@@ -92,6 +92,9 @@ typedef struct {
 	bool victims_wanted;	/* a job of `view` needs victims
 				 * (victim_search.h): set under the lock,
 				 * read without it (gq_state_victims_wanted) */
+	uint64_t late_gpus;	/* GPUs of the jobs that may reclaim added
+				 * to `view` since it was published
+				 * (gq_view_job_wants_victims) */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	bool inflight_read;	/* rebuilt from Slurm's records (the first

@@ -16,11 +16,13 @@ static const char *two_teams =
 	"{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 4},"
 	" {\"name\": \"team-b\", \"gpu_quota\": 4}]}";
 
-static gq_view_t *loaded_view(const char *json, char **file)
+/* The state locked and two_teams loaded: its next view. */
+static gq_view_t *loaded_view(char **file)
 {
 	char err[GQ_ERR_MAX];
 
-	*file = write_temp(json);
+	gq_state_lock();
+	*file = write_temp(two_teams);
 	ck_assert_int_eq(gq_state_load(*file, err, sizeof(err)), 0);
 	return gq_state_next()->view[0];
 }
@@ -31,6 +33,14 @@ static void done(char *file)
 	gq_state_unlock();
 	unlink(file);
 	free(file);
+}
+
+/* Does job id want victims, alone of the jobs added since the pass? */
+static bool wants(const gq_view_t *v, uint32_t id)
+{
+	uint64_t late = 0;
+
+	return gq_view_job_wants_victims(v, id, &late);
 }
 
 /* Two nodes with `free0` and `free1` idle GPUs, at time 100. */
@@ -54,8 +64,7 @@ START_TEST(search_only_when_idle_gpus_do_not_fit)
 	char *f;
 	gq_view_t *v;
 
-	gq_state_lock();
-	v = loaded_view(two_teams, &f);
+	v = loaded_view(&f);
 	begin(v, 1, 2);
 	run(v, 20, "team-b", 3, 50);
 	run(v, 21, "team-b", 2, 50);
@@ -64,8 +73,8 @@ START_TEST(search_only_when_idle_gpus_do_not_fit)
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	ck_assert(gq_job_may_reclaim(gq_view_job(v, 10)));
 	ck_assert(gq_job_may_reclaim(gq_view_job(v, 11)));
-	ck_assert(!gq_view_job_wants_victims(v, 10));
-	ck_assert(!gq_view_job_wants_victims(v, 11));
+	ck_assert(!wants(v, 10));
+	ck_assert(!wants(v, 11));
 	ck_assert(!gq_view_wants_victims(v));
 
 	begin(v, 1, 2);
@@ -74,8 +83,8 @@ START_TEST(search_only_when_idle_gpus_do_not_fit)
 	pend(v, 10, "team-a", 1, 99);
 	add(v, "team-a", shaped(pending(12, 3, 99), 3, 1));
 	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert(!gq_view_job_wants_victims(v, 10));
-	ck_assert(gq_view_job_wants_victims(v, 12));
+	ck_assert(!wants(v, 10));
+	ck_assert(wants(v, 12));
 	ck_assert(gq_view_wants_victims(v));
 	done(f);
 }
@@ -94,16 +103,15 @@ START_TEST(closed_nodes_and_old_jobs)
 	gq_view_t *v;
 
 	ck_assert_int_eq(GQ_SEARCH_AFTER, 5);
-	gq_state_lock();
-	v = loaded_view(two_teams, &f);
+	v = loaded_view(&f);
 	begin(v, 1, 2);
 	gq_view_close_node(v, 1);
 	run(v, 20, "team-b", 5, 50);
 	pend(v, 10, "team-a", 1, 99);
 	pend(v, 11, "team-a", 2, 99);
 	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert(!gq_view_job_wants_victims(v, 10));
-	ck_assert(gq_view_job_wants_victims(v, 11));
+	ck_assert(!wants(v, 10));
+	ck_assert(wants(v, 11));
 
 	begin(v, 1, 2);
 	run(v, 20, "team-b", 5, 50);
@@ -130,8 +138,7 @@ START_TEST(no_placement_searches_for_reclaimers)
 	char *f;
 	gq_view_t *v;
 
-	gq_state_lock();
-	v = loaded_view(two_teams, &f);
+	v = loaded_view(&f);
 	gq_view_begin(v, 8, 100);
 	run(v, 20, "team-b", 4, 50);
 	pend(v, 10, "team-a", 1, 99);
@@ -143,8 +150,37 @@ START_TEST(no_placement_searches_for_reclaimers)
 	run(v, 21, "team-a", 4, 50);
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	ck_assert(!gq_view_wants_victims(v));
-	ck_assert(!gq_view_job_wants_victims(v, 21));
-	ck_assert(!gq_view_job_wants_victims(v, 99));
+	ck_assert(!wants(v, 21));
+	ck_assert(!wants(v, 99));
+	done(f);
+}
+END_TEST
+
+/*
+ * Jobs added after the pass take the idle GPUs first.  Idle 1 and 2
+ * (3 in all).  Added in turn: job 10 (1 GPU): 0 + 1 <= 3, fits, 1 taken;
+ * job 11 (2 GPUs): 1 + 2 <= 3, fits, 3 taken; job 13 (1 GPU): 3 + 1 > 3:
+ * victims.  Each alone would fit.
+ */
+START_TEST(late_jobs_take_idle_gpus_first)
+{
+	char *f;
+	gq_view_t *v;
+	uint64_t late = 0;
+
+	v = loaded_view(&f);
+	begin(v, 1, 2);
+	run(v, 20, "team-b", 5, 50);
+	pend(v, 10, "team-a", 1, 99);
+	pend(v, 11, "team-a", 2, 99);
+	pend(v, 13, "team-a", 1, 99);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(!gq_view_job_wants_victims(v, 10, &late));
+	ck_assert_uint_eq(late, 1);
+	ck_assert(!gq_view_job_wants_victims(v, 11, &late));
+	ck_assert_uint_eq(late, 3);
+	ck_assert(gq_view_job_wants_victims(v, 13, &late));
+	ck_assert(!wants(v, 13));
 	done(f);
 }
 END_TEST
@@ -162,8 +198,7 @@ START_TEST(state_flag_follows_view_and_adds)
 	gq_view_t *v;
 	gq_job_in_t late = shaped(pending(12, 3, 100), 3, 1);
 
-	gq_state_lock();
-	v = loaded_view(two_teams, &f);
+	v = loaded_view(&f);
 	begin(v, 1, 2);
 	run(v, 20, "team-b", 5, 50);
 	pend(v, 10, "team-a", 1, 99);
@@ -197,6 +232,7 @@ Suite *victim_search_suite(void)
 	tcase_add_test(tc, search_only_when_idle_gpus_do_not_fit);
 	tcase_add_test(tc, closed_nodes_and_old_jobs);
 	tcase_add_test(tc, no_placement_searches_for_reclaimers);
+	tcase_add_test(tc, late_jobs_take_idle_gpus_first);
 	tcase_add_test(tc, state_flag_follows_view_and_adds);
 	suite_add_tcase(s, tc);
 	return s;

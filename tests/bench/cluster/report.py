@@ -182,7 +182,7 @@ def main():
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "results.json"), "w") as f:
 		json.dump(res, f, indent=1)
-	lines = []
+	lines = header(a, wl, next(iter(res.values()))[0])
 	if "stock" in res and "gpuquota" in res:
 		lines += stock_table(a, wl, res["stock"], res["gpuquota"])
 	if "multifactor" in res and "gpuquota" in res:
@@ -195,22 +195,26 @@ def main():
 	plot_data(a, wl, res)
 
 
-def stock_table(a, wl, st, gq):
-	"""Markdown lines: the header, stock against gpuquota, per project."""
-	lines = []
+def header(a, wl, first):
+	"""Markdown lines: when, where, the workload (first: a run's result)."""
 	when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 	with open(os.path.join(wl, "projects.tsv")) as f:
 		projects = [l.split() for l in f if l.strip()]
 	with open(os.path.join(wl, "schedule.tsv")) as f:
 		nsub = sum(1 for _ in f)
-	lines.append("Run %s on %s; %d accounts (%d zero-quota), %d GPUs, %d submits, "
-		     "window %.0f s; %d round(s), the median shown with min-max over rounds; "
-		     "ratio = gpuquota / stock of the same round."
-		     % (when, a.machine, len(projects), sum(1 for p in projects if p[1] == "0"),
-			st[0]["capacity"], nsub, st[0]["window_s"], a.rounds))
-	lines.append("")
-	lines.append("Workload: %s." % workload_text(wl))
-	lines.append("")
+	return ["Run %s on %s; %d accounts (%d zero-quota), %d GPUs, %d submits, "
+		"window %.0f s; %d round(s), the median shown with min-max over rounds."
+		% (when, a.machine, len(projects), sum(1 for p in projects if p[1] == "0"),
+		   first["capacity"], nsub, first["window_s"], a.rounds),
+		"", "Workload: %s." % workload_text(wl), ""]
+
+
+def stock_table(a, wl, st, gq):
+	"""Markdown lines: stock against gpuquota (ratio = gpuquota / stock of
+	the same round), per project."""
+	with open(os.path.join(wl, "projects.tsv")) as f:
+		projects = [l.split() for l in f if l.strip()]
+	lines = ["Stock against gpuquota (ratio = gpuquota / stock of the same round):", ""]
 	lines.append("| measure | stock | gpuquota | ratio min / median / max | target | met |")
 	lines.append("|---|---|---|---|---|---|")
 	for label, key, unit, kind, val in ROWS:
@@ -218,12 +222,7 @@ def stock_table(a, wl, st, gq):
 		gv = [get(r, key) for r in gq]
 
 		def cell(v):
-			v = [x for x in v if x is not None]
-			if not v:
-				return "n/a"
-			if len(v) == 1:
-				return fmt(v[0], unit)
-			return "%s (%s-%s)" % (fmt(med(v), unit), fmt(min(v), unit), fmt(max(v), unit))
+			return cells(v, unit)
 		if key.startswith("reclaim_s.n"):
 			cell_s = "%s (%d)" % (cell(sv), sum(r["reclaim_censored"] for r in st))
 			cell_g = "%s (%d)" % (cell(gv), sum(r["reclaim_censored"] for r in gq))
@@ -292,8 +291,8 @@ def plot_data(a, wl, res):
 					out.append(str(c))
 				o.write("\t".join(out) + "\n")
 	with open(os.path.join(a.out, "plot.cfg"), "w") as f:
-		f.write("N = %d\nCAP = %d\nTITLE = \"%s\"\n" % (
-			len(projects), next(iter(res.values()))[0]["capacity"],
+		f.write("N = %d\nCAP = %d\nSYSTEMS = \"%s\"\nTITLE = \"%s\"\n" % (
+			len(projects), next(iter(res.values()))[0]["capacity"], " ".join(res),
 			"GPUs allocated per project (stacked), round 1, %s%s" % (when, plot_workload(wl))))
 
 

@@ -112,6 +112,21 @@ def read_samples(path, gpus_of, ckpt_of=None):
 	return out
 
 
+def _per_start(sd, which):
+	"""Microseconds of scheduling cycles per job started (sdiag since the
+	reset): the main cycle's per job it started ("main"), or both cycles'
+	per job started ("all"); None without the counts."""
+	started, bf = sd.get("jobs_started"), sd.get("bf_started")
+	if started is None or bf is None or sd.get("main_mean_cycle") is None:
+		return None
+	main = sd["main_mean_cycle"] * sd.get("main_total_cycles", 0)
+	back = (sd.get("bf_mean_cycle") or 0) * sd.get("bf_total_cycles", 0)
+	n = started - bf if which == "main" else started
+	if n <= 0:
+		return None
+	return main / n if which == "main" else (main + back) / n
+
+
 def main():
 	ap = argparse.ArgumentParser()
 	ap.add_argument("--work", required=True)
@@ -266,6 +281,11 @@ def main():
 		"main_max_us": sd.get("main_max_cycle"),
 		"main_cycles": sd.get("main_total_cycles"),
 		"bf_mean_us": sd.get("bf_mean_cycle"),
+		# the cycles' time per job they started: which of the two
+		# schedulers catches a new job first is the phase of their
+		# timers, and a cycle's mean follows the jobs it starts
+		"main_per_start_us": _per_start(sd, "main"),
+		"sched_per_start_us": _per_start(sd, "all"),
 		# RPCs served in the window (sdiag), all types; absent before
 		"rpc_count": sum(c for c, _ in sd["rpc"].values()) if "rpc" in sd else None,
 		"rpc_s": sum(t for _, t in sd["rpc"].values()) / 1e6 if "rpc" in sd else None,

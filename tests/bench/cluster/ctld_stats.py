@@ -15,12 +15,19 @@ def sdiag_reset():
 
 def sdiag():
 	"""Main-cycle mean/max, backfill mean (microseconds), cycle counts;
-	"rpc": {message type: [count, total microseconds]}."""
+	"rpc": {message type: [count, total microseconds]}; jobs started, and
+	of them by backfill (since the reset)."""
 	out = subprocess.run(["sdiag"], check=True, capture_output=True, text=True).stdout
 	res = {"rpc": {}}
 	for m in re.finditer(r"^\s*([A-Z_]+)\s+\(\s*\d+\)\s+count:(\d+)\s+ave_time:\d+\s+total_time:(\d+)",
 			     out, re.M):
 		res["rpc"][m.group(1)] = [int(m.group(2)), int(m.group(3))]
+	m = re.search(r"^\s*Jobs started:\s+(\d+)", out, re.M)
+	if m:
+		res["jobs_started"] = int(m.group(1))
+	m = re.search(r"Total backfilled jobs \(since last stats cycle start\):\s+(\d+)", out)
+	if m:
+		res["bf_started"] = int(m.group(1))
 	section = None
 	for line in out.splitlines():
 		s = line.strip()

@@ -106,6 +106,8 @@ ROWS = [
 COST_ROWS = [
 	("main cycle mean (sdiag)", "main_mean_us", "ms", 1.50),
 	("backfill cycle mean (sdiag)", "bf_mean_us", "ms", None),
+	("main cycle per job it started", "main_per_start_us", "msf", None),
+	("main + backfill cycles per job started", "sched_per_start_us", "msf", None),
 	("slurmctld CPU per second of window", "cpu_per_s", "n3", 1.10),
 	("slurmctld CPU seconds (window)", "cpu_s", "s", None),
 	("slurmctld peak RSS (VmHWM)", "vmhwm_mib", "MiB", None),

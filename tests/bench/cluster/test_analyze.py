@@ -240,8 +240,21 @@ def test_lost_work():
 	return [] if got == (200, 20, 0, 0) else ["lost_work: %s, want (200, 20, 0, 0)" % (got,)]
 
 
+def test_per_start():
+	"""Main: 100 cycles of 2 ms, backfill: 50 of 4 ms; 120 jobs started,
+	20 of them by backfill.  Main per job it started: 200 ms / 100 = 2 ms;
+	both per job started: 400 ms / 120 = 3.33 ms.  Without the counts:
+	None."""
+	import analyze
+	sd = {"main_mean_cycle": 2000, "main_total_cycles": 100, "bf_mean_cycle": 4000,
+	      "bf_total_cycles": 50, "jobs_started": 120, "bf_started": 20}
+	got = (analyze._per_start(sd, "main"), round(analyze._per_start(sd, "all")),
+	       analyze._per_start({"main_mean_cycle": 10}, "main"))
+	return [] if got == (2000, 3333, None) else ["per_start: %s, want (2000, 3333, None)" % (got,)]
+
+
 def main():
-	bad = test_episodes() + test_lost_work()
+	bad = test_episodes() + test_lost_work() + test_per_start()
 	if bad:
 		print("test_analyze: episodes: FAIL:\n  " + "\n  ".join(bad), file=sys.stderr)
 		sys.exit(1)

@@ -6,10 +6,8 @@
  * starts jobs by the bands the last pass wrote, and a job submitted
  * meanwhile gets its band at once (priority_p_set).  An earlier pass
  * changes what Slurm may start only when gpuquota keeps a pending job
- * back (a hold, or an array throttled below its pending tasks), or when a
- * job needs victims (victim_search.h): then what only a pass decides
- * (patience, room, the exact shares) must come before the reclaim.  Only
- * then does an event ask for a pass before the next tick.
+ * back: a hold, or an array throttled below its pending tasks.  Only then
+ * does an event ask for a pass before the next tick.
  */
 #ifndef GPUQUOTA_PASS_SOON_H
 #define GPUQUOTA_PASS_SOON_H

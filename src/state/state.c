@@ -58,7 +58,7 @@ static void _victims_wanted(bool wanted)
 bool gq_state_pass_soon(void)
 {
 	return !_state.view || _state.view->keeps_back ||
-	       _state.view->wants_victims || _state.late_pass_soon;
+	       _state.late_kept_back;
 }
 
 gq_pools_t *gq_state_spare(void)
@@ -162,7 +162,7 @@ void gq_state_publish(void)
 	_state.view_acts = gq_state_acts();
 	_victims_wanted(_state.view && _state.view->wants_victims);
 	_state.late_gpus = 0;
-	_state.late_pass_soon = false;
+	_state.late_kept_back = false;
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -626,13 +626,11 @@ static void _since_read(uint32_t id, bool added)
 static void _late_job(uint32_t id)
 {
 	const gq_job_t *job = gq_pools_answer(_state.view, id, NULL);
-	bool victims = gq_pools_job_wants_victims(_state.view, id,
-						  &_state.late_gpus);
 
-	if (victims)
+	if (gq_pools_job_wants_victims(_state.view, id, &_state.late_gpus))
 		_victims_wanted(true);
-	if (victims || (job && gq_job_kept_back(job)))
-		_state.late_pass_soon = true;
+	if (job && gq_job_kept_back(job))
+		_state.late_kept_back = true;
 }
 
 void gq_state_job_added(uint32_t id)

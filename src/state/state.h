@@ -95,9 +95,8 @@ typedef struct {
 	uint64_t late_gpus;	/* GPUs of the jobs that may reclaim added
 				 * to `view` since it was published
 				 * (gq_view_job_wants_victims) */
-	bool late_pass_soon;	/* a job added to `view` since it was
-				 * published is kept back or needs victims
-				 * (pass_soon.h) */
+	bool late_kept_back;	/* a job added to `view` since it was
+				 * published is kept back (pass_soon.h) */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	bool inflight_read;	/* rebuilt from Slurm's records (the first
@@ -170,9 +169,8 @@ bool gq_state_victims_wanted(void);
 /*
  * Should a submit, requeue, update or job end bring the next pass sooner
  * (core/pass_soon.h)?  True before the first pass, and while the view,
- * or a job added to it since, keeps a job back or needs victims (what
- * only a pass decides, such as patience, applies before a reclaim).
- * Caller holds the lock.  O(1).
+ * or a job added to it since, keeps a job back.  Caller holds the lock.
+ * O(1).
  */
 bool gq_state_pass_soon(void);
 

@@ -24,9 +24,6 @@ typedef struct {
 	gq_view_t **view;	/* pool k's view */
 	bool wants_victims;	/* a job of a view needs victims, as the
 				 * pass computed them (victim_search.h) */
-	bool keeps_back;	/* the pass keeps a job of a view back: an
-				 * event brings the next pass sooner
-				 * (pass_soon.h) */
 } gq_pools_t;
 
 /*
@@ -35,9 +32,6 @@ typedef struct {
  */
 gq_pools_t *gq_pools_new(const gq_config_t *cfg);
 void gq_pools_free(gq_pools_t *p);
-
-/* Is `of` true of some pool's view (false for NULL)?  O(pools) calls. */
-bool gq_pools_any(const gq_pools_t *p, bool (*of)(const gq_view_t *v));
 
 /* The pool whose view holds job `id`, or -1.  O(pools). */
 int gq_pools_find(const gq_pools_t *p, uint32_t id);

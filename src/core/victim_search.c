@@ -66,15 +66,12 @@ static void _note_shape(gq_shape_t *s, const gq_job_t *job)
 	s->node_group = job->in.node_group;
 }
 
-/* Nodes a submit checks without an allocation (8 KB of stack). */
-#define GQ_SEARCH_STACK_NODES 1024
-
 bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
 			       uint64_t *late)
 {
 	const gq_pass_t *pass = gq_view_pass(v);
 	const gq_job_t *job = gq_view_job(v, id);
-	gq_node_idle_t stack[GQ_SEARCH_STACK_NODES], *scratch = stack;
+	gq_node_idle_t *scratch;
 	bool fits;
 
 	if (!job || !gq_job_may_reclaim(job))
@@ -82,12 +79,10 @@ bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
 	if (pass->nodes.nnodes <= 0 ||
 	    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER)
 		return true;
-	if (pass->nodes.nnodes > GQ_SEARCH_STACK_NODES &&
-	    !(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
+	if (!(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
 		return true;	/* cannot tell: let Slurm look */
 	fits = _fits_idle(&pass->nodes, job, *late, scratch);
-	if (scratch != stack)
-		free(scratch);
+	free(scratch);
 	*late += job->in.gpus;
 	return !fits;
 }
@@ -127,7 +122,12 @@ bool gq_view_wants_victims(const gq_view_t *v)
 
 bool gq_pools_wants_victims(const gq_pools_t *p)
 {
-	return gq_pools_any(p, gq_view_wants_victims);
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if (gq_view_wants_victims(p->view[k]))
+			return true;
+	return false;
 }
 
 bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id,

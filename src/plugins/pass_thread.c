@@ -321,8 +321,7 @@ static void _run_rehold(void)
 }
 
 /*
- * Passes asked for (reloads; submits and job ends while gpuquota keeps a
- * job back, core/pass_soon.h) are paced: at least this
+ * Passes asked for (submits, job ends, reloads) are paced: at least this
  * long from the end of one pass to the start of the next, and every
  * request in between is served by that one pass.  A submit storm thus
  * costs one pass per gap, not one per submit (each holds the job write

@@ -7,7 +7,6 @@
 #include "shared/pass_input.h"
 
 #include "core/constraint.h"
-#include "core/pass_soon.h"
 #include "core/victim_search.h"
 #include "state/state.h"
 #include "shared/job_facts.h"
@@ -288,6 +287,5 @@ int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 		gq_state_wait_for_reclaims(p, now);
 	/* after the holds: a held job takes no victims */
 	p->wants_victims = !rc && gq_pools_wants_victims(p);
-	p->keeps_back = !rc && gq_pools_keep_back(p);
 	return rc;
 }

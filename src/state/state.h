@@ -95,8 +95,6 @@ typedef struct {
 	uint64_t late_gpus;	/* GPUs of the jobs that may reclaim added
 				 * to `view` since it was published
 				 * (gq_view_job_wants_victims) */
-	bool late_kept_back;	/* a job added to `view` since it was
-				 * published is kept back (pass_soon.h) */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	bool inflight_read;	/* rebuilt from Slurm's records (the first
@@ -165,14 +163,6 @@ uint64_t gq_state_published(void);
  * job Slurm walks.  O(1).
  */
 bool gq_state_victims_wanted(void);
-
-/*
- * Should a submit, requeue, update or job end bring the next pass sooner
- * (core/pass_soon.h)?  True before the first pass, and while the view,
- * or a job added to it since, keeps a job back.  Caller holds the lock.
- * O(1).
- */
-bool gq_state_pass_soon(void);
 
 /*
  * The other views the state holds, as they are (never made here, unlike

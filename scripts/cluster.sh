@@ -16,7 +16,8 @@
 #   cluster.sh free-port-base [--nodes N]
 #
 # Ports: slurmctld listens on P, node nX on P+X, slurmdbd on P+N+3, MariaDB
-# on P+N+4 (127.0.0.1 only); P..P+N+4 are checked free.
+# on P+N+4 (127.0.0.1 only); P..P+N+4 are checked free and reserved
+# until `down` (see PORT_LOCKS).
 # --accounting: sacctmgr gets the cluster, each account of --accounts, and
 # user root in each of them (root keeps its default account, root).
 # After `up`, `. DIR/env` sets SLURM_CONF for sbatch/squeue/scontrol/sacct.
@@ -56,8 +57,52 @@ ports_free() { # BASE SPAN -> true if BASE..BASE+SPAN are all unused
 	return 0
 }
 
-free_port_base() { # SPAN
-	local span=$1 lo hi try base
+# A range checked free is not yet bound: two clusters starting at once
+# (integration lanes) could both pick it.  So `up` also reserves its range:
+# one directory per 16-port block under PORT_LOCKS, holding the owner's
+# DIR.  mkdir is atomic, so one block has one owner.  `down` releases the
+# owner's blocks; a block whose owner runs no daemon for 120 s is stale.
+PORT_LOCKS=${TMPDIR:-/tmp}/gq-port-locks
+
+lock_stale() { # LOCKDIR -> true if its owner runs nothing and it is old
+	local lock=$1 owner age
+	owner=$(cat "$lock/owner" 2>/dev/null) || owner=""
+	age=$(($(date +%s) - $(stat -c %Y "$lock" 2>/dev/null || date +%s)))
+	((age > 120)) || return 1
+	[[ -z $owner ]] || [[ -z $(marked_pids "$owner") ]]
+}
+
+take_block() { # BLOCK OWNER -> true if the block is now the owner's
+	local lock=$PORT_LOCKS/$1
+	if ! mkdir "$lock" 2>/dev/null; then
+		[[ $(cat "$lock/owner" 2>/dev/null) == "$2" ]] && return 0
+		lock_stale "$lock" || return 1
+		rm -rf "$lock"
+		mkdir "$lock" 2>/dev/null || return 1
+	fi
+	echo "$2" >"$lock/owner"
+}
+
+reserve_ports() { # BASE SPAN OWNER -> true if BASE..BASE+SPAN are now the owner's
+	local base=$1 span=$2 owner=$3 b
+	mkdir -p "$PORT_LOCKS"
+	for ((b = base / 16 * 16; b <= base + span; b += 16)); do
+		take_block "$b" "$owner" && continue
+		release_ports "$owner"
+		return 1
+	done
+}
+
+release_ports() { # OWNER: drop every block the owner holds
+	local f
+	for f in "$PORT_LOCKS"/*/owner; do
+		[[ -f $f && $(cat "$f" 2>/dev/null) == "$1" ]] && rm -rf "${f%/owner}"
+	done
+	return 0
+}
+
+free_port_base() { # SPAN [OWNER] -> a base whose range is free (reserved for OWNER)
+	local span=$1 owner=${2:-} lo hi try base
 	# Stay below the ephemeral range so outgoing connections don't take ours.
 	lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 	hi=$((lo - span - 2))
@@ -65,10 +110,11 @@ free_port_base() { # SPAN
 	for ((try = 0; try < 500; try++)); do
 		# Random, aligned to 16, so concurrent callers rarely meet.
 		base=$(((10000 + (RANDOM * 32768 + RANDOM) % (hi - 10000)) / 16 * 16))
-		if ports_free "$base" "$span"; then
-			echo "$base"
-			return 0
-		fi
+		ports_free "$base" "$span" || continue
+		[[ -z $owner ]] || reserve_ports "$base" "$span" "$owner" || continue
+		# Checked again: a cluster that reserved nothing may have bound it.
+		ports_free "$base" "$span" && { echo "$base"; return 0; }
+		[[ -z $owner ]] || release_ports "$owner"
 	done
 	die "no free port range of $((span + 1)) ports found"
 }
@@ -226,6 +272,7 @@ cmd_down() {
 	rm -f "$dir"/pids/*.pid "$dir"/run/*.pid
 	rm -f "$dir"/munge/munge.socket.2 "$dir"/munge/munge.socket.2.lock
 	rm -f "$dir"/db/mariadbd.sock "$dir"/db/mariadbd.sock.lock "$dir"/db/*.pid
+	release_ports "$dir"
 	say "down: $dir stopped"
 }
 
@@ -420,12 +467,13 @@ cmd_up() {
 
 	local span=$((nodes + 4))
 	if [[ -z $port_base ]]; then
-		port_base=$(free_port_base "$span")
+		port_base=$(free_port_base "$span" "$DIR")
 	else
 		need_uint --port-base "$port_base" 1025
 		((port_base + span < 65536)) || die "--port-base must be <= $((65535 - span))"
-		ports_free "$port_base" "$span" \
-			|| die "ports $port_base..$((port_base + span)) are not all free"
+		if ! ports_free "$port_base" "$span" || ! reserve_ports "$port_base" "$span" "$DIR"; then
+			die "ports $port_base..$((port_base + span)) are not all free"
+		fi
 	fi
 
 	local plugindir=$SYS_PLUGINDIR p

@@ -134,6 +134,16 @@ int gq_pools_same(const gq_pools_t *p, const gq_pools_t *of, int k)
 	return -1;
 }
 
+bool gq_pools_any(const gq_pools_t *p, bool (*of)(const gq_view_t *v))
+{
+	int k;
+
+	for (k = 0; p && k < p->n; k++)
+		if (of(p->view[k]))
+			return true;
+	return false;
+}
+
 int gq_pools_find(const gq_pools_t *p, uint32_t id)
 {
 	int k = -1;

@@ -24,6 +24,9 @@ typedef struct {
 	gq_view_t **view;	/* pool k's view */
 	bool wants_victims;	/* a job of a view needs victims, as the
 				 * pass computed them (victim_search.h) */
+	bool soon;		/* an event brings the next pass sooner:
+				 * a job is kept back or blocked
+				 * (pass_soon.h) */
 } gq_pools_t;
 
 /*
@@ -32,6 +35,9 @@ typedef struct {
  */
 gq_pools_t *gq_pools_new(const gq_config_t *cfg);
 void gq_pools_free(gq_pools_t *p);
+
+/* Is `of` true of some pool's view (false for NULL)?  O(pools) calls. */
+bool gq_pools_any(const gq_pools_t *p, bool (*of)(const gq_view_t *v));
 
 /* The pool whose view holds job `id`, or -1.  O(pools). */
 int gq_pools_find(const gq_pools_t *p, uint32_t id);

@@ -66,68 +66,79 @@ static void _note_shape(gq_shape_t *s, const gq_job_t *job)
 	s->node_group = job->in.node_group;
 }
 
-bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
-			       uint64_t *late)
+/* Nodes a submit checks without an allocation (8 KB of stack). */
+#define GQ_SEARCH_STACK_NODES 1024
+
+bool gq_view_job_unfit(const gq_view_t *v, uint32_t id, gq_job_pick_t *pick,
+		       bool aged, uint64_t *late)
 {
 	const gq_pass_t *pass = gq_view_pass(v);
 	const gq_job_t *job = gq_view_job(v, id);
-	gq_node_idle_t *scratch;
+	gq_node_idle_t stack[GQ_SEARCH_STACK_NODES], *scratch = stack;
 	bool fits;
 
-	if (!job || !gq_job_may_reclaim(job))
+	if (!job || !pick(job))
 		return false;
-	if (pass->nodes.nnodes <= 0 ||
-	    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER)
+	if (pass->nodes.nnodes <= 0 || (aged &&
+	    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER))
 		return true;
-	if (!(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
-		return true;	/* cannot tell: let Slurm look */
+	if (pass->nodes.nnodes > GQ_SEARCH_STACK_NODES &&
+	    !(scratch = malloc(sizeof(*scratch) * pass->nodes.nnodes)))
+		return true;	/* cannot tell: say so */
 	fits = _fits_idle(&pass->nodes, job, *late, scratch);
-	free(scratch);
+	if (scratch != stack)
+		free(scratch);
 	*late += job->in.gpus;
 	return !fits;
 }
 
-bool gq_view_wants_victims(const gq_view_t *v)
+bool gq_view_job_wants_victims(const gq_view_t *v, uint32_t id,
+			       uint64_t *late)
+{
+	return gq_view_job_unfit(v, id, gq_job_may_reclaim, true, late);
+}
+
+bool gq_view_any_unfit(const gq_view_t *v, gq_job_pick_t *pick, bool aged)
 {
 	const gq_pass_t *pass = gq_view_pass(v);
 	const gq_nodes_t *nodes = &pass->nodes;
 	gq_node_idle_t *scratch = NULL;
 	gq_shape_t last = { 0 };
-	bool known = false, wants = false;
+	bool known = false, unfit = false;
 	int i;
 
-	for (i = 0; i < gq_view_njobs(v) && !wants; i++) {
+	for (i = 0; i < gq_view_njobs(v) && !unfit; i++) {
 		const gq_job_t *job = gq_view_job_at(v, i);
 
-		if (!gq_job_may_reclaim(job))
+		if (!pick(job))
 			continue;
-		if (nodes->nnodes <= 0 ||
-		    pass->now - job->in.submit_time >= GQ_SEARCH_AFTER)
-			wants = true;
+		if (nodes->nnodes <= 0 || (aged && pass->now -
+				job->in.submit_time >= GQ_SEARCH_AFTER))
+			unfit = true;
 		else if (known && _same_shape(&last, job))
 			continue;	/* it fits, as the one before */
 		else if (!scratch &&
 			 !(scratch = malloc(sizeof(*scratch) * nodes->nnodes)))
-			wants = true;	/* cannot tell: let Slurm look */
+			unfit = true;	/* cannot tell: say so */
 		else if (!_fits_idle(nodes, job, 0, scratch))
-			wants = true;
+			unfit = true;
 		else {
 			_note_shape(&last, job);
 			known = true;
 		}
 	}
 	free(scratch);
-	return wants;
+	return unfit;
+}
+
+bool gq_view_wants_victims(const gq_view_t *v)
+{
+	return gq_view_any_unfit(v, gq_job_may_reclaim, true);
 }
 
 bool gq_pools_wants_victims(const gq_pools_t *p)
 {
-	int k;
-
-	for (k = 0; p && k < p->n; k++)
-		if (gq_view_wants_victims(p->view[k]))
-			return true;
-	return false;
+	return gq_pools_any(p, gq_view_wants_victims);
 }
 
 bool gq_pools_job_wants_victims(const gq_pools_t *p, uint32_t id,

@@ -27,6 +27,27 @@
  */
 #define GQ_SEARCH_AFTER 5
 
+/* Which jobs a fit test asks about. */
+typedef bool gq_job_pick_t(const gq_job_t *job);
+
+/*
+ * Is some job of the view that `pick` takes one the idle GPUs of its open
+ * nodes cannot start, or (with `aged`) one that has waited
+ * GQ_SEARCH_AFTER seconds or more?  True without placement (no nodes
+ * given) or without memory: gpuquota cannot tell.  A job of the same
+ * shape as the one before is answered in O(1): O(picked jobs x nodes) at
+ * worst, O(picked jobs + nodes) for one shape.
+ */
+bool gq_view_any_unfit(const gq_view_t *v, gq_job_pick_t *pick, bool aged);
+
+/*
+ * The same for job `id`, added to the view after its pass: `*late` idle
+ * GPUs are taken already by jobs added before it, and its own GPUs are
+ * added to *late when `pick` takes it.  O(nodes).
+ */
+bool gq_view_job_unfit(const gq_view_t *v, uint32_t id, gq_job_pick_t *pick,
+		       bool aged, uint64_t *late);
+
 /*
  * Does job `id`, added to the view after its pass, need victims: it may
  * reclaim, and it cannot start on the idle GPUs of the open nodes it may

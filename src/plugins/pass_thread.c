@@ -321,8 +321,9 @@ static void _run_rehold(void)
 }
 
 /*
- * Passes asked for (submits, job ends, reloads) are paced: at least this
- * long from the end of one pass to the start of the next, and every
+ * Passes asked for (reloads; submits and job ends while a job is held,
+ * blocked or needs victims, core/pass_soon.h) are paced: at least
+ * this long from the end of one pass to the start of the next, and every
  * request in between is served by that one pass.  A submit storm thus
  * costs one pass per gap, not one per submit (each holds the job write
  * lock for O(J log J)); a job submitted meanwhile gets its band at once

@@ -31,8 +31,9 @@ bool gq_passes_running(void);
 void gq_passes_stop(void);
 
 /*
- * Ask for a pass soon (submit, reload, job end): it runs at least 0.5 s
- * after the last one ended, and every ask until then is served by it.
+ * Ask for a pass soon (a reload; a submit or job end while a job is held,
+ * blocked or needs victims, core/pass_soon.h): it runs at least
+ * 0.5 s after the last one ended, and every ask until then is served.
  * Does not block; any locks may be held.  O(1).
  */
 void gq_passes_want(void);

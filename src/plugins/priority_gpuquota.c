@@ -166,6 +166,25 @@ static uint32_t _set_in_view(job_record_t *job_ptr, const gq_pools_t *pools,
 }
 
 /*
+ * After a submit, requeue, update or job end: the next pass sooner when
+ * it would change what Slurm may start (core/pass_soon.h), or when this
+ * job waits for it (`waits`: held, e.g. a new array until a pass sets its
+ * throttle).  Otherwise the pass at the next tick serves.
+ */
+static void _pass_soon_if(bool waits)
+{
+	bool soon;
+
+	if (!plugin.in_ctld)
+		return;
+	gq_state_lock();
+	soon = waits || gq_state_pass_soon();
+	gq_state_unlock();
+	if (soon)
+		gq_passes_want();
+}
+
+/*
  * priority_p_set in observe mode (docs/MODEL.md "Observe mode"): the
  * job's priority is multifactor's, untouched (no band, no hold, no
  * throttle).  Writes: a hold of gpuquota's lifted and counted, as
@@ -184,15 +203,15 @@ static bool _observe_mode_set(job_record_t *job_ptr)
 		gq_metrics_release(gq_state_metrics());
 	}
 	gq_state_unlock();
-	if (!acts && plugin.in_ctld)
-		gq_passes_want();
+	if (!acts)
+		_pass_soon_if(false);
 	return !acts;
 }
 
 /*
  * On submit, requeue and update (job write lock held): the job's band from
- * the last pass' shares, as if last in its project's queue; a pass soon
- * after puts it in its exact place.  O(1).
+ * the last pass' shares, as if last in its project's queue; the next pass
+ * puts it in its exact place (sooner when _pass_soon_if says).  O(1).
  */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
@@ -243,8 +262,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 		gq_metrics_release(gq_state_metrics());
 		gq_state_unlock();
 	}
-	if (plugin.in_ctld)
-		gq_passes_want();
+	_pass_soon_if(prio == 0);
 	return prio;
 }
 
@@ -337,6 +355,8 @@ GQ_PRIORITY_FACTORS_ENTRY(_factors)
  */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
+	bool soon;
+
 	if (!plugin.in_ctld)
 		return;
 	if (gq_mf_on())	/* usage, and the run seconds given back */
@@ -345,6 +365,8 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		gq_give_back_run_secs(job_ptr);
 	gq_state_lock();
 	gq_state_job_gone(job_ptr->job_id);
+	soon = gq_state_pass_soon();	/* core/pass_soon.h */
 	gq_state_unlock();
-	gq_passes_want();
+	if (soon)
+		gq_passes_want();
 }

@@ -7,6 +7,7 @@
 #include "shared/pass_input.h"
 
 #include "core/constraint.h"
+#include "core/pass_soon.h"
 #include "core/victim_search.h"
 #include "state/state.h"
 #include "shared/job_facts.h"
@@ -287,5 +288,6 @@ int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 		gq_state_wait_for_reclaims(p, now);
 	/* after the holds: a held job takes no victims */
 	p->wants_victims = !rc && gq_pools_wants_victims(p);
+	p->soon = !rc && gq_pools_pass_soon(p);
 	return rc;
 }

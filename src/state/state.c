@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "core/grace.h"
-#include "tools/clock.h"
+#include "core/pass_soon.h"
 #include "core/victim_search.h"
 #include "state/state.h"
+#include "tools/clock.h"
 
 static gq_state_t _state;
 static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;
@@ -52,6 +53,12 @@ bool gq_state_victims_wanted(void)
 static void _victims_wanted(bool wanted)
 {
 	__atomic_store_n(&_state.victims_wanted, wanted, __ATOMIC_RELAXED);
+}
+
+bool gq_state_pass_soon(void)
+{
+	return !_state.view || _state.view->soon ||
+	       _state.view->wants_victims || _state.late_pass_soon;
 }
 
 gq_pools_t *gq_state_spare(void)
@@ -155,6 +162,8 @@ void gq_state_publish(void)
 	_state.view_acts = gq_state_acts();
 	_victims_wanted(_state.view && _state.view->wants_victims);
 	_state.late_gpus = 0;
+	_state.late_waiting_gpus = 0;
+	_state.late_pass_soon = false;
 	if (_state.view_stale) {	/* made for an older config */
 		gq_pools_free(_state.next);
 		_state.next = NULL;
@@ -612,10 +621,28 @@ static void _since_read(uint32_t id, bool added)
 	_state.since_read[_state.nsince_read++].added = added;
 }
 
+/* Job `id`, added to the view after its pass, may turn the search for
+ * victims on (core/victim_search.h) and bring the next pass sooner
+ * (core/pass_soon.h); never off.  Once soon, the rest is not asked: the
+ * blocked check costs O(nodes). */
+static void _late_job(uint32_t id)
+{
+	const gq_job_t *job = gq_pools_answer(_state.view, id, NULL);
+	bool victims = gq_pools_job_wants_victims(_state.view, id,
+						  &_state.late_gpus);
+
+	if (victims)
+		_victims_wanted(true);
+	if (!_state.late_pass_soon)
+		_state.late_pass_soon = victims ||
+			(job && gq_job_kept_back(job)) ||
+			gq_pools_job_blocked(_state.view, id,
+					     &_state.late_waiting_gpus);
+}
+
 void gq_state_job_added(uint32_t id)
 {
-	if (gq_pools_job_wants_victims(_state.view, id, &_state.late_gpus))
-		_victims_wanted(true);
+	_late_job(id);
 	_since_read(id, true);
 }
 
@@ -652,10 +679,7 @@ bool gq_state_pass_write(uint64_t epoch,
 			gq_pools_job_gone(_state.view, _state.since_read[i].id);
 		else if (added) {
 			added(_state.view, _state.since_read[i].id, arg);
-			if (gq_pools_job_wants_victims(
-				    _state.view, _state.since_read[i].id,
-				    &_state.late_gpus))
-				_victims_wanted(true);
+			_late_job(_state.since_read[i].id);
 		}
 	_state.nsince_read = 0;
 	return true;

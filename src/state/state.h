@@ -95,6 +95,12 @@ typedef struct {
 	uint64_t late_gpus;	/* GPUs of the jobs that may reclaim added
 				 * to `view` since it was published
 				 * (gq_view_job_wants_victims) */
+	uint64_t late_waiting_gpus; /* GPUs of the pending jobs added to
+				 * `view` since it was published
+				 * (gq_pools_job_blocked) */
+	bool late_pass_soon;	/* a job added to `view` since it was
+				 * published is kept back, blocked or needs
+				 * victims (pass_soon.h) */
 	gq_inflight_t *inflight;	/* reclaims in flight */
 	int ninflight, inflight_cap;
 	bool inflight_read;	/* rebuilt from Slurm's records (the first
@@ -163,6 +169,15 @@ uint64_t gq_state_published(void);
  * job Slurm walks.  O(1).
  */
 bool gq_state_victims_wanted(void);
+
+/*
+ * Should a submit, requeue, update or job end bring the next pass sooner
+ * (core/pass_soon.h)?  True before the first pass, and while the view,
+ * or a job added to it since, keeps a job back or needs victims (what
+ * only a pass decides, such as patience, applies before a reclaim).
+ * Caller holds the lock.  O(1).
+ */
+bool gq_state_pass_soon(void);
 
 /*
  * The other views the state holds, as they are (never made here, unlike

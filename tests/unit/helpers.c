@@ -139,6 +139,14 @@ char *write_temp(const char *text)
 	return path;
 }
 
+void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1)
+{
+	gq_view_begin(v, total, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, free0);
+	gq_view_node_free(v, 1, free1);
+}
+
 void add_placed(gq_view_t *v, const placed_t *r, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {

@@ -55,6 +55,10 @@ typedef struct {
 } placed_t;
 void add_placed(gq_view_t *v, const placed_t *r, unsigned n);
 
+/* Begin a pass at time 100 on two nodes, `free0` and `free1` of `total`
+ * GPUs idle on them. */
+void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1);
+
 /* The project of an account, after a pass. */
 const gq_project_t *project(gq_view_t *v, const char *acct);
 

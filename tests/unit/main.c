@@ -39,6 +39,7 @@ Suite *throttle_file_suite(void);
 Suite *unresponsive_suite(void);
 Suite *coming_free_suite(void);
 Suite *victim_search_suite(void);
+Suite *pass_soon_suite(void);
 Suite *run_secs_suite(void);
 Suite *between_passes_suite(void);
 Suite *usage_memory_suite(void);
@@ -88,6 +89,7 @@ int main(void)
 	srunner_add_suite(sr, pools_suite());
 	srunner_add_suite(sr, coming_free_suite());
 	srunner_add_suite(sr, victim_search_suite());
+	srunner_add_suite(sr, pass_soon_suite());
 	srunner_add_suite(sr, run_secs_suite());
 	srunner_add_suite(sr, between_passes_suite());
 	srunner_add_suite(sr, throttle_file_suite());

@@ -43,13 +43,10 @@ static bool wants(const gq_view_t *v, uint32_t id)
 	return gq_view_job_wants_victims(v, id, &late);
 }
 
-/* Two nodes with `free0` and `free1` idle GPUs, at time 100. */
+/* Two nodes with `free0` and `free1` idle GPUs of 8, at time 100. */
 static void begin(gq_view_t *v, uint32_t free0, uint32_t free1)
 {
-	gq_view_begin(v, 8, 100);
-	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
-	gq_view_node_free(v, 0, free0);
-	gq_view_node_free(v, 1, free1);
+	two_nodes(v, 8, free0, free1);
 }
 
 /*

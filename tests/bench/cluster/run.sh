@@ -38,6 +38,9 @@
 #                           cluster, the submitters and squeue on the others
 #                           (both systems): a controller with a core of its
 #                           own, as on a production host
+#   GQ_BENCH_SCHED          SchedulerParameters for every system (unset:
+#                           the test clusters' sched_interval=2,bf_interval=2;
+#                           Slurm's own defaults are 60 and 30 s)
 #   GQ_BENCH_TRACE          a CSV of the Philly trace (docs/PERFORMANCE.md,
 #                           "Replaying a public trace"): replay a stretch
 #                           of it (trace_workload.py) instead of the seeded
@@ -150,6 +153,7 @@ say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") acc
 SITE_CONF=(
 	PriorityWeightQOS=100000 PriorityWeightFairshare=10000 PriorityWeightAge=1000
 	"AccountingStorageEnforce=associations,limits,qos"
+	${GQ_BENCH_SCHED:+"SchedulerParameters=$GQ_BENCH_SCHED"}
 )
 STOCK_CONF=(
 	PriorityType=priority/multifactor PreemptType=preempt/qos PreemptMode=REQUEUE

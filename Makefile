@@ -282,9 +282,10 @@ demo: deps
 # build/fuzz/ and prints how to replay it (tests/fuzz/run.sh).
 FUZZ_SECONDS ?= 20
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc
-$(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c src/config/config.c src/config/config.h
+CONFIG_SRC := $(wildcard src/config/config*.c)
+$(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c $(CONFIG_SRC) $(wildcard src/config/config*.h)
 	@mkdir -p $(BUILD)
-	clang $(FUZZ_FLAGS) $(JSONC) -o $@ tests/fuzz/fuzz_config.c src/config/config.c $(JSONL) -lm
+	clang $(FUZZ_FLAGS) $(JSONC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC) $(JSONL) -lm
 
 $(BUILD)/fuzz_gres_text: tests/fuzz/fuzz_gres_text.c src/tools/gres_text.c src/tools/gres_text.h
 	@mkdir -p $(BUILD)

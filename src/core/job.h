@@ -111,6 +111,9 @@ typedef struct {
 	gq_band_t band : 8;	/* a byte each, band and hold: a record is
 				 * two cache lines (job_store.c) */
 	gq_hold_t hold : 8;	/* must not start yet */
+	bool off_saved;		/* takes no victim on the node saved for
+				 * another job (saved_node.h); in the hole
+				 * before cum */
 	double cum;		/* A_k */
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */

@@ -198,6 +198,7 @@ static void _reset_record(gq_registry_t *reg, gq_job_t *job)
 {
 	job->victim = job->chain = 0;
 	job->room = job->patient = job->roomless = job->later = false;
+	job->off_saved = false;
 	job->preempt_rank = UINT32_MAX;
 	job->demand = false;
 	if (job->in.state == GQ_JOB_RUNNING)

@@ -20,6 +20,9 @@ typedef struct {
 	 * store's functions alone (job_store.h) */
 	gq_job_store_t store;
 	gq_nodes_t nodes;	/* placement, for making room (optional) */
+	int saved_before;	/* the node saved in the pass before
+				 * (saved_node.h): room sets take it last;
+				 * -1: none */
 	int64_t now;
 } gq_pass_t;
 

@@ -139,12 +139,17 @@ static int _cmp_entry(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
+/* nodes by room, most first; the node saved for a room waiter last */
 static int _cmp_node_room(const void *a, const void *b, void *ctx)
 {
 	const gq_pass_t *pass = ctx;
 	uint32_t x = pass->nodes.node_room[*(const int *)a];
 	uint32_t y = pass->nodes.node_room[*(const int *)b];
+	bool sa = *(const int *)a == pass->saved_before;
+	bool sb = *(const int *)b == pass->saved_before;
 
+	if (sa != sb)
+		return sa ? 1 : -1;
 	if (x != y)
 		return x > y ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
@@ -592,9 +597,14 @@ static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 		int n = w->nodes[k], mark = nchosen;
 
 		/* no project can give (nothing taken, so none will): no
-		 * later node has room */
-		if (!w->g.live && pass->nodes.node_room[n] < preemptor->in.gpus_per_node)
-			break;
+		 * later node has room, but for the saved node, last */
+		if (!w->g.live && pass->nodes.node_room[n] < preemptor->in.gpus_per_node) {
+			if (k + 1 >= pass->nodes.nnodes ||
+			    w->nodes[pass->nodes.nnodes - 1] != pass->saved_before)
+				break;
+			k = pass->nodes.nnodes - 2;	/* to the saved node */
+			continue;
+		}
 		if (pass->nodes.node_closed[n] ||
 		    !gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, n))
 			continue;

@@ -18,6 +18,7 @@
 #include "core/reclaim.h"
 #include "core/patience.h"
 #include "core/room.h"
+#include "core/saved_node.h"
 #include "core/waits.h"
 #include "core/view.h"
 #include "core/view_steps.h"
@@ -28,6 +29,7 @@ struct gq_view {
 	gq_reclaim_runs_t runs;	/* eligible victims in reclaim order */
 	gq_room_t room;		/* room sets and room waiters */
 	gq_waits_t waits;	/* who waits for GPUs coming free */
+	gq_saved_node_t saved;	/* the node saved for a room waiter */
 	gq_inflight_t inflight;	/* reclaims in flight, as the pass began */
 
 	double capacity;
@@ -101,9 +103,11 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	gq_store_clear(&v->pass.store);
 	v->capacity = capacity;
 	v->pass.now = now;
+	v->pass.saved_before = -1;
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
 	gq_waits_clear(&v->waits);
+	gq_saved_node_clear(&v->saved);
 	v->expect_wait = false;
 	v->inflight.n = 0;
 	v->failed = false;
@@ -252,7 +256,40 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
 
 bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
 {
-	return gq_waits_keep_room(&v->waits, &v->pass, id, prefer);
+	bool kept = gq_waits_keep_room(&v->waits, &v->pass, id, prefer);
+
+	if (kept)	/* the node kept is the node saved */
+		gq_saved_node_set(&v->saved, &v->pass, id,
+			     gq_waits_kept_node(&v->waits));
+	return kept;
+}
+
+bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer)
+{
+	const gq_job_t *w = id ? gq_store_find(&v->pass.store, id) : NULL;
+	gq_room_node_t at = { .node = -1 };
+
+	/* it started, or no longer is in quota, or is held */
+	if (w && w->in.state == GQ_JOB_PENDING && !w->hold &&
+	    w->band == GQ_BAND_IN_QUOTA && v->pass.nodes.nnodes)
+		at = gq_room_wait_node(&v->pass, w, prefer);
+	gq_saved_node_set(&v->saved, &v->pass, id, &at);
+	return v->saved.saved_for != 0;
+}
+
+void gq_view_saved_before(gq_view_t *v, int node)
+{
+	v->pass.saved_before = node;
+}
+
+uint32_t gq_view_saved_for(const gq_view_t *v)
+{
+	return v->saved.saved_for;
+}
+
+const gq_room_node_t *gq_view_saved_node(const gq_view_t *v)
+{
+	return &v->saved.on;
 }
 
 uint32_t gq_view_kept_for(const gq_view_t *v)
@@ -306,6 +343,7 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		v->pass.reg.proj[project].pending += _pending_gpus(&job->in);
 		gq_waits_hold(&v->waits, &v->pass.nodes, job);
 	}
+	gq_saved_node_mark_late(&v->saved, &v->pass, job);
 	if (was_running)
 		_shrink_candidates(v, old_project);
 	return job;
@@ -595,7 +633,8 @@ bool gq_view_preemptable(const gq_view_t *v, uint32_t preemptee_id,
 		return !v->pass.reg.proj[preemptee->project].room_void &&
 		       gq_room_pair(&v->room, preemptor->in.id,
 				    preemptee->in.id);
-	return gq_reclaim_allowed(&v->pass.reg, preemptee, preemptor);
+	return gq_reclaim_allowed(&v->pass.reg, preemptee, preemptor) &&
+	       !gq_saved_node_refuses(&v->saved, &v->pass, preemptor, preemptee);
 }
 
 uint32_t gq_view_preempt_rank(const gq_view_t *v, uint32_t id)

@@ -75,16 +75,19 @@ static struct room_logged {
 	struct {
 		uint32_t id;
 		int node;
+		bool kept;	/* a room wait, not only a saved node */
 	} *pool;
 	int n;
 } logged;
 
-/* the room wait of `v`: its waiter (0: none) and node */
-static uint32_t _kept(const gq_view_t *v, int *node)
+/* the node saved in `v`: for whom (0: none), which, and whether GPUs
+ * that come free there are kept (a room wait) */
+static uint32_t _kept(const gq_view_t *v, int *node, bool *kept)
 {
-	uint32_t id = gq_view_kept_for(v);
+	uint32_t id = gq_view_saved_for(v);
 
-	*node = id ? gq_view_kept_node(v)->node : -1;
+	*node = id ? gq_view_saved_node(v)->node : -1;
+	*kept = id && gq_view_kept_for(v) == id;
 	return id;
 }
 
@@ -102,20 +105,27 @@ static bool _grow_logged(int n)
 	for (; logged.n < n; logged.n++) {
 		logged.pool[logged.n].id = 0;
 		logged.pool[logged.n].node = -1;
+		logged.pool[logged.n].kept = false;
 	}
 	return true;
 }
 
-static void _log_begun(const gq_view_t *v, uint32_t id, const char *in,
-		       time_t now)
+static void _log_begun(const gq_view_t *v, uint32_t id, bool kept,
+		       const char *in, time_t now)
 {
-	const gq_room_node_t *at = gq_view_kept_node(v);
+	const gq_room_node_t *at = gq_view_saved_node(v);
 	const gq_job_t *job = gq_view_job(v, id);
 	const gq_project_t *p = job ? gq_view_project(v, job->project) : NULL;
 	char shape[96], why[192];
 
 	gq_room_shape(job, shape, sizeof(shape));
 	gq_room_why(at, now, why, sizeof(why));
+	if (!kept) {
+		info("gpuquota: saved node%s: %s is saved for JobId=%u of %s, which needs %s: jobs that can start elsewhere take no victim there; it can start there soonest (%s)",
+		     in, gq_room_node_name(at->node), id, p ? p->name : "?",
+		     shape, why);
+		return;
+	}
 	info("gpuquota: room wait%s: GPUs that come free on %s are kept for JobId=%u of %s, which needs %s, at most %d s: it can start there soonest (%s)",
 	     in, gq_room_node_name(at->node), id, p ? p->name : "?", shape,
 	     gq_state_room_wait(), why);
@@ -126,23 +136,28 @@ void gq_room_log_changes(const gq_pools_t *pools, time_t now)
 	char in[96];	/* " in pool NAME", names of at most 64 */
 	uint32_t id;
 	int k, node;
+	bool kept;
 
 	if (!pools || !_grow_logged(pools->n))
 		return;
 	for (k = 0; k < pools->n; k++) {
-		id = _kept(pools->view[k], &node);
-		if (id == logged.pool[k].id && node == logged.pool[k].node)
+		id = _kept(pools->view[k], &node, &kept);
+		if (id == logged.pool[k].id && node == logged.pool[k].node &&
+		    kept == logged.pool[k].kept)
 			continue;
 		in[0] = '\0';
 		if (pools->name && pools->name[k])
 			snprintf(in, sizeof(in), " in pool %s", pools->name[k]);
-		if (logged.pool[k].id && logged.pool[k].id != id)
-			info("gpuquota: room wait%s for JobId=%u ended", in,
-			     logged.pool[k].id);
+		if (logged.pool[k].id && (logged.pool[k].id != id ||
+					  logged.pool[k].kept != kept))
+			info("gpuquota: %s%s for JobId=%u ended",
+			     logged.pool[k].kept ? "room wait" : "saved node",
+			     in, logged.pool[k].id);
 		if (id)
-			_log_begun(pools->view[k], id, in, now);
+			_log_begun(pools->view[k], id, kept, in, now);
 		logged.pool[k].id = id;
 		logged.pool[k].node = node;
+		logged.pool[k].kept = kept;
 	}
 }
 

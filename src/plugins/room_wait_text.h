@@ -1,8 +1,9 @@
 /*
  * room_wait_text.h - what squeue and slurmctld's log say of a room wait
- * (docs/MODEL.md "Holds", room wait): the node GPUs are kept on and why
- * there, and one log line when a wait begins, moves or ends.  The holds
- * of the work that waits for it are hold.c's.
+ * (docs/MODEL.md "Holds", room wait) and of a saved node ("The saved
+ * node"): the node saved or GPUs are kept on and why there, and one log
+ * line when either begins, moves or ends.  The holds of the work that
+ * waits for it are hold.c's.
  */
 #ifndef GPUQUOTA_ROOM_WAIT_TEXT_H
 #define GPUQUOTA_ROOM_WAIT_TEXT_H
@@ -37,9 +38,9 @@ void gq_room_shape(const gq_job_t *job, char *buf, size_t n);
 void gq_room_why(const gq_room_node_t *at, time_t now, char *buf, size_t n);
 
 /*
- * One line in slurmctld's log for each pool whose room wait began, moved
- * to another job or node, or ended since the last line (a room wait lasts
- * many passes: it is written once).  squeue shows the same in the
+ * One line in slurmctld's log for each pool whose saved node or room wait
+ * began, moved to another job or node, or ended since the last line (a
+ * wait lasts many passes: it is written once).  squeue shows the same in the
  * waiter's reason, but Slurm clears that at each scheduling attempt, so
  * the log is where an admin (and a test) reads it for sure.  Pools are
  * matched by index (a reload that changes them may log a wait again).

@@ -42,8 +42,8 @@ static bool _explained(job_record_t *job_ptr, const gq_view_t *prev,
 
 	/* the job freed GPUs are kept for, or were: one per pool; a job
 	 * waiting for a loan (its text counts down) */
-	if (gq_view_kept_for(view) == job->in.id ||
-	    (prev && gq_view_kept_for(prev) == job->in.id) || job->patient ||
+	if (gq_view_saved_for(view) == job->in.id ||
+	    (prev && gq_view_saved_for(prev) == job->in.id) || job->patient ||
 	    (was && was->patient))
 		return false;
 	if (!was || was->band != job->band || was->cum != job->cum ||
@@ -84,29 +84,36 @@ static const char *_patience(const gq_view_t *view, const gq_job_t *job,
 
 /*
  * What follows an in-quota job's numbers: that no node can give it room
- * (it is tried after the in-quota jobs that can start), and, in a room
- * wait (docs/MODEL.md "Holds"), that GPUs are kept for it; else
+ * (it is tried after the in-quota jobs that can start); when a node is
+ * saved for it (docs/MODEL.md "The saved node"), which and why, and
+ * whether GPUs that come free there are kept for it (the room wait); else
  * _patience's text.
  */
 static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 				  char *buf, size_t n)
 {
+	bool saved = gq_view_saved_for(view) == job->in.id;
 	bool kept = gq_view_kept_for(view) == job->in.id;
+	const gq_room_node_t *at = gq_view_saved_node(view);
 	char why[192];
 	int w;
 
-	if (!kept && !job->roomless)
+	if (!saved && !job->roomless)
 		return _patience(view, job, buf, n);
 	w = snprintf(buf, n, "; %s can free %u GPUs for it within the other projects' floors yet",
 		     job->in.nodes > 1 ? "not enough nodes" : "no node",
 		     job->in.gpus_per_node);
-	if (!kept || w <= 0 || (size_t)w >= n)
+	if (!saved || w <= 0 || (size_t)w >= n)
 		return buf;
 	/* why that node: it can start there soonest (room.h) */
-	gq_room_why(gq_view_kept_node(view), time(NULL), why, sizeof(why));
-	snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%s)",
-		 gq_room_node_name(gq_view_kept_node(view)->node),
-		 gq_state_room_wait(), why);
+	gq_room_why(at, time(NULL), why, sizeof(why));
+	if (kept)
+		snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%s)",
+			 gq_room_node_name(at->node), gq_state_room_wait(),
+			 why);
+	else
+		snprintf(buf + w, n - w, ", so %s is saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (%s)",
+			 gq_room_node_name(at->node), why);
 	return buf;
 }
 

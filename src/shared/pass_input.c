@@ -282,6 +282,7 @@ int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 		gq_view_expect_reclaim_wait(p->view[k],
 			gq_state_reclaim_waiting(p, k, now));
 		gq_state_expect_reclaims(p, k, now);
+		gq_state_saved_before(p, k);
 		rc = gq_view_compute(p->view[k]);
 	}
 	if (!rc)	/* work outside quotas waits for reclaims in flight */

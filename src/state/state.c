@@ -498,10 +498,45 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
 	return gq_clock_since(&w->since, now) < GQ_COMING_FREE_WAIT;
 }
 
+/* A room waiter that started or changed since the pass (a call between
+ * passes) is none any more. */
+static bool _still_waits(const gq_view_t *v, uint32_t id)
+{
+	const gq_job_t *er = gq_view_job(v, id);
+
+	return er && er->in.state == GQ_JOB_PENDING && !er->hold &&
+	       er->band == GQ_BAND_IN_QUOTA;
+}
+
+/*
+ * Save a node for the pool's first room waiter that a node can take, on
+ * the node saved for it before while it can (saved_node.h).
+ */
+static void _save_node(gq_view_t *v, const uint32_t *ids, int n, int64_t now)
+{
+	gq_inflight_t *w;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!_still_waits(v, ids[i]))
+			continue;
+		if (!(w = _entry(&_state.saved, &_state.nsaved,
+				 &_state.saved_cap, ids[i], now)))
+			break;	/* no memory: nothing saved */
+		if (gq_view_save_node(v, ids[i], w->node)) {
+			w->node = gq_view_saved_node(v)->node;
+			return;
+		}
+	}
+	gq_view_save_node(v, 0, -1);
+}
+
 /*
  * Keep the GPUs that come free on one node of a pool for its first room
  * waiter whose wait is not over and that a node can take, on the node it
- * was kept on before while it can.  Returns 1 when GPUs are kept, else 0.
+ * was kept on before while it can.  Returns 1 when GPUs are kept, else 0;
+ * then a node is saved for the first waiter a node can take, nothing
+ * kept.
  */
 static int _keep_room(gq_view_t *v, int64_t now)
 {
@@ -509,12 +544,9 @@ static int _keep_room(gq_view_t *v, int64_t now)
 	int i, n = gq_view_room_waiters(v, &ids), wait = gq_state_room_wait();
 
 	for (i = 0; wait > 0 && i < n; i++) {	/* 0: never kept */
-		const gq_job_t *er = gq_view_job(v, ids[i]);
 		gq_inflight_t *w;
 
-		/* started or changed since the pass (a call between passes) */
-		if (!er || er->in.state != GQ_JOB_PENDING || er->hold ||
-		    er->band != GQ_BAND_IN_QUOTA)
+		if (!_still_waits(v, ids[i]))
 			continue;
 		if (!(w = _room_wait(ids[i], now)))
 			break;	/* no memory: nobody waits */
@@ -525,6 +557,7 @@ static int _keep_room(gq_view_t *v, int64_t now)
 		}
 	}
 	gq_view_keep_room(v, 0, -1);
+	_save_node(v, ids, n, now);
 	return 0;
 }
 
@@ -550,6 +583,15 @@ static int _active_in(const gq_pools_t *p, int k, int64_t now,
 		    gq_view_job(p->view[k], _state.inflight[i].preemptor))
 			_active(&active[n++], &_state.inflight[i]);
 	return n;
+}
+
+void gq_state_saved_before(gq_pools_t *next, int k)
+{
+	const gq_pools_t *p = _state.view;
+	int j = p && p != next ? gq_pools_same(p, next, k) : -1;
+
+	gq_view_saved_before(next->view[k],
+			     j >= 0 ? gq_view_saved_node(p->view[j])->node : -1);
 }
 
 void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now)
@@ -580,6 +622,7 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 	_forget_gone(p, _state.inflight, &_state.ninflight);
 	_forget_gone(p, _state.roomwait, &_state.nroomwait);
 	_forget_gone(p, _state.comingwait, &_state.ncomingwait);
+	_forget_gone(p, _state.saved, &_state.nsaved);
 	if (_state.ninflight &&
 	    !(active = malloc(sizeof(*active) * _state.ninflight)))
 		return 0;	/* no memory: nobody waits */
@@ -791,6 +834,7 @@ void gq_state_clear(void)
 	free(_state.inflight);
 	free(_state.roomwait);
 	free(_state.comingwait);
+	free(_state.saved);
 	gq_pools_free(_state.view);
 	gq_pools_free(_state.next);
 	gq_config_free(_state.config);

@@ -107,6 +107,8 @@ typedef struct {
 				 * pass read them: gq_state_rebuild_reclaim) */
 	gq_inflight_t *roomwait;	/* room waits, begun or over */
 	int nroomwait, roomwait_cap;
+	gq_inflight_t *saved;	/* nodes saved for room waiters (.node) */
+	int nsaved, saved_cap;
 	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
 	int ncomingwait, comingwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */
@@ -393,6 +395,13 @@ int gq_state_budget_window(void);
  * holds the lock.  O(reclaims in flight).
  */
 void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now);
+
+/*
+ * Pool k of `next` (not computed yet) told the node saved in the same
+ * pool of the last pass published (gq_view_saved_before): its room sets
+ * take that node last.  Caller holds the lock.  O(pools).
+ */
+void gq_state_saved_before(gq_pools_t *next, int k);
 
 /*
  * Forget the reclaims whose preemptor is no longer pending in p (started,

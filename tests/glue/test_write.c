@@ -363,19 +363,18 @@ START_TEST(held_job_outside_pools_released_after_restart)
 END_TEST
 
 /*
- * The squeue text of a room waiter (docs/MODEL.md "Holds", room wait):
- * nodes n0, n1 of 4 GPUs, now 100.  team-a (q 5) runs a1 (3 GPUs, --time
- * end 400) on n0 and a2 (2, end 300) on n1; team-c (q 0) runs c1 (1, no
- * end) on n1.  team-b (q 3) pends b1 (job 9): 3 GPUs on one node, in
- * quota.  n0: 1 idle, a1's 3 at 400; n1: 1 idle + c1's 1 to reclaim, a2's
- * 2 at 300: no room now, soonest on n1, in 200 s.
+ * The squeue text of a room waiter (docs/MODEL.md "Holds", room wait, and
+ * "The saved node"): nodes n0, n1 of 4 GPUs, now 100.  team-a (q 5) runs
+ * a1 (3 GPUs, --time end 400) on n0 and a2 (2, end 300) on n1; team-c
+ * (q 0) runs c1 (1, no end) on n1.  team-b (q 3) pends b1 (job 9): 3 GPUs
+ * on one node, in quota.  n0: 1 idle, a1's 3 at 400; n1: 1 idle + c1's 1
+ * to reclaim, a2's 2 at 300: no room now, soonest on n1, in 200 s.  With
+ * room_wait 60 GPUs are kept there; with the default (0) n1 is saved.
  */
-START_TEST(room_waiter_text_names_node_and_why)
+static void room_waiter_text(const char *settings, int waiting,
+			     const char *want)
 {
-	char *f = write_temp("{\"settings\": {\"room_wait\": 60},"
-			     " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
-			     " {\"name\": \"team-b\", \"gpu_quota\": 3},"
-			     " {\"name\": \"team-c\", \"gpu_quota\": 0}]}");
+	char *f = write_temp(settings);
 	node_record_t n0 = { .name = "n0" }, n1 = { .name = "n1" };
 	node_record_t *table[] = { &n0, &n1 };
 	placed_t r[] = { { 1, 3, 0, 400, "team-a" }, { 2, 2, 1, 300, "team-a" },
@@ -397,19 +396,37 @@ START_TEST(room_waiter_text_names_node_and_why)
 	add_placed(v, r, sizeof(r) / sizeof(r[0]));
 	add(v, "team-b", shaped(pending(9, 3, 50), 3, 1));
 	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100),
+			 waiting);
 	gq_state_publish();
 	j = glue_pending(9, "team-b", "gpu", 1);
 	j->state_reason = WAIT_RESOURCES;
 	gq_write_pass(gq_state()->view, NULL, time(NULL));
 	/* (written at the clock's now, past a2's end: no "the rest ... in") */
-	ck_assert_pstr_eq(j->state_desc, "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so GPUs that come free on n1 are kept for it (at most 60 s): it can start there soonest (1 GPU idle, 1 it may reclaim)");
+	ck_assert_pstr_eq(j->state_desc, want);
 	gq_state_clear();
 	gq_state_unlock();
 	node_record_table_ptr = NULL;
 	node_record_count = 0;
 	unlink(f);
 	free(f);
+}
+
+#define ROOM_PROJECTS " \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5}," \
+	" {\"name\": \"team-b\", \"gpu_quota\": 3}," \
+	" {\"name\": \"team-c\", \"gpu_quota\": 0}]}"
+
+START_TEST(room_waiter_text_names_node_and_why)
+{
+	room_waiter_text("{\"settings\": {\"room_wait\": 60}," ROOM_PROJECTS, 1,
+			 "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so GPUs that come free on n1 are kept for it (at most 60 s): it can start there soonest (1 GPU idle, 1 it may reclaim)");
+}
+END_TEST
+
+START_TEST(saved_node_text_names_node_and_why)
+{
+	room_waiter_text("{" ROOM_PROJECTS, 0,
+			 "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so n1 is saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (1 GPU idle, 1 it may reclaim)");
 }
 END_TEST
 
@@ -636,6 +653,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, rehold_writes_another_pools_hold);
 	tcase_add_test(tc, held_job_outside_pools_released_after_restart);
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
+	tcase_add_test(tc, saved_node_text_names_node_and_why);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mode");
 	tcase_add_test(tc, observe_writes_nothing_enforce_holds);

@@ -174,6 +174,16 @@ daemon_running() {
 	[[ -n $st && $st != Z ]]
 }
 
+# logged TEXT: "yes" when slurmctld's log holds TEXT (a line Slurm does
+# not clear, unlike a squeue reason)
+logged() { grep -qF -- "$1" "$DIR/log/slurmctld.log" && echo yes; }
+# wait_logged SECONDS TEXT WHAT: fail ("no line ... says WHAT") unless
+# slurmctld's log holds TEXT within SECONDS
+wait_logged() {
+	_wait_eq "$1" yes logged "$2" \
+		|| fail "no line in slurmctld's log says $3"
+}
+
 # reason_has JOB TEXT: "yes" when the job's squeue reason holds TEXT
 reason_has() { [[ $(sl squeue -h -j "$1" -o %r) == *"$2"* ]] && echo yes; }
 

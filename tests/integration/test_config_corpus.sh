@@ -34,7 +34,6 @@ done
 up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
                           {"name": "team-b", "gpu_quota": 2}]}'
 a1=$(submit a1 team-a 1); wait_state "$a1" RUNNING
-logged() { grep -qF -- "$1" "$DIR/log/slurmctld.log" && echo yes; }
 for f in "${files[@]}"; do
 	cp "$f" "$DIR/gpuquota.json"
 	# from 23.11 the reconfiguring slurmctld refuses it and scontrol fails

@@ -41,9 +41,7 @@ b1=$(submit b1 team-b 4)
 # reason, but Slurm clears that at each scheduling attempt, so a poll may
 # never see it; its text: tests/glue/test_write.c)
 waits="gpuquota: room wait: GPUs that come free on n2 are kept for JobId=$b1 of team-b, which needs 4 GPUs on one node, at most 60 s: it can start there soonest (0 GPUs idle, 2 it may reclaim, the rest when jobs there reach their time limit, in "
-logged() { grep -qF "$1" "$DIR/log/slurmctld.log" && echo yes; }
-_wait_eq 15 yes logged "$waits" \
-	|| fail "no line in slurmctld's log says GPUs are kept for b1 on n2, and why"
+wait_logged 15 "$waits" "GPUs are kept for b1 on n2, and why"
 expect_state "$b1" PENDING
 c5=$(submit c5 team-c 1)
 c8=$(submit c8 team-c 1 --constraint=x)

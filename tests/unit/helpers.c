@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "state/state.h"
 #include "helpers.h"
 
 gq_project_cfg_t proj(const char *name, int quota, double weight, int limit)
@@ -137,6 +138,24 @@ char *write_temp(const char *text)
 	fputs(text, f);
 	fclose(f);
 	return path;
+}
+
+char *state_with(const char *json)
+{
+	char *path = write_temp(json);
+	char err[GQ_ERR_MAX];
+
+	gq_state_lock();
+	ck_assert_msg(gq_state_load(path, err, sizeof(err)) == 0, "%s", err);
+	return path;
+}
+
+void state_done(char *path)
+{
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(path);
+	free(path);
 }
 
 void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1)

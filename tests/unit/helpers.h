@@ -65,4 +65,10 @@ const gq_project_t *project(gq_view_t *v, const char *acct);
 /* A temporary file holding text; free the returned path. */
 char *write_temp(const char *text);
 
+/* The state locked and loaded with the configuration `json` (the test
+ * fails when it does not load); state_done clears and unlocks it and
+ * removes the file.  Returns the file's path, for state_done. */
+char *state_with(const char *json);
+void state_done(char *path);
+
 #endif

@@ -543,6 +543,60 @@ static void check_no_ping_pong(world_t *w, gq_view_t *v)
 }
 
 /*
+ * The saved node (docs/MODEL.md "The saved node"), W's node saved by
+ * gq_view_keep_room: a job that keeps off it is a usual preemptor, not W,
+ * and can start on another up node from its idle GPUs plus the victims
+ * it may take there; every victim with GPUs on W's node is refused to it.
+ */
+static int saved_kept_off;	/* jobs seen keeping off a saved node */
+
+static void check_saved_node(gq_view_t *v, const world_t *w,
+			     const uint32_t *idle, uint32_t waiter)
+{
+	int saved = gq_view_saved_node(v)->node, a, b, node, fit;
+
+	ck_assert_uint_eq(gq_view_saved_for(v), waiter);
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *p = gq_view_job(v, w->jobs[a].in.id);
+		uint32_t need;
+
+		if (!w->jobs[a].live || !p || !p->off_saved)
+			continue;
+		saved_kept_off++;
+		ck_assert_msg(gq_job_may_reclaim(p) && !p->room &&
+			      p->in.id != waiter,
+			      "seed %llu: job %u keeps off the saved node, may not reclaim",
+			      (unsigned long long)w->seed, p->in.id);
+		need = p->in.gpus_per_node ? p->in.gpus_per_node : p->in.gpus;
+		for (node = fit = 0; node < w->nnodes; node++) {
+			uint32_t r = idle[node];
+
+			if (node == saved || w->down[node])
+				continue;
+			for (b = 0; b < w->njobs; b++)
+				if (w->jobs[b].live && w->jobs[b].node == node &&
+				    w->jobs[b].in.state == GQ_JOB_RUNNING &&
+				    gq_view_preemptable(v, w->jobs[b].in.id,
+							p->in.id))
+					r += w->jobs[b].in.gpus;
+			fit += r >= need;
+		}
+		ck_assert_msg(fit >= (int)(p->in.nodes ? p->in.nodes : 1) ||
+			      (!p->in.gpus_per_node && p->in.nodes > 1),
+			      "seed %llu: job %u keeps off node %d but fits on %d other nodes",
+			      (unsigned long long)w->seed, p->in.id, saved, fit);
+		for (b = 0; b < w->njobs; b++)
+			ck_assert_msg(!w->jobs[b].live || w->jobs[b].node != saved ||
+				      w->jobs[b].in.state != GQ_JOB_RUNNING ||
+				      !gq_view_preemptable(v, w->jobs[b].in.id,
+							   p->in.id),
+				      "seed %llu: job %u takes victim %u on the saved node %d",
+				      (unsigned long long)w->seed, p->in.id,
+				      w->jobs[b].in.id, saved);
+	}
+}
+
+/*
  * The room wait (docs/MODEL.md "Holds"): a job freed GPUs may be kept for
  * is pending, in quota, not held, without a room set, and needs more than
  * one GPU; it would fit on the
@@ -620,6 +674,7 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 			      (unsigned long long)w->seed, j->in.id, j->band,
 			      j->waits_for);
 	}
+	check_saved_node(v, w, idle, ids[0]);
 	check_floors(v, w);
 }
 
@@ -1095,6 +1150,10 @@ START_TEST(random_clusters_keep_the_guarantees)
 		check_all(v, &w);
 		check_no_ping_pong(&w, v);
 	}
+	/* the saved node's rule was met, not passed by */
+	if (!only)
+		ck_assert_int_gt(saved_kept_off, 0);
+	printf("saved node: %d jobs kept off it\n", saved_kept_off);
 }
 END_TEST
 

@@ -1,0 +1,166 @@
+/*
+ * saved_node.c - the node saved for an in-quota job no node can take:
+ * who keeps off it (see saved_node.h and docs/MODEL.md "The saved node").
+ *
+ * For a preemptor P other than W, with S the saved node:
+ *   off_saved(P) = fits(P, { room(n) + mine(P, n) : n open, n != S,
+ *                            P may use n })
+ *   room(n)    = idle GPUs of n, plus those of victims leaving it;
+ *   mine(P, n) = GPUs on n of running jobs P may reclaim (the usual sets).
+ * A P that keeps off S is refused every victim with GPUs on S.  It loses
+ * nothing it could not get elsewhere: it starts there instead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/coming_free.h"
+#include "core/reclaim.h"
+#include "core/saved_node.h"
+#include "tools/hash.h"
+
+void gq_saved_node_clear(gq_saved_node_t *s)
+{
+	s->saved_for = 0;
+	s->on.node = -1;
+	s->marked = false;
+}
+
+/* May this job take victims from the usual sets: pending, may reclaim,
+ * not from a room set of its own, not W. */
+static bool _usual_preemptor(const gq_job_t *job, uint32_t waiter)
+{
+	return gq_job_may_reclaim(job) && !job->room && job->in.id != waiter &&
+	       job->in.gpus;
+}
+
+/*
+ * The shape that decides off_saved: project, band (in quota or fair
+ * share), node group, GPUs per node or GPUs in all, nodes.  0 when a
+ * number is too large for its bits: such a job is counted alone.
+ */
+static uint64_t _shape_key(const gq_job_t *p)
+{
+	uint64_t g = p->in.gpus_per_node ? p->in.gpus_per_node :
+					   0x4000u | p->in.gpus;
+
+	if ((uint64_t)p->project >= 1u << 19 || p->in.node_group >= 1u << 16 ||
+	    p->in.gpus_per_node >= 0x4000u || p->in.gpus >= 0x4000u ||
+	    p->in.nodes >= 0x1000u)
+		return 0;
+	return (uint64_t)(p->project + 1) << 44 |
+	       (uint64_t)p->in.node_group << 28 |
+	       (uint64_t)(p->band == GQ_BAND_FAIR_SHARE) << 27 | g << 12 |
+	       p->in.nodes;
+}
+
+/*
+ * fits(P, ...) above.  `mine` and `scratch` have room for every node.
+ * Victims leaving in their grace time count once, in room(n).  O(N + E).
+ */
+static bool _fits_elsewhere(const gq_pass_t *pass, const gq_job_t *p,
+			    int saved, uint32_t *mine, gq_node_idle_t *scratch)
+{
+	const gq_nodes_t *n = &pass->nodes;
+	int i, m = 0;
+
+	memset(mine, 0, sizeof(*mine) * n->nnodes);
+	for (i = 0; i < n->npl; i++) {
+		const gq_job_t *j = gq_store_at(&pass->store, n->pl_job[i]);
+
+		if (j->in.state == GQ_JOB_RUNNING && !j->in.at_risk &&
+		    gq_reclaim_allowed(&pass->reg, j, p))
+			mine[n->pl_node[i]] += n->pl_gpus[i];
+	}
+	for (i = 0; i < n->nnodes; i++) {
+		if (i == saved || n->node_closed[i] ||
+		    !gq_nodes_allowed(n, p->in.node_group, i))
+			continue;
+		scratch[m].node = i;
+		scratch[m++].idle = n->node_room[i] + mine[i];
+	}
+	return gq_fits_idle(p->in.gpus, p->in.gpus_per_node, p->in.nodes,
+			    scratch, m);
+}
+
+/* Mark off_saved on the usual preemptors, each shape counted once (a
+ * table of shape -> answer); all false without memory.  Returns whether
+ * any job was looked at. */
+static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
+{
+	int i, count = gq_store_count(&pass->store), nn = pass->nodes.nnodes;
+	uint32_t *mine = malloc(sizeof(*mine) * (nn + 1));
+	gq_node_idle_t *scratch = malloc(sizeof(*scratch) * (nn + 1));
+	gq_hash_t shapes;
+
+	gq_hash_init(&shapes, &gq_hash_ints);
+	for (i = 0; i < count; i++) {
+		gq_job_t *job = gq_store_at(&pass->store, i);
+		uint64_t key;
+		int off;
+
+		job->off_saved = false;
+		if (saved < 0 || !mine || !scratch ||
+		    !_usual_preemptor(job, waiter))
+			continue;
+		key = _shape_key(job);
+		off = key ? gq_hash_get(&shapes, gq_key_int(key)) : -1;
+		if (off < 0) {
+			off = _fits_elsewhere(pass, job, saved, mine, scratch);
+			/* no memory for the table: counted again next time */
+			if (key)
+				gq_hash_put(&shapes, gq_key_int(key), off);
+		}
+		job->off_saved = off;
+	}
+	gq_hash_free(&shapes);
+	free(mine);
+	free(scratch);
+	return saved >= 0;
+}
+
+void gq_saved_node_set(gq_saved_node_t *s, gq_pass_t *pass, uint32_t id,
+		  const gq_room_node_t *at)
+{
+	bool was = s->marked;
+
+	gq_saved_node_clear(s);
+	if (id && at && at->node >= 0 && at->node < pass->nodes.nnodes) {
+		s->saved_for = id;
+		s->on = *at;
+	}
+	if (was || s->on.node >= 0)
+		s->marked = _mark(pass, s->saved_for, s->on.node);
+}
+
+void gq_saved_node_mark_late(const gq_saved_node_t *s, const gq_pass_t *pass,
+			     gq_job_t *job)
+{
+	int nn = pass->nodes.nnodes;
+	uint32_t *mine;
+	gq_node_idle_t *scratch;
+
+	job->off_saved = false;
+	if (s->on.node < 0 || !_usual_preemptor(job, s->saved_for))
+		return;
+	mine = malloc(sizeof(*mine) * (nn + 1));
+	scratch = malloc(sizeof(*scratch) * (nn + 1));
+	if (mine && scratch)	/* no memory: it may take victims there */
+		job->off_saved = _fits_elsewhere(pass, job, s->on.node, mine,
+						 scratch);
+	free(mine);
+	free(scratch);
+}
+
+bool gq_saved_node_refuses(const gq_saved_node_t *s, const gq_pass_t *pass,
+		      const gq_job_t *preemptor, const gq_job_t *preemptee)
+{
+	int i;
+
+	if (!preemptor->off_saved || s->on.node < 0)
+		return false;
+	for (i = 0; i < preemptee->place_n; i++)
+		if (pass->nodes.pl_node[preemptee->place_first + i] ==
+		    s->on.node)
+			return true;
+	return false;
+}

@@ -96,6 +96,7 @@ void gq_api_job(const slurm_job_info_t *j, time_t now, gq_qos_priority_t qos,
 		.start_time = j->start_time,
 		.end_time = (j->time_limit == INFINITE ||
 			     j->time_limit == NO_VAL) ? 0 : j->end_time,
+		.time_limit = gq_facts_limit_secs(j->time_limit),
 		.comment = j->comment,
 	};
 

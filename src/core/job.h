@@ -32,11 +32,16 @@ typedef struct {
 				 * 0 is taken as 1 */
 	uint32_t tasks_at_once;	/* how many of them Slurm may start at once
 				 * (the array's %N throttle); 0: all */
-	uint32_t saved_secs;	/* running: how far into its run its last
-				 * checkpoint was (gpuquota checkpoint,
-				 * gq_facts_saved_at); 0: none.  Orders
-				 * victims inside a project, never the
-				 * ledger's loss (its owner writes it) */
+	union {
+		uint32_t saved_secs;	/* running: how far into its run its
+					 * last checkpoint was (gpuquota
+					 * checkpoint, gq_facts_saved_at); 0:
+					 * none.  Orders victims inside a
+					 * project, never the ledger's loss
+					 * (its owner writes it) */
+		uint32_t time_limit;	/* pending: its --time in seconds;
+					 * 0: none (waits.h, the room wait) */
+	};
 	int64_t order;		/* Slurm's order inside a project, higher
 				 * first (gq_job_order: QOS priority, nice) */
 	int64_t site_order;	/* multifactor's part of its priority, rounded:

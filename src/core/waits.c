@@ -28,6 +28,18 @@ void gq_waits_free(gq_waits_t *w)
 }
 
 /*
+ * Backfill on the kept node: a job whose --time ends it before the room
+ * waiter can start there (kept_on.when) gives the GPUs back in time, so
+ * it is not held.  when <= now: the waiter can start now; INT64_MAX: only
+ * when jobs without a time limit end.  O(1).
+ */
+static bool _ends_first(const gq_waits_t *w, const gq_job_t *job)
+{
+	return job->in.time_limit && w->kept_on.when != INT64_MAX &&
+	       w->kept_at + (int64_t)job->in.time_limit <= w->kept_on.when;
+}
+
+/*
  * Whom a pending job waits for while GPUs are reclaimed, or kept, for
  * another (0: nobody): only where it could start on a node they come
  * free on (a room wait's node; a reclaim's victims' nodes, unless not
@@ -46,8 +58,8 @@ static uint32_t _waits_for_reclaim(const gq_waits_t *w,
 	    job->band == GQ_BAND_IN_QUOTA || job->in.id == w->waits_for)
 		return 0;
 	if (w->hold == GQ_HOLD_ROOM)
-		return gq_waits_could_land(nodes, job, &w->kept_on) ?
-			       w->waits_for : 0;
+		return gq_waits_could_land(nodes, job, &w->kept_on) &&
+		       !_ends_first(w, job) ? w->waits_for : 0;
 	if (w->anywhere)
 		return w->waits_for;
 	for (i = 0; i < w->nat; i++)
@@ -178,6 +190,7 @@ bool gq_waits_keep_room(gq_waits_t *w, gq_pass_t *pass, uint32_t id,
 		return false;
 	w->waits_for = id;
 	w->hold = GQ_HOLD_ROOM;
+	w->kept_at = pass->now;
 	for (k = 0; k < gq_store_count(store); k++)
 		gq_waits_hold(w, &pass->nodes, gq_store_at(store, k));
 	return true;

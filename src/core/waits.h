@@ -24,6 +24,7 @@ typedef struct {
 	gq_hold_t hold;		/* GQ_HOLD_RECLAIM or GQ_HOLD_ROOM */
 	gq_room_node_t kept_on;	/* GQ_HOLD_ROOM: the node GPUs are kept on
 				 * (gq_waits_keep_room) */
+	int64_t kept_at;	/* GQ_HOLD_ROOM: the pass's time */
 	/* GQ_HOLD_RECLAIM: the victims' nodes of the reclaims waited for
 	 * (gq_waits_for_reclaims), each with its preemptor; none noted
 	 * when anywhere */

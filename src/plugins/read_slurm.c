@@ -349,6 +349,7 @@ void gq_read_job(job_record_t *job_ptr, time_t now, gq_job_in_t *out)
 		.end_time = (job_ptr->time_limit == INFINITE ||
 			     job_ptr->time_limit == NO_VAL) ? 0 :
 			    job_ptr->end_time,
+		.time_limit = gq_facts_limit_secs(job_ptr->time_limit),
 		.comment = job_ptr->comment,
 	};
 

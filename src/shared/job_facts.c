@@ -253,6 +253,13 @@ static uint32_t _saved_secs(const gq_job_facts_t *f, int64_t now)
 	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
 
+uint32_t gq_facts_limit_secs(uint32_t minutes)
+{
+	if (minutes >= 0xfffffffeu)	/* INFINITE, NO_VAL */
+		return 0;
+	return minutes > UINT32_MAX / 60 ? UINT32_MAX : minutes * 60;
+}
+
 void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -292,6 +299,8 @@ void gq_job_input(const gq_job_facts_t *f, int64_t now, gq_job_in_t *out)
 	out->start_time = f->start_time;
 	if (out->state == GQ_JOB_RUNNING)
 		out->saved_secs = _saved_secs(f, now);
+	else
+		out->time_limit = f->time_limit;
 }
 
 gq_saved_t gq_facts_saved_at(const char *comment, uint32_t id, int64_t now,

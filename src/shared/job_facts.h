@@ -63,10 +63,15 @@ typedef struct {
 	int64_t start_time;
 	int64_t end_time;	/* running: when its time limit ends it; 0:
 				 * no limit */
+	uint32_t time_limit;	/* pending: its --time in seconds; 0: none */
 	const char *comment;	/* the job's comment (--comment), where
 				 * `gpuquota checkpoint` notes a checkpoint;
 				 * NULL: none */
 } gq_job_facts_t;
+
+/* A job's time limit as Slurm keeps it (minutes; INFINITE 0xffffffff and
+ * NO_VAL 0xfffffffe: none) in seconds, 0 for none.  O(1). */
+uint32_t gq_facts_limit_secs(uint32_t minutes);
 
 /* Running or suspended: it holds GPUs. */
 bool gq_facts_running(const gq_job_facts_t *f);

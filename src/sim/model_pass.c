@@ -27,6 +27,7 @@ static void _job_in(gq_replay_t *R, uint32_t i, gq_job_in_t *in)
 	f.submit_time = j->pend_since;
 	f.start_time = running ? j->start : 0;
 	f.end_time = running && hj->limit ? j->start + hj->limit : 0;
+	f.time_limit = running || hj->limit > UINT32_MAX ? 0 : hj->limit;
 	f.gpus = running ? j->held_gpus : hj->gpus;
 	f.nodes = hj->nodes;
 	f.gpus_per_node = (hj->gpus + hj->nodes - 1) / hj->nodes;

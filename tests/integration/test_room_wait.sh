@@ -10,8 +10,9 @@
 # first).  n1 and n3 have the feature x, n2 not.  team-c's c5 (any node)
 # could start on n2: held, with a reason naming n2 and b1; c8
 # (--constraint=x) could not: not held, and it starts on n1 when c1 ends
-# there.  a2 ends: 1 GPU idle on n2, still no room, c5 does not take it.
-# a2b ends: n2 has 2 idle + team-c's 2: b1 runs there; c5 never ran.
+# there.  c9 (--time 1 min) ends before b1 could start on n2: not held.
+# a2 ends: 1 GPU idle on n2, still no room; c5 does not take it, c9 does.
+# a2b ends: n2 has 1 idle + team-c's 3: b1 runs there; c5 never ran.
 . "$(dirname "$0")/lib.sh"
 
 up_cluster '{"settings": {"room_wait": 60},
@@ -59,15 +60,25 @@ wait_state "$c8" RUNNING 15
 	|| fail "c8 runs on $(sl squeue -h -j "$c8" -o %N), want n1"
 expect_state "$c5" PENDING
 
-# a2 ends: 1 GPU idle on n2, still no room for b1; c5 must not take it
+# c9's --time (1 min) ends before b1 can start on n2 (a2b's, 3 min):
+# not held (backfill)
+c9=$(submit c9 team-c 1 -t 1)
+settle 3
+[[ $(reason_has "$c9" "kept for job") != yes ]] \
+	|| fail "c9, which ends before b1 could start on n2, is held: $(sl squeue -h -j "$c9" -o %r)"
+
+# a2 ends: 1 GPU idle on n2, still no room for b1; c5 must not take it,
+# c9 does
 sl scancel "$a2"
-settle 4
+wait_state "$c9" RUNNING 15
+[[ $(sl squeue -h -j "$c9" -o %N) == n2 ]] \
+	|| fail "c9 runs on $(sl squeue -h -j "$c9" -o %N), want n2"
 expect_state "$c5" PENDING
 expect_state "$b1" PENDING
 [[ $(reason_has "$c5" "$kept") == yes ]] \
 	|| fail "c5 no longer held for b1: $(sl squeue -h -j "$c5" -o %r)"
 
-# a2b ends: n2 has 2 idle + team-c's 2, room within the floors
+# a2b ends: n2 has 1 idle + team-c's 3 (c9 too), room within the floors
 sl scancel "$a2b"
 wait_state "$b1" RUNNING 30
 [[ $(sl squeue -h -j "$b1" -o %N) == n2 ]] \

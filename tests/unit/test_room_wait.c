@@ -188,7 +188,8 @@ static void expect_holds(gq_view_t *v, const gq_hold_t want[6])
  *   c8 (14) team-c, 6 GPUs on one node: more than n2 has: not held;
  *   d1 (15) team-d, 1 GPU, in quota (A = 1 <= 2): never held.
  * Between passes: a team-c job of node group {n0, n1} is not held, one
- * of any node is.
+ * of any node is, unless its --time ends it before b1 can start on n2
+ * (by 300): it gives the GPU back in time (backfill).
  * What holding only the jobs that could start on n2 costs: c5 could have
  * started now on n0 (1 idle) or n3 (2 idle), and waits instead, at most
  * room_wait: 1 GPU x 30 s = 30 GPU-seconds per wait (Slurm might as well
@@ -217,6 +218,16 @@ START_TEST(room_wait_holds_who_could_land)
 			 GQ_HOLD_NONE);
 	late.id = 17;
 	late.node_group = 0;
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_ROOM);
+	/* backfill: b1 can start on n2 by 300; now 100.  A --time of 200 s
+	 * ends by 300: not held; 201 s ends after: held */
+	late.id = 18;
+	late.time_limit = 200;
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_NONE);
+	late.id = 19;
+	late.time_limit = 201;
 	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
 			 GQ_HOLD_ROOM);
 

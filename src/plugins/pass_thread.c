@@ -346,20 +346,86 @@ static bool _before(const struct timespec *a, const struct timespec *b)
 	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
+/*
+ * Between passes, while reclaims are in flight, the pass thread looks
+ * every GQ_START_POLL_NS for a preemptor that started: its pass then
+ * comes at once, and the holds for it end (docs/MODEL.md "Holds", freed
+ * GPUs kept), not at the next tick.  No cost while no reclaim is in flight.
+ */
+#define GQ_START_POLL_NS 250000000L
+#define GQ_START_POLL_MAX 64	/* preemptors looked at, at most */
+
+/* The preemptors in flight, into ids: how many.  The state lock alone. */
+static int _in_flight(uint32_t *ids)
+{
+	int n;
+
+	gq_state_lock();
+	n = gq_state_preemptors(ids, GQ_START_POLL_MAX, time(NULL));
+	gq_state_unlock();
+	return n;
+}
+
+/* Has one of the n preemptors left the queue (started, or ended)?  The
+ * job read lock alone.  O(n). */
+static bool _preemptor_started(const uint32_t *ids, int n)
+{
+	slurmctld_lock_t read = { .job = READ_LOCK };
+	bool started = false;
+	int i;
+
+	lock_slurmctld(read);
+	for (i = 0; i < n && !started; i++) {
+		job_record_t *job_ptr = find_job_record(ids[i]);
+
+		started = job_ptr && !IS_JOB_PENDING(job_ptr);
+	}
+	unlock_slurmctld(read);
+	return started;
+}
+
+/*
+ * Wait for an ask, a stop or the tick (`until`), looking every
+ * GQ_START_POLL_NS for a started preemptor among the n in ids.  Called,
+ * and returns, with passes.lock held (a leaf: it is let go around the
+ * look).
+ */
+static void _wait_tick(const struct timespec *until, const uint32_t *ids,
+		       int n)
+{
+	while (!passes.stop && !passes.wanted) {
+		struct timespec at;
+		bool started;
+
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		_add_ns(&at, GQ_START_POLL_NS);
+		if (!n || !_before(&at, until))
+			at = *until;
+		if (pthread_cond_timedwait(&passes.wake, &passes.lock, &at) == 0)
+			continue;
+		if (!_before(&at, until))
+			return;	/* the tick */
+		slurm_mutex_unlock(&passes.lock);
+		started = _preemptor_started(ids, n);
+		slurm_mutex_lock(&passes.lock);
+		if (started)
+			return;
+	}
+}
+
 static void *_pass_loop(void *arg)
 {
 	struct timespec earliest = { 0 };	/* end of last pass + gap */
+	uint32_t ids[GQ_START_POLL_MAX];
 
 	while (true) {
 		struct timespec until, now;
+		int n = _in_flight(ids);
 
 		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_sec += _interval();
 		slurm_mutex_lock(&passes.lock);
-		while (!passes.stop && !passes.wanted &&
-		       pthread_cond_timedwait(&passes.wake, &passes.lock,
-					      &until) == 0)
-			;
+		_wait_tick(&until, ids, n);
 		/* an asked-for pass waits out the gap; more asks coalesce;
 		 * an urgent one re-holds at once, its pass comes after */
 		while (true) {

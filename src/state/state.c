@@ -386,6 +386,18 @@ bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 	return false;
 }
 
+int gq_state_preemptors(uint32_t *ids, int max, int64_t now)
+{
+	int i, n = 0;
+
+	_clock(now);
+	for (i = 0; i < _state.ninflight && n < max; i++)
+		if (gq_clock_since(&_state.inflight[i].since, now) <
+		    GQ_RECLAIM_WAIT + _state.inflight[i].grace)
+			ids[n++] = _state.inflight[i].preemptor;
+	return n;
+}
+
 int gq_state_reclaim_wait(uint32_t preemptor)
 {
 	int i;

@@ -293,6 +293,15 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace);
  */
 bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now);
 
+/*
+ * The preemptors of the reclaims in flight whose wait is not over, at
+ * most `max` of them, into ids: how many.  The pass thread looks them up
+ * between passes, so that a preemptor's start ends the holds for it at
+ * once (docs/MODEL.md "Holds", freed GPUs kept).  Caller holds the lock.
+ * O(reclaims in flight).
+ */
+int gq_state_preemptors(uint32_t *ids, int max, int64_t now);
+
 /* How long work outside quotas waits for `preemptor` (seconds). */
 int gq_state_reclaim_wait(uint32_t preemptor);
 

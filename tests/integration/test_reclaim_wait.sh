@@ -3,15 +3,19 @@
 # team-a's in-quota a1 waits for its victims to leave, team-c's over-quota
 # c1 is held with a reason saying so (it could otherwise start on the freed
 # GPUs and be requeued again seconds later), and it is released once a1
-# runs.  2 nodes x 2 GPUs; team-b (quota 0) fills them first; team-c's
-# weight 0 gives it no fair share, so c1 never reclaims itself.
+# starts (seen between passes, not at the next one).  2 nodes x 2 GPUs;
+# team-b (quota 0) fills them first; team-c's weight 0 gives it no fair
+# share, so c1 never reclaims itself.
 # test_reclaim_wait_in_cycle.sh plays it with the reclaim inside Slurm's
 # main scheduling cycle (RW_CONF: no backfill).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [[ ${RW_CONF+set} ]] || RW_CONF=()
 
-up_cluster '{"projects": [{"name": "team-a", "gpu_quota": 2},
+# passes every 30 s: only a1's start, seen between passes, ends c1's
+# hold within the 10 s waited for below
+up_cluster '{"settings": {"recompute_interval": 30},
+            "projects": [{"name": "team-a", "gpu_quota": 2},
                           {"name": "team-b", "gpu_quota": 0},
                           {"name": "team-c", "gpu_quota": 0,
                            "over_quota_weight": 0}]}' "${RW_CONF[@]}"
@@ -34,7 +38,7 @@ holds=$(grep -c "gpuquota: hold JobId=$c1:" "$DIR/log/slurmctld.log" || true)
 [[ $holds == 1 ]] || fail "c1 held $holds times for one reclaim: $(grep "JobId=$c1\b" "$DIR/log/slurmctld.log")"
 # a1 runs: c1 waits for GPUs again, no longer for a1
 released() { [[ $(sl squeue -h -j "$c1" -o %r) != *"being reclaimed"* ]] && echo yes; }
-_wait_eq 15 yes released || fail "c1 still held after a1 started: $(sl squeue -h -j "$c1" -o %r)"
+_wait_eq 10 yes released || fail "c1 still held 10 s after a1 started: $(sl squeue -h -j "$c1" -o %r)"
 # released by gpuquota, not lost (a hold Slurm's cycle had undone used to
 # fade into "Dependency" and then nothing, with no release)
 grep -q "gpuquota: release JobId=$c1\$" "$DIR/log/slurmctld.log" \

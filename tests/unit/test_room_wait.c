@@ -383,6 +383,19 @@ START_TEST(reclaim_nodes_noted)
 	ck_assert(gq_state_note_reclaim(22, 100, 0));
 	ck_assert(gq_state_reclaim_nodes(22, NULL, -1));
 	ck_assert_int_eq(gq_state()->inflight[2].nnodes, -1);
+
+	/* the preemptors the pass thread looks up between passes: those
+	 * whose wait (30 s) is not over.  At 110: 20 (since 100), 21 (90),
+	 * 22 (100); at most 2 asked: 2.  At 120: 21's is over (90 + 30).
+	 * At 130: none. */
+	uint32_t ids[3];
+
+	ck_assert_int_eq(gq_state_preemptors(ids, 3, 110), 3);
+	ck_assert_uint_eq(ids[0] + ids[1] + ids[2], 20 + 21 + 22);
+	ck_assert_int_eq(gq_state_preemptors(ids, 2, 110), 2);
+	ck_assert_int_eq(gq_state_preemptors(ids, 3, 120), 2);
+	ck_assert(ids[0] != 21 && ids[1] != 21);
+	ck_assert_int_eq(gq_state_preemptors(ids, 3, 130), 0);
 	gq_state_clear();
 	gq_state_unlock();
 }

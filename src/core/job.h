@@ -155,4 +155,13 @@ static inline bool gq_job_may_reclaim(const gq_job_t *job)
 		job->band == GQ_BAND_FAIR_SHARE);
 }
 
+/* Is this room waiter still one to keep GPUs or save a node for: pending,
+ * not held, in quota (it did not start, leave its band or get held since
+ * it was listed)?  NULL: no.  O(1). */
+static inline bool gq_job_still_room_waiter(const gq_job_t *job)
+{
+	return job && job->in.state == GQ_JOB_PENDING && !job->hold &&
+	       job->band == GQ_BAND_IN_QUOTA;
+}
+
 #endif

@@ -82,14 +82,34 @@ static bool _fits_elsewhere(const gq_pass_t *pass, const gq_job_t *p,
 			    scratch, m);
 }
 
+/* _fits_elsewhere's scratch, room for every node; false: no memory
+ * (then nothing is marked: jobs may take victims there). */
+typedef struct {
+	uint32_t *mine;
+	gq_node_idle_t *idle;
+} gq_fit_scratch_t;
+
+static bool _scratch_new(gq_fit_scratch_t *f, int nnodes)
+{
+	f->mine = malloc(sizeof(*f->mine) * (nnodes + 1));
+	f->idle = malloc(sizeof(*f->idle) * (nnodes + 1));
+	return f->mine && f->idle;
+}
+
+static void _scratch_free(gq_fit_scratch_t *f)
+{
+	free(f->mine);
+	free(f->idle);
+}
+
 /* Mark off_saved on the usual preemptors, each shape counted once (a
  * table of shape -> answer); all false without memory.  Returns whether
  * any job was looked at. */
 static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
 {
-	int i, count = gq_store_count(&pass->store), nn = pass->nodes.nnodes;
-	uint32_t *mine = malloc(sizeof(*mine) * (nn + 1));
-	gq_node_idle_t *scratch = malloc(sizeof(*scratch) * (nn + 1));
+	int i, count = gq_store_count(&pass->store);
+	gq_fit_scratch_t f;
+	bool ok = _scratch_new(&f, pass->nodes.nnodes);
 	gq_hash_t shapes;
 
 	gq_hash_init(&shapes, &gq_hash_ints);
@@ -99,13 +119,12 @@ static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
 		int off;
 
 		job->off_saved = false;
-		if (saved < 0 || !mine || !scratch ||
-		    !_usual_preemptor(job, waiter))
+		if (saved < 0 || !ok || !_usual_preemptor(job, waiter))
 			continue;
 		key = _shape_key(job);
 		off = key ? gq_hash_get(&shapes, gq_key_int(key)) : -1;
 		if (off < 0) {
-			off = _fits_elsewhere(pass, job, saved, mine, scratch);
+			off = _fits_elsewhere(pass, job, saved, f.mine, f.idle);
 			/* no memory for the table: counted again next time */
 			if (key)
 				gq_hash_put(&shapes, gq_key_int(key), off);
@@ -113,8 +132,7 @@ static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
 		job->off_saved = off;
 	}
 	gq_hash_free(&shapes);
-	free(mine);
-	free(scratch);
+	_scratch_free(&f);
 	return saved >= 0;
 }
 
@@ -135,20 +153,15 @@ void gq_saved_node_set(gq_saved_node_t *s, gq_pass_t *pass, uint32_t id,
 void gq_saved_node_mark_late(const gq_saved_node_t *s, const gq_pass_t *pass,
 			     gq_job_t *job)
 {
-	int nn = pass->nodes.nnodes;
-	uint32_t *mine;
-	gq_node_idle_t *scratch;
+	gq_fit_scratch_t f;
 
 	job->off_saved = false;
 	if (s->on.node < 0 || !_usual_preemptor(job, s->saved_for))
 		return;
-	mine = malloc(sizeof(*mine) * (nn + 1));
-	scratch = malloc(sizeof(*scratch) * (nn + 1));
-	if (mine && scratch)	/* no memory: it may take victims there */
-		job->off_saved = _fits_elsewhere(pass, job, s->on.node, mine,
-						 scratch);
-	free(mine);
-	free(scratch);
+	if (_scratch_new(&f, pass->nodes.nnodes))
+		job->off_saved = _fits_elsewhere(pass, job, s->on.node, f.mine,
+						 f.idle);
+	_scratch_free(&f);
 }
 
 bool gq_saved_node_refuses(const gq_saved_node_t *s, const gq_pass_t *pass,

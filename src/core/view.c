@@ -269,9 +269,7 @@ bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer)
 	const gq_job_t *w = id ? gq_store_find(&v->pass.store, id) : NULL;
 	gq_room_node_t at = { .node = -1 };
 
-	/* it started, or no longer is in quota, or is held */
-	if (w && w->in.state == GQ_JOB_PENDING && !w->hold &&
-	    w->band == GQ_BAND_IN_QUOTA && v->pass.nodes.nnodes)
+	if (gq_job_still_room_waiter(w) && v->pass.nodes.nnodes)
 		at = gq_room_wait_node(&v->pass, w, prefer);
 	gq_saved_node_set(&v->saved, &v->pass, id, &at);
 	return v->saved.saved_for != 0;

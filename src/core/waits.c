@@ -181,9 +181,7 @@ bool gq_waits_keep_room(gq_waits_t *w, gq_pass_t *pass, uint32_t id,
 
 	w->waits_for = 0;
 	w->kept_on.node = -1;
-	/* it started, or no longer is in quota, or is held */
-	if (!waiter || waiter->in.state != GQ_JOB_PENDING || waiter->hold ||
-	    waiter->band != GQ_BAND_IN_QUOTA || !pass->nodes.nnodes)
+	if (!gq_job_still_room_waiter(waiter) || !pass->nodes.nnodes)
 		return false;
 	w->kept_on = gq_room_wait_node(pass, waiter, prefer);
 	if (w->kept_on.node < 0)	/* no node it may use takes it */

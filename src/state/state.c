@@ -514,10 +514,7 @@ bool gq_state_wait_coming_free(uint32_t preemptor, bool fits, int64_t now)
  * passes) is none any more. */
 static bool _still_waits(const gq_view_t *v, uint32_t id)
 {
-	const gq_job_t *er = gq_view_job(v, id);
-
-	return er && er->in.state == GQ_JOB_PENDING && !er->hold &&
-	       er->band == GQ_BAND_IN_QUOTA;
+	return gq_job_still_room_waiter(gq_view_job(v, id));
 }
 
 /*

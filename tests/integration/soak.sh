@@ -590,6 +590,7 @@ while v=$(pools_violation) && [[ -n $v ]] && ((SECONDS - t0 < GRACE)); do sleep 
 [[ -z $v ]] || defect "invariant at the end, for ${GRACE}s: $v" || true
 checks=$(cat "$SD/checks" 2>/dev/null || echo 0)
 seen=$(grep -vc ' unreadable$' "$SD/violations.log" 2>/dev/null || true)
+seen=${seen:-0}	# no violations.log: none seen
 ((checks > 10)) || fail "the checker ran only $checks times"
 
 # ---- no job lost

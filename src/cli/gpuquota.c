@@ -239,8 +239,9 @@ static void _settings_line(const gq_config_t *cfg)
 			printf("%s%s %d s", n++ ? ", " : " (",
 			       cfg->projects[i].name,
 			       cfg->projects[i].grace_time);
-	printf("%s, room_wait %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s, multifactor %s%s\n",
-	       n ? ")" : "", cfg->settings.room_wait,
+	printf("%s, room_wait %d s, move_age %d s, move_window %d s, reclaim_patience %d s, usage_half_life %d s, usage_weight %g, recompute_interval %d s, multifactor %s%s\n",
+	       n ? ")" : "", cfg->settings.room_wait, cfg->settings.move_age,
+	       cfg->settings.move_window,
 	       cfg->settings.reclaim_patience, cfg->settings.usage_half_life,
 	       cfg->settings.usage_weight, cfg->settings.recompute_interval,
 	       cfg->settings.multifactor ? "true" : "false",

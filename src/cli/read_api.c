@@ -272,6 +272,8 @@ static void _read_job(const gq_api_t *a, const slurm_job_info_t *j,
 	pj->features = j->features;
 	pj->tres_per_node = j->tres_per_node;
 	pj->tres_per_job = j->tres_per_job;
+	pj->pinned = (j->req_nodes && *j->req_nodes) ||
+		     (j->exc_nodes && *j->exc_nodes);
 	gq_api_job(j, now, qos, qos_ctx, array_running, &pj->in);
 	/* multifactor's part orders a project's queue (read_slurm.c) */
 	if (a->mf_weights > 0)

@@ -94,6 +94,7 @@ gq_config_t *gq_config_empty(void)
 	cfg->settings.recompute_interval = GQ_DEFAULT_INTERVAL;
 	cfg->settings.grace_time = GQ_DEFAULT_GRACE_TIME;
 	cfg->settings.room_wait = GQ_DEFAULT_ROOM_WAIT;
+	cfg->settings.move_window = GQ_DEFAULT_MOVE_WINDOW;
 	cfg->settings.usage_weight = GQ_DEFAULT_USAGE_WEIGHT;
 	cfg->settings.multifactor = true;
 	cfg->settings.requeue_budget_window = GQ_DEFAULT_BUDGET_WINDOW;

@@ -77,6 +77,10 @@ typedef struct {
 	int npartitions;
 } gq_pool_cfg_t;
 
+#define GQ_MOVE_AGE_MAX 86400		/* move_age: at most a day */
+#define GQ_DEFAULT_MOVE_WINDOW 3600	/* a job moved is not moved again
+					 * within an hour */
+#define GQ_MOVE_WINDOW_MAX 2592000	/* 30 days */
 /* settings.mode: what a pass's decisions do to Slurm */
 typedef enum {
 	GQ_MODE_ENFORCE = 0,	/* holds, throttles, priorities, reclaims */
@@ -93,6 +97,12 @@ typedef struct {
 	int recompute_interval;	/* seconds, >= 1 */
 	int room_wait;		/* seconds, >= 0 (0: off; docs/MODEL.md
 				 * "Holds", room wait) */
+	int move_age;		/* seconds, 0..GQ_MOVE_AGE_MAX: a job
+				 * started or checkpointed less than this
+				 * ago may be moved; 0: no move
+				 * (docs/MODEL.md "Moves") */
+	int move_window;	/* seconds, 0..GQ_MOVE_WINDOW_MAX: a job
+				 * moved is not moved again within it */
 	double requeue_budget;	/* GPU-hours of a project's work requeues
 				 * may lose in a window (0 or
 				 * GQ_REAL_MIN..GQ_BUDGET_MAX); 0: no budget

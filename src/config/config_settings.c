@@ -23,7 +23,8 @@
 static const char *const settings_keys[] = {
 	"min_runtime", "recompute_interval", "room_wait", "partitions",
 	"grace_time", "reclaim_patience", "usage_half_life", "usage_weight",
-	"multifactor", "requeue_budget", "requeue_budget_window", "mode", NULL
+	"multifactor", "requeue_budget", "requeue_budget_window", "mode",
+	"move_age", "move_window", NULL
 };
 
 static const char *const pool_keys[] = {
@@ -155,6 +156,39 @@ static int _parse_switches(struct parser *p, struct json_object *obj,
 	return 0;
 }
 
+/* An integer setting `key` from 0 to max into *out, if given. */
+static int _bounded(struct parser *p, struct json_object *obj,
+		    const char *key, int max, const char *unit, int *out)
+{
+	struct json_object *v;
+	char kb[KP_MAX];
+	int rc = 0;
+
+	snprintf(kb, sizeof(kb), "settings.%s", key);
+	if (!gq_cfg_field(p, obj, "settings", key, false, &v, &rc))
+		return rc;
+	if (gq_cfg_get_int(p, v, kb, 0, "0", out))
+		return -1;
+	if (*out > max) {
+		gq_cfg_set_err(p, "%s: must be an integer <= %d (seconds, %s), got %d",
+			       kb, max, unit, *out);
+		return -1;
+	}
+	return 0;
+}
+
+/* settings.move_age and move_window (docs/MODEL.md "Moves"). */
+static int _parse_moves(struct parser *p, struct json_object *obj,
+			gq_settings_t *s)
+{
+	if (_bounded(p, obj, "move_age", GQ_MOVE_AGE_MAX, "a day",
+		     &s->move_age) ||
+	    _bounded(p, obj, "move_window", GQ_MOVE_WINDOW_MAX, "30 days",
+		     &s->move_window))
+		return -1;
+	return 0;
+}
+
 int gq_cfg_parse_settings(struct parser *p, struct json_object *obj)
 {
 	gq_settings_t *s = &p->cfg->settings;
@@ -195,7 +229,7 @@ int gq_cfg_parse_settings(struct parser *p, struct json_object *obj)
 	if (gq_cfg_field(p, obj, "settings", "room_wait", false, &v, &rc) &&
 	    gq_cfg_get_int(p, v, "settings.room_wait", 0, "0", &s->room_wait))
 		return -1;
-	if (_parse_switches(p, obj, s))
+	if (_parse_switches(p, obj, s) || _parse_moves(p, obj, s))
 		return -1;
 	if (gq_cfg_field(p, obj, "settings", "partitions", false, &v, &rc) &&
 	    p->cfg->npools) {

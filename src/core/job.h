@@ -56,8 +56,9 @@ typedef struct {
 	/* shape of a pending job, for making room: 0 = any placement */
 	uint32_t gpus_per_node;
 	uint32_t nodes;
-	uint32_t node_group;	/* pending: the nodes it may run on, a group
-				 * of gq_view_node_group (1-based); 0: any */
+	uint32_t node_group;	/* the nodes it may run on (running: may
+				 * restart on), a group of
+				 * gq_view_node_group (1-based); 0: any */
 	bool requeueable;	/* batch job that may be requeued */
 	bool begins_later;	/* waiting for its begin time (a requeued
 				 * job) or a dependency: it becomes eligible
@@ -66,11 +67,17 @@ typedef struct {
 	bool at_risk;		/* running on a node that does not respond
 				 * (not yet DOWN): counted as lost by reclaim
 				 * (docs/MODEL.md "Node failures") */
-	bool elsewhere;		/* pending and demand in another pool, listing
-				 * a partition of this one too: here it is
-				 * only held when it would pass a limit
-				 * (added waiting, begins_later; see
-				 * gq_pools_shadow) */
+	union {
+		bool elsewhere;	/* pending and demand in another pool,
+				 * listing a partition of this one too:
+				 * here it is only held when it would pass
+				 * a limit (added waiting, begins_later;
+				 * see gq_pools_shadow) */
+		bool no_move;	/* running on nodes narrowed in a way the
+				 * pass does not know (a constraint or GPU
+				 * type no pending job has): never moved
+				 * (move.h) */
+	};
 } gq_job_in_t;
 
 /*

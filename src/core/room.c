@@ -953,6 +953,11 @@ void gq_room_free(gq_room_t *room)
 	gq_buckets_free(&room->bynode);
 }
 
+int gq_room_add_pair(gq_room_t *room, uint32_t preemptor, uint32_t victim)
+{
+	return gq_hash_put(&room->pairs, gq_key_pair(preemptor, victim), 1);
+}
+
 bool gq_room_pair(const gq_room_t *room, uint32_t preemptor, uint32_t victim)
 {
 	return gq_hash_get(&room->pairs, gq_key_pair(preemptor, victim)) >= 0;

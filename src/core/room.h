@@ -34,6 +34,10 @@ void gq_room_free(gq_room_t *room);
 /* Is (preemptor, victim) one of the room sets' pairs?  O(1). */
 bool gq_room_pair(const gq_room_t *room, uint32_t preemptor, uint32_t victim);
 
+/* Offer victim to preemptor as part of its room set (move.h).  0, or -1
+ * (memory).  O(1). */
+int gq_room_add_pair(gq_room_t *room, uint32_t preemptor, uint32_t victim);
+
 /* The room waiters (view.h, gq_view_room_waiters).  O(1). */
 int gq_room_waiters(const gq_room_t *room, const uint32_t **ids);
 

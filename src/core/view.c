@@ -17,6 +17,7 @@
 #include "core/queue.h"
 #include "core/reclaim.h"
 #include "core/patience.h"
+#include "core/move.h"
 #include "core/room.h"
 #include "core/saved_node.h"
 #include "core/waits.h"
@@ -30,6 +31,7 @@ struct gq_view {
 	gq_room_t room;		/* room sets and room waiters */
 	gq_waits_t waits;	/* who waits for GPUs coming free */
 	gq_saved_node_t saved;	/* the node saved for a room waiter */
+	gq_move_t move;		/* a move for it (move.h) */
 	gq_inflight_t inflight;	/* reclaims in flight, as the pass began */
 
 	double capacity;
@@ -108,6 +110,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	v->computed = false;
 	gq_waits_clear(&v->waits);
 	gq_saved_node_clear(&v->saved);
+	gq_move_clear(&v->move);
 	v->expect_wait = false;
 	v->inflight.n = 0;
 	v->failed = false;
@@ -288,6 +291,26 @@ uint32_t gq_view_saved_for(const gq_view_t *v)
 const gq_room_node_t *gq_view_saved_node(const gq_view_t *v)
 {
 	return &v->saved.on;
+}
+
+bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules)
+{
+	gq_move_rules_t r = *rules;
+	gq_job_t *w = v->saved.saved_for ?
+		gq_store_find(&v->pass.store, v->saved.saved_for) : NULL;
+
+	r.min_runtime = v->min_runtime_pass;
+	return gq_move_plan(&v->pass, &v->room, w, &v->saved.on, &r, &v->move);
+}
+
+const gq_move_t *gq_view_move_of(const gq_view_t *v)
+{
+	return &v->move;
+}
+
+int gq_view_move_to(const gq_view_t *v, uint32_t preemptor, uint32_t victim)
+{
+	return gq_move_to(&v->move, preemptor, victim);
 }
 
 uint32_t gq_view_kept_for(const gq_view_t *v)

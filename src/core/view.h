@@ -27,6 +27,7 @@
 #include "config/config.h"
 #include "core/band.h"
 #include "core/job.h"
+#include "core/move.h"
 #include "core/pass.h"
 #include "core/registry.h"
 #include "core/room.h"
@@ -244,6 +245,22 @@ void gq_view_saved_before(gq_view_t *v, int node);
 /* The job a node is saved for, or 0; the node (node -1: none). */
 uint32_t gq_view_saved_for(const gq_view_t *v);
 const gq_room_node_t *gq_view_saved_node(const gq_view_t *v);
+
+/*
+ * A move for the job the node is saved for (move.h, docs/MODEL.md
+ * "Moves"): after gq_view_save_node, offer it another project's in-quota
+ * jobs on its node that can restart at once elsewhere, with the borrowed
+ * work there, as its room set.  rules->min_runtime is the pass'.  True
+ * when a move is offered.  O(N + E + P) per job tried.
+ */
+bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules);
+
+/* The pass' move (waiter 0: none).  O(1). */
+const gq_move_t *gq_view_move_of(const gq_view_t *v);
+
+/* The node a job moved for preemptor restarts on; -1: the pair is no
+ * move.  O(GQ_MOVE_MAX). */
+int gq_view_move_to(const gq_view_t *v, uint32_t preemptor, uint32_t victim);
 
 /* The job freed GPUs are kept for (gq_view_keep_room), or 0. */
 uint32_t gq_view_kept_for(const gq_view_t *v);

@@ -92,7 +92,7 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 	     (long long)(r.gpus ? r.lost / r.gpus : 0));
 	if (job_ptr &&
 	    gq_facts_reclaimed_for(job_ptr->system_comment) == r.preemptor)
-		gq_reclaim_note_write(job_ptr, &r, start);
+		gq_reclaim_note_write(job_ptr, &r, start, NULL);
 }
 
 /*
@@ -188,7 +188,7 @@ static void _requeue_one(job_record_t *job_ptr, time_t now)
 		gq_ledger_rec_t r;
 
 		gq_ledger_after_grace(&wr->rec, wr->start, end, &r);
-		gq_reclaim_note_write(job_ptr, &r, wr->start);
+		gq_reclaim_note_write(job_ptr, &r, wr->start, NULL);
 	}
 	gq_state_unlock();
 	rc = job_requeue_internal(0, job_ptr, true, 0);

@@ -18,6 +18,7 @@
 #include "plugins/grace.h"
 #include "plugins/hold.h"
 #include "plugins/reclaim_note.h"
+#include "plugins/room_wait_text.h"
 #include "plugins/xalloc.h"
 #include "shared/job_facts.h"
 
@@ -341,7 +342,7 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	const gq_project_t *pe, *pr;
 	time_t now = time(NULL);
 	gq_ledger_rec_t r;
-	int k, n, nodes[GQ_RECLAIM_NODES];
+	int k, n, to, nodes[GQ_RECLAIM_NODES];
 	bool fresh;
 
 	gq_state_lock();
@@ -365,7 +366,13 @@ static void _note_reclaim(job_record_t *victim, int grace)
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     (unsigned long long)r.lost,
 	     grace ? " if requeued now; warned first, requeued when it exits or its grace time ends (the loss counted then)" : "");
-	gq_reclaim_note_write(victim, &r, ee->in.start_time);
+	if ((to = gq_view_move_to(v, er->in.id, ee->in.id)) >= 0)
+		info("gpuquota: move: JobId=%u of %s (in quota) is requeued to empty %s for JobId=%u of %s, which needs it whole; it restarts on %s, where GPUs are idle or borrowed",
+		     ee->in.id, pe->name,
+		     gq_room_node_name(gq_view_move_of(v)->node), er->in.id,
+		     pr->name, gq_room_node_name(to));
+	gq_reclaim_note_write(victim, &r, ee->in.start_time,
+			      to >= 0 ? gq_room_node_name(to) : NULL);
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now); again when a
 	 * victim frees a node no victim of the reclaim freed before */

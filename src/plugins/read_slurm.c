@@ -575,6 +575,8 @@ static int _read_pass_job(gq_read_t *r, job_record_t *job_ptr, int pool,
 	j->features = job_ptr->details ? job_ptr->details->features : NULL;
 	j->tres_per_node = job_ptr->tres_per_node;
 	j->tres_per_job = job_ptr->tres_per_job;
+	j->pinned = job_ptr->details && (job_ptr->details->req_nodes ||
+					 job_ptr->details->exc_nodes);
 	gq_read_job(job_ptr, now, &j->in);
 	if (j->in.state != GQ_JOB_RUNNING)
 		return 0;

@@ -2,6 +2,7 @@
  * reclaim_note.c - a victim's system comment and admin comment note (see
  * reclaim_note.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/band.h"
@@ -45,21 +46,27 @@ static void _admin_note(job_record_t *job_ptr, const gq_ledger_rec_t *r,
 }
 
 void gq_reclaim_note_write(job_record_t *job_ptr, const gq_ledger_rec_t *r,
-			   int64_t run_start)
+			   int64_t run_start, const char *moved_to)
 {
-	const char *band = gq_band_name(r->reason == GQ_RECLAIM_FAIR_SHARE ?
-						GQ_BAND_FAIR_SHARE :
-						GQ_BAND_IN_QUOTA);
+	char why[192];
 
+	if (r->reason == GQ_RECLAIM_MOVE)
+		snprintf(why, sizeof(why), "moved: that job needs this node whole; this one restarts on %s, where GPUs are idle or borrowed",
+			 moved_to ? moved_to : "another node");
+	else
+		snprintf(why, sizeof(why), "%s",
+			 gq_band_name(r->reason == GQ_RECLAIM_FAIR_SHARE ?
+					      GQ_BAND_FAIR_SHARE :
+					      GQ_BAND_IN_QUOTA));
 	xfree(job_ptr->system_comment);
 	/* read back after a restart (read_slurm.c, gq_facts_reclaim_of);
 	 * out of memory: none (its GPUs then come free for any preemptor) */
 	job_ptr->system_comment =
 		r->stage == GQ_LEDGER_WARNED ?
 			gq_xprintf(GQ_RECLAIMED_WARNED, r->preemptor,
-				   r->preemptor_project, band) :
+				   r->preemptor_project, why) :
 			gq_xprintf(GQ_RECLAIMED_LOST, r->preemptor,
-				   r->preemptor_project, band,
+				   r->preemptor_project, why,
 				   (unsigned long long)r->lost);
 	if (_to_slurmdbd())
 		_admin_note(job_ptr, r, run_start);

@@ -14,7 +14,8 @@
 
 /*
  * Write victim job_ptr's system comment for its ledger record r (a warned
- * victim: for whom, warned; else for whom and the GPU-seconds lost) and,
+ * victim: for whom, warned; else for whom and the GPU-seconds lost; a
+ * moved job also where it restarts, `moved_to`, when known) and,
  * when slurmctld stores accounting in slurmdbd, gpuquota's note in its
  * admin comment (gq_facts_reclaim_note, for the run that started at
  * run_start): an earlier note of gpuquota replaced, the site's text kept;
@@ -23,6 +24,6 @@
  * O(comment).
  */
 void gq_reclaim_note_write(job_record_t *job_ptr, const gq_ledger_rec_t *r,
-			   int64_t run_start);
+			   int64_t run_start, const char *moved_to);
 
 #endif

@@ -127,16 +127,23 @@ static void _note_narrows(const gq_pass_in_t *in, gq_narrows_t *narrows)
 	}
 }
 
-/* A not-running job's nodes: its narrowing's group, else its partition's
- * (0: any of the pool's). */
-static uint32_t _node_group(const gq_pass_in_t *in, const gq_pass_job_t *j,
+/* A job's nodes: its narrowing's group, else its partition's (0: any of
+ * the pool's).  A running job pinned to nodes, or whose narrowing no
+ * pending job has, is marked no_move (moves need its nodes). */
+static uint32_t _node_group(const gq_pass_in_t *in, gq_pass_job_t *j,
 			    const gq_narrows_t *narrows)
 {
 	gq_narrow_t w;
 	int g;
 
-	if (_narrow_of(in, j, &w) && (g = gq_narrows_find(narrows, &w)) >= 0)
+	if (j->in.state == GQ_JOB_RUNNING)
+		j->in.no_move = j->pinned;
+	if (!_narrow_of(in, j, &w))
+		return _job_part(in, j);
+	if ((g = gq_narrows_find(narrows, &w)) >= 0)
 		return in->nparts + 1 + g;
+	if (j->in.state == GQ_JOB_RUNNING)
+		j->in.no_move = true;
 	return _job_part(in, j);
 }
 
@@ -197,8 +204,7 @@ static int _add_job(gq_pools_t *p, int k, const gq_pass_in_t *in,
 {
 	uint32_t i;
 
-	if (j->in.state != GQ_JOB_RUNNING)
-		j->in.node_group = _node_group(in, j, narrows);
+	j->in.node_group = _node_group(in, j, narrows);
 	if (!gq_view_add_job(p->view[k], j->account, &j->in))
 		return -1;
 	if (j->in.state != GQ_JOB_RUNNING)

@@ -46,6 +46,9 @@ typedef struct {
 	/* a job not running: what narrows its nodes (gq_narrow_of) */
 	const char *features;	/* --constraint */
 	const char *tres_per_node, *tres_per_job;
+	bool pinned;		/* --nodelist or --exclude: its nodes are
+				 * not its partition's; a running job so is
+				 * never moved (move.h) */
 	gq_job_in_t in;		/* gq_job_input's record, at_risk and
 				 * site_order set; node_group is set here */
 	uint32_t place, nplaces;	/* running: its GPUs per node,

@@ -86,7 +86,7 @@ int gq_ledger_settle(gq_ledger_rec_t *r, int *n)
 const char *gq_ledger_reason(int r)
 {
 	static const char *const names[GQ_RECLAIM_NREASONS] = {
-		"quota", "fair_share",
+		"quota", "fair_share", "move",
 	};
 
 	return r >= 0 && r < GQ_RECLAIM_NREASONS ? names[r] : NULL;
@@ -340,7 +340,9 @@ void gq_ledger_record(gq_ledger_rec_t *r, const char *pool,
 		.end = now,
 		.stage = GQ_LEDGER_REQUEUED,
 		.preemptor = er->in.id,
-		.reason = er->band == GQ_BAND_FAIR_SHARE ?
+		.reason = gq_view_move_to(v, er->in.id, ee->in.id) >= 0 ?
+				  GQ_RECLAIM_MOVE :
+			  er->band == GQ_BAND_FAIR_SHARE ?
 				  GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA,
 		.victim = ee->in.id,
 		.gpus = ee->in.gpus,

@@ -14,7 +14,7 @@
  *   gq2 AT POOL PREEMPTOR PPROJECT BAND VICTIM VPROJECT GPUS LOST STAGE END\n
  *
  * AT unix seconds of the decision, POOL the pool's name or "*" (none),
- * BAND "quota" or "fair_share" (the preemptor's band), LOST the
+ * BAND "quota" or "fair_share" (the preemptor's band) or "move", LOST the
  * GPU-seconds of the victim's run from its start to END (unix seconds;
  * gq_ledger_lost), STAGE what the record is (gq_ledger_stage_t: "requeued",
  * "warned", "requeued_after_grace", "observed": not acted on).  A line of the first version, "gq1"
@@ -46,15 +46,18 @@
 #define GQ_LEDGER_READ_BOUND (GQ_LEDGER_BOUND + GQ_LEDGER_LINE)
 #define GQ_LEDGER_QUEUE_MAX 4096	/* records waiting for the writer */
 
-/* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim") */
+/* Why a victim was taken: the preemptor's band (docs/MODEL.md "Reclaim"),
+ * or a move (docs/MODEL.md "Moves") */
 typedef enum {
 	GQ_RECLAIM_QUOTA = 0,	/* quota reclaim: preemptor in quota */
 	GQ_RECLAIM_FAIR_SHARE,	/* fair-share reclaim */
+	GQ_RECLAIM_MOVE,	/* an in-quota job moved for a room waiter:
+				 * no requeue budget counts it */
 	GQ_RECLAIM_NREASONS,
 } gq_reclaim_reason_t;
 
-/* "quota", "fair_share" (the ledger's and the metrics' label); NULL out
- * of range */
+/* "quota", "fair_share", "move" (the ledger's and the metrics' label);
+ * NULL out of range */
 const char *gq_ledger_reason(int r);
 
 /*

@@ -67,7 +67,9 @@ int gq_losses_add(gq_losses_t *l, const gq_ledger_rec_t *r, int64_t since)
 {
 	gq_loss_t *e;
 
-	if (r->at < since || r->stage == GQ_LEDGER_OBSERVED)
+	/* a move's project was not borrowing: no budget counts it */
+	if (r->at < since || r->stage == GQ_LEDGER_OBSERVED ||
+	    r->reason == GQ_RECLAIM_MOVE)
 		return 0;
 	if (r->stage == GQ_LEDGER_AFTER_GRACE && (e = _warned(l, r))) {
 		e->lost = r->lost;

@@ -517,6 +517,41 @@ static bool _still_waits(const gq_view_t *v, uint32_t id)
 	return gq_job_still_room_waiter(gq_view_job(v, id));
 }
 
+/* Was job id moved within settings.move_window?  A move noted after now
+ * (the clock stepped back) is within it.  O(moves kept). */
+static bool _moved_lately(uint32_t id, void *ctx)
+{
+	int64_t now = *(const int64_t *)ctx;
+	int window = _state.config ? _state.config->settings.move_window :
+				     GQ_DEFAULT_MOVE_WINDOW;
+	int i;
+
+	for (i = _state.nmoved - 1; i >= 0; i--)
+		if (_state.moved[i].job == id &&
+		    now - _state.moved[i].at < window)
+			return true;
+	return false;
+}
+
+/*
+ * A move for the waiter whose node is saved (kept) in view v (move.h),
+ * when settings.move_age turns moves on; `w` its entry, since when its
+ * node was first saved.
+ */
+static void _move(gq_view_t *v, gq_inflight_t *w, int64_t now)
+{
+	const gq_settings_t *s = _state.config ? &_state.config->settings :
+						 NULL;
+	gq_move_rules_t r = { .moved_lately = _moved_lately, .ctx = &now };
+
+	if (!s || !s->move_age)
+		return;
+	r.age = s->move_age;
+	r.grace = s->grace_time;
+	r.waited = gq_clock_since(&w->since, now);
+	gq_view_move(v, &r);
+}
+
 /*
  * Save a node for the pool's first room waiter that a node can take, on
  * the node saved for it before while it can (saved_node.h).
@@ -534,6 +569,7 @@ static void _save_node(gq_view_t *v, const uint32_t *ids, int n, int64_t now)
 			break;	/* no memory: nothing saved */
 		if (gq_view_save_node(v, ids[i], w->node)) {
 			w->node = gq_view_saved_node(v)->node;
+			_move(v, w, now);
 			return;
 		}
 	}
@@ -562,6 +598,7 @@ static int _keep_room(gq_view_t *v, int64_t now)
 		if (gq_clock_since(&w->since, now) < wait &&
 		    gq_view_keep_room(v, ids[i], w->node)) {
 			w->node = gq_view_kept_node(v)->node;
+			_move(v, w, now);
 			return 1;
 		}
 	}
@@ -743,6 +780,29 @@ void gq_state_pass_abandon(void)
 	_state.nsince_read = 0;
 }
 
+/*
+ * Keep a move record's job and time (acted on: not observed), for
+ * settings.move_window.  Those past the longest window go first, then the
+ * oldest past GQ_MOVED_MAX.  O(moves kept).
+ */
+static void _note_move(const gq_ledger_rec_t *r)
+{
+	int i, k = 0;
+
+	if (r->reason != GQ_RECLAIM_MOVE || r->stage == GQ_LEDGER_OBSERVED ||
+	    r->stage == GQ_LEDGER_AFTER_GRACE)
+		return;
+	if (!_state.moved &&
+	    !(_state.moved = malloc(sizeof(*_state.moved) * GQ_MOVED_MAX)))
+		return;	/* no memory: moved again sooner */
+	for (i = 0; i < _state.nmoved; i++)
+		if (r->at - _state.moved[i].at < GQ_MOVE_WINDOW_MAX &&
+		    (_state.nmoved - i < GQ_MOVED_MAX))
+			_state.moved[k++] = _state.moved[i];
+	_state.nmoved = k;
+	_state.moved[_state.nmoved++] = (gq_moved_t){ r->victim, r->at };
+}
+
 bool gq_state_ledger_note(const gq_ledger_rec_t *r)
 {
 	bool ok = gq_ledger_queue_push(&_state.ledger, r);
@@ -753,6 +813,7 @@ bool gq_state_ledger_note(const gq_ledger_rec_t *r)
 		gq_losses_clock(&_state.losses, r->at);
 	/* out of memory: the budget counts it short */
 	gq_losses_add(&_state.losses, r, 0);
+	_note_move(r);
 	gq_metrics_ledger(&_state.metrics, r, ok);
 	return ok;
 }
@@ -761,9 +822,11 @@ void gq_state_losses_load(const gq_ledger_rec_t *r, int n, int64_t now)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		gq_losses_add(&_state.losses, &r[i],
 			      now - GQ_BUDGET_WINDOW_MAX);
+		_note_move(&r[i]);
+	}
 	gq_losses_clock(&_state.losses, now);
 }
 
@@ -844,6 +907,7 @@ void gq_state_clear(void)
 	free(_state.roomwait);
 	free(_state.comingwait);
 	free(_state.saved);
+	free(_state.moved);
 	gq_pools_free(_state.view);
 	gq_pools_free(_state.next);
 	gq_config_free(_state.config);

@@ -75,6 +75,16 @@ typedef struct {
 	uint32_t restarts;	/* Slurm's restart count at the decision */
 } gq_warned_t;
 
+/* A job moved (docs/MODEL.md "Moves"), from the ledger's move records:
+ * not moved again within settings.move_window. */
+typedef struct {
+	uint32_t job;
+	int64_t at;		/* the move's decision, unix seconds */
+} gq_moved_t;
+
+/* Moved jobs kept at most: the oldest go first past it. */
+#define GQ_MOVED_MAX 4096
+
 typedef struct {
 	gq_config_t *config;	/* last good configuration */
 	char *config_path;
@@ -109,6 +119,8 @@ typedef struct {
 	int nroomwait, roomwait_cap;
 	gq_inflight_t *saved;	/* nodes saved for room waiters (.node) */
 	int nsaved, saved_cap;
+	gq_moved_t *moved;	/* moves within the window, oldest first */
+	int nmoved;
 	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
 	int ncomingwait, comingwait_cap;
 	gq_metrics_t metrics;	/* since the plugin was loaded */

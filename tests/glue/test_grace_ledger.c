@@ -18,6 +18,7 @@
 #include "state/ledger.h"
 #include "state/state.h"
 #include "plugins/grace.h"
+#include "plugins/reclaim_note.h"
 #include "plugins/xalloc.h"
 #include "glue.h"
 #include "helpers.h"
@@ -152,6 +153,36 @@ START_TEST(warned_victims_settled_when_their_runs_end)
 END_TEST
 
 /*
+ * A moved job's comment (docs/MODEL.md "Moves"): for whom, that it was
+ * moved, where it restarts and why; warned first, the same with the
+ * warning.  Read back after a restart as a reclaim for job 12.
+ */
+START_TEST(moved_job_comment_says_where)
+{
+	job_record_t *j = glue_pending(7, "team-c", "gpu", 1);
+	gq_ledger_rec_t r = { .stage = GQ_LEDGER_REQUEUED, .preemptor = 12,
+			      .reason = GQ_RECLAIM_MOVE, .victim = 7,
+			      .gpus = 1, .lost = 35 };
+
+	gq_ledger_name(r.preemptor_project, "team-a");
+	gq_reclaim_note_write(j, &r, 100, "n2");
+	ck_assert_str_eq(j->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-a (moved: that job needs this node whole; this one restarts on n2, where GPUs are idle or borrowed), 35 GPU-seconds lost");
+	ck_assert_uint_eq(gq_facts_reclaimed_for(j->system_comment), 12);
+	r.stage = GQ_LEDGER_WARNED;
+	gq_reclaim_note_write(j, &r, 100, NULL);
+	ck_assert_str_eq(j->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-a (moved: that job needs this node whole; this one restarts on another node, where GPUs are idle or borrowed), warned: requeued when it exits or its grace time ends");
+	r.reason = GQ_RECLAIM_QUOTA;
+	r.stage = GQ_LEDGER_REQUEUED;
+	gq_reclaim_note_write(j, &r, 100, NULL);
+	ck_assert_str_eq(j->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-a (in-quota), 35 GPU-seconds lost");
+	glue_jobs_reset();
+}
+END_TEST
+
+/*
  * Each allocation of a settle fails in turn (the due list when it grows,
  * then the system comment and the admin note before the requeue and after
  * it: four or five), until none is left to fail: slurmctld goes on.
@@ -279,6 +310,7 @@ Suite *glue_grace_ledger_suite(void)
 
 	tcase_add_test(tc, warned_victims_settled_when_their_runs_end);
 	tcase_add_test(tc, failed_allocation_in_a_settle);
+	tcase_add_test(tc, moved_job_comment_says_where);
 	tcase_add_test(tc, warned_before_a_restart_settled_after_it);
 	suite_add_tcase(s, tc);
 	return s;

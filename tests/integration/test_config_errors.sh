@@ -104,7 +104,7 @@ port=$(awk -F= '/^SlurmctldPort/ { print $2 }' "$DIR/slurm.conf")
 ! (exec 3<>"/dev/tcp/127.0.0.1/${port%%-*}") 2>/dev/null || fail "something listens on the controller's port $port"
 rc=0; msg=$(sl timeout 5 "$GPUQUOTA" check "$DIR/gpuquota.json" 2>&1) || rc=$?
 [[ $rc == 0 && $msg == "gpuquota: configuration OK: 2 projects, 0 departments (no controller answered: fair shares not computed)
-gpuquota: settings: min_runtime 0 s, grace_time 0 s, room_wait 0 s, reclaim_patience 0 s, usage_half_life 0 s, usage_weight 1, recompute_interval 2 s, multifactor true" ]] \
+gpuquota: settings: min_runtime 0 s, grace_time 0 s, room_wait 0 s, move_age 0 s, move_window 3600 s, reclaim_patience 0 s, usage_half_life 0 s, usage_weight 1, recompute_interval 2 s, multifactor true" ]] \
 	|| fail "check with the controller stopped: rc $rc: '$msg'"
 rc=0; msg=$(sl timeout 5 "$GPUQUOTA" check --json "$DIR/gpuquota.json" 2>&1) || rc=$?
 [[ $rc == 0 && $msg == '{"ok": true, "projects": 2, "departments": 0}' ]] \

@@ -158,12 +158,18 @@ void state_done(char *path)
 	free(path);
 }
 
-void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1)
+void two_nodes_at(gq_view_t *v, uint32_t total, int64_t now, uint32_t free0,
+		  uint32_t free1)
 {
-	gq_view_begin(v, total, 100);
+	gq_view_begin(v, total, now);
 	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
 	gq_view_node_free(v, 0, free0);
 	gq_view_node_free(v, 1, free1);
+}
+
+void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1)
+{
+	two_nodes_at(v, total, 100, free0, free1);
 }
 
 void add_placed(gq_view_t *v, const placed_t *r, unsigned n)

@@ -57,6 +57,9 @@ void add_placed(gq_view_t *v, const placed_t *r, unsigned n);
 
 /* Begin a pass at time 100 on two nodes, `free0` and `free1` of `total`
  * GPUs idle on them. */
+/* The same at time `now`. */
+void two_nodes_at(gq_view_t *v, uint32_t total, int64_t now, uint32_t free0,
+		  uint32_t free1);
 void two_nodes(gq_view_t *v, uint32_t total, uint32_t free0, uint32_t free1);
 
 /* The project of an account, after a pass. */

@@ -18,6 +18,7 @@ Suite *registry_suite(void);
 Suite *room_suite(void);
 Suite *room_wait_suite(void);
 Suite *saved_node_suite(void);
+Suite *move_suite(void);
 Suite *placement_suite(void);
 Suite *job_store_suite(void);
 Suite *patience_suite(void);
@@ -70,6 +71,7 @@ int main(void)
 	srunner_add_suite(sr, room_suite());
 	srunner_add_suite(sr, room_wait_suite());
 	srunner_add_suite(sr, saved_node_suite());
+	srunner_add_suite(sr, move_suite());
 	srunner_add_suite(sr, placement_suite());
 	srunner_add_suite(sr, job_store_suite());
 	srunner_add_suite(sr, patience_suite());

@@ -680,6 +680,98 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 	check_floors(v, w);
 }
 
+static int moves_made;	/* moves offered (check_move) */
+
+/*
+ * Moves (docs/MODEL.md "Moves"), on a pass of their own: a moved job is
+ * taken below its project's floor by design, so the offers checked
+ * above stay apart.  The waiter's victims are all on its saved node,
+ * their GPUs at most its GPUs per node, and with the node's idle GPUs
+ * they make room.  Each moved job is another project's, requeueable,
+ * younger than move_age, and lands on another up node; the moved jobs
+ * landing on a node fit in its idle GPUs and the GPUs there of projects
+ * over their quota.
+ */
+static void check_move(const world_t *world)
+{
+	static world_t copy;	/* running jobs without time limits */
+	const world_t *w = &copy;
+	gq_view_t *v = gq_view_create(&world->cfg);
+	gq_move_rules_t r = { .age = 40 + (int64_t)(world->seed % 80),
+			      .waited = 1 };
+	uint32_t idle[MAXN], land[MAXN] = { 0 }, sum = 0, cap;
+	const uint32_t *ids;
+	const gq_move_t *m;
+	const gq_job_t *er;
+	int a, node, moved = 0;
+
+	/* a running job's ends_by is its old submit time here: in the past,
+	 * so every node would look free soon */
+	copy = *world;
+	for (a = 0; a < copy.njobs; a++)
+		if (copy.jobs[a].in.state == GQ_JOB_RUNNING)
+			copy.jobs[a].in.ends_by = 0;
+	fill_view(w, v);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	if (!gq_view_room_waiters(v, &ids) || !gq_view_save_node(v, ids[0], -1) ||
+	    !gq_view_move(v, &r))
+		goto out;
+	moves_made++;
+	m = gq_view_move_of(v);
+	er = gq_view_job(v, m->waiter);
+	ck_assert_uint_eq(m->waiter, gq_view_saved_for(v));
+	ck_assert_int_eq(m->node, gq_view_saved_node(v)->node);
+	for (node = 0; node < w->nnodes; node++)
+		idle[node] = w->down[node] ? 0 : w->gpn;
+	for (a = 0; a < w->njobs; a++)
+		if (w->jobs[a].live && w->jobs[a].in.state == GQ_JOB_RUNNING)
+			idle[w->jobs[a].node] -= w->jobs[a].in.gpus;
+	for (a = 0; a < w->njobs; a++) {
+		const rjob_t *j = &w->jobs[a];
+		int to;
+
+		if (!j->live || j->in.state != GQ_JOB_RUNNING ||
+		    !gq_view_preemptable(v, j->in.id, m->waiter))
+			continue;
+		ck_assert_msg(j->node == m->node,
+			      "seed %llu: move for %u takes %u on node %d, not %d",
+			      (unsigned long long)w->seed, m->waiter, j->in.id,
+			      j->node, m->node);
+		sum += j->in.gpus;
+		if ((to = gq_view_move_to(v, m->waiter, j->in.id)) < 0)
+			continue;
+		moved++;
+		ck_assert_msg(gq_view_job(v, j->in.id)->project != er->project &&
+			      j->in.requeueable &&
+			      w->now - j->in.start_time < r.age &&
+			      to != m->node && !w->down[to],
+			      "seed %llu: job %u moved to node %d",
+			      (unsigned long long)w->seed, j->in.id, to);
+		land[to] += j->in.gpus;
+	}
+	ck_assert_int_eq(moved, m->n);
+	ck_assert_msg(sum <= er->in.gpus_per_node &&
+		      idle[m->node] + sum >= er->in.gpus_per_node,
+		      "seed %llu: move for %u requeues %u GPUs, %u idle, needs %u",
+		      (unsigned long long)w->seed, m->waiter, sum,
+		      idle[m->node], er->in.gpus_per_node);
+	for (node = 0; node < w->nnodes; node++) {
+		for (a = 0, cap = idle[node]; a < w->njobs; a++) {
+			const rjob_t *j = &w->jobs[a];
+			const gq_project_t *p = proj_of(v, w, j->proj);
+
+			if (j->live && j->in.state == GQ_JOB_RUNNING &&
+			    j->node == node && p->alloc > p->quota)
+				cap += j->in.gpus;
+		}
+		ck_assert_msg(land[node] <= cap,
+			      "seed %llu: %u GPUs land on node %d, room %u",
+			      (unsigned long long)w->seed, land[node], node, cap);
+	}
+out:
+	gq_view_free(v);
+}
+
 static void check_all(gq_view_t *v, world_t *w)
 {
 	int a, b;
@@ -692,6 +784,7 @@ static void check_all(gq_view_t *v, world_t *w)
 				ck_assert(!gq_view_preemptable(v, w->jobs[a].in.id,
 							       w->jobs[b].in.id));
 	check_room_wait(v, w);
+	check_move(w);
 }
 
 /*
@@ -1156,6 +1249,9 @@ START_TEST(random_clusters_keep_the_guarantees)
 	if (!only)
 		ck_assert_int_gt(saved_kept_off, 0);
 	printf("saved node: %d jobs kept off it\n", saved_kept_off);
+	if (!only)
+		ck_assert_int_gt(moves_made, 0);
+	printf("moves: %d offered\n", moves_made);
 }
 END_TEST
 

@@ -1,0 +1,286 @@
+/*
+ * move.c - moves: another project's in-quota job requeued to empty the
+ * node saved for a room waiter (see move.h and docs/MODEL.md "Moves").
+ *
+ * For waiter W on its saved node S, g = W's GPUs per node:
+ *   idle(S)  = S's idle GPUs and those of victims leaving it;
+ *   b        = GPUs of borrowed jobs on S that W may reclaim, chosen;
+ *   m        = GPUs of the moved jobs M on S;
+ *   a move needs    idle(S) + b + m >= g   (W fits on S)
+ *   and is bound by b + m <= g             (nothing requeued W cannot use).
+ *   M restarts on n != S where
+ *   room(n) + mine(M, n) - kept(n) >= gpus(M),
+ *   mine(M, n) = GPUs on n of running jobs M's project may reclaim in
+ *   quota; kept(n) = GPUs of n counted for moved jobs before M.
+ *   loss(M) = gpus(M) x (now - (start + saved)): the least first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/move.h"
+#include "core/reclaim.h"
+
+void gq_move_clear(gq_move_t *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->node = -1;
+}
+
+int gq_move_to(const gq_move_t *m, uint32_t preemptor, uint32_t victim)
+{
+	int i;
+
+	if (!m->waiter || m->waiter != preemptor)
+		return -1;
+	for (i = 0; i < m->n; i++)
+		if (m->moved[i] == victim)
+			return m->to[i];
+	return -1;
+}
+
+/* A job on S: its store index, GPUs there, and the work a move loses. */
+typedef struct {
+	int job;
+	uint32_t gpus;
+	uint64_t loss;
+	uint32_t order;	/* borrowed: its reclaim rank; moved: its id */
+} gq_on_node_t;
+
+static int _cmp_on(const void *a, const void *b)
+{
+	const gq_on_node_t *x = a, *y = b;
+
+	if (x->loss != y->loss)
+		return x->loss < y->loss ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Seconds since job's start or checkpoint; -1: a start after now
+ * (the clock stepped back), of unknown age. */
+static int64_t _age(const gq_job_t *j, int64_t now)
+{
+	int64_t since = j->in.start_time + j->in.saved_secs;
+
+	return since > now ? -1 : now - since;
+}
+
+/* May W's move take job j: on S alone, another project's, its project
+ * within its quota (it restarts in quota), not W's victim already? */
+static bool _movable(const gq_pass_t *pass, const gq_job_t *w,
+		     const gq_job_t *j, const gq_move_rules_t *rules)
+{
+	const gq_project_t *p = &pass->reg.proj[j->project];
+	int64_t age = _age(j, pass->now);
+
+	return j->project != w->project && j->place_n == 1 && !j->in.no_move &&
+	       p->alloc <= p->quota && !gq_reclaim_allowed(&pass->reg, j, w) &&
+	       gq_victim_eligible(&j->in, pass->now, rules->min_runtime) &&
+	       age >= 0 && age < rules->age &&
+	       !(rules->moved_lately &&
+		 rules->moved_lately(j->in.id, rules->ctx));
+}
+
+/*
+ * The jobs on S: borrowed[] (W may reclaim them) by reclaim rank, and
+ * movable[] by loss.  Returns false without memory.  O(E log E).
+ */
+static bool _on_node(const gq_pass_t *pass, const gq_job_t *w, int s,
+		     const gq_move_rules_t *rules, gq_on_node_t *borrowed,
+		     int *nb, gq_on_node_t *movable, int *nm)
+{
+	const gq_nodes_t *n = &pass->nodes;
+	int e;
+
+	*nb = *nm = 0;
+	for (e = 0; e < n->npl; e++) {
+		const gq_job_t *j = gq_store_at(&pass->store, n->pl_job[e]);
+		gq_on_node_t o = { .job = n->pl_job[e], .gpus = n->pl_gpus[e] };
+
+		if (n->pl_node[e] != s || j->in.state != GQ_JOB_RUNNING ||
+		    j->in.at_risk)
+			continue;
+		if (gq_reclaim_allowed(&pass->reg, j, w)) {
+			o.order = j->preempt_rank;
+			borrowed[(*nb)++] = o;
+		} else if (_movable(pass, w, j, rules)) {
+			o.loss = (uint64_t)o.gpus * _age(j, pass->now);
+			o.order = j->in.id;
+			movable[(*nm)++] = o;
+		}
+	}
+	qsort(borrowed, *nb, sizeof(*borrowed), _cmp_on);
+	qsort(movable, *nm, sizeof(*movable), _cmp_on);
+	return true;
+}
+
+/*
+ * Where moved job `m` restarts: the node other than s it may use with the
+ * most room(n) + mine(m, n) - kept(n), at least its GPUs; -1: none.
+ * `have` and `kind` are scratch (nodes, projects).  O(N + E + P).
+ */
+static int _landing(const gq_pass_t *pass, const gq_job_t *m, int s,
+		    const uint32_t *kept, uint64_t *have, uint8_t *kind)
+{
+	const gq_nodes_t *n = &pass->nodes;
+	gq_job_t as = *m;	/* m pending again, in quota */
+	int e, i, best = -1;
+
+	as.in.state = GQ_JOB_PENDING;
+	as.band = GQ_BAND_IN_QUOTA;
+	gq_reclaim_kinds(&pass->reg, &as, kind);
+	for (i = 0; i < n->nnodes; i++)
+		have[i] = n->node_room[i];
+	for (e = 0; e < n->npl; e++) {
+		const gq_job_t *j = gq_store_at(&pass->store, n->pl_job[e]);
+
+		if (j->in.state == GQ_JOB_RUNNING && !j->in.at_risk &&
+		    j->project != m->project && (j->victim & kind[j->project]))
+			have[n->pl_node[e]] += n->pl_gpus[e];
+	}
+	for (i = 0; i < n->nnodes; i++) {
+		if (i == s || n->node_closed[i] ||
+		    !gq_nodes_allowed(n, m->in.node_group, i) ||
+		    have[i] < (uint64_t)kept[i] + m->in.gpus)
+			continue;
+		if (best < 0 || have[i] - kept[i] > have[best] - kept[best])
+			best = i;
+	}
+	return best;
+}
+
+/* Scratch of one plan, sized by the pass. */
+typedef struct {
+	gq_on_node_t *borrowed, *movable;
+	uint32_t *kept;
+	uint64_t *have;
+	uint8_t *kind;
+} gq_move_work_t;
+
+static bool _work_new(gq_move_work_t *k, const gq_pass_t *pass)
+{
+	int npl = pass->nodes.npl + 1, nn = pass->nodes.nnodes + 1;
+
+	k->borrowed = malloc(sizeof(*k->borrowed) * npl);
+	k->movable = malloc(sizeof(*k->movable) * npl);
+	k->kept = calloc(nn, sizeof(*k->kept));
+	k->have = malloc(sizeof(*k->have) * nn);
+	k->kind = malloc(pass->reg.nproj + 1);
+	return k->borrowed && k->movable && k->kept && k->have && k->kind;
+}
+
+static void _work_free(gq_move_work_t *k)
+{
+	free(k->borrowed);
+	free(k->movable);
+	free(k->kept);
+	free(k->have);
+	free(k->kind);
+}
+
+/*
+ * The moved jobs, the least loss first, each with a landing, until
+ * idle + reclaim + m >= g; never m > g - idle.  False: they cannot.
+ */
+static bool _choose_moved(const gq_pass_t *pass, gq_move_work_t *k, int nm,
+			  uint32_t idle, uint32_t reclaim, uint32_t g,
+			  gq_move_t *out)
+{
+	int i, to;
+
+	for (i = 0; i < nm && out->n < GQ_MOVE_MAX; i++) {
+		const gq_job_t *m = gq_store_at(&pass->store, k->movable[i].job);
+
+		if (idle + reclaim + out->gpus >= g)
+			break;
+		if (idle + out->gpus + k->movable[i].gpus > g ||
+		    (to = _landing(pass, m, out->node, k->kept, k->have,
+				   k->kind)) < 0)
+			continue;
+		k->kept[to] += m->in.gpus;
+		out->moved[out->n] = m->in.id;
+		out->to[out->n++] = to;
+		out->gpus += k->movable[i].gpus;
+	}
+	return out->n && idle + reclaim + out->gpus >= g;
+}
+
+/*
+ * The borrowed jobs on S, in reclaim order, until idle + b + m >= g;
+ * one that would take b + m past g is skipped.  Returns how many of
+ * borrowed[] are kept at its front, -1: they cannot.
+ */
+static int _choose_borrowed(gq_on_node_t *borrowed, int nb, uint32_t idle,
+			    uint32_t g, gq_move_t *out)
+{
+	int i, kept = 0;
+
+	for (i = 0; i < nb && idle + out->borrowed + out->gpus < g; i++) {
+		if (out->borrowed + out->gpus + borrowed[i].gpus > g)
+			continue;
+		out->borrowed += borrowed[i].gpus;
+		borrowed[kept++] = borrowed[i];
+	}
+	return idle + out->borrowed + out->gpus >= g ? kept : -1;
+}
+
+/* W's victims into its room set; W tried with its band's priority. */
+static bool _offer(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
+		   const gq_on_node_t *borrowed, int nb, const gq_move_t *m)
+{
+	int i;
+
+	for (i = 0; i < nb; i++)
+		if (gq_room_add_pair(room, w->in.id, gq_store_at(&pass->store,
+				     borrowed[i].job)->in.id))
+			return false;
+	for (i = 0; i < m->n; i++)
+		if (gq_room_add_pair(room, w->in.id, m->moved[i]))
+			return false;
+	w->room = true;
+	w->roomless = false;
+	w->priority = gq_band_priority(w->band, w->key);
+	return true;
+}
+
+/* Do the rules allow a move for w on at? */
+static bool _allowed(const gq_pass_t *pass, const gq_job_t *w,
+		     const gq_room_node_t *at, const gq_move_rules_t *rules)
+{
+	return rules->age > 0 && w && gq_job_still_room_waiter(w) &&
+	       w->in.gpus_per_node && w->in.nodes <= 1 && at &&
+	       at->node >= 0 && at->node < pass->nodes.nnodes &&
+	       rules->waited > 0 && rules->waited >= rules->grace &&
+	       (at->when == INT64_MAX || at->when > pass->now + rules->age);
+}
+
+bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
+		  const gq_room_node_t *at, const gq_move_rules_t *rules,
+		  gq_move_t *out)
+{
+	gq_move_work_t k = { 0 };
+	uint32_t g, idle, reclaim = 0;
+	int i, nb, nm;
+	bool ok = false;
+
+	gq_move_clear(out);
+	if (!_allowed(pass, w, at, rules))
+		return false;
+	g = w->in.gpus_per_node;
+	idle = pass->nodes.node_room[at->node];
+	if (idle >= g || !_work_new(&k, pass) ||
+	    !_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable,
+		      &nm))
+		goto out;
+	for (i = 0; i < nb; i++)
+		reclaim += k.borrowed[i].gpus;
+	out->waiter = w->in.id;
+	out->node = at->node;
+	if (_choose_moved(pass, &k, nm, idle, reclaim, g, out) &&
+	    (nb = _choose_borrowed(k.borrowed, nb, idle, g, out)) >= 0)
+		ok = _offer(pass, room, w, k.borrowed, nb, out);
+out:
+	if (!ok)
+		gq_move_clear(out);
+	_work_free(&k);
+	return ok;
+}

@@ -1,0 +1,77 @@
+/*
+ * move.h - a move: another project's in-quota job requeued to empty the
+ * node saved for a room waiter, when it can restart at once elsewhere
+ * (docs/MODEL.md "Moves").
+ *
+ * Owns which jobs may be moved, where each restarts, and the bound on
+ * what a move requeues.  The waiter W and its node S come from the saved
+ * node (saved_node.h); the pass offers W the move's victims as a room
+ * set (room.h), so Slurm requeues them for W as for any reclaim.
+ */
+#ifndef GPUQUOTA_MOVE_H
+#define GPUQUOTA_MOVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/pass.h"
+#include "core/room.h"
+
+/* Jobs moved for one waiter, at most: a node's worth of small jobs. */
+#define GQ_MOVE_MAX 8
+
+/* What allows a move, from the configuration and the state. */
+typedef struct {
+	int64_t age;		/* settings.move_age: a job started or
+				 * saved a checkpoint less than this ago
+				 * may be moved; 0: moves off */
+	int64_t waited;		/* seconds since W's node was first saved
+				 * for it (0: saved in this pass) */
+	int64_t grace;		/* settings.grace_time: W waits past it */
+	int min_runtime;	/* a moved job is old enough to be a victim */
+	/* was job `id` moved within settings.move_window?  NULL: never */
+	bool (*moved_lately)(uint32_t id, void *ctx);
+	void *ctx;
+} gq_move_rules_t;
+
+/* One pass' move: W, its node, the jobs moved and where each restarts. */
+typedef struct {
+	uint32_t waiter;	/* W; 0: no move in this pass */
+	int node;		/* S */
+	int n;
+	uint32_t moved[GQ_MOVE_MAX];	/* the moved jobs M */
+	int to[GQ_MOVE_MAX];		/* the node each restarts on */
+	uint32_t borrowed;	/* GPUs of borrowed work on S requeued for W */
+	uint32_t gpus;		/* GPUs of the moved jobs on S */
+} gq_move_t;
+
+void gq_move_clear(gq_move_t *m);
+
+/*
+ * Plan a move for waiter `w` on its saved node `at` and offer it: W's
+ * victims (borrowed jobs on S that W may reclaim, then the moved jobs)
+ * become W's room set in `room`, W gets back its band's priority.
+ * Nothing is planned unless moves are on, W asks GPUs per node on one
+ * node, it waited past the grace (rules->waited > 0 and >= rules->grace)
+ * and S does not come free by waiting within rules->age.  Each moved job
+ * M is another project's running job on S alone, requeueable, old enough
+ * to be a victim, its project within its quota, not a candidate of W,
+ * not pinned (no_move), started or checkpointed less than
+ * rules->age ago and not moved lately; the least work lost first.  M
+ * restarts on a node other than S that it may use, whose room (idle,
+ * leaving) and GPUs M's project may reclaim there in quota cover M, each
+ * node's GPUs counted for one M only.  The bound, g W's GPUs per node:
+ * room(S) + borrowed + gpus >= g, room(S) + gpus <= g, borrowed + gpus
+ * <= g.  Returns true when a move is offered (*out filled).  O(E log E)
+ * for the jobs on S, plus O(N + E + P) per moved job tried (at most the
+ * jobs on S).
+ */
+bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
+		  const gq_room_node_t *at, const gq_move_rules_t *rules,
+		  gq_move_t *out);
+
+/* The node moved job `victim` restarts on when the move is W's; -1: the
+ * pair is no move.  O(GQ_MOVE_MAX). */
+int gq_move_to(const gq_move_t *m, uint32_t preemptor, uint32_t victim);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * test_move.c - moves (docs/MODEL.md "Moves"; core/move.c): another
+ * project's in-quota job on the node saved for a room waiter is requeued
+ * when it can restart at once elsewhere.  Numbers worked by hand.
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/move.h"
+#include "core/view.h"
+#include "state/ledger.h"
+#include "state/state.h"
+#include "helpers.h"
+
+/*
+ * Now 1000.  Nodes n0 and n1 of 4 GPUs, all held (C = 8).
+ *   n0: team-c's c1 (job 1, 1 GPU, started 900) and c2 (job 2, 1 GPU,
+ *       started 950), team-b's b1, b2 (jobs 3, 4, 1 GPU each);
+ *   n1: `n1_acct`'s d1, d2 (jobs 5, 6), `b_acct`'s b3 (job 7), team-b's
+ *       b4 (job 8): d1, d2 team-d's and b3 team-b's but where said.
+ * team-a (q 4) pends a1 (job 10): 4 GPUs on one node.  team-b (q 0)
+ * borrows all it holds; team-c (q 2) holds 2, in quota; team-d (q 2),
+ * team-f (q 4).
+ * a1's room within the floors: n0 0 idle + b1, b2 = 2; n1 0 + 2 (d1, d2
+ * in quota): short of 4 on both, and no job has a time limit: a room
+ * waiter, n0 saved (ties: the lower index).
+ * A move on n0 needs 4 - 0 - 2 = 2 GPUs of moved jobs.  c2 loses 1 x 50
+ * GPU-seconds, c1 1 x 100: c2 first.  c2 restarts on n1: room 0 + b3, b4
+ * (team-c may reclaim them in quota) = 2 >= 1; then c1 on n1: 2 - 1 kept
+ * = 1 >= 1.  Bound: b1 + b2 + c2 + c1 = 4 = a1's GPUs.
+ */
+#define NOW 1000
+
+typedef struct {
+	uint32_t id, gpus;
+	int node;
+	int64_t start, ends;
+	const char *acct;
+} job_at_t;
+
+static void place(gq_view_t *v, const job_at_t *r, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		gq_job_in_t in = running(r[i].id, r[i].gpus, r[i].start);
+
+		in.ends_by = r[i].ends;
+		add(v, r[i].acct, in);
+		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
+					       r[i].gpus), 0);
+	}
+}
+
+static gq_project_cfg_t projects[5];
+
+/* A view of team-a, -b, -c, -d, -f with these quotas. */
+static gq_view_t *view_with(const int quota[5])
+{
+	static const char *const names[5] = { "team-a", "team-b", "team-c",
+					      "team-d", "team-f" };
+
+	for (int i = 0; i < 5; i++)
+		projects[i] = proj(names[i], quota[i], 1, GQ_NO_LIMIT);
+	return view_of(projects, 5, NULL, 0);
+}
+
+static void move_fill(gq_view_t *v, const char *n1_acct, const char *b_acct,
+		      int64_t c_ends, int64_t now)
+{
+	two_nodes_at(v, 8, now, 0, 0);
+	job_at_t r[] = { { 1, 1, 0, 900, c_ends, "team-c" },
+			 { 2, 1, 0, 950, c_ends, "team-c" },
+			 { 3, 1, 0, 100, 0, "team-b" }, { 4, 1, 0, 110, 0, "team-b" },
+			 { 5, 1, 1, 100, 0, n1_acct }, { 6, 1, 1, 110, 0, n1_acct },
+			 { 7, 1, 1, 120, 0, b_acct }, { 8, 1, 1, 130, 0, "team-b" } };
+	place(v, r, sizeof(r) / sizeof(r[0]));
+	add(v, "team-a", shaped(pending(10, 4, 500), 4, 1));
+}
+
+static gq_view_t *move_case(const char *n1_acct, const char *b_acct,
+			    int64_t c_ends)
+{
+	gq_view_t *v = view_with((const int[]){ 4, 0, 2, 2, 4 });
+
+	move_fill(v, n1_acct, b_acct, c_ends, NOW);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
+	return v;
+}
+
+static uint32_t lately;	/* a job moved lately, for the rules; 0: none */
+
+static bool _lately(uint32_t id, void *ctx)
+{
+	(void)ctx;
+	return id == lately;
+}
+
+static gq_move_rules_t rules(int64_t age, int64_t waited, int64_t grace)
+{
+	return (gq_move_rules_t){ .age = age, .waited = waited,
+				  .grace = grace, .moved_lately = _lately };
+}
+
+START_TEST(move_empties_the_saved_node)
+{
+	gq_view_t *v = move_case("team-d", "team-b", 0);
+	gq_move_rules_t r = rules(600, 2, 0);
+	const gq_move_t *m;
+
+	lately = 0;
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(!gq_view_preemptable(v, 1, 10));
+	ck_assert(gq_view_move(v, &r));
+	m = gq_view_move_of(v);
+	ck_assert_uint_eq(m->waiter, 10);
+	ck_assert_int_eq(m->node, 0);
+	ck_assert_int_eq(m->n, 2);
+	ck_assert_uint_eq(m->moved[0], 2);	/* c2: 50 GPU-seconds */
+	ck_assert_uint_eq(m->moved[1], 1);	/* c1: 100 */
+	ck_assert_int_eq(m->to[0], 1);
+	ck_assert_int_eq(m->to[1], 1);
+	ck_assert_uint_eq(m->borrowed, 2);
+	ck_assert_uint_eq(m->gpus, 2);
+	/* a1 takes b1, b2, c1, c2 on n0, nothing on n1 */
+	for (uint32_t j = 1; j <= 8; j++)
+		ck_assert_msg(gq_view_preemptable(v, j, 10) == (j <= 4),
+			      "job %u", j);
+	ck_assert(!gq_view_job(v, 10)->roomless);
+	ck_assert(gq_view_job(v, 10)->room);
+	ck_assert_uint_eq(gq_view_job(v, 10)->priority,
+			  gq_band_priority(GQ_BAND_IN_QUOTA,
+					   gq_view_job(v, 10)->key));
+	ck_assert_int_eq(gq_view_move_to(v, 10, 1), 1);
+	ck_assert_int_eq(gq_view_move_to(v, 10, 3), -1);	/* borrowed */
+	ck_assert_int_eq(gq_view_move_to(v, 11, 1), -1);
+	gq_view_free(v);
+}
+END_TEST
+
+/* Each rule alone keeps the move from being made; nothing is offered. */
+START_TEST(move_only_when_the_rules_allow)
+{
+	struct {
+		const char *n1_acct, *b_acct;
+		int64_t c_ends;
+		gq_move_rules_t r;
+		uint32_t lately;
+		const char *why;
+	} no[] = {
+		{ "team-d", "team-b", 0, rules(0, 2, 0), 0, "moves off" },
+		{ "team-d", "team-b", 0, rules(60, 2, 0), 0, "c1 (100 s) too old" },
+		{ "team-d", "team-b", 0, rules(600, 0, 0), 0, "saved in this pass" },
+		{ "team-d", "team-b", 0, rules(600, 20, 30), 0, "within the grace" },
+		{ "team-d", "team-b", 0, rules(600, 2, 0), 2, "c2 moved lately" },
+		{ "team-f", "team-f", 0, rules(600, 2, 0), 0,
+		  "n1: room for c2 alone" },
+		{ "team-d", "team-b", 1500, rules(600, 2, 0), 0, "n0 free by 1500" },
+	};
+
+	for (unsigned i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		gq_view_t *v = move_case(no[i].n1_acct, no[i].b_acct,
+					 no[i].c_ends);
+
+		lately = no[i].lately;
+		ck_assert_msg(!gq_view_move(v, &no[i].r), "%s", no[i].why);
+		ck_assert_uint_eq(gq_view_move_of(v)->waiter, 0);
+		ck_assert_msg(!gq_view_preemptable(v, 1, 10), "%s", no[i].why);
+		ck_assert(gq_view_job(v, 10)->roomless);
+		gq_view_free(v);
+	}
+	/* n0 free by 1601: later than now + 600, the move is made */
+	{
+		gq_view_t *v = move_case("team-d", "team-b", 1601);
+		gq_move_rules_t r = rules(600, 2, 0);
+
+		lately = 0;
+		ck_assert(gq_view_move(v, &r));
+		gq_view_free(v);
+	}
+}
+END_TEST
+
+/*
+ * The bound.  Now 1000, nodes n0 and n1 of 8 GPUs (C = 16).
+ *   n0: 2 idle; team-c's c1 (job 1, 3 GPUs, started 990: 30 GPU-seconds
+ *       to lose), c2 (job 2, 1 GPU, started 900: 100), c3 (job 9, 1 GPU,
+ *       started 880: 120); team-d's d1 (job 5, 1 GPU, started 100: too
+ *       old to move);
+ *   n1: team-d's d2 (job 6, 5 GPUs), team-b's b3, b4, b5 (jobs 7, 8, 11).
+ * team-c (q 5) holds 5, team-d (q 7) 6: in quota; team-b (q 0) borrows 3.
+ * a1 (team-a, q 4) needs 4 on one node: n0 2 + 0, n1 0 + 3: no room; n0
+ * is saved (more idle).  A move needs 4 - 2 - 0 = 2 moved GPUs.  c1 loses
+ * least, and could land on n1 (3 >= 3), but 2 + 3 > 4: it would be
+ * requeued for a GPU a1 cannot use.  c2 lands on n1 (b3-b5: 3), c3 too
+ * (3 - 1 kept).  d1 is not moved.
+ */
+START_TEST(move_requeues_no_more_than_it_needs)
+{
+	gq_view_t *v;
+	gq_move_rules_t r = rules(600, 2, 0);
+	const gq_move_t *m;
+
+	v = view_with((const int[]){ 4, 0, 5, 7, 0 });
+	two_nodes_at(v, 16, NOW, 2, 0);
+	job_at_t j[] = { { 1, 3, 0, 990, 0, "team-c" },
+			 { 2, 1, 0, 900, 0, "team-c" },
+			 { 9, 1, 0, 880, 0, "team-c" },
+			 { 5, 1, 0, 100, 0, "team-d" },
+			 { 6, 5, 1, 100, 0, "team-d" },
+			 { 7, 1, 1, 120, 0, "team-b" }, { 8, 1, 1, 130, 0, "team-b" },
+			 { 11, 1, 1, 140, 0, "team-b" } };
+	place(v, j, sizeof(j) / sizeof(j[0]));
+	add(v, "team-a", shaped(pending(10, 4, 500), 4, 1));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
+	lately = 0;
+	ck_assert(gq_view_move(v, &r));
+	m = gq_view_move_of(v);
+	ck_assert_int_eq(m->n, 2);
+	ck_assert_uint_eq(m->moved[0], 2);
+	ck_assert_uint_eq(m->moved[1], 9);
+	ck_assert_int_eq(m->to[0], 1);
+	ck_assert_int_eq(m->to[1], 1);
+	ck_assert_uint_eq(m->borrowed, 0);
+	ck_assert_uint_eq(m->gpus, 2);
+	ck_assert(!gq_view_preemptable(v, 1, 10));
+	ck_assert(!gq_view_preemptable(v, 5, 10));
+	ck_assert(gq_view_preemptable(v, 2, 10));
+	ck_assert(gq_view_preemptable(v, 9, 10));
+	gq_view_free(v);
+}
+END_TEST
+
+/* The state with the small case's projects and settings.move_age. */
+static char *move_state(int age)
+{
+	char json[512];
+
+	snprintf(json, sizeof(json),
+		 "{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 4},"
+		 " {\"name\": \"team-b\", \"gpu_quota\": 0},"
+		 " {\"name\": \"team-c\", \"gpu_quota\": 2},"
+		 " {\"name\": \"team-d\", \"gpu_quota\": 2}],"
+		 " \"settings\": {\"move_age\": %d}}", age);
+	return state_with(json);
+}
+
+/* One pass of the state at `now`: its move's waiter (0: none). */
+static uint32_t state_pass(int64_t now)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+
+	move_fill(v, "team-d", "team-b", 0, now);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), now), 0);
+	ck_assert_uint_eq(gq_view_saved_for(v), 10);
+	gq_state_publish();
+	return gq_view_move_of(gq_state_view()->view[0])->waiter;
+}
+
+/*
+ * Through the state, with settings.move_age 600 (grace_time 0): n0 is
+ * saved for a1 in the first pass (waited 0: no move), and a pass later
+ * c2 and c1 are moved.  The ledger's record of c2's requeue says move,
+ * and no requeue budget counts it.  c2 moved, the next passes make no
+ * move (c1 alone is short), after a restart too (the ledger read back),
+ * until move_window (3600 s) is over.
+ */
+START_TEST(move_through_the_state_and_the_ledger)
+{
+	char *f = move_state(600);
+	const gq_view_t *v;
+	gq_ledger_rec_t r;
+
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	v = gq_state_view()->view[0];
+	gq_ledger_record(&r, NULL, v, gq_view_job(v, 10), gq_view_job(v, 2),
+			 NOW + 2);
+	ck_assert_int_eq(r.reason, GQ_RECLAIM_MOVE);
+	ck_assert_str_eq(gq_ledger_reason(r.reason), "move");
+	ck_assert_uint_eq(r.lost, 52);	/* 1 GPU x (1002 - 950) */
+	ck_assert(gq_state_ledger_note(&r));
+	ck_assert_int_eq(gq_state_losses(NOW + 2)->n, 0);
+	/* b1's requeue is a quota reclaim: counted */
+	gq_ledger_record(&r, NULL, v, gq_view_job(v, 10), gq_view_job(v, 3),
+			 NOW + 2);
+	ck_assert_int_eq(r.reason, GQ_RECLAIM_QUOTA);
+	ck_assert_int_eq(gq_view_move_to(v, 10, 3), -1);
+	ck_assert_uint_eq(state_pass(NOW + 4), 0);
+	/* a restart: the ledger's move read back */
+	gq_ledger_record(&r, NULL, v, gq_view_job(v, 10), gq_view_job(v, 2),
+			 NOW + 2);
+	state_done(f);
+	f = move_state(600);
+	gq_state_losses_load(&r, 1, NOW + 6);
+	ck_assert_uint_eq(state_pass(NOW + 6), 0);
+	ck_assert_uint_eq(state_pass(NOW + 8), 0);
+	/* the window over (c2 then 3 601 s old: young enough by clock
+	 * only in this test's numbers, so move_age is raised) */
+	state_done(f);
+	f = move_state(86400);
+	gq_state_losses_load(&r, 1, NOW + 3602);
+	ck_assert_uint_eq(state_pass(NOW + 3602), 0);
+	ck_assert_uint_eq(state_pass(NOW + 3604), 10);
+	state_done(f);
+}
+END_TEST
+
+Suite *move_suite(void)
+{
+	Suite *s = suite_create("move");
+	TCase *tc = tcase_create("moves for a room waiter");
+
+	tcase_add_test(tc, move_empties_the_saved_node);
+	tcase_add_test(tc, move_only_when_the_rules_allow);
+	tcase_add_test(tc, move_requeues_no_more_than_it_needs);
+	tcase_add_test(tc, move_through_the_state_and_the_ledger);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -181,11 +181,33 @@ static int _fill(gq_replay_t *R, gq_pools_t *p)
 
 /* ---- a pass ------------------------------------------------------------ */
 
-/* Wake-ups for the waits the pass began (room waits). */
+/* A pass the plugin would make while a node is saved with moves on
+ * (docs/MODEL.md "Moves"): after the grace time, at least the interval
+ * between passes.  0: none. */
+static int64_t _move_wake(const gq_pools_t *v)
+{
+	const gq_settings_t *s = &gq_state_config()->settings;
+	int k;
+
+	if (!s->move_age)
+		return 0;
+	for (k = 0; k < v->n; k++)
+		if (gq_view_saved_for(v->view[k]) &&
+		    !gq_view_move_of(v->view[k])->waiter)
+			return s->grace_time > s->recompute_interval ?
+				       s->grace_time : s->recompute_interval;
+	return 0;
+}
+
+/* Wake-ups for the waits the pass began (room waits, moves). */
 static int _pass_wakes(gq_replay_t *R)
 {
 	gq_pools_t *v = gq_state_view();
+	int64_t move = _move_wake(v);
 	int k, room = gq_state_room_wait();
+
+	if (move && gq_events_push(&R->ev, R->now + move, GQ_EV_WAKE, 0, 0))
+		return -1;
 
 	for (k = 0; room > 0 && k < v->n; k++) {
 		const uint32_t *ids;

@@ -35,6 +35,7 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 		/* the record the requeue budgets read (_ledger_note) */
 		gq_ledger_record(&rec, v->name[k], v->view[k], jr, je, R->now);
 		gq_state_ledger_note(&rec);
+		R->r->moves += rec.reason == GQ_RECLAIM_MOVE;
 	}
 	/* as preempt/gpuquota's _note_reclaim: the victim's nodes (the
 	 * model's node i is the pass' node i), so that only the work that

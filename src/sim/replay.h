@@ -110,6 +110,8 @@ typedef struct {
 					 * a backfill reservation */
 	gq_sim_series_t series;	/* the projects' GPUs over time */
 	uint64_t passes, reclaims;
+	uint64_t moves;		/* of the reclaims' victims, jobs moved
+				 * (docs/MODEL.md "Moves") */
 	int64_t span;		/* first submit to last event, seconds */
 } gq_sim_result_t;
 

@@ -87,16 +87,22 @@ static void _folded(FILE *f, const gq_sim_result_t *r)
 void gq_sim_report_text(FILE *f, const gq_sim_result_t *r,
 			const char *const *label, int n, bool accounts)
 {
+	char moves[48];
 	int c;
 
-	for (c = 0; c < n; c++)
-		fprintf(f, "[%d] %s: %llu passes, %llu reclaims, %.1f idle GPU-hours while jobs waited (%.1f fragmented, %.1f held, %.1f reserved), %.1f days\n",
+	for (c = 0; c < n; c++) {
+		moves[0] = 0;
+		if (r[c].moves)	/* docs/MODEL.md "Moves" */
+			snprintf(moves, sizeof(moves), " (%llu jobs moved)",
+				 (unsigned long long)r[c].moves);
+		fprintf(f, "[%d] %s: %llu passes, %llu reclaims%s, %.1f idle GPU-hours while jobs waited (%.1f fragmented, %.1f held, %.1f reserved), %.1f days\n",
 			c + 1, label[c], (unsigned long long)r[c].passes,
-			(unsigned long long)r[c].reclaims,
+			(unsigned long long)r[c].reclaims, moves,
 			r[c].idle_waiting_secs / 3600,
 			r[c].idle_fragmented_secs / 3600,
 			r[c].idle_held_secs / 3600,
 			r[c].idle_reserved_secs / 3600, r[c].span / 86400.0);
+	}
 	if (n)
 		_folded(f, &r[0]);
 	_tables(f, r, n, true);
@@ -148,6 +154,7 @@ static json_object *_config(const gq_sim_result_t *r, const char *label)
 	json_object_object_add(o, "configuration", json_object_new_string(label));
 	json_object_object_add(o, "passes", json_object_new_int64(r->passes));
 	json_object_object_add(o, "reclaims", json_object_new_int64(r->reclaims));
+	json_object_object_add(o, "moves", json_object_new_int64(r->moves));
 	json_object_object_add(o, "idle_gpu_hours_while_waiting",
 			       json_object_new_double(r->idle_waiting_secs / 3600));
 	json_object_object_add(o, "idle_gpu_hours_fragmented",

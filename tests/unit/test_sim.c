@@ -807,6 +807,45 @@ START_TEST(test_sacct_errors)
 }
 END_TEST
 
+/*
+ * A move in the simulator (docs/MODEL.md "Moves"), 2 nodes x 4 GPUs,
+ * first fit: n0 takes uc's c1, c2 (T0, T0 + 1; uc in quota 2) and ub's
+ * b1, b2 (quota 0); n1 ud's d1, d2 (in quota 2) and ub's b3, b4.  ua (q
+ * 4) asks 4 GPUs at T0 + 20: 2 borrowed on each node, no time limits:
+ * n0 is saved.  A pass later (move_age 600) c2 then c1 are moved, to n1
+ * (b3, b4): ua's job starts on n0 at once; c1 and c2 restart after the
+ * requeue delay (121 s), reclaim b3 and b4, and run.  d1, d2 stay.
+ */
+START_TEST(test_move_replayed)
+{
+	gq_sim_history_t h = { 0 };
+	gq_sim_result_t r;
+	char *cfg = write_temp(
+		"{\"projects\": [{\"name\": \"ua\", \"gpu_quota\": 4},"
+		" {\"name\": \"ub\", \"gpu_quota\": 0},"
+		" {\"name\": \"uc\", \"gpu_quota\": 2},"
+		" {\"name\": \"ud\", \"gpu_quota\": 2}],"
+		" \"settings\": {\"move_age\": 600}}");
+
+	read_trace("1,c,1,0,1,0,3600,0,Pass\n2,c,1,0,1,1,3600,0,Pass\n"
+		   "3,b,1,0,1,1,3600,0,Pass\n4,b,1,0,1,1,3600,0,Pass\n"
+		   "5,d,1,0,1,1,3600,0,Pass\n6,d,1,0,1,1,3600,0,Pass\n"
+		   "7,b,1,0,1,1,3600,0,Pass\n8,b,1,0,1,1,3600,0,Pass\n"
+		   "9,a,4,0,1,13,3600,0,Pass\n", 2, 4, &h);
+	replay(&h, 2, 4, cfg, &r);
+	ck_assert_uint_eq(r.moves, 2);
+	ck_assert_int_lt(r.job[8].first_start, T0 + 30);	/* ua's */
+	for (int j = 0; j < 8; j++)	/* c1, c2, b1-b4 requeued once */
+		ck_assert_uint_eq(r.job[j].requeues, j == 4 || j == 5 ? 0 : 1);
+	for (int j = 0; j < 2; j++)	/* c1, c2 run again */
+		ck_assert_int_lt(r.job[j].last_start, T0 + 200);
+	gq_sim_result_free(&r);
+	gq_sim_history_free(&h);
+	unlink(cfg);
+	free(cfg);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -828,6 +867,7 @@ Suite *sim_suite(void)
 	tcase_add_test(tc, test_quota_of);
 	tcase_add_test(tc, test_replay_deterministic);
 	tcase_add_test(tc, test_trace_errors);
+	tcase_add_test(tc, test_move_replayed);
 	tcase_add_test(tc, test_sacct_reads);
 	tcase_add_test(tc, test_sacct_errors);
 	tcase_add_test(tc, test_sacct_runs_merged);

@@ -113,6 +113,7 @@ bool gq_grace_keep_again(uint32_t id, const gq_grace_job_t *j, bool kept,
 	out->preemptor = c->preemptor;
 	out->preemptor_project = c->project;
 	out->fair_share = !strcmp(c->band, gq_band_name(GQ_BAND_FAIR_SHARE));
+	out->moved = !strncmp(c->band, "moved", 5);
 	out->pool = pools->name[k];
 	out->victim = id;
 	out->victim_project = gq_view_project(pools->view[k], ee->project)->name;

@@ -127,6 +127,8 @@ typedef struct {
 	uint32_t preemptor;
 	const char *preemptor_project;	/* c's */
 	bool fair_share;	/* the preemptor's band: the reason */
+	bool moved;		/* a move (its comment's "moved: ..."):
+				 * the reason instead */
 	const char *pool;	/* the view's pool name; NULL: no pools */
 	uint32_t victim;
 	const char *victim_project;	/* the view's */

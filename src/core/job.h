@@ -22,6 +22,10 @@ typedef enum {
 	GQ_JOB_WAITING,		/* pending but held, on a dependency or begin time */
 } gq_job_state_t;
 
+/* gq_job_in_t.node_group of a running job whose nodes the pass does not
+ * know (--nodelist, --exclude, a narrowing no pending job has). */
+#define GQ_NODES_UNKNOWN UINT32_MAX
+
 /* What Slurm knows about a job: the input of a pass. */
 typedef struct {
 	uint32_t id;
@@ -58,7 +62,10 @@ typedef struct {
 	uint32_t nodes;
 	uint32_t node_group;	/* the nodes it may run on (running: may
 				 * restart on), a group of
-				 * gq_view_node_group (1-based); 0: any */
+				 * gq_view_node_group (1-based); 0: any;
+				 * GQ_NODES_UNKNOWN: a running job pinned or
+				 * narrowed in a way the pass does not know
+				 * (never moved: move.h) */
 	bool requeueable;	/* batch job that may be requeued */
 	bool begins_later;	/* waiting for its begin time (a requeued
 				 * job) or a dependency: it becomes eligible
@@ -67,17 +74,11 @@ typedef struct {
 	bool at_risk;		/* running on a node that does not respond
 				 * (not yet DOWN): counted as lost by reclaim
 				 * (docs/MODEL.md "Node failures") */
-	union {
-		bool elsewhere;	/* pending and demand in another pool,
-				 * listing a partition of this one too:
-				 * here it is only held when it would pass
-				 * a limit (added waiting, begins_later;
-				 * see gq_pools_shadow) */
-		bool no_move;	/* running on nodes narrowed in a way the
-				 * pass does not know (a constraint or GPU
-				 * type no pending job has): never moved
-				 * (move.h) */
-	};
+	bool elsewhere;		/* pending and demand in another pool, listing
+				 * a partition of this one too: here it is
+				 * only held when it would pass a limit
+				 * (added waiting, begins_later; see
+				 * gq_pools_shadow) */
 } gq_job_in_t;
 
 /*

@@ -64,16 +64,28 @@ static int64_t _age(const gq_job_t *j, int64_t now)
 	return since > now ? -1 : now - since;
 }
 
-/* May W's move take job j: on S alone, another project's, its project
- * within its quota (it restarts in quota), not W's victim already? */
+/* Does j's project (and its department) hold and ask no more than its
+ * quota: j restarts in quota, whatever its order in the queue? */
+static bool _restarts_in_quota(const gq_registry_t *r, const gq_job_t *j)
+{
+	const gq_project_t *p = &r->proj[j->project];
+
+	return p->alloc + (double)p->pending <= p->quota &&
+	       (p->department < 0 ||
+		r->dept[p->department].demand <= r->dept[p->department].quota);
+}
+
+/* May W's move take job j: on S alone, its nodes known, another
+ * project's, restarting in quota, not W's victim already? */
 static bool _movable(const gq_pass_t *pass, const gq_job_t *w,
 		     const gq_job_t *j, const gq_move_rules_t *rules)
 {
-	const gq_project_t *p = &pass->reg.proj[j->project];
 	int64_t age = _age(j, pass->now);
 
-	return j->project != w->project && j->place_n == 1 && !j->in.no_move &&
-	       p->alloc <= p->quota && !gq_reclaim_allowed(&pass->reg, j, w) &&
+	return j->project != w->project && j->place_n == 1 &&
+	       j->in.node_group != GQ_NODES_UNKNOWN &&
+	       _restarts_in_quota(&pass->reg, j) &&
+	       !gq_reclaim_allowed(&pass->reg, j, w) &&
 	       gq_victim_eligible(&j->in, pass->now, rules->min_runtime) &&
 	       age >= 0 && age < rules->age &&
 	       !(rules->moved_lately &&

@@ -55,8 +55,9 @@ void gq_move_clear(gq_move_t *m);
  * node, it waited past the grace (rules->waited > 0 and >= rules->grace)
  * and S does not come free by waiting within rules->age.  Each moved job
  * M is another project's running job on S alone, requeueable, old enough
- * to be a victim, its project within its quota, not a candidate of W,
- * not pinned (no_move), started or checkpointed less than
+ * to be a victim, its project (and department) holding and asking no
+ * more than its quota, not a candidate of W, its nodes known (not
+ * GQ_NODES_UNKNOWN), started or checkpointed less than
  * rules->age ago and not moved lately; the least work lost first.  M
  * restarts on a node other than S that it may use, whose room (idle,
  * leaving) and GPUs M's project may reclaim there in quota cover M, each

@@ -102,7 +102,7 @@ int gq_nodes_group(gq_nodes_t *n, int node, int group)
 
 bool gq_nodes_allowed(const gq_nodes_t *n, uint32_t node_group, int node)
 {
-	if (!node_group || (int)node_group > n->ngroups)
+	if (!node_group || n->ngroups <= 0 || node_group > (uint32_t)n->ngroups)
 		return true;	/* any node, or groups not given */
 	return n->groups[(size_t)(node_group - 1) * n->nnodes + node];
 }

@@ -32,6 +32,8 @@ struct gq_view {
 	gq_waits_t waits;	/* who waits for GPUs coming free */
 	gq_saved_node_t saved;	/* the node saved for a room waiter */
 	gq_move_t move;		/* a move for it (move.h) */
+	bool move_planned;	/* gq_view_move ran for this pass: its plan
+				 * (and its pairs) stand until the next */
 	gq_inflight_t inflight;	/* reclaims in flight, as the pass began */
 
 	double capacity;
@@ -111,6 +113,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	gq_waits_clear(&v->waits);
 	gq_saved_node_clear(&v->saved);
 	gq_move_clear(&v->move);
+	v->move_planned = false;
 	v->expect_wait = false;
 	v->inflight.n = 0;
 	v->failed = false;
@@ -299,6 +302,9 @@ bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules)
 	gq_job_t *w = v->saved.saved_for ?
 		gq_store_find(&v->pass.store, v->saved.saved_for) : NULL;
 
+	if (v->move_planned)	/* between passes: the pass' plan stands */
+		return v->move.waiter != 0;
+	v->move_planned = true;
 	r.min_runtime = v->min_runtime_pass;
 	return gq_move_plan(&v->pass, &v->room, w, &v->saved.on, &r, &v->move);
 }

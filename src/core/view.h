@@ -250,8 +250,9 @@ const gq_room_node_t *gq_view_saved_node(const gq_view_t *v);
  * A move for the job the node is saved for (move.h, docs/MODEL.md
  * "Moves"): after gq_view_save_node, offer it another project's in-quota
  * jobs on its node that can restart at once elsewhere, with the borrowed
- * work there, as its room set.  rules->min_runtime is the pass'.  True
- * when a move is offered.  O(N + E + P) per job tried.
+ * work there, as its room set.  rules->min_runtime is the pass'.
+ * Planned once a pass: a later call (a reclaim between passes) keeps
+ * that plan.  True when a move is offered.  O(N + E + P) per job tried.
  */
 bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules);
 

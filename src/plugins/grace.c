@@ -121,7 +121,8 @@ static void _keep_again(uint32_t id)
 	w.rec.at = w.rec.end = k.at;
 	w.rec.stage = GQ_LEDGER_WARNED;
 	w.rec.preemptor = k.preemptor;
-	w.rec.reason = k.fair_share ? GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA;
+	w.rec.reason = k.moved ? GQ_RECLAIM_MOVE :
+		       k.fair_share ? GQ_RECLAIM_FAIR_SHARE : GQ_RECLAIM_QUOTA;
 	w.rec.victim = k.victim;
 	w.rec.gpus = k.gpus;
 	gq_ledger_name(w.rec.pool, k.pool);

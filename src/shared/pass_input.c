@@ -129,22 +129,22 @@ static void _note_narrows(const gq_pass_in_t *in, gq_narrows_t *narrows)
 
 /* A job's nodes: its narrowing's group, else its partition's (0: any of
  * the pool's).  A running job pinned to nodes, or whose narrowing no
- * pending job has, is marked no_move (moves need its nodes). */
-static uint32_t _node_group(const gq_pass_in_t *in, gq_pass_job_t *j,
+ * pending job has: GQ_NODES_UNKNOWN (moves need its nodes). */
+static uint32_t _node_group(const gq_pass_in_t *in, const gq_pass_job_t *j,
 			    const gq_narrows_t *narrows)
 {
 	gq_narrow_t w;
 	int g;
 
-	if (j->in.state == GQ_JOB_RUNNING)
-		j->in.no_move = j->pinned;
+	bool running = j->in.state == GQ_JOB_RUNNING;
+
+	if (running && j->pinned)
+		return GQ_NODES_UNKNOWN;
 	if (!_narrow_of(in, j, &w))
 		return _job_part(in, j);
 	if ((g = gq_narrows_find(narrows, &w)) >= 0)
 		return in->nparts + 1 + g;
-	if (j->in.state == GQ_JOB_RUNNING)
-		j->in.no_move = true;
-	return _job_part(in, j);
+	return running ? GQ_NODES_UNKNOWN : (uint32_t)_job_part(in, j);
 }
 
 /* A node's groups: each of its partitions, each narrowing it allows. */

@@ -48,7 +48,7 @@ typedef struct {
 	const char *tres_per_node, *tres_per_job;
 	bool pinned;		/* --nodelist or --exclude: its nodes are
 				 * not its partition's; a running job so is
-				 * never moved (move.h) */
+				 * never moved (GQ_NODES_UNKNOWN) */
 	gq_job_in_t in;		/* gq_job_input's record, at_risk and
 				 * site_order set; node_group is set here */
 	uint32_t place, nplaces;	/* running: its GPUs per node,

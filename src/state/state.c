@@ -517,20 +517,26 @@ static bool _still_waits(const gq_view_t *v, uint32_t id)
 	return gq_job_still_room_waiter(gq_view_job(v, id));
 }
 
-/* Was job id moved within settings.move_window?  A move noted after now
- * (the clock stepped back) is within it.  O(moves kept). */
-static bool _moved_lately(uint32_t id, void *ctx)
+/* Was job id moved (or, `waiter`, were jobs moved for it) within
+ * settings.move_window?  A move noted after now (the clock stepped back)
+ * is within it.  O(moves kept). */
+static bool _moved_within(uint32_t id, bool waiter, int64_t now)
 {
-	int64_t now = *(const int64_t *)ctx;
 	int window = _state.config ? _state.config->settings.move_window :
 				     GQ_DEFAULT_MOVE_WINDOW;
 	int i;
 
 	for (i = _state.nmoved - 1; i >= 0; i--)
-		if (_state.moved[i].job == id &&
+		if ((waiter ? _state.moved[i].waiter : _state.moved[i].job) ==
+			    id &&
 		    now - _state.moved[i].at < window)
 			return true;
 	return false;
+}
+
+static bool _moved_lately(uint32_t id, void *ctx)
+{
+	return _moved_within(id, false, *(const int64_t *)ctx);
 }
 
 /*
@@ -544,8 +550,8 @@ static void _move(gq_view_t *v, gq_inflight_t *w, int64_t now)
 						 NULL;
 	gq_move_rules_t r = { .moved_lately = _moved_lately, .ctx = &now };
 
-	if (!s || !s->move_age)
-		return;
+	if (!s || !s->move_age || _moved_within(w->preemptor, true, now))
+		return;	/* off, or moved for it lately: one move a waiter */
 	r.age = s->move_age;
 	r.grace = s->grace_time;
 	r.waited = gq_clock_since(&w->since, now);
@@ -789,8 +795,9 @@ static void _note_move(const gq_ledger_rec_t *r)
 {
 	int i, k = 0;
 
-	if (r->reason != GQ_RECLAIM_MOVE || r->stage == GQ_LEDGER_OBSERVED ||
-	    r->stage == GQ_LEDGER_AFTER_GRACE)
+	/* an after-grace record too: read back, the warned one it settles
+	 * is gone (gq_ledger_settle) */
+	if (r->reason != GQ_RECLAIM_MOVE || r->stage == GQ_LEDGER_OBSERVED)
 		return;
 	if (!_state.moved &&
 	    !(_state.moved = malloc(sizeof(*_state.moved) * GQ_MOVED_MAX)))
@@ -800,7 +807,8 @@ static void _note_move(const gq_ledger_rec_t *r)
 		    (_state.nmoved - i < GQ_MOVED_MAX))
 			_state.moved[k++] = _state.moved[i];
 	_state.nmoved = k;
-	_state.moved[_state.nmoved++] = (gq_moved_t){ r->victim, r->at };
+	_state.moved[_state.nmoved++] =
+		(gq_moved_t){ r->victim, r->preemptor, r->at };
 }
 
 bool gq_state_ledger_note(const gq_ledger_rec_t *r)

@@ -79,6 +79,8 @@ typedef struct {
  * not moved again within settings.move_window. */
 typedef struct {
 	uint32_t job;
+	uint32_t waiter;	/* the job it was moved for: one move per
+				 * waiter within the window too */
 	int64_t at;		/* the move's decision, unix seconds */
 } gq_moved_t;
 

@@ -81,6 +81,9 @@ ENFORCE=()
 [[ ${GQ_ACCOUNTING:-0} != 1 ]] ||
 	ENFORCE=(--conf-extra AccountingStorageEnforce=associations,limits,qos)
 POOLS=${GQ_SOAK_POOLS:-0}
+# GQ_SOAK_MOVE_AGE=S turns moves on (settings.move_age S; docs/MODEL.md
+# "Moves"): the invariant then also sees moved jobs restart
+MOVES=${GQ_SOAK_MOVE_AGE:+, \"move_age\": $GQ_SOAK_MOVE_AGE}
 echo "$TEST: boundary actions ${GQ_SOAK_BOUNDARY:-0}, pools $POOLS, accounting ${GQ_ACCOUNTING:-0}"
 # pools: name and partitions ("" and none: one pool, the whole cluster)
 POOL_NAMES=("") POOL_PARTS=("")
@@ -107,7 +110,7 @@ if ((POOLS)); then
     {"name": "p4", "gpu_quota": {"a100": 1, "h100": 1}, "accounts": ["p4", "p4-ci"]},
     {"name": "p5", "gpu_quota": 0},
     {"name": "p6", "gpu_quota": 0, "over_quota_weight": 0.5}],
-  "settings": {"recompute_interval": 2}}' \
+  "settings": {"recompute_interval": 2'"$MOVES"'}}' \
 		--nodes "$NODES" --gpus 4 --cpus 8 \
 		--conf-extra "PartitionName=a100 Nodes=n[1-4] MaxTime=INFINITE State=UP" \
 		--conf-extra "PartitionName=h100 Nodes=n[5-6] MaxTime=INFINITE State=UP" \
@@ -128,7 +131,7 @@ up_cluster '{"departments": [{"name": "ml", "gpu_quota": 8, "gpu_limit": 14},
     {"name": "p4", "gpu_quota": 1, "accounts": ["p4", "p4-ci"]},
     {"name": "p5", "gpu_quota": 0},
     {"name": "p6", "gpu_quota": 0, "over_quota_weight": 0.5}],
-  "settings": {"recompute_interval": 2}}' \
+  "settings": {"recompute_interval": 2'"$MOVES"'}}' \
 	--nodes "$NODES" --gpus 4 --cpus 8 \
 	--conf-extra MinJobAge=3600 --conf-extra ReturnToService=1 \
 	--conf-extra SlurmdTimeout=20 "${ENFORCE[@]}"

@@ -265,6 +265,13 @@ START_TEST(warned_before_a_restart_kept_again)
 	ck_assert_uint_eq(k.gpus, 2);
 	ck_assert_int_eq(k.start, 40);
 	ck_assert_uint_eq(k.restarts, 1);
+	ck_assert(!k.moved);
+	/* a moved job's comment (docs/MODEL.md "Moves"): a move again */
+	snprintf(text, sizeof(text), GQ_RECLAIMED_WARNED, 12, "c",
+		 "moved: that job needs this node whole; this one restarts on n2, where GPUs are idle or borrowed");
+	ck_assert(gq_facts_reclaim_comment(text, &c));
+	ck_assert(gq_grace_keep_again(7, &j, false, &c, p, &k));
+	ck_assert(k.moved && !k.fair_share);
 
 	ck_assert(!gq_grace_keep_again(7, &j, true, &c, p, &k));
 	ck_assert(!gq_grace_keep_again(7, &j, false, NULL, p, &k));

@@ -42,12 +42,18 @@ typedef struct {
 	const char *acct;
 } job_at_t;
 
+/* Tweaks of the move case (move_only_when_the_rules_allow): c2's nodes
+ * not known (pinned); team-c asking one more GPU. */
+static bool c2_pinned, c_pends;
+
 static void place(gq_view_t *v, const job_at_t *r, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		gq_job_in_t in = running(r[i].id, r[i].gpus, r[i].start);
 
 		in.ends_by = r[i].ends;
+		if (c2_pinned && r[i].id == 2)
+			in.node_group = GQ_NODES_UNKNOWN;
 		add(v, r[i].acct, in);
 		ck_assert_int_eq(gq_view_place(v, r[i].id, r[i].node,
 					       r[i].gpus), 0);
@@ -78,6 +84,8 @@ static void move_fill(gq_view_t *v, const char *n1_acct, const char *b_acct,
 			 { 7, 1, 1, 120, 0, b_acct }, { 8, 1, 1, 130, 0, "team-b" } };
 	place(v, r, sizeof(r) / sizeof(r[0]));
 	add(v, "team-a", shaped(pending(10, 4, 500), 4, 1));
+	if (c_pends)
+		pend(v, 11, "team-c", 1, 600);
 }
 
 static gq_view_t *move_case(const char *n1_acct, const char *b_acct,
@@ -173,6 +181,21 @@ START_TEST(move_only_when_the_rules_allow)
 		ck_assert(gq_view_job(v, 10)->roomless);
 		gq_view_free(v);
 	}
+	/* c2 pinned (--nodelist): c1 alone is short; team-c asks one more
+	 * GPU: 2 + 1 > 2, c1 and c2 would not restart in quota */
+	for (int t = 0; t < 2; t++) {
+		gq_view_t *v;
+		gq_move_rules_t r = rules(600, 2, 0);
+
+		c2_pinned = t == 0;
+		c_pends = t == 1;
+		v = move_case("team-d", "team-b", 0);
+		lately = 0;
+		ck_assert_msg(!gq_view_move(v, &r), "tweak %d", t);
+		ck_assert(!gq_view_preemptable(v, 1, 10));
+		gq_view_free(v);
+	}
+	c2_pinned = c_pends = false;
 	/* n0 free by 1601: later than now + 600, the move is made */
 	{
 		gq_view_t *v = move_case("team-d", "team-b", 1601);
@@ -271,7 +294,8 @@ static uint32_t state_pass(int64_t now)
  * c2 and c1 are moved.  The ledger's record of c2's requeue says move,
  * and no requeue budget counts it.  c2 moved, the next passes make no
  * move (c1 alone is short), after a restart too (the ledger read back),
- * until move_window (3600 s) is over.
+ * until move_window (3600 s) is over.  A waiter for which a job was
+ * moved lately gets no second move.
  */
 START_TEST(move_through_the_state_and_the_ledger)
 {
@@ -310,6 +334,13 @@ START_TEST(move_through_the_state_and_the_ledger)
 	gq_state_losses_load(&r, 1, NOW + 3602);
 	ck_assert_uint_eq(state_pass(NOW + 3602), 0);
 	ck_assert_uint_eq(state_pass(NOW + 3604), 10);
+	state_done(f);
+	/* one move a waiter: a job (99) moved for a1 lately, none since */
+	f = move_state(600);
+	r.victim = 99;
+	gq_state_losses_load(&r, 1, NOW);
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 0);
 	state_done(f);
 }
 END_TEST

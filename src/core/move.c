@@ -75,8 +75,9 @@ static bool _restarts_in_quota(const gq_registry_t *r, const gq_job_t *j)
 		r->dept[p->department].demand <= r->dept[p->department].quota);
 }
 
-/* May W's move take job j: on S alone, its nodes known, another
- * project's, restarting in quota, not W's victim already? */
+/* May W's move take job j, not W's victim already (_on_node asks that
+ * first): on S alone, its nodes known, another project's, restarting in
+ * quota? */
 static bool _movable(const gq_pass_t *pass, const gq_job_t *w,
 		     const gq_job_t *j, const gq_move_rules_t *rules)
 {
@@ -85,7 +86,6 @@ static bool _movable(const gq_pass_t *pass, const gq_job_t *w,
 	return j->project != w->project && j->place_n == 1 &&
 	       j->in.node_group != GQ_NODES_UNKNOWN &&
 	       _restarts_in_quota(&pass->reg, j) &&
-	       !gq_reclaim_allowed(&pass->reg, j, w) &&
 	       gq_victim_eligible(&j->in, pass->now, rules->min_runtime) &&
 	       age >= 0 && age < rules->age &&
 	       !(rules->moved_lately &&
@@ -94,9 +94,9 @@ static bool _movable(const gq_pass_t *pass, const gq_job_t *w,
 
 /*
  * The jobs on S: borrowed[] (W may reclaim them) by reclaim rank, and
- * movable[] by loss.  Returns false without memory.  O(E log E).
+ * movable[] by loss.  O(E log E).
  */
-static bool _on_node(const gq_pass_t *pass, const gq_job_t *w, int s,
+static void _on_node(const gq_pass_t *pass, const gq_job_t *w, int s,
 		     const gq_move_rules_t *rules, gq_on_node_t *borrowed,
 		     int *nb, gq_on_node_t *movable, int *nm)
 {
@@ -122,7 +122,6 @@ static bool _on_node(const gq_pass_t *pass, const gq_job_t *w, int s,
 	}
 	qsort(borrowed, *nb, sizeof(*borrowed), _cmp_on);
 	qsort(movable, *nm, sizeof(*movable), _cmp_on);
-	return true;
 }
 
 /*
@@ -279,10 +278,9 @@ bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 		return false;
 	g = w->in.gpus_per_node;
 	idle = pass->nodes.node_room[at->node];
-	if (idle >= g || !_work_new(&k, pass) ||
-	    !_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable,
-		      &nm))
+	if (idle >= g || !_work_new(&k, pass))
 		goto out;
+	_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable, &nm);
 	for (i = 0; i < nb; i++)
 		reclaim += k.borrowed[i].gpus;
 	out->waiter = w->in.id;

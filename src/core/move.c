@@ -161,7 +161,7 @@ static int _landing(const gq_pass_t *pass, const gq_job_t *m, int s,
 
 /* Scratch of one plan, sized by the pass. */
 typedef struct {
-	gq_on_node_t *borrowed, *movable;
+	gq_on_node_t *borrowed, *movable, *pick;
 	uint32_t *kept;
 	uint64_t *have;
 	uint8_t *kind;
@@ -173,36 +173,59 @@ static bool _work_new(gq_move_work_t *k, const gq_pass_t *pass)
 
 	k->borrowed = malloc(sizeof(*k->borrowed) * npl);
 	k->movable = malloc(sizeof(*k->movable) * npl);
+	k->pick = malloc(sizeof(*k->pick) * npl);
 	k->kept = calloc(nn, sizeof(*k->kept));
 	k->have = malloc(sizeof(*k->have) * nn);
 	k->kind = malloc(pass->reg.nproj + 1);
-	return k->borrowed && k->movable && k->kept && k->have && k->kind;
+	return k->borrowed && k->movable && k->pick && k->kept && k->have &&
+	       k->kind;
 }
 
 static void _work_free(gq_move_work_t *k)
 {
 	free(k->borrowed);
 	free(k->movable);
+	free(k->pick);
 	free(k->kept);
 	free(k->have);
 	free(k->kind);
 }
 
 /*
- * The moved jobs, the least loss first, each with a landing, until
- * idle + reclaim + m >= g; never m > g - idle.  False: they cannot.
+ * W's borrowed victims on S, in reclaim order, until idle + b + m >= g;
+ * one that would take b + m past g is skipped.  Into pick[]: how many;
+ * -1: they cannot.
  */
-static bool _choose_moved(const gq_pass_t *pass, gq_move_work_t *k, int nm,
-			  uint32_t idle, uint32_t reclaim, uint32_t g,
-			  gq_move_t *out)
+static int _choose_borrowed(const gq_on_node_t *borrowed, int nb,
+			    gq_on_node_t *pick, uint32_t idle, uint32_t g,
+			    gq_move_t *out)
 {
-	int i, to;
+	int i, n = 0;
+
+	out->borrowed = 0;
+	for (i = 0; i < nb && idle + out->borrowed + out->gpus < g; i++) {
+		if (out->borrowed + out->gpus + borrowed[i].gpus > g)
+			continue;
+		out->borrowed += borrowed[i].gpus;
+		pick[n++] = borrowed[i];
+	}
+	return idle + out->borrowed + out->gpus >= g ? n : -1;
+}
+
+/*
+ * The moved jobs, the least loss first, each with a landing, never m >
+ * g - idle; after each, W's borrowed victims (_choose_borrowed): the
+ * first plan where W fits is kept.  Returns how many borrowed victims it
+ * keeps in k->pick, -1: none fits.  O(M x (N + E + P + B)).
+ */
+static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
+		   uint32_t idle, uint32_t g, gq_move_t *out)
+{
+	int i, to, n;
 
 	for (i = 0; i < nm && out->n < GQ_MOVE_MAX; i++) {
 		const gq_job_t *m = gq_store_at(&pass->store, k->movable[i].job);
 
-		if (idle + reclaim + out->gpus >= g)
-			break;
 		if (idle + out->gpus + k->movable[i].gpus > g ||
 		    (to = _landing(pass, m, out->node, k->kept, k->have,
 				   k->kind)) < 0)
@@ -211,27 +234,11 @@ static bool _choose_moved(const gq_pass_t *pass, gq_move_work_t *k, int nm,
 		out->moved[out->n] = m->in.id;
 		out->to[out->n++] = to;
 		out->gpus += k->movable[i].gpus;
+		if ((n = _choose_borrowed(k->borrowed, nb, k->pick, idle, g,
+					  out)) >= 0)
+			return n;
 	}
-	return out->n && idle + reclaim + out->gpus >= g;
-}
-
-/*
- * The borrowed jobs on S, in reclaim order, until idle + b + m >= g;
- * one that would take b + m past g is skipped.  Returns how many of
- * borrowed[] are kept at its front, -1: they cannot.
- */
-static int _choose_borrowed(gq_on_node_t *borrowed, int nb, uint32_t idle,
-			    uint32_t g, gq_move_t *out)
-{
-	int i, kept = 0;
-
-	for (i = 0; i < nb && idle + out->borrowed + out->gpus < g; i++) {
-		if (out->borrowed + out->gpus + borrowed[i].gpus > g)
-			continue;
-		out->borrowed += borrowed[i].gpus;
-		borrowed[kept++] = borrowed[i];
-	}
-	return idle + out->borrowed + out->gpus >= g ? kept : -1;
+	return -1;
 }
 
 /* W's victims into its room set; W tried with its band's priority. */
@@ -269,8 +276,8 @@ bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 		  gq_move_t *out)
 {
 	gq_move_work_t k = { 0 };
-	uint32_t g, idle, reclaim = 0;
-	int i, nb, nm;
+	uint32_t g, idle;
+	int nb, nm;
 	bool ok = false;
 
 	gq_move_clear(out);
@@ -281,13 +288,10 @@ bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 	if (idle >= g || !_work_new(&k, pass))
 		goto out;
 	_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable, &nm);
-	for (i = 0; i < nb; i++)
-		reclaim += k.borrowed[i].gpus;
 	out->waiter = w->in.id;
 	out->node = at->node;
-	if (_choose_moved(pass, &k, nm, idle, reclaim, g, out) &&
-	    (nb = _choose_borrowed(k.borrowed, nb, idle, g, out)) >= 0)
-		ok = _offer(pass, room, w, k.borrowed, nb, out);
+	if ((nb = _choose(pass, &k, nb, nm, idle, g, out)) >= 0)
+		ok = _offer(pass, room, w, k.pick, nb, out);
 out:
 	if (!ok)
 		gq_move_clear(out);

@@ -63,7 +63,9 @@ void gq_move_clear(gq_move_t *m);
  * leaving) and GPUs M's project may reclaim there in quota cover M, each
  * node's GPUs counted for one M only.  The bound, g W's GPUs per node:
  * room(S) + borrowed + gpus >= g, room(S) + gpus <= g, borrowed + gpus
- * <= g.  Returns true when a move is offered (*out filled).  O(E log E)
+ * <= g.  After each moved job, W's borrowed victims on S are chosen in
+ * reclaim order: the first plan where W fits is offered.  Returns true
+ * when a move is offered (*out filled).  O(E log E)
  * for the jobs on S, plus O(N + E + P) per moved job tried (at most the
  * jobs on S).
  */

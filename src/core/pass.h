@@ -8,6 +8,7 @@
 #ifndef GPUQUOTA_PASS_H
 #define GPUQUOTA_PASS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/job_store.h"
@@ -29,9 +30,14 @@ typedef struct {
 /* The nodes of a reclaim in flight noted, at most (more: any node). */
 #define GQ_RECLAIM_NODES 8
 
-/* A reclaim in flight: its preemptor and the nodes its victims free. */
+/*
+ * A reclaim in flight: its preemptor and the nodes its victims free.  Or
+ * a moved job's landing (move.h, `landing`): the job, in its grace time
+ * or waiting out Slurm's requeue delay, and the node it restarts on.
+ */
 typedef struct {
 	uint32_t preemptor;
+	bool landing;
 	int nnodes;		/* -1: not known (rebuilt after a restart, or
 				 * more than GQ_RECLAIM_NODES): any node */
 	int node[GQ_RECLAIM_NODES];	/* view node indices */

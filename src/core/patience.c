@@ -10,6 +10,7 @@
 #include "core/patience.h"
 #include "core/placement.h"
 #include "core/reclaim.h"
+#include "core/waits.h"
 
 /* A loan's GPUs on one node. */
 typedef struct {
@@ -142,7 +143,8 @@ typedef uint32_t gq_promise_t[GQ_RECLAIM_NODES];
 /*
  * The GPUs idle on a pending preemptor's victims' nodes are its own: the
  * reclaim in flight freed them for it, and it starts on them within
- * seconds (Slurm's next attempt).  Taken out of idle[] on each of those
+ * seconds (Slurm's next attempt).  So are those on a moved job's landing
+ * node while it restarts (gq_waits_still_for).  Taken out of idle[] on each of those
  * nodes, up to what it needs per node, into took[] (more than it will use
  * when its victims were on several nodes: another job may then wait for a
  * loan where it need not, never reclaim where it should wait).  Another
@@ -162,7 +164,9 @@ static void _promise(const gq_pass_t *pass, const gq_inflight_t *inflight,
 					       gq_store_at(&pass->store, idx);
 
 		memset(took[i], 0, sizeof(took[i]));
-		if (!preemptor || preemptor->in.state != GQ_JOB_PENDING)
+		if (!preemptor || (r->landing ?
+				   !gq_waits_still_for(r, preemptor) :
+				   preemptor->in.state != GQ_JOB_PENDING))
 			continue;	/* started: its GPUs are not idle */
 		for (k = 0; k < r->nnodes && k < GQ_RECLAIM_NODES; k++) {
 			int n = r->node[k];

@@ -143,6 +143,15 @@ static void _wait_at_gpus(gq_waits_t *w, const gq_nodes_t *nodes)
 	free(g);
 }
 
+bool gq_waits_still_for(const gq_reclaim_at_t *r, const gq_job_t *j)
+{
+	if (!j || j->hold)
+		return false;
+	if (r->landing && j->in.state != GQ_JOB_PENDING)
+		return true;	/* in its grace time, or requeued */
+	return j->in.state == GQ_JOB_PENDING && j->band <= GQ_BAND_FAIR_SHARE;
+}
+
 int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
 			  const gq_nodes_t *nodes, const gq_reclaim_at_t *r,
 			  int n)
@@ -158,8 +167,7 @@ int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
 
 		/* it started, or no longer may reclaim (the rest of an array
 		 * whose in-quota tasks started is banded over its quota) */
-		if (!preemptor || preemptor->in.state != GQ_JOB_PENDING ||
-		    preemptor->hold || preemptor->band > GQ_BAND_FAIR_SHARE)
+		if (!gq_waits_still_for(&r[i], preemptor))
 			continue;
 		if (!waiting++)
 			w->waits_for = preemptor->in.id;

@@ -47,6 +47,17 @@ void gq_waits_free(gq_waits_t *w);
 void gq_waits_hold(const gq_waits_t *w, const gq_nodes_t *nodes,
 		   gq_job_t *job);
 
+/*
+ * Does the job `j` of reclaim in flight `r` still wait for the GPUs
+ * freed for it?  A preemptor: while it is pending, not held, in quota or
+ * fair share.  A moved job (r->landing): until it starts again (the
+ * state forgets the landing then) or leaves the queue; meanwhile it may
+ * run in its grace time, be requeued and wait out Slurm's requeue delay;
+ * not held by gpuquota, and pending in quota or fair share.  NULL: no.
+ * O(1).
+ */
+bool gq_waits_still_for(const gq_reclaim_at_t *r, const gq_job_t *j);
+
 /* gq_view_wait_for_reclaims (view.h), on the pass' jobs and nodes. */
 int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
 			  const gq_nodes_t *nodes, const gq_reclaim_at_t *r,

@@ -197,6 +197,7 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 	const gq_dept_t *d = gq_view_dept(view, p->department);
 	const gq_project_t *pr;
 	const gq_job_t *er;
+	int wait;
 
 	if (pool)
 		snprintf(in, sizeof(in), " in pool %s", pool);
@@ -220,6 +221,10 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);
 		pr = er ? gq_view_project(view, er->project) : NULL;
+		if ((wait = gq_state_landing_wait(job->waits_for)))
+			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, moved to make room, while it restarts; work outside quotas waits until it starts (at most %d s)",
+					      job->waits_for,
+					      pr ? pr->name : "?", wait);
 		return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));

@@ -326,6 +326,24 @@ static void _ledger_note(const char *pool, const gq_view_t *v,
 }
 
 /*
+ * Slurm's delay before a requeued batch job may start again (job_mgr.c,
+ * the requeue): SchedulerParameters=requeue_delay (Slurm 25.11 on), else
+ * AuthInfo's cred_expire (default 120 s), plus 1 s.  Reads only.
+ */
+static int _requeue_delay(void)
+{
+	const char *v;
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+	if ((v = xstrcasestr(slurm_conf.sched_params, "requeue_delay=")))
+		return atoi(v + strlen("requeue_delay=")) + 1;
+#endif
+	if ((v = xstrcasestr(slurm_conf.authinfo, "cred_expire=")))
+		return atoi(v + strlen("cred_expire=")) + 1;
+	return 121;
+}
+
+/*
  * A victim is being preempted: counted (reclaims and victims, by the
  * preemptor's band), recorded in the ledger, one log line with the
  * decision and the numbers behind it, and a system comment on the victim
@@ -354,7 +372,8 @@ static void _note_reclaim(job_record_t *victim, int grace)
 	}
 	pe = gq_view_project(v, ee->project);
 	pr = gq_view_project(v, er->project);
-	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band,
+	to = gq_view_move_to(v, er->in.id, ee->in.id);
+	gq_metrics_victim(gq_state_metrics(), er->in.id, er->band, to >= 0,
 			  ee->in.gpus);
 	_ledger_note(pools->name[k], v, er, ee, victim, grace, now, &r);
 	info("gpuquota: reclaim%s%s: JobId=%u (%s, %s, A=%g, quota %g, fair share %.2f) takes JobId=%u (%s, %u GPU%s; %s holds %u, quota %g, fair share %.2f, floor %.2f), %llu GPU-seconds lost%s",
@@ -366,20 +385,24 @@ static void _note_reclaim(job_record_t *victim, int grace)
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     (unsigned long long)r.lost,
 	     grace ? " if requeued now; warned first, requeued when it exits or its grace time ends (the loss counted then)" : "");
-	if ((to = gq_view_move_to(v, er->in.id, ee->in.id)) >= 0)
+	if (to >= 0)
 		info("gpuquota: move: JobId=%u of %s (in quota) is requeued to empty %s for JobId=%u of %s, which needs it whole; it restarts on %s, where GPUs are idle or borrowed",
 		     ee->in.id, pe->name,
 		     gq_room_node_name(gq_view_move_of(v)->node), er->in.id,
 		     pr->name, gq_room_node_name(to));
 	gq_reclaim_note_write(victim, &r, ee->in.start_time,
 			      to >= 0 ? gq_room_node_name(to) : NULL);
+	if (to >= 0)	/* its landing kept while it restarts */
+		gq_state_note_landing(ee->in.id, to, now, grace,
+				      _requeue_delay());
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now); again when a
-	 * victim frees a node no victim of the reclaim freed before */
+	 * victim frees a node no victim of the reclaim freed before, or a
+	 * moved job's landing is kept */
 	fresh = gq_state_note_reclaim(er->in.id, now, grace);
 	n = gq_hold_job_nodes(victim, nodes);
-	if ((gq_state_reclaim_nodes(er->in.id, nodes, n) || fresh) &&
-	    _hold_for_reclaim(pools, now))
+	if ((gq_state_reclaim_nodes(er->in.id, nodes, n) || fresh ||
+	     to >= 0) && _hold_for_reclaim(pools, now))
 		gq_state_want_pass_now();
 	gq_state_unlock();
 }

@@ -23,7 +23,7 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 {
 	gq_pools_t *v = gq_state_view();
 	const gq_job_t *jr, *je;
-	int k, grace = 0;
+	int k, grace = 0, to = -1;
 	bool fresh;
 
 	if ((jr = gq_pools_job(v, er, &k)) &&
@@ -36,17 +36,22 @@ static int _take(gq_replay_t *R, uint32_t i, uint32_t er)
 		gq_ledger_record(&rec, v->name[k], v->view[k], jr, je, R->now);
 		gq_state_ledger_note(&rec);
 		R->r->moves += rec.reason == GQ_RECLAIM_MOVE;
+		to = gq_view_move_to(v->view[k], er, je->in.id);
+		if (to >= 0)	/* its landing kept while it restarts */
+			gq_state_note_landing(je->in.id, to, R->now, grace,
+					      GQ_SIM_REQUEUE_DELAY);
 	}
 	/* as preempt/gpuquota's _note_reclaim: the victim's nodes (the
 	 * model's node i is the pass' node i), so that only the work that
 	 * could start on them waits */
 	fresh = gq_state_note_reclaim(er, R->now, grace);
 	if (gq_state_reclaim_nodes(er, R->job[i].nodes,
-				   (int)R->job[i].shape.nodes) || fresh)
+				   (int)R->job[i].shape.nodes) || fresh || to >= 0)
 		gq_state_wait_for_reclaims(v, R->now);
 	gq_state_job_gone(R->h->job[i].id);
 	R->r->reclaims++;
-	if (gq_events_push(&R->ev, R->now + GQ_RECLAIM_WAIT + grace + 1,
+	if (gq_events_push(&R->ev, R->now + GQ_RECLAIM_WAIT + grace + 1 +
+				   (to >= 0 ? GQ_SIM_REQUEUE_DELAY : 0),
 			   GQ_EV_WAKE, 0, 0))
 		return -1;
 	if (!grace)

@@ -50,7 +50,7 @@ const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i)
 }
 
 void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
-		       uint32_t gpus)
+		       bool moved, uint32_t gpus)
 {
 	int r = band == GQ_BAND_FAIR_SHARE ? GQ_RECLAIM_FAIR_SHARE :
 					     GQ_RECLAIM_QUOTA;
@@ -58,6 +58,8 @@ void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
 	if (preemptor != m->last_preemptor)
 		m->reclaims_total[r]++;
 	m->last_preemptor = preemptor;
+	if (moved)
+		r = GQ_RECLAIM_MOVE;
 	m->victims_total[r]++;
 	m->victim_gpus_total[r] += gpus;
 }

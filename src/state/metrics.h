@@ -104,11 +104,13 @@ const gq_pass_rec_t *gq_metrics_recent(const gq_metrics_t *m, int i);
 
 /*
  * Slurm takes a victim holding `gpus` GPUs for pending `preemptor` in
- * band `band`.  A reclaim is counted once per run of victims taken for
- * the same preemptor (Slurm takes a preemptor's victims together).
+ * band `band`; `moved`: the victim is moved (docs/MODEL.md "Moves").  A
+ * reclaim is counted once per run of victims taken for the same
+ * preemptor (Slurm takes a preemptor's victims together), by its band;
+ * the victim and its GPUs by its reason (move, or the band's).
  */
 void gq_metrics_victim(gq_metrics_t *m, uint32_t preemptor, gq_band_t band,
-		       uint32_t gpus);
+		       bool moved, uint32_t gpus);
 
 /*
  * A reclaim record for the ledger (ledger.h): queued for the file, or

@@ -184,6 +184,8 @@ static void _clock(int64_t now)
 		gq_clock_since(&_state.roomwait[i].since, now);
 	for (i = 0; i < _state.ncomingwait; i++)
 		gq_clock_since(&_state.comingwait[i].since, now);
+	for (i = 0; i < _state.nlanding; i++)
+		gq_clock_since(&_state.landing[i].since, now);
 }
 
 /* preemptor's reclaim in flight, or NULL */
@@ -364,6 +366,21 @@ static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 	return false;
 }
 
+/* Is landing e's wait not over? */
+static bool _landing_on(gq_inflight_t *e, int64_t now)
+{
+	return gq_clock_since(&e->since, now) < GQ_RECLAIM_WAIT + e->grace;
+}
+
+/* Is moved job id pending again in the published view (not in its grace
+ * time, nor taken out of it at its requeue)?  Its start is looked for. */
+static bool _requeued(uint32_t id)
+{
+	const gq_job_t *j = gq_pools_job(_state.view, id, NULL);
+
+	return j && (j->in.state == GQ_JOB_PENDING || j->in.begins_later);
+}
+
 bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 {
 	const gq_pools_t *p = next ? _state.view : NULL;
@@ -383,6 +400,11 @@ bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
 		    (!p || k < 0 ||
 		     gq_view_job(p->view[k], _state.inflight[i].preemptor)))
 			return true;
+	for (i = 0; i < _state.nlanding; i++)
+		if (_landing_on(&_state.landing[i], now) &&
+		    (!p || k < 0 ||
+		     gq_view_job(p->view[k], _state.landing[i].preemptor)))
+			return true;
 	return false;
 }
 
@@ -395,6 +417,10 @@ int gq_state_preemptors(uint32_t *ids, int max, int64_t now)
 		if (gq_clock_since(&_state.inflight[i].since, now) <
 		    GQ_RECLAIM_WAIT + _state.inflight[i].grace)
 			ids[n++] = _state.inflight[i].preemptor;
+	for (i = 0; i < _state.nlanding && n < max; i++)
+		if (_landing_on(&_state.landing[i], now) &&
+		    _requeued(_state.landing[i].preemptor))
+			ids[n++] = _state.landing[i].preemptor;
 	return n;
 }
 
@@ -406,6 +432,16 @@ int gq_state_reclaim_wait(uint32_t preemptor)
 		if (_state.inflight[i].preemptor == preemptor)
 			return GQ_RECLAIM_WAIT + _state.inflight[i].grace;
 	return GQ_RECLAIM_WAIT;
+}
+
+int gq_state_landing_wait(uint32_t job)
+{
+	int i;
+
+	for (i = 0; i < _state.nlanding; i++)
+		if (_state.landing[i].preemptor == job)
+			return GQ_RECLAIM_WAIT + _state.landing[i].grace;
+	return 0;
 }
 
 int gq_state_room_wait(void)
@@ -456,6 +492,25 @@ static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
 	}
 }
 
+/* Forget the landings whose job started again, left the queue, or whose
+ * wait is over. */
+static void _forget_landed(gq_pools_t *p, int64_t now)
+{
+	gq_inflight_t *e = _state.landing;
+	int i = 0;
+
+	while (i < _state.nlanding) {
+		const gq_job_t *j = gq_pools_job(p, e[i].preemptor, NULL);
+
+		if (!j || !_landing_on(&e[i], now) ||
+		    (j->in.state == GQ_JOB_RUNNING &&
+		     j->in.start_time >= e[i].since))
+			e[i] = e[--_state.nlanding];
+		else
+			i++;
+	}
+}
+
 /* The entry of job id in table e (n entries, cap slots): found, or made
  * (since now) when new; NULL when out of memory. */
 static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
@@ -482,6 +537,22 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 	(*e)[*n].nnodes = -1;
 	(*e)[*n].nodes_open = false;
 	return &(*e)[(*n)++];
+}
+
+void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
+			   int delay)
+{
+	gq_inflight_t *e;
+
+	_clock(now);
+	if (!(e = _entry(&_state.landing, &_state.nlanding,
+			 &_state.landing_cap, job, now)))
+		return;	/* no memory: not kept */
+	e->since = now;
+	e->grace = (grace > 0 ? grace : 0) + (delay > 0 ? delay : 0);
+	e->nnodes = 1;
+	e->nodes[0] = node;
+	_state.epoch++;	/* a pass that read before kept nothing for it */
 }
 
 static gq_inflight_t *_room_wait(uint32_t id, int64_t now)
@@ -558,26 +629,56 @@ static void _move(gq_view_t *v, gq_inflight_t *w, int64_t now)
 	gq_view_move(v, &r);
 }
 
+/* Room waiter id's entry in the saved table (its node and since when it
+ * is saved); `make`: made, since now, when it has none.  NULL: none, or
+ * out of memory. */
+static gq_inflight_t *_saved_entry(uint32_t id, bool make, int64_t now)
+{
+	int i;
+
+	if (make)
+		return _entry(&_state.saved, &_state.nsaved, &_state.saved_cap,
+			      id, now);
+	for (i = 0; i < _state.nsaved; i++)
+		if (_state.saved[i].preemptor == id)
+			return &_state.saved[i];
+	return NULL;
+}
+
+/* Waiter id's node is saved (or kept) in view v in this pass: noted,
+ * and a move considered (its clock from the first pass that saved it). */
+static void _saved_now(gq_view_t *v, uint32_t id, int64_t now)
+{
+	gq_inflight_t *w = _saved_entry(id, true, now);
+
+	if (!w)
+		return;	/* no memory: no move */
+	w->node = gq_view_saved_node(v)->node;
+	_move(v, w, now);
+}
+
 /*
  * Save a node for the pool's first room waiter that a node can take, on
- * the node saved for it before while it can (saved_node.h).
+ * the node saved for it before while it can (saved_node.h).  The n room
+ * waiters in ids (NULL: the view's).
  */
 static void _save_node(gq_view_t *v, const uint32_t *ids, int n, int64_t now)
 {
 	gq_inflight_t *w;
 	int i;
 
+	if (!ids)	/* the pool's room waiters */
+		n = gq_view_room_waiters(v, &ids);
 	for (i = 0; i < n; i++) {
 		if (!_still_waits(v, ids[i]))
 			continue;
-		if (!(w = _entry(&_state.saved, &_state.nsaved,
-				 &_state.saved_cap, ids[i], now)))
-			break;	/* no memory: nothing saved */
-		if (gq_view_save_node(v, ids[i], w->node)) {
-			w->node = gq_view_saved_node(v)->node;
-			_move(v, w, now);
+		w = _saved_entry(ids[i], false, now);
+		if (gq_view_save_node(v, ids[i], w ? w->node : -1)) {
+			_saved_now(v, ids[i], now);
 			return;
 		}
+		if (w)	/* not saved: its clock starts again when it is */
+			*w = _state.saved[--_state.nsaved];
 	}
 	gq_view_save_node(v, 0, -1);
 }
@@ -604,7 +705,7 @@ static int _keep_room(gq_view_t *v, int64_t now)
 		if (gq_clock_since(&w->since, now) < wait &&
 		    gq_view_keep_room(v, ids[i], w->node)) {
 			w->node = gq_view_kept_node(v)->node;
-			_move(v, w, now);
+			_saved_now(v, ids[i], now);
 			return 1;
 		}
 	}
@@ -613,19 +714,22 @@ static int _keep_room(gq_view_t *v, int64_t now)
 	return 0;
 }
 
-/* A reclaim in flight as the view waits for it. */
-static void _active(gq_reclaim_at_t *a, const gq_inflight_t *e)
+/* A reclaim in flight (or a landing) as the view waits for it. */
+static void _active(gq_reclaim_at_t *a, const gq_inflight_t *e, bool landing)
 {
 	a->preemptor = e->preemptor;
+	a->landing = landing;
 	a->nnodes = e->nnodes;
 	if (e->nnodes > 0)
 		memcpy(a->node, e->nodes, sizeof(int) * e->nnodes);
 }
 
-/* The reclaims in flight of pool k's preemptors into active[]: how many
- * (each pool's jobs wait only for its own preemptors). */
+/* The reclaims in flight of pool k's preemptors into active[], then the
+ * landings of its moved jobs: how many (each pool's jobs wait only for
+ * its own jobs); *reclaims: how many of them are reclaims (NULL: not
+ * asked). */
 static int _active_in(const gq_pools_t *p, int k, int64_t now,
-		      gq_reclaim_at_t *active)
+		      gq_reclaim_at_t *active, int *reclaims)
 {
 	int i, n = 0;
 
@@ -633,8 +737,23 @@ static int _active_in(const gq_pools_t *p, int k, int64_t now,
 		if (gq_clock_since(&_state.inflight[i].since, now) <
 			    GQ_RECLAIM_WAIT + _state.inflight[i].grace &&
 		    gq_view_job(p->view[k], _state.inflight[i].preemptor))
-			_active(&active[n++], &_state.inflight[i]);
+			_active(&active[n++], &_state.inflight[i], false);
+	if (reclaims)
+		*reclaims = n;
+	for (i = 0; i < _state.nlanding; i++)
+		if (_landing_on(&_state.landing[i], now) &&
+		    gq_view_job(p->view[k], _state.landing[i].preemptor))
+			_active(&active[n++], &_state.landing[i], true);
 	return n;
+}
+
+/* Room for _active_in's answer; NULL when there is nothing to wait for
+ * or no memory. */
+static gq_reclaim_at_t *_active_new(void)
+{
+	int n = _state.ninflight + _state.nlanding;
+
+	return n ? malloc(sizeof(gq_reclaim_at_t) * n) : NULL;
 }
 
 void gq_state_saved_before(gq_pools_t *next, int k)
@@ -652,22 +771,22 @@ void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now)
 
 	_clock(now);
 
-	if (!_state.ninflight) {
+	if (!_state.ninflight && !_state.nlanding) {
 		gq_view_expect_reclaims(p->view[k], NULL, 0);
 		return;
 	}
 	/* no memory: none noted (the GPUs count as idle) */
-	if (!(active = malloc(sizeof(*active) * _state.ninflight)))
+	if (!(active = _active_new()))
 		return;
 	gq_view_expect_reclaims(p->view[k], active,
-				_active_in(p, k, now, active));
+				_active_in(p, k, now, active, NULL));
 	free(active);
 }
 
 int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 {
 	gq_reclaim_at_t *active = NULL;
-	int k, n, waiting = 0, w;
+	int k, n, waiting = 0, w, reclaims;
 
 	_clock(now);
 
@@ -675,13 +794,16 @@ int gq_state_wait_for_reclaims(gq_pools_t *p, int64_t now)
 	_forget_gone(p, _state.roomwait, &_state.nroomwait);
 	_forget_gone(p, _state.comingwait, &_state.ncomingwait);
 	_forget_gone(p, _state.saved, &_state.nsaved);
-	if (_state.ninflight &&
-	    !(active = malloc(sizeof(*active) * _state.ninflight)))
+	_forget_landed(p, now);
+	if ((_state.ninflight || _state.nlanding) && !(active = _active_new()))
 		return 0;	/* no memory: nobody waits */
 	for (k = 0; p && k < p->n; k++) {
-		n = _active_in(p, k, now, active);
+		n = _active_in(p, k, now, active, &reclaims);
 		w = gq_view_wait_for_reclaims(p->view[k], active, n);
-		/* no reclaim in flight: freed GPUs may be kept for room */
+		/* no reclaim in flight: freed GPUs may be kept for room; with
+		 * landings alone, a node is still saved */
+		if (w && !reclaims)
+			_save_node(p->view[k], NULL, -1, now);
 		waiting += w ? w : _keep_room(p->view[k], now);
 	}
 	free(active);
@@ -915,6 +1037,7 @@ void gq_state_clear(void)
 	free(_state.roomwait);
 	free(_state.comingwait);
 	free(_state.saved);
+	free(_state.landing);
 	free(_state.moved);
 	gq_pools_free(_state.view);
 	gq_pools_free(_state.next);

@@ -121,6 +121,8 @@ typedef struct {
 	int nroomwait, roomwait_cap;
 	gq_inflight_t *saved;	/* nodes saved for room waiters (.node) */
 	int nsaved, saved_cap;
+	gq_inflight_t *landing;	/* moved jobs' landings (.nodes[0]) */
+	int nlanding, landing_cap;
 	gq_moved_t *moved;	/* moves within the window, oldest first */
 	int nmoved;
 	gq_inflight_t *comingwait;	/* waits for GPUs coming free */
@@ -259,6 +261,18 @@ void gq_state_publish(void);
 bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
 
 /*
+ * Moved job `job` restarts on node `node` of its pool's view (move.h).
+ * Its landing is kept as a reclaim in flight is: work outside quotas
+ * that could start on that node waits, and the node's idle GPUs are
+ * promised to it (gq_waits_still_for), for GQ_RECLAIM_WAIT + `grace`
+ * (its grace time) + `delay` (Slurm's requeue delay) seconds from `now`,
+ * or until it starts again or leaves the queue.  A slurmctld restart
+ * forgets it.  Caller holds the lock.  O(landings).
+ */
+void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
+			   int delay);
+
+/*
  * The nodes a victim of the reclaim for `preemptor` (noted by
  * gq_state_note_reclaim) frees: work outside quotas waits for it only
  * where it could start on one of them (gq_view_wait_for_reclaims).
@@ -308,8 +322,9 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace);
 bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now);
 
 /*
- * The preemptors of the reclaims in flight whose wait is not over, at
- * most `max` of them, into ids: how many.  The pass thread looks them up
+ * The preemptors of the reclaims in flight whose wait is not over, and
+ * the moved jobs requeued whose landing is kept, at most `max` of them,
+ * into ids: how many.  The pass thread looks them up
  * between passes, so that a preemptor's start ends the holds for it at
  * once (docs/MODEL.md "Holds", freed GPUs kept).  Caller holds the lock.
  * O(reclaims in flight).
@@ -318,6 +333,10 @@ int gq_state_preemptors(uint32_t *ids, int max, int64_t now);
 
 /* How long work outside quotas waits for `preemptor` (seconds). */
 int gq_state_reclaim_wait(uint32_t preemptor);
+
+/* How long work outside quotas waits for moved job `job` to restart on
+ * its landing (seconds, gq_state_note_landing); 0: not a landing. */
+int gq_state_landing_wait(uint32_t job);
 
 /*
  * Does `preemptor` wait for GPUs coming free (coming_free.h) instead of

@@ -131,8 +131,8 @@ START_TEST(plugin_file)
 					       .lock_hold_us = 500, .ok = true });
 	gq_metrics_pass(&m, &(gq_pass_rec_t){ .at = 1003, .pass_us = 250,
 					       .lock_hold_us = 500, .ok = true });
-	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 1);
-	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, 2);
+	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, false, 1);
+	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, false, 2);
 	gq_metrics_ledger(&m, &(gq_ledger_rec_t){
 				      .victim = 5, .gpus = 1, .lost = 300,
 				      .victim_project = "team-a",

@@ -97,18 +97,23 @@ END_TEST
 /*
  * Job 7 (in quota) takes two victims of 1 and 2 GPUs: one quota reclaim,
  * two victims, 3 GPUs.  Job 8 (fair share) takes one of 4 GPUs.  Job 7
- * again (a later scheduling pass): a second quota reclaim.
+ * again (a later scheduling pass): a second quota reclaim.  Job 9 (in
+ * quota) moves a job of 2 GPUs: a third quota reclaim, a move's victim.
  */
 START_TEST(reclaims_victims_holds)
 {
 	static gq_metrics_t m;
 
 	gq_metrics_init(&m, 0);
-	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
-	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
-	gq_metrics_victim(&m, 8, GQ_BAND_FAIR_SHARE, 4);
-	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
-	ck_assert_uint_eq(m.reclaims_total[GQ_RECLAIM_QUOTA], 2);
+	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, false, 1);
+	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, false, 2);
+	gq_metrics_victim(&m, 8, GQ_BAND_FAIR_SHARE, false, 4);
+	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, false, 1);
+	gq_metrics_victim(&m, 9, GQ_BAND_IN_QUOTA, true, 2);	/* a move */
+	ck_assert_uint_eq(m.reclaims_total[GQ_RECLAIM_QUOTA], 3);
+	ck_assert_uint_eq(m.reclaims_total[GQ_RECLAIM_MOVE], 0);
+	ck_assert_uint_eq(m.victims_total[GQ_RECLAIM_MOVE], 1);
+	ck_assert_uint_eq(m.victim_gpus_total[GQ_RECLAIM_MOVE], 2);
 	ck_assert_uint_eq(m.reclaims_total[GQ_RECLAIM_FAIR_SHARE], 1);
 	ck_assert_uint_eq(m.victims_total[GQ_RECLAIM_QUOTA], 3);
 	ck_assert_uint_eq(m.victims_total[GQ_RECLAIM_FAIR_SHARE], 1);
@@ -177,8 +182,8 @@ START_TEST(file_round_trip)
 					      .lock_hold_us = 400,
 					      .lock_cpu_us = 100, .ok = true,
 					      .rehold = true });
-	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 2);
-	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, 1);
+	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, false, 2);
+	gq_metrics_victim(&m, 7, GQ_BAND_IN_QUOTA, false, 1);
 	/* the ledger: 1200 + 35 GPU-seconds lost in quota reclaims, one
 	 * record dropped (not queued), one lost in a failed write; team-a
 	 * lent 2 + 1 GPUs to team-b */

@@ -114,6 +114,33 @@ static gq_move_rules_t rules(int64_t age, int64_t waited, int64_t grace)
 				  .grace = grace, .moved_lately = _lately };
 }
 
+/*
+ * a1 (job 10) has no room, n0 is saved for it, and a pass with move_age
+ * 600 moves `first` then `second` to n1, `gpus` in all, no borrowed
+ * victim with them.
+ */
+static void moves_two(gq_view_t *v, uint32_t first, uint32_t second,
+		      uint32_t gpus)
+{
+	gq_move_rules_t r = rules(600, 2, 0);
+	const gq_move_t *m;
+
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
+	lately = 0;
+	ck_assert(gq_view_move(v, &r));
+	m = gq_view_move_of(v);
+	ck_assert_int_eq(m->n, 2);
+	ck_assert_uint_eq(m->moved[0], first);
+	ck_assert_uint_eq(m->moved[1], second);
+	ck_assert_int_eq(m->to[0], 1);
+	ck_assert_int_eq(m->to[1], 1);
+	ck_assert_uint_eq(m->borrowed, 0);
+	ck_assert_uint_eq(m->gpus, gpus);
+}
+
 START_TEST(move_empties_the_saved_node)
 {
 	gq_view_t *v = move_case("team-d", "team-b", 0);
@@ -225,8 +252,6 @@ END_TEST
 START_TEST(move_requeues_no_more_than_it_needs)
 {
 	gq_view_t *v;
-	gq_move_rules_t r = rules(600, 2, 0);
-	const gq_move_t *m;
 
 	v = view_with((const int[]){ 4, 0, 5, 7, 0 });
 	two_nodes_at(v, 16, NOW, 2, 0);
@@ -239,24 +264,48 @@ START_TEST(move_requeues_no_more_than_it_needs)
 			 { 11, 1, 1, 140, 0, "team-b" } };
 	place(v, j, sizeof(j) / sizeof(j[0]));
 	add(v, "team-a", shaped(pending(10, 4, 500), 4, 1));
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert(gq_view_job(v, 10)->roomless);
-	ck_assert(gq_view_save_node(v, 10, -1));
-	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
-	lately = 0;
-	ck_assert(gq_view_move(v, &r));
-	m = gq_view_move_of(v);
-	ck_assert_int_eq(m->n, 2);
-	ck_assert_uint_eq(m->moved[0], 2);
-	ck_assert_uint_eq(m->moved[1], 9);
-	ck_assert_int_eq(m->to[0], 1);
-	ck_assert_int_eq(m->to[1], 1);
-	ck_assert_uint_eq(m->borrowed, 0);
-	ck_assert_uint_eq(m->gpus, 2);
+	moves_two(v, 2, 9, 2);
 	ck_assert(!gq_view_preemptable(v, 1, 10));
 	ck_assert(!gq_view_preemptable(v, 5, 10));
 	ck_assert(gq_view_preemptable(v, 2, 10));
 	ck_assert(gq_view_preemptable(v, 9, 10));
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Moving more spares a borrowed victim that would pass the bound.  Now
+ * 1000, n0 and n1 of 8 GPUs.  n0: team-b's b1 (job 3, 3 GPUs, borrowed),
+ * team-c's c1 (job 1, 2 GPUs, started 900), c2 (job 2, 2, started 950),
+ * team-f's f1 (job 5, 1 GPU, started 100: too old to move); no GPU idle.
+ * n1: team-d's d1 (job 6, 4 GPUs), 4 idle.  team-c (q 4), team-d (q 4),
+ * team-f (q 1) in quota; team-b (q 0) borrows.  a1 (team-a, q 4) needs 4
+ * on n0 alone (its partition): idle 0 + b1 3 < 4, no room; n0 saved.
+ * c2 loses least (100 GPU-seconds, c1 200) and lands on n1 (4 idle), m
+ * = 2; b1 then takes b + m to 5 > 4.  c1 lands on n1 too (4 - 2 kept),
+ * m = 4 = g: a1 fits with no borrowed victim.  b1 and f1 stay.
+ */
+START_TEST(move_more_rather_than_past_the_bound)
+{
+	gq_view_t *v;
+	gq_job_in_t a1 = shaped(pending(10, 4, 500), 4, 1);
+
+	v = view_with((const int[]){ 4, 0, 4, 4, 1 });
+	two_nodes_at(v, 16, NOW, 0, 4);
+	ck_assert_int_eq(gq_view_set_groups(v, 1), 0);
+	ck_assert_int_eq(gq_view_node_group(v, 0, 1), 0);
+	job_at_t j[] = { { 3, 3, 0, 100, 0, "team-b" },
+			 { 1, 2, 0, 900, 0, "team-c" },
+			 { 2, 2, 0, 950, 0, "team-c" },
+			 { 5, 1, 0, 100, 0, "team-f" },
+			 { 6, 4, 1, 100, 0, "team-d" } };
+	place(v, j, sizeof(j) / sizeof(j[0]));
+	a1.node_group = 1;
+	add(v, "team-a", a1);
+	moves_two(v, 2, 1, 4);
+	for (uint32_t id = 1; id <= 6; id++)
+		ck_assert_msg(gq_view_preemptable(v, id, 10) == (id <= 2),
+			      "job %u", id);
 	gq_view_free(v);
 }
 END_TEST
@@ -275,17 +324,27 @@ static char *move_state(int age)
 	return state_with(json);
 }
 
-/* One pass of the state at `now`: its move's waiter (0: none). */
-static uint32_t state_pass(int64_t now)
+/* One pass of the state at `now`, both nodes draining when `closed`
+ * (a1 then waits on no node): its move's waiter (0: none). */
+static uint32_t state_pass_at(int64_t now, bool closed)
 {
 	gq_view_t *v = gq_state_next()->view[0];
 
 	move_fill(v, "team-d", "team-b", 0, now);
+	if (closed) {
+		gq_view_close_node(v, 0);
+		gq_view_close_node(v, 1);
+	}
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), now), 0);
-	ck_assert_uint_eq(gq_view_saved_for(v), 10);
+	ck_assert_uint_eq(gq_view_saved_for(v), closed ? 0 : 10);
 	gq_state_publish();
 	return gq_view_move_of(gq_state_view()->view[0])->waiter;
+}
+
+static uint32_t state_pass(int64_t now)
+{
+	return state_pass_at(now, false);
 }
 
 /*
@@ -345,6 +404,106 @@ START_TEST(move_through_the_state_and_the_ledger)
 }
 END_TEST
 
+/*
+ * After the move (c2, c1 to n1, a1 running on n0 since 1003), a pass of
+ * the state at `now`: c1 (job 1) and c2 (job 2) pending again, waiting
+ * out the requeue delay, or running on n1 from `c2_start` (0: not yet);
+ * n1 runs d1, d2 and b3, one GPU idle (b4 ended) unless c2 runs.
+ * team-b pends b5 (job 20, 1 GPU, any node) and b6 (job 21, 1 GPU, n0
+ * alone: node group 1).  Returns b5's hold.
+ */
+static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
+{
+	gq_view_t *v = gq_state_next()->view[0];
+	gq_job_in_t c;
+
+	two_nodes_at(v, 8, now, 0, c2_start ? 0 : 1);
+	ck_assert_int_eq(gq_view_set_groups(v, 1), 0);
+	ck_assert_int_eq(gq_view_node_group(v, 0, 1), 0);
+	job_at_t r[] = { { 10, 4, 0, NOW + 3, 0, "team-a" },
+			 { 5, 1, 1, 100, 0, "team-d" },
+			 { 6, 1, 1, 110, 0, "team-d" },
+			 { 7, 1, 1, 120, 0, "team-b" } };
+	place(v, r, sizeof(r) / sizeof(r[0]));
+	for (uint32_t id = 1; id <= 2; id++) {
+		if (id == 2 && c2_start) {
+			c = running(2, 1, c2_start);
+			add(v, "team-c", c);
+			ck_assert_int_eq(gq_view_place(v, 2, 1, 1), 0);
+			continue;
+		}
+		c = pending(id, 1, 800 + id);
+		c.state = GQ_JOB_WAITING;
+		c.begins_later = now < NOW + 2 + 11;
+		add(v, "team-c", c);
+	}
+	pend(v, 20, "team-b", 1, 900);
+	c = pending(21, 1, 901);
+	c.node_group = 1;
+	add(v, "team-b", c);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	gq_state_wait_for_reclaims(gq_state_next(), now);
+	gq_state_publish();
+	v = gq_state_view()->view[0];
+	*b6_hold = gq_view_job(v, 21)->hold;
+	return gq_view_job(v, 20)->hold;
+}
+
+/*
+ * A moved job's landing is kept (docs/MODEL.md "Moves"): the move of
+ * move_through_the_state_and_the_ledger noted at 1002 as preempt/gpuquota
+ * does, c1 and c2 to n1, no grace time, Slurm's requeue delay 11 s: kept
+ * until 1002 + 30 + 11 = 1043.  At 1004 b5 (team-b, outside quota), which
+ * could take n1's idle GPU, waits for c1 or c2; b6, of n0 alone, does
+ * not.  The pass thread looks for both to start.  At 1006 c2 runs again
+ * on n1: b5 waits for c1 alone.  At 1043 the wait is over: nobody waits.
+ */
+START_TEST(moved_job_keeps_its_landing)
+{
+	char *f = move_state(600);
+	uint32_t ids[4];
+	int b6;
+
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	ck_assert_int_eq(gq_view_move_to(gq_state_view()->view[0], 10, 1), 1);
+	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	ck_assert_int_eq(landing_pass(NOW + 4, 0, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(b6, GQ_HOLD_NONE);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
+			  2);
+	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 4), 2);
+	ck_assert_int_eq(landing_pass(NOW + 6, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
+			  1);
+	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 6), 1);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_int_eq(landing_pass(NOW + 42, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(landing_pass(NOW + 43, NOW + 5, &b6), GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 43), 0);
+	state_done(f);
+}
+END_TEST
+
+/*
+ * W's wait counts from the first pass that saved its node (move_age 600,
+ * grace_time 0).  At 1000 and 1002 both nodes drain: a1 is a room waiter
+ * on no node.  At 1004 they take work again: n0 saved, no move (saved in
+ * this pass).  At 1006 the move.
+ */
+START_TEST(move_waits_from_the_first_save)
+{
+	char *f = move_state(600);
+
+	ck_assert_uint_eq(state_pass_at(NOW, true), 0);
+	ck_assert_uint_eq(state_pass_at(NOW + 2, true), 0);
+	ck_assert_uint_eq(state_pass(NOW + 4), 0);
+	ck_assert_uint_eq(state_pass(NOW + 6), 10);
+	state_done(f);
+}
+END_TEST
+
 Suite *move_suite(void)
 {
 	Suite *s = suite_create("move");
@@ -353,7 +512,10 @@ Suite *move_suite(void)
 	tcase_add_test(tc, move_empties_the_saved_node);
 	tcase_add_test(tc, move_only_when_the_rules_allow);
 	tcase_add_test(tc, move_requeues_no_more_than_it_needs);
+	tcase_add_test(tc, move_more_rather_than_past_the_bound);
 	tcase_add_test(tc, move_through_the_state_and_the_ledger);
+	tcase_add_test(tc, moved_job_keeps_its_landing);
+	tcase_add_test(tc, move_waits_from_the_first_save);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -216,8 +216,9 @@ static double capacity(const world_t *w)
 /*
  * Reclaims in flight at a pass (Slurm requeued victims for a preemptor
  * that has not started yet): up to two pending jobs of the world, each
- * with its victims' nodes (1 or 2 drawn, or not known).  Into r; how
- * many.
+ * with its victims' nodes (1 or 2 drawn, or not known).  Or a moved job's
+ * landing (move.h): a running job (in its grace time) or a pending one
+ * (its requeue delay) and one node.  Into r; how many.
  */
 static int in_flight(world_t *w, gq_reclaim_at_t *r)
 {
@@ -225,11 +226,20 @@ static int in_flight(world_t *w, gq_reclaim_at_t *r)
 
 	for (tries = 0; tries < 4 && n < 2; tries++) {
 		rjob_t *j = &w->jobs[rnd(w->njobs ? w->njobs : 1)];
+		bool landing = !rnd(3);
 
-		if (!w->njobs || !j->live || j->in.state != GQ_JOB_PENDING ||
-		    !j->in.gpus)
+		if (!w->njobs || !j->live || !j->in.gpus ||
+		    (j->in.state != GQ_JOB_PENDING &&
+		     !(landing && j->in.state == GQ_JOB_RUNNING)))
 			continue;
 		r[n].preemptor = j->in.id;
+		r[n].landing = landing;
+		if (landing) {
+			r[n].nnodes = 1;
+			r[n].node[0] = rnd(w->nnodes);
+			n++;
+			continue;
+		}
 		r[n].nnodes = (int)rnd(3) - 1;	/* -1: any node */
 		if (!r[n].nnodes)
 			r[n].nnodes = -1;
@@ -267,6 +277,35 @@ static void fill_view(const world_t *w, gq_view_t *v)
 			gq_view_node_free(v, i, idle[i]);
 }
 
+/*
+ * A job held for a reclaim in flight (or a landing) is pending outside
+ * quotas, waits for one of them, never for itself, and that job still
+ * waits (gq_waits_still_for).
+ */
+static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
+				const gq_reclaim_at_t *r, int nr)
+{
+	int k, i;
+
+	for (k = 0; k < w->njobs; k++) {
+		const gq_job_t *j = gq_view_job(v, w->jobs[k].in.id);
+		bool known = false;
+
+		if (!j || j->hold != GQ_HOLD_RECLAIM)
+			continue;
+		for (i = 0; i < nr; i++)
+			known |= r[i].preemptor == j->waits_for &&
+				 gq_waits_still_for(&r[i],
+					gq_view_job(v, j->waits_for));
+		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
+			      j->band != GQ_BAND_IN_QUOTA && known &&
+			      j->waits_for != j->in.id,
+			      "seed %llu: job %u (state %d, band %d) held for %u",
+			      (unsigned long long)w->seed, j->in.id,
+			      j->in.state, j->band, j->waits_for);
+	}
+}
+
 static gq_view_t *pass(world_t *w)
 {
 	gq_view_t *v = gq_view_create(&w->cfg);
@@ -279,6 +318,7 @@ static gq_view_t *pass(world_t *w)
 	ck_assert_msg(gq_view_compute(v) == 0, "seed %llu: pass failed",
 		      (unsigned long long)w->seed);
 	gq_view_wait_for_reclaims(v, r, nr);
+	check_reclaim_holds(v, w, r, nr);
 	return v;
 }
 

@@ -334,7 +334,7 @@ static int _requeue_delay(void)
 {
 	const char *v;
 
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+#if GQ_SLURM_AT_LEAST(25, 11)
 	if ((v = xstrcasestr(slurm_conf.sched_params, "requeue_delay=")))
 		return atoi(v + strlen("requeue_delay=")) + 1;
 #endif

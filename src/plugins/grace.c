@@ -12,6 +12,7 @@
 #include "plugins/xalloc.h"
 #include "plugins/grace.h"
 #include "plugins/reclaim_note.h"
+#include "plugins/room_wait_text.h"
 #include "shared/job_facts.h"
 #include "state/state.h"
 
@@ -71,6 +72,17 @@ static int _warned_index(uint32_t id)
 	return -1;
 }
 
+/* The node moved job `job` restarts on, while its landing is kept; NULL:
+ * not known (then its comment says "another node").  Caller holds the
+ * state lock. */
+static const char *_moved_to(uint32_t job)
+{
+	int node = -1;
+
+	return gq_state_landing(job, &node) && node >= 0 ?
+		       gq_room_node_name(node) : NULL;
+}
+
 /*
  * Settle warned victim i, whose run ended at `end` (`how`): its
  * after-grace record noted, a log line, and its system comment (and admin
@@ -92,7 +104,8 @@ static void _settle(job_record_t *job_ptr, int i, int64_t end,
 	     (long long)(r.gpus ? r.lost / r.gpus : 0));
 	if (job_ptr &&
 	    gq_facts_reclaimed_for(job_ptr->system_comment) == r.preemptor)
-		gq_reclaim_note_write(job_ptr, &r, start, NULL);
+		gq_reclaim_note_write(job_ptr, &r, start,
+				      _moved_to(r.victim));
 }
 
 /*
@@ -189,7 +202,8 @@ static void _requeue_one(job_record_t *job_ptr, time_t now)
 		gq_ledger_rec_t r;
 
 		gq_ledger_after_grace(&wr->rec, wr->start, end, &r);
-		gq_reclaim_note_write(job_ptr, &r, wr->start, NULL);
+		gq_reclaim_note_write(job_ptr, &r, wr->start,
+				      _moved_to(r.victim));
 	}
 	gq_state_unlock();
 	rc = job_requeue_internal(0, job_ptr, true, 0);

@@ -434,13 +434,17 @@ int gq_state_reclaim_wait(uint32_t preemptor)
 	return GQ_RECLAIM_WAIT;
 }
 
-int gq_state_landing_wait(uint32_t job)
+int gq_state_landing(uint32_t job, int *node)
 {
 	int i;
 
-	for (i = 0; i < _state.nlanding; i++)
-		if (_state.landing[i].preemptor == job)
-			return GQ_RECLAIM_WAIT + _state.landing[i].grace;
+	for (i = 0; i < _state.nlanding; i++) {
+		if (_state.landing[i].preemptor != job)
+			continue;
+		if (node)
+			*node = _state.landing[i].nodes[0];
+		return GQ_RECLAIM_WAIT + _state.landing[i].grace;
+	}
 	return 0;
 }
 

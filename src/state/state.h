@@ -335,8 +335,9 @@ int gq_state_preemptors(uint32_t *ids, int max, int64_t now);
 int gq_state_reclaim_wait(uint32_t preemptor);
 
 /* How long work outside quotas waits for moved job `job` to restart on
- * its landing (seconds, gq_state_note_landing); 0: not a landing. */
-int gq_state_landing_wait(uint32_t job);
+ * its landing (seconds, gq_state_note_landing), its node into *node
+ * (NULL: not asked); 0: not a landing.  Caller holds the lock. */
+int gq_state_landing(uint32_t job, int *node);
 
 /*
  * Does `preemptor` wait for GPUs coming free (coming_free.h) instead of

@@ -183,6 +183,51 @@ START_TEST(moved_job_comment_says_where)
 END_TEST
 
 /*
+ * A moved job warned first (60 s of grace, decided 30 s ago, started 600
+ * s before) exits in its grace time 14 s ago: its comment, written again
+ * when its run ends, still says where it restarts (its landing, n1).
+ * 1 x 616 GPU-seconds lost.
+ */
+START_TEST(moved_job_settled_says_where)
+{
+	int64_t now = time(NULL), at = now - 30, start = at - 600;
+	node_record_t n0 = { .name = "n0" }, n1 = { .name = "n1" };
+	node_record_t *table[] = { &n0, &n1 };
+	job_record_t *j;
+	gq_warned_t w = { .rec = { .at = at, .end = at,
+				   .stage = GQ_LEDGER_WARNED, .preemptor = 12,
+				   .reason = GQ_RECLAIM_MOVE, .victim = 7,
+				   .gpus = 1,
+				   .lost = gq_ledger_lost(1, at, start) },
+			  .start = start };
+
+	node_record_table_ptr = table;
+	node_record_count = 2;
+	glue_jobs_reset();
+	gq_ledger_name(w.rec.preemptor_project, "team-b");
+	gq_ledger_name(w.rec.victim_project, "team-a");
+	gq_state_lock();
+	gq_state_clear();
+	ck_assert(gq_state_warned_note(&w));
+	gq_state_note_landing(7, 1, at, 60, 11);
+	gq_state_unlock();
+	j = _warned_record(7, start, at);
+	j->job_state = JOB_COMPLETE;
+	j->end_time = now - 14;
+	gq_grace_note(j, now);
+	gq_grace_requeue();
+	ck_assert_str_eq(j->system_comment,
+			 "gpuquota: reclaimed for job 12 of team-b (moved: that job needs this node whole; this one restarts on n1, where GPUs are idle or borrowed), 616 GPU-seconds lost");
+	gq_state_lock();
+	gq_state_clear();
+	gq_state_unlock();
+	node_record_table_ptr = NULL;
+	node_record_count = 0;
+	glue_jobs_reset();
+}
+END_TEST
+
+/*
  * Each allocation of a settle fails in turn (the due list when it grows,
  * then the system comment and the admin note before the requeue and after
  * it: four or five), until none is left to fail: slurmctld goes on.
@@ -311,6 +356,7 @@ Suite *glue_grace_ledger_suite(void)
 	tcase_add_test(tc, warned_victims_settled_when_their_runs_end);
 	tcase_add_test(tc, failed_allocation_in_a_settle);
 	tcase_add_test(tc, moved_job_comment_says_where);
+	tcase_add_test(tc, moved_job_settled_says_where);
 	tcase_add_test(tc, warned_before_a_restart_settled_after_it);
 	suite_add_tcase(s, tc);
 	return s;

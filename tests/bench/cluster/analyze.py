@@ -75,9 +75,10 @@ def lost_work(requeued, start, gpus, ckpt):
 	return run * gpus
 
 
-def read_samples(path, gpus_of, ckpt_of=None):
-	"""[(t, [(jobid, account, state, start, reason, gpus, ckpt)])] (ckpt:
-	ckpt_of's for the job's name, 0 without).  An "F" line
+def read_samples(path, gpus_of, ckpt_of=None, nodes_of=None):
+	"""[(t, [(jobid, account, state, start, reason, gpus, ckpt, nodes)])]
+	(ckpt: ckpt_of's for the job's name, 0 without; nodes: nodes_of's, 1
+	without).  An "F" line
 	names the columns of the rows after it (sampler.py); without one they
 	are COLUMNS."""
 	out = []
@@ -108,8 +109,75 @@ def read_samples(path, gpus_of, ckpt_of=None):
 				except ValueError:
 					st = None
 				cur.append((jid, acct, state, st, reason, gpus_of.get(name, 0),
-					    (ckpt_of or {}).get(name, 0)))
+					    (ckpt_of or {}).get(name, 0),
+					    (nodes_of or {}).get(name, 1)))
 	return out
+
+
+def _violation(fits, dt, p, viol, viol_grace, episode):
+	"""Project p's violation for a sample of dt seconds: while any of its
+	eligible pending jobs fits in what is left of its quota (fits) and
+	another project is over its own, the time counts, and past GRACE
+	seconds of the episode, in viol_grace too."""
+	if fits:
+		viol[p] += dt
+		episode[p] += dt
+		viol_grace[p] += max(0.0, min(dt, episode[p] - GRACE))
+	else:
+		episode[p] = 0.0
+
+
+def moves_in(rundir):
+	"""The jobs gpuquota moved in a run (docs/MODEL.md "Moves"): its
+	slurmctld log's "gpuquota: move:" lines, in the cluster dir beside the
+	run dir (rN-SYSTEM for rN-SYSTEM.out); None when no log is there."""
+	log = os.path.join(rundir[:-len(".out")] if rundir.endswith(".out") else rundir,
+			   "log", "slurmctld.log")
+	try:
+		with open(log, errors="replace") as f:
+			return sum(1 for line in f if "gpuquota: move: JobId=" in line)
+	except OSError:
+		return None
+
+
+def _in_quota(s, b, ok_by_call, first_seen, quota):
+	"""Was submit s in its project's quota when made: in sample b (the
+	last before it), the project's allocated and eligible pending GPUs,
+	its earlier submits b does not show yet (earlier by job id, the order
+	slurmctld took them in: concurrent clients' calls may cross) and s's
+	own, at most its quota (> 0)?"""
+	_, alloc, pend, _ = b
+	p = s["acct"]
+	if quota.get(p, 0) <= 0:
+		return False
+	since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
+		    if x["acct"] == p and _id(x["jobid"]) < _id(s["jobid"])
+		    and first_seen.get(x["jobid"], float("inf")) > b[0])
+	return alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] <= quota[p]
+
+
+def _multinode_waits(ok_by_call, nodes_by_seq, before, first_seen, first_start, quota,
+		     t0, t1):
+	"""The waits of multi-node in-quota jobs: each non-array submit of
+	more than one node, in its project's quota when made (_in_quota, the
+	cluster full or not): its start minus its sbatch call, or the rest of
+	the window (censored).  stats() of them, with "censored"."""
+	out, cens, j = [], 0, 0
+	for s in ok_by_call:
+		if s["tasks"] != 1 or nodes_by_seq.get(s["seq"], 1) < 2:
+			continue
+		ts = t0 + s["call"]
+		while j + 1 < len(before) and before[j + 1][0] <= ts:
+			j += 1
+		if not before or before[j][0] > ts or \
+		   not _in_quota(s, before[j], ok_by_call, first_seen, quota):
+			continue
+		st = first_start.get(s["jobid"])
+		cens += st is None
+		out.append(t1 - ts if st is None else max(0.0, st - ts))
+	r = stats(out)
+	r["censored"] = cens
+	return r
 
 
 def _per_start(sd, which):
@@ -143,11 +211,14 @@ def main():
 	entries = schedule.read(os.path.join(a.work, "schedule.tsv"))
 	gpus_of = schedule.gpus_of(entries)
 	ckpt_of = schedule.ckpt_of(entries)
+	nodes_of = {"j%d" % e.seq: e.nodes for e in entries}
+	nodes_by_seq = {e.seq: e.nodes for e in entries}
 	cap = sum(quota.values())
 	with open(os.path.join(a.run, "ctld.json")) as f:
 		ctld = json.load(f)
 	t0, t1 = ctld["t0"], ctld["t1"]
-	samples = [s for s in read_samples(os.path.join(a.run, "samples.txt"), gpus_of, ckpt_of)
+	samples = [s for s in read_samples(os.path.join(a.run, "samples.txt"), gpus_of, ckpt_of,
+					   nodes_of)
 		   if t0 - 2 <= s[0] <= t1]
 
 	idle_wait = 0.0
@@ -155,6 +226,10 @@ def main():
 	viol = {p: 0.0 for p in order}
 	viol_grace = {p: 0.0 for p in order}
 	episode = {p: 0.0 for p in order}
+	# the same for the pending jobs that fit one node alone
+	viol1 = {p: 0.0 for p in order}
+	viol1_grace = {p: 0.0 for p in order}
+	episode1 = {p: 0.0 for p in order}
 	lost = 0.0
 	victims = 0
 	lost_ckpt = 0.0		# of the jobs that checkpoint
@@ -170,7 +245,7 @@ def main():
 		alloc = {p: 0 for p in order}
 		pend = {p: [] for p in order}
 		npend = 0
-		for jid, acct, state, st, reason, g, ck in rows:
+		for jid, acct, state, st, reason, g, ck, nn in rows:
 			first_seen.setdefault(jid.partition("_")[0], t)
 			if state in ALLOCATED:
 				alloc[acct] = alloc.get(acct, 0) + g
@@ -188,27 +263,22 @@ def main():
 						lost_ckpt += x
 						victims_ckpt += 1
 				if not reason.startswith(NOT_ELIGIBLE):
-					pend.setdefault(acct, []).append((job_key(jid), g))
+					pend.setdefault(acct, []).append((job_key(jid), g, nn))
 		used = sum(alloc.values())
-		waiting = sum(g for p in pend for _, g in pend[p])
+		waiting = sum(x[1] for p in pend for x in pend[p])
 		idle_wait += min(max(0, cap - used), waiting) * dt
 		if t >= t0:
 			busy += used * dt
 		over = [p for p in order if alloc[p] > quota[p]]
 		for p in order:
-			viol_now = False
-			if quota[p] > 0 and any(q != p for q in over):
-				viol_now = any(alloc[p] + g <= quota[p] for _, g in pend[p])
-			if viol_now:
-				viol[p] += dt
-				episode[p] += dt
-				viol_grace[p] += max(0.0, min(dt, episode[p] - GRACE))
-			else:
-				episode[p] = 0.0
+			lent = quota[p] > 0 and any(q != p for q in over)
+			fits = [x for x in pend[p] if alloc[p] + x[1] <= quota[p]] if lent else []
+			_violation(fits, dt, p, viol, viol_grace, episode)
+			_violation([x for x in fits if x[2] == 1], dt, p, viol1, viol1_grace, episode1)
 		pending_counts.append(npend)
 		if t >= t0:
 			timeline.append((t - t0, [alloc[p] for p in order]))
-		before.append((t, alloc, {p: sum(g for _, g in pend[p]) for p in order}, cap - used))
+		before.append((t, alloc, {p: sum(x[1] for x in pend[p]) for p in order}, cap - used))
 
 	# Reclaim latency: non-array submits of a project under its quota (its
 	# allocated + eligible pending GPUs + the job's <= quota) when the last
@@ -233,17 +303,8 @@ def main():
 			j += 1
 		if not before or before[j][0] > ts:
 			continue
-		_, alloc, pend, idle = before[j]
-		p = s["acct"]
-		if quota.get(p, 0) <= 0 or idle >= s["gpus"]:
-			continue
-		# the project's earlier submits that sample does not show yet:
-		# earlier by job id, the order slurmctld took them in (and a
-		# project's queue order); concurrent clients' calls may cross
-		since = sum(x["gpus"] * x["tasks"] for x in ok_by_call
-			    if x["acct"] == p and _id(x["jobid"]) < _id(s["jobid"])
-			    and first_seen.get(x["jobid"], float("inf")) > before[j][0])
-		if alloc.get(p, 0) + pend.get(p, 0) + since + s["gpus"] > quota[p]:
+		if before[j][3] >= s["gpus"] or not _in_quota(s, before[j], ok_by_call,
+								 first_seen, quota):
 			continue
 		st = first_start.get(s["jobid"])
 		if st is None:
@@ -251,7 +312,9 @@ def main():
 			lat.append(t1 - ts)
 		else:
 			lat.append(max(0.0, st - ts))
-		probes.append((s["jobid"], p, s["gpus"], ts - t0, lat[-1], st is None))
+		probes.append((s["jobid"], s["acct"], s["gpus"], ts - t0, lat[-1], st is None))
+	mwait = _multinode_waits(ok_by_call, nodes_by_seq, before, first_seen, first_start,
+				 quota, t0, t1)
 
 	ok = [s for s in subs if s["rc"] == 0]
 	burst = [s for s in ok if s["tag"] == "burst"]
@@ -322,9 +385,14 @@ def main():
 		"idle_wait_gpu_s": idle_wait,
 		"allocated_pct": 100.0 * busy / (cap * (t1 - t0)) if t1 > t0 else None,
 		"lost_gpu_s": lost, "requeues": victims,
+		"moves": moves_in(a.run),
+		"moves_share": (moves_in(a.run) or 0) / victims if victims else None,
+		"multinode_wait_s": mwait,
 		"lost_ckpt_gpu_s": lost_ckpt, "requeues_ckpt": victims_ckpt,
 		"violation_s": viol, "violation_total_s": sum(viol.values()),
 		"violation_grace_s": viol_grace, "violation_grace_total_s": sum(viol_grace.values()),
+		"violation_one_node_total_s": sum(viol1.values()),
+		"violation_one_node_grace_total_s": sum(viol1_grace.values()),
 		"grace_s": GRACE,
 		"stock_routing": {"q": sum(1 for s in ok if s["qos"].startswith("q-")),
 				  "scavenger": sum(1 for s in ok if s["qos"] == "scavenger")},

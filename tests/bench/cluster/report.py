@@ -90,12 +90,18 @@ ROWS = [
 	("reclaim probes (censored)", "reclaim_s.n", "n", None, None),
 	("idle GPU-s while eligible demand waited", "idle_wait_gpu_s", "gs", "gq<=stock", None),
 	("GPUs allocated, mean over the window (%)", "allocated_pct", "n1", None, None),
-	("GPU-s lost to requeues", "lost_gpu_s", "gs", None, None),
+	("GPU-s lost to requeues (moves included)", "lost_gpu_s", "gs", "ratio<=", 0.5),
 	("requeues (victims)", "requeues", "n", None, None),
+	("jobs moved (docs/MODEL.md, Moves)", "moves", "n", None, None),
+	("  moves, a share of the requeues", "moves_share", "n3", "gq<=", 0.10),
 	("  GPU-s lost by checkpointing jobs", "lost_ckpt_gpu_s", "gs", None, None),
 	("  requeues of checkpointing jobs", "requeues_ckpt", "n", None, None),
 	("quota-guarantee violation, all projects", "violation_total_s", "s0", "gq==0", None),
 	("  same, episodes past a 10 s grace", "violation_grace_total_s", "s0", "gq==0", None),
+	("  same, jobs that fit one node, past the grace", "violation_one_node_grace_total_s", "s0",
+	 "gq==0", None),
+	("multi-node in-quota jobs, mean wait", "multinode_wait_s.mean", "s", "ratio<=", 0.5),
+	("  multi-node in-quota jobs (censored: never started)", "multinode_wait_s.n", "n", None, None),
 	("pending jobs, max in window", "pending_jobs.max", "n", None, None),
 ]
 
@@ -228,6 +234,9 @@ def stock_table(a, wl, st, gq):
 		if key.startswith("reclaim_s.n"):
 			cell_s = "%s (%d)" % (cell(sv), sum(r["reclaim_censored"] for r in st))
 			cell_g = "%s (%d)" % (cell(gv), sum(r["reclaim_censored"] for r in gq))
+		elif key.startswith("multinode_wait_s.n"):
+			cell_s = "%s (%d)" % (cell(sv), sum(get(r, "multinode_wait_s.censored") or 0 for r in st))
+			cell_g = "%s (%d)" % (cell(gv), sum(get(r, "multinode_wait_s.censored") or 0 for r in gq))
 		else:
 			cell_s, cell_g = cell(sv), cell(gv)
 		if key.startswith(("pass_us", "lock_us", "lock_cpu_us", "reholds", "read_us", "read_cpu_us", "whole_passes")):
@@ -248,6 +257,9 @@ def stock_table(a, wl, st, gq):
 		elif kind == "gq<":
 			tgt = "< %s" % fmt(val, unit)
 			met = "n/a" if gm is None else ("yes" if gm < val else "**no**")
+		elif kind == "gq<=":
+			tgt = "<= %s" % fmt(val, unit)
+			met = "n/a" if gm is None else ("yes" if gm <= val else "**no**")
 		elif kind == "gq<=stock":
 			tgt = "<= stock"
 			met = "n/a" if gm is None or sm is None else ("yes" if gm <= sm else "**no**")

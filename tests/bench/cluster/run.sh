@@ -33,6 +33,8 @@
 #   GQ_BENCH_PATIENCE 0     gpuquota's settings.reclaim_patience (seconds)
 #   GQ_BENCH_ROOM_WAIT      gpuquota's settings.room_wait (seconds; unset:
 #                           its default)
+#   GQ_BENCH_MOVE_AGE       gpuquota's settings.move_age (seconds; unset:
+#                           its default, 0: no moves)
 #   GQ_BENCH_CTLD_CPU       unset: every process on every CPU; a CPU number:
 #                           slurmctld alone on that CPU, the rest of the
 #                           cluster, the submitters and squeue on the others
@@ -140,11 +142,15 @@ PATIENCE=${GQ_BENCH_PATIENCE:-0}
 [[ $PATIENCE =~ ^[0-9]+$ ]] || die "GQ_BENCH_PATIENCE must be a number, got '$PATIENCE'"
 ROOM_WAIT=${GQ_BENCH_ROOM_WAIT:-}
 [[ -z $ROOM_WAIT || $ROOM_WAIT =~ ^[0-9]+$ ]] || die "GQ_BENCH_ROOM_WAIT must be a number, got '$ROOM_WAIT'"
+MOVE_AGE=${GQ_BENCH_MOVE_AGE:-}
+[[ -z $MOVE_AGE || $MOVE_AGE =~ ^[0-9]+$ ]] || die "GQ_BENCH_MOVE_AGE must be a number, got '$MOVE_AGE'"
 export GQ_BENCH_TIME_LIMITS=${GQ_BENCH_TIME_LIMITS:-0}
-jq -R -s --argjson patience "$PATIENCE" --arg room_wait "$ROOM_WAIT" 'split("\n") | map(select(length > 0) | split("\t"))
+jq -R -s --argjson patience "$PATIENCE" --arg room_wait "$ROOM_WAIT" --arg move_age "$MOVE_AGE" \
+	'split("\n") | map(select(length > 0) | split("\t"))
 	| {projects: map({name: .[0], gpu_quota: (.[1] | tonumber)})}
 	| if $patience > 0 then .settings.reclaim_patience = $patience else . end
-	| if $room_wait != "" then .settings.room_wait = ($room_wait | tonumber) else . end' \
+	| if $room_wait != "" then .settings.room_wait = ($room_wait | tonumber) else . end
+	| if $move_age != "" then .settings.move_age = ($move_age | tonumber) else . end' \
 	"$WL/projects.tsv" >"$WL/gpuquota.json"
 say "work dir $WORK: $NODES nodes x $GPUS GPUs, $(wc -l <"$WL/projects.tsv") accounts, $(wc -l <"$WL/schedule.tsv") submits over ${SECONDS_}s, $ROUNDS round(s), ${TRACE:+trace }${TRACE:-seed $SEED}"
 

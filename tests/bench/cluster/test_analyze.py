@@ -19,7 +19,8 @@ worked out below.  `make bench-cluster` runs it before starting clusters.
   t=105  j2 runs; end of window
 Allocated: 4, 4, 4, 4, 2 GPUs over the five seconds: 90 % of 4 GPUs.
 
-Then the causes episodes.py gives violation episodes (test_episodes), on
+Then the measures of issue 47's targets (test_targets, worked out there)
+and the causes episodes.py gives violation episodes (test_episodes), on
 hand-made samples and log lines whose answers are worked out there."""
 import json
 import os
@@ -253,45 +254,85 @@ def test_per_start():
 	return [] if got == (2000, 3333, None) else ["per_start: %s, want (2000, 3333, None)" % (got,)]
 
 
-def main():
-	bad = test_episodes() + test_lost_work() + test_per_start()
-	if bad:
-		print("test_analyze: episodes: FAIL:\n  " + "\n  ".join(bad), file=sys.stderr)
-		sys.exit(1)
-	d = tempfile.mkdtemp(prefix="gq-bench-selftest.")
-	wl, run = os.path.join(d, "wl"), os.path.join(d, "run")
+# a and b, quota 4 each, 8 GPUs.  t=200: a runs j1 and j2 (4 GPUs each):
+# a holds 8.  b calls sbatch for j3 (2 nodes x 2 GPUs) at 200.5: in b's
+# quota (0 + 4 <= 4), a multi-node in-quota job; and for j4 (1 node, 2
+# GPUs) at 212.  Samples: 201 j3 pending; 212 j3 and j4 pending; 215 j2
+# requeued (BeginTime), j3 runs since 215; 220 the end.  b's violation:
+# 201-215 = 14 s (episode of 14: 4 past the 10 s grace).  Jobs that fit
+# one node: j4 alone, 212-215 = 3 s (none past the grace).  j3 waited 215
+# - 200.5 = 14.5 s.  One requeue (j2), one move line in the log: moves 1,
+# a share of 1.0.
+TARGET_SAMPLES = {
+	200: [("1", "j1", "a", "RUNNING", "199", "None"),
+	      ("2", "j2", "a", "RUNNING", "199", "None")],
+	201: [("1", "j1", "a", "RUNNING", "199", "None"),
+	      ("2", "j2", "a", "RUNNING", "199", "None"),
+	      ("3", "j3", "b", "PENDING", "N/A", "Resources")],
+	212: [("1", "j1", "a", "RUNNING", "199", "None"),
+	      ("2", "j2", "a", "RUNNING", "199", "None"),
+	      ("3", "j3", "b", "PENDING", "N/A", "Resources"),
+	      ("4", "j4", "b", "PENDING", "N/A", "Resources")],
+	215: [("1", "j1", "a", "RUNNING", "199", "None"),
+	      ("2", "j2", "a", "PENDING", "N/A", "BeginTime"),
+	      ("3", "j3", "b", "RUNNING", "215", "None"),
+	      ("4", "j4", "b", "PENDING", "N/A", "Resources")],
+	220: [("1", "j1", "a", "RUNNING", "199", "None"),
+	      ("2", "j2", "a", "PENDING", "N/A", "BeginTime"),
+	      ("3", "j3", "b", "RUNNING", "215", "None"),
+	      ("4", "j4", "b", "PENDING", "N/A", "Resources")],
+}
+
+TARGET_EXPECT = {
+	"violation_total_s": 14.0,
+	"violation_grace_total_s": 4.0,
+	"violation_one_node_total_s": 3.0,
+	"violation_one_node_grace_total_s": 0.0,
+	"multinode_wait_s.mean": 14.5,
+	"multinode_wait_s.n": 1,
+	"multinode_wait_s.censored": 0,
+	"requeues": 1,
+	"moves": 1,
+	"moves_share": 1.0,
+}
+
+
+def write_run(d, projects, schedule_lines, samples, submits, t0, t1):
+	"""A hand-made work dir and run dir (rN-gpuquota.out) under d."""
+	wl, run = os.path.join(d, "wl"), os.path.join(d, "r1-gpuquota.out")
 	os.makedirs(wl)
 	os.makedirs(run)
 	with open(os.path.join(wl, "projects.tsv"), "w") as f:
-		f.write("a\t2\nb\t2\n")
+		f.write(projects)
 	with open(os.path.join(wl, "schedule.tsv"), "w") as f:
-		f.write("1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\t2\n"
-			"3\t0.5\tb\t2\t60\t1\tjob\t1\n4\t0.49\tb\t2\t60\t1\tjob\t1\n")
+		f.write(schedule_lines)
 	with open(os.path.join(run, "samples.txt"), "w") as f:
-		for t, rows in sorted(SAMPLES.items()):
+		for t, rows in sorted(samples.items()):
 			f.write("S\t%d.000\t%d.000\t%d\n" % (t, t, len(rows)))
 			for jid, name, acct, state, start, reason in rows:
 				f.write("\t".join((jid, name, acct, "normal", state, start, reason)) + "\n")
 	with open(os.path.join(run, "submits.tsv"), "w") as f:
-		f.write("1\t0.000\t-1.000\t-0.900\t0\t1\t-\ta\t2\t1\tjob\t\n")
-		f.write("2\t0.000\t-0.900\t-0.800\t0\t2\t-\ta\t2\t1\tjob\t\n")
-		f.write("3\t0.500\t0.500\t0.600\t0\t3\t-\tb\t2\t1\tjob\t\n")
-		f.write("4\t0.490\t0.490\t0.700\t0\t4\t-\tb\t2\t1\tjob\t\n")
+		f.write(submits)
 	with open(os.path.join(run, "squeue_latency.txt"), "w") as f:
 		f.write("0.1\n0.2\n0.3\n")
 	with open(os.path.join(run, "passes.json"), "w") as f:
 		json.dump({"file_seen": True, "passes": [
-			{"at": 101.0, "pass_us": 1000, "lock_hold_us": 100, "lock_cpu_us": 80},
-			{"at": 103.0, "pass_us": 2000, "lock_hold_us": 300}]}, f)
+			{"at": t0 + 1, "pass_us": 1000, "lock_hold_us": 100, "lock_cpu_us": 80},
+			{"at": t0 + 3, "pass_us": 2000, "lock_hold_us": 300}]}, f)
 	with open(os.path.join(run, "ctld.json"), "w") as f:
-		json.dump({"system": "gpuquota", "t0": 100.0, "t1": 105.0, "t_submitted": 100.6,
+		json.dump({"system": "gpuquota", "t0": t0, "t1": t1, "t_submitted": t0 + 0.6,
 			   "cpu_s": 3.5, "vmhwm_kib": 1024, "sdiag": {"main_mean_cycle": 10}}, f)
+	return wl, run
+
+
+def analyzed(wl, run, expect):
+	"""analyze.py on a hand-made run: the keys of expect that differ."""
 	subprocess.run([sys.executable, os.path.join(HERE, "analyze.py"),
 			"--work", wl, "--run", run], check=True)
 	with open(os.path.join(run, "result.json")) as f:
 		r = json.load(f)
 	bad = []
-	for k, want in EXPECT.items():
+	for k, want in expect.items():
 		got = get(r, k)
 		if want is None:
 			ok = got is None
@@ -299,6 +340,48 @@ def main():
 			ok = got is not None and abs(got - want) < 1e-6
 		if not ok:
 			bad.append("%s: expected %s, got %s" % (k, want, got))
+	return bad
+
+
+def test_targets():
+	d = tempfile.mkdtemp(prefix="gq-bench-targets.")
+	wl, run = write_run(
+		d, "a\t4\nb\t4\n",
+		"1\t0.0\ta\t4\t60\t1\tjob\t1\n2\t0.0\ta\t4\t60\t1\tjob\t1\n"
+		"3\t0.5\tb\t2\t60\t1\tjob\t2\n4\t12.0\tb\t2\t60\t1\tjob\t1\n",
+		TARGET_SAMPLES,
+		"1\t0.000\t-1.000\t-0.900\t0\t1\t-\ta\t4\t1\tjob\t\n"
+		"2\t0.000\t-0.900\t-0.800\t0\t2\t-\ta\t4\t1\tjob\t\n"
+		"3\t0.500\t0.500\t0.600\t0\t3\t-\tb\t4\t1\tjob\t\n"
+		"4\t12.000\t12.000\t12.100\t0\t4\t-\tb\t2\t1\tjob\t\n",
+		200.0, 220.0)
+	os.makedirs(os.path.join(d, "r1-gpuquota", "log"))
+	with open(os.path.join(d, "r1-gpuquota", "log", "slurmctld.log"), "w") as f:
+		f.write("[t] gpuquota: move: JobId=2 of a (in quota) is requeued to empty n1\n"
+			"[t] gpuquota: reclaim: JobId=3 takes JobId=2\n")
+	bad = analyzed(wl, run, TARGET_EXPECT)
+	if not bad:
+		subprocess.run(["rm", "-rf", d], check=True)
+	return ["targets (work dir %s): %s" % (d, b) for b in bad]
+
+
+def main():
+	bad = test_episodes() + test_lost_work() + test_per_start() + test_targets()
+	if bad:
+		print("test_analyze: episodes: FAIL:\n  " + "\n  ".join(bad), file=sys.stderr)
+		sys.exit(1)
+	d = tempfile.mkdtemp(prefix="gq-bench-selftest.")
+	wl, run = write_run(
+		d, "a\t2\nb\t2\n",
+		"1\t0.0\ta\t2\t60\t1\tjob\t1\n2\t0.0\ta\t2\t60\t1\tjob\t1\t2\n"
+		"3\t0.5\tb\t2\t60\t1\tjob\t1\n4\t0.49\tb\t2\t60\t1\tjob\t1\n",
+		SAMPLES,
+		"1\t0.000\t-1.000\t-0.900\t0\t1\t-\ta\t2\t1\tjob\t\n"
+		"2\t0.000\t-0.900\t-0.800\t0\t2\t-\ta\t2\t1\tjob\t\n"
+		"3\t0.500\t0.500\t0.600\t0\t3\t-\tb\t2\t1\tjob\t\n"
+		"4\t0.490\t0.490\t0.700\t0\t4\t-\tb\t2\t1\tjob\t\n",
+		100.0, 105.0)
+	bad = analyzed(wl, run, EXPECT)
 	if bad:
 		print("test_analyze: FAIL (work dir %s):\n  %s" % (d, "\n  ".join(bad)), file=sys.stderr)
 		sys.exit(1)

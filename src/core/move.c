@@ -19,6 +19,7 @@
 
 #include "core/move.h"
 #include "core/reclaim.h"
+#include "core/waits.h"
 
 void gq_move_clear(gq_move_t *m)
 {
@@ -159,26 +160,46 @@ static int _landing(const gq_pass_t *pass, const gq_job_t *m, int s,
 	return best;
 }
 
+/* The GPUs kept on each node for the landings of earlier moves still
+ * waited for (gq_waits_still_for): not room for this move's jobs.
+ * O(landings). */
+static void _kept_for_landings(const gq_pass_t *pass,
+			       const gq_move_rules_t *rules, uint32_t *kept)
+{
+	int i;
+
+	for (i = 0; i < rules->ninflight; i++) {
+		const gq_reclaim_at_t *r = &rules->inflight[i];
+		const gq_job_t *j = gq_store_find(&pass->store, r->preemptor);
+
+		if (r->landing && r->nnodes == 1 && r->node[0] >= 0 &&
+		    r->node[0] < pass->nodes.nnodes && gq_waits_still_for(r, j))
+			kept[r->node[0]] += j->in.gpus;
+	}
+}
+
 /* Scratch of one plan, sized by the pass. */
 typedef struct {
 	gq_on_node_t *borrowed, *movable, *pick;
+	uint8_t *reach;		/* _choose_borrowed's sums */
 	uint32_t *kept;
 	uint64_t *have;
 	uint8_t *kind;
 } gq_move_work_t;
 
-static bool _work_new(gq_move_work_t *k, const gq_pass_t *pass)
+static bool _work_new(gq_move_work_t *k, const gq_pass_t *pass, uint32_t g)
 {
 	int npl = pass->nodes.npl + 1, nn = pass->nodes.nnodes + 1;
 
+	k->reach = malloc((size_t)(npl + 1) * (g + 1));
 	k->borrowed = malloc(sizeof(*k->borrowed) * npl);
 	k->movable = malloc(sizeof(*k->movable) * npl);
 	k->pick = malloc(sizeof(*k->pick) * npl);
 	k->kept = calloc(nn, sizeof(*k->kept));
 	k->have = malloc(sizeof(*k->have) * nn);
 	k->kind = malloc(pass->reg.nproj + 1);
-	return k->borrowed && k->movable && k->pick && k->kept && k->have &&
-	       k->kind;
+	return k->borrowed && k->movable && k->pick && k->reach && k->kept &&
+	       k->have && k->kind;
 }
 
 static void _work_free(gq_move_work_t *k)
@@ -186,37 +207,65 @@ static void _work_free(gq_move_work_t *k)
 	free(k->borrowed);
 	free(k->movable);
 	free(k->pick);
+	free(k->reach);
 	free(k->kept);
 	free(k->have);
 	free(k->kind);
 }
 
+/* Can the victims from i on (reach: the sums they make, rows of g + 1)
+ * add to `have` a sum in [lo, hi]? */
+static bool _fits_from(const uint8_t *reach, int i, uint32_t g,
+		       uint32_t have, uint32_t lo, uint32_t hi)
+{
+	uint32_t s;
+
+	for (s = 0; have + s <= hi; s++)
+		if (reach[(size_t)i * (g + 1) + s] && have + s >= lo)
+			return true;
+	return false;
+}
+
 /*
- * W's borrowed victims on S, in reclaim order, until idle + b + m >= g;
- * one that would take b + m past g is skipped.  Into pick[]: how many;
- * -1: they cannot.
+ * W's borrowed victims on S, b GPUs with idle + b + m >= g and b + m <=
+ * g: in reclaim order, each taken when a fit can still follow, until W
+ * fits.  reach: scratch of (nb + 1) x (g + 1) bytes.  Into pick[]: how
+ * many; -1: no subset fits.  O(B x g).
  */
-static int _choose_borrowed(const gq_on_node_t *borrowed, int nb,
-			    gq_on_node_t *pick, uint32_t idle, uint32_t g,
+static int _choose_borrowed(const gq_on_node_t *b, int nb, gq_on_node_t *pick,
+			    uint8_t *reach, uint32_t idle, uint32_t g,
 			    gq_move_t *out)
 {
+	uint32_t hi = g - out->gpus, s, x;
+	uint32_t lo = g > idle + out->gpus ? g - idle - out->gpus : 0;
+	size_t w = g + 1;
 	int i, n = 0;
 
+	memset(reach + (size_t)nb * w, 0, w);
+	reach[(size_t)nb * w] = 1;
+	for (i = nb - 1; i >= 0; i--)
+		for (s = 0; s <= g; s++)
+			reach[i * w + s] = reach[(i + 1) * w + s] ||
+				(s >= b[i].gpus &&
+				 reach[(i + 1) * w + s - b[i].gpus]);
 	out->borrowed = 0;
-	for (i = 0; i < nb && idle + out->borrowed + out->gpus < g; i++) {
-		if (out->borrowed + out->gpus + borrowed[i].gpus > g)
+	if (!_fits_from(reach, 0, g, 0, lo, hi))
+		return -1;
+	for (i = 0; i < nb && out->borrowed < lo; i++) {
+		x = out->borrowed + b[i].gpus;
+		if (x > hi || !_fits_from(reach, i + 1, g, x, lo, hi))
 			continue;
-		out->borrowed += borrowed[i].gpus;
-		pick[n++] = borrowed[i];
+		out->borrowed = x;
+		pick[n++] = b[i];
 	}
-	return idle + out->borrowed + out->gpus >= g ? n : -1;
+	return n;
 }
 
 /*
  * The moved jobs, the least loss first, each with a landing, never m >
  * g - idle; after each, W's borrowed victims (_choose_borrowed): the
  * first plan where W fits is kept.  Returns how many borrowed victims it
- * keeps in k->pick, -1: none fits.  O(M x (N + E + P + B)).
+ * keeps in k->pick, -1: none fits.  O(M x (N + E + P + B x g)).
  */
 static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
 		   uint32_t idle, uint32_t g, gq_move_t *out)
@@ -234,8 +283,8 @@ static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
 		out->moved[out->n] = m->in.id;
 		out->to[out->n++] = to;
 		out->gpus += k->movable[i].gpus;
-		if ((n = _choose_borrowed(k->borrowed, nb, k->pick, idle, g,
-					  out)) >= 0)
+		if ((n = _choose_borrowed(k->borrowed, nb, k->pick, k->reach,
+					  idle, g, out)) >= 0)
 			return n;
 	}
 	return -1;
@@ -285,9 +334,10 @@ bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 		return false;
 	g = w->in.gpus_per_node;
 	idle = pass->nodes.node_room[at->node];
-	if (idle >= g || !_work_new(&k, pass))
+	if (idle >= g || !_work_new(&k, pass, g))
 		goto out;
 	_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable, &nm);
+	_kept_for_landings(pass, rules, k.kept);
 	out->waiter = w->in.id;
 	out->node = at->node;
 	if ((nb = _choose(pass, &k, nb, nm, idle, g, out)) >= 0)

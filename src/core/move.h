@@ -32,6 +32,10 @@ typedef struct {
 	/* was job `id` moved within settings.move_window?  NULL: never */
 	bool (*moved_lately)(uint32_t id, void *ctx);
 	void *ctx;
+	/* the reclaims in flight and landings of the pass (pass.h): the
+	 * GPUs of a landing still kept are not room for another move */
+	const gq_reclaim_at_t *inflight;
+	int ninflight;
 } gq_move_rules_t;
 
 /* One pass' move: W, its node, the jobs moved and where each restarts. */
@@ -63,11 +67,11 @@ void gq_move_clear(gq_move_t *m);
  * leaving) and GPUs M's project may reclaim there in quota cover M, each
  * node's GPUs counted for one M only.  The bound, g W's GPUs per node:
  * room(S) + borrowed + gpus >= g, room(S) + gpus <= g, borrowed + gpus
- * <= g.  After each moved job, W's borrowed victims on S are chosen in
- * reclaim order: the first plan where W fits is offered.  Returns true
- * when a move is offered (*out filled).  O(E log E)
- * for the jobs on S, plus O(N + E + P) per moved job tried (at most the
- * jobs on S).
+ * <= g.  After each moved job, a set of W's borrowed victims on S within
+ * the bound, in reclaim order: the first plan where W fits is offered.
+ * Returns true when a move is offered (*out filled).  O(E log E) for the
+ * jobs on S, plus O(N + E + P + B x g) per moved job tried (at most the
+ * jobs on S; B the borrowed ones).
  */
 bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 		  const gq_room_node_t *at, const gq_move_rules_t *rules,

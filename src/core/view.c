@@ -306,6 +306,8 @@ bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules)
 		return v->move.waiter != 0;
 	v->move_planned = true;
 	r.min_runtime = v->min_runtime_pass;
+	r.inflight = v->inflight.at;
+	r.ninflight = v->inflight.n;
 	return gq_move_plan(&v->pass, &v->room, w, &v->saved.on, &r, &v->move);
 }
 

@@ -392,8 +392,10 @@ static void _note_reclaim(job_record_t *victim, int grace)
 		     pr->name, gq_room_node_name(to));
 	gq_reclaim_note_write(victim, &r, ee->in.start_time,
 			      to >= 0 ? gq_room_node_name(to) : NULL);
-	if (to >= 0)	/* its landing kept while it restarts */
-		gq_state_note_landing(ee->in.id, to, now, grace,
+	if (to >= 0)	/* its landing kept while it restarts (it may take
+			 * KillWait to end after its grace time) */
+		gq_state_note_landing(ee->in.id, to, now,
+				      grace + slurm_conf.kill_wait,
 				      _requeue_delay());
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now); again when a

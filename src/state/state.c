@@ -184,8 +184,11 @@ static void _clock(int64_t now)
 		gq_clock_since(&_state.roomwait[i].since, now);
 	for (i = 0; i < _state.ncomingwait; i++)
 		gq_clock_since(&_state.comingwait[i].since, now);
-	for (i = 0; i < _state.nlanding; i++)
+	for (i = 0; i < _state.nlanding; i++) {
 		gq_clock_since(&_state.landing[i].since, now);
+		if (_state.landing[i].requeued)
+			gq_clock_since(&_state.landing[i].requeued, now);
+	}
 }
 
 /* preemptor's reclaim in flight, or NULL */
@@ -366,9 +369,14 @@ static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 	return false;
 }
 
-/* Is landing e's wait not over? */
+/* Is landing e's wait not over?  Before its job is seen requeued: its
+ * grace, the time to kill it and the requeue delay from the move; then
+ * the requeue delay from then. */
 static bool _landing_on(gq_inflight_t *e, int64_t now)
 {
+	if (e->requeued)
+		return gq_clock_since(&e->requeued, now) <
+		       GQ_RECLAIM_WAIT + e->delay;
 	return gq_clock_since(&e->since, now) < GQ_RECLAIM_WAIT + e->grace;
 }
 
@@ -443,7 +451,9 @@ int gq_state_landing(uint32_t job, int *node)
 			continue;
 		if (node)
 			*node = _state.landing[i].nodes[0];
-		return GQ_RECLAIM_WAIT + _state.landing[i].grace;
+		return GQ_RECLAIM_WAIT + (_state.landing[i].requeued ?
+						  _state.landing[i].delay :
+						  _state.landing[i].grace);
 	}
 	return 0;
 }
@@ -506,6 +516,9 @@ static void _forget_landed(gq_pools_t *p, int64_t now)
 	while (i < _state.nlanding) {
 		const gq_job_t *j = gq_pools_job(p, e[i].preemptor, NULL);
 
+		if (j && !e[i].requeued && (j->in.state == GQ_JOB_PENDING ||
+					    j->in.begins_later))
+			e[i].requeued = now;	/* its requeue delay begins */
 		if (!j || !_landing_on(&e[i], now) ||
 		    (j->in.state == GQ_JOB_RUNNING &&
 		     j->in.start_time >= e[i].since))
@@ -553,7 +566,9 @@ void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 			 &_state.landing_cap, job, now)))
 		return;	/* no memory: not kept */
 	e->since = now;
-	e->grace = (grace > 0 ? grace : 0) + (delay > 0 ? delay : 0);
+	e->delay = delay > 0 ? delay : 0;
+	e->grace = (grace > 0 ? grace : 0) + e->delay;
+	e->requeued = 0;
 	e->nnodes = 1;
 	e->nodes[0] = node;
 	_state.epoch++;	/* a pass that read before kept nothing for it */
@@ -650,10 +665,20 @@ static gq_inflight_t *_saved_entry(uint32_t id, bool make, int64_t now)
 }
 
 /* Waiter id's node is saved (or kept) in view v in this pass: noted,
- * and a move considered (its clock from the first pass that saved it). */
+ * and a move considered (its clock from the first pass that saved it).
+ * The pool's other waiters lose theirs: their count starts again. */
 static void _saved_now(gq_view_t *v, uint32_t id, int64_t now)
 {
-	gq_inflight_t *w = _saved_entry(id, true, now);
+	gq_inflight_t *w;
+	int i = 0;
+
+	while (i < _state.nsaved)
+		if (_state.saved[i].preemptor != id &&
+		    gq_view_job(v, _state.saved[i].preemptor))
+			_state.saved[i] = _state.saved[--_state.nsaved];
+		else
+			i++;
+	w = _saved_entry(id, true, now);
 
 	if (!w)
 		return;	/* no memory: no move */

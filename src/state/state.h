@@ -57,6 +57,10 @@ typedef struct {
 	int nnodes;
 	int nodes[GQ_RECLAIM_NODES];
 	bool nodes_open;	/* no node noted yet, and may be */
+	/* a landing (gq_state_note_landing): when its job was first seen
+	 * requeued (0: not yet), and Slurm's requeue delay */
+	int64_t requeued;
+	int delay;
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -264,10 +268,12 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
  * Moved job `job` restarts on node `node` of its pool's view (move.h).
  * Its landing is kept as a reclaim in flight is: work outside quotas
  * that could start on that node waits, and the node's idle GPUs are
- * promised to it (gq_waits_still_for), for GQ_RECLAIM_WAIT + `grace`
- * (its grace time) + `delay` (Slurm's requeue delay) seconds from `now`,
- * or until it starts again or leaves the queue.  A slurmctld restart
- * forgets it.  Caller holds the lock.  O(landings).
+ * promised to it (gq_waits_still_for).  Until a pass sees the job
+ * requeued, for at most GQ_RECLAIM_WAIT + `grace` (its grace time and
+ * the time to kill it) + `delay` (Slurm's requeue delay) seconds from
+ * `now`; from then, for GQ_RECLAIM_WAIT + `delay`.  It ends sooner when
+ * the job starts again or leaves the queue.  A slurmctld restart forgets
+ * it.  Caller holds the lock.  O(landings).
  */
 void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 			   int delay);

@@ -285,27 +285,109 @@ END_TEST
  * = 2; b1 then takes b + m to 5 > 4.  c1 lands on n1 too (4 - 2 kept),
  * m = 4 = g: a1 fits with no borrowed victim.  b1 and f1 stay.
  */
-START_TEST(move_more_rather_than_past_the_bound)
+/* n0 and n1 of 8 GPUs, 0 and 4 idle, jobs j placed; a1 (job 10, team-a)
+ * asks 4 GPUs on n0 alone (node group 1). */
+static gq_view_t *n0_alone(const int quota[5], const job_at_t *j,
+			   unsigned n)
 {
-	gq_view_t *v;
+	gq_view_t *v = view_with(quota);
 	gq_job_in_t a1 = shaped(pending(10, 4, 500), 4, 1);
 
-	v = view_with((const int[]){ 4, 0, 4, 4, 1 });
 	two_nodes_at(v, 16, NOW, 0, 4);
 	ck_assert_int_eq(gq_view_set_groups(v, 1), 0);
 	ck_assert_int_eq(gq_view_node_group(v, 0, 1), 0);
+	place(v, j, n);
+	a1.node_group = 1;
+	add(v, "team-a", a1);
+	return v;
+}
+
+START_TEST(move_more_rather_than_past_the_bound)
+{
 	job_at_t j[] = { { 3, 3, 0, 100, 0, "team-b" },
 			 { 1, 2, 0, 900, 0, "team-c" },
 			 { 2, 2, 0, 950, 0, "team-c" },
 			 { 5, 1, 0, 100, 0, "team-f" },
 			 { 6, 4, 1, 100, 0, "team-d" } };
-	place(v, j, sizeof(j) / sizeof(j[0]));
-	a1.node_group = 1;
-	add(v, "team-a", a1);
+	gq_view_t *v = n0_alone((const int[]){ 4, 0, 4, 4, 1 }, j,
+				sizeof(j) / sizeof(j[0]));
+
 	moves_two(v, 2, 1, 4);
 	for (uint32_t id = 1; id <= 6; id++)
 		ck_assert_msg(gq_view_preemptable(v, id, 10) == (id <= 2),
 			      "job %u", id);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * The borrowed victims that fit with the moved jobs, not the first ones
+ * in reclaim order.  Now 1000, n0 and n1 of 8 GPUs.  n0: team-b's b1
+ * (job 3, 1 GPU, started 990: loses least, reclaimed first) and b2 (job
+ * 4, 2 GPUs, started 900), team-c's c2 (job 2, 2 GPUs, started 950) and
+ * c1 (job 1, 1 GPU, started 800), team-f's f1 (job 5, 2 GPUs, started
+ * 100: too old to move); none idle.  n1: team-d's d1 (job 6, 4 GPUs), 4
+ * idle.  a1 (q 4) needs 4 on n0 alone: idle 0 + b1 + b2 = 3, no room.
+ * c2 loses 100 GPU-seconds, c1 200: c2 first, to n1; m = 2.  Then b in
+ * [4 - 0 - 2, 4 - 2] = [2, 2]: b1 (1) leaves only 1 or 3 with b2, so it
+ * is passed over; b2 (2) fits.  One move: c2 with b2; b1, c1, f1 stay.
+ */
+START_TEST(move_takes_the_borrowed_victims_that_fit)
+{
+	job_at_t j[] = { { 3, 1, 0, 990, 0, "team-b" },
+			 { 4, 2, 0, 900, 0, "team-b" },
+			 { 2, 2, 0, 950, 0, "team-c" },
+			 { 1, 1, 0, 800, 0, "team-c" },
+			 { 5, 2, 0, 100, 0, "team-f" },
+			 { 6, 4, 1, 100, 0, "team-d" } };
+	gq_view_t *v = n0_alone((const int[]){ 4, 0, 3, 4, 2 }, j,
+				sizeof(j) / sizeof(j[0]));
+	gq_move_rules_t r = rules(600, 2, 0);
+	const gq_move_t *m;
+
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	lately = 0;
+	ck_assert(gq_view_move(v, &r));
+	m = gq_view_move_of(v);
+	ck_assert_int_eq(m->n, 1);
+	ck_assert_uint_eq(m->moved[0], 2);
+	ck_assert_int_eq(m->to[0], 1);
+	ck_assert_uint_eq(m->borrowed, 2);
+	ck_assert_uint_eq(m->gpus, 2);
+	for (uint32_t id = 1; id <= 6; id++)
+		ck_assert_msg(gq_view_preemptable(v, id, 10) ==
+				      (id == 2 || id == 4),
+			      "job %u", id);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * A landing still kept is no room for another move: the move case with
+ * team-f's job 12 (2 GPUs), moved earlier, waiting out its requeue delay
+ * to restart on n1.  n1's room for c2 is b3 + b4 = 2, all kept for job
+ * 12: c2 and c1 have no landing, so nothing moves.
+ */
+START_TEST(move_leaves_a_landing_kept)
+{
+	gq_view_t *v = view_with((const int[]){ 4, 0, 2, 2, 4 });
+	gq_reclaim_at_t kept = { .preemptor = 12, .landing = true,
+				 .nnodes = 1, .node = { 1 } };
+	gq_move_rules_t r = rules(600, 2, 0);
+	gq_job_in_t x = pending(12, 2, 700);
+
+	move_fill(v, "team-d", "team-b", 0, NOW);
+	x.state = GQ_JOB_WAITING;
+	x.begins_later = true;
+	add(v, "team-f", x);
+	ck_assert_int_eq(gq_view_expect_reclaims(v, &kept, 1), 0);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
+	lately = 0;
+	ck_assert(!gq_view_move(v, &r));
 	gq_view_free(v);
 }
 END_TEST
@@ -407,11 +489,14 @@ END_TEST
 /*
  * After the move (c2, c1 to n1, a1 running on n0 since 1003), a pass of
  * the state at `now`: c1 (job 1) and c2 (job 2) pending again, waiting
- * out the requeue delay, or running on n1 from `c2_start` (0: not yet);
- * n1 runs d1, d2 and b3, one GPU idle (b4 ended) unless c2 runs.
- * team-b pends b5 (job 20, 1 GPU, any node) and b6 (job 21, 1 GPU, n0
- * alone: node group 1).  Returns b5's hold.
+ * out the requeue delay until `begins` (then eligible), or c2 running on
+ * n1 from `c2_start` (0: not yet); c1 still on n0 (ending after its
+ * grace time) while c1_ends > now.  n1 runs d1, d2 and b3, one GPU idle
+ * (b4 ended) unless c2 runs.  team-b pends b5 (job 20, 1 GPU, any node)
+ * and b6 (job 21, 1 GPU, n0 alone: node group 1).  Returns b5's hold.
  */
+static int64_t begins = NOW + 2 + 11, c1_ends;
+
 static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 {
 	gq_view_t *v = gq_state_next()->view[0];
@@ -432,9 +517,15 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 			ck_assert_int_eq(gq_view_place(v, 2, 1, 1), 0);
 			continue;
 		}
+		if (id == 1 && c1_ends > now) {
+			c = running(1, 1, 900);
+			add(v, "team-c", c);
+			ck_assert_int_eq(gq_view_place(v, 1, 0, 1), 0);
+			continue;
+		}
 		c = pending(id, 1, 800 + id);
-		c.state = GQ_JOB_WAITING;
-		c.begins_later = now < NOW + 2 + 11;
+		c.begins_later = now < begins;
+		c.state = c.begins_later ? GQ_JOB_WAITING : GQ_JOB_PENDING;
 		add(v, "team-c", c);
 	}
 	pend(v, 20, "team-b", 1, 900);
@@ -453,10 +544,14 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
  * A moved job's landing is kept (docs/MODEL.md "Moves"): the move of
  * move_through_the_state_and_the_ledger noted at 1002 as preempt/gpuquota
  * does, c1 and c2 to n1, no grace time, Slurm's requeue delay 11 s: kept
- * until 1002 + 30 + 11 = 1043.  At 1004 b5 (team-b, outside quota), which
+ * until 1002 + 30 + 11 = 1043 unless seen requeued.  At 1004 both are:
+ * kept until 1004 + 30 + 11 = 1045.  b5 (team-b, outside quota), which
  * could take n1's idle GPU, waits for c1 or c2; b6, of n0 alone, does
  * not.  The pass thread looks for both to start.  At 1006 c2 runs again
- * on n1: b5 waits for c1 alone.  At 1043 the wait is over: nobody waits.
+ * on n1: b5 waits for c1 alone.  At 1045 the wait is over: nobody waits.
+ * Then c1 slow to end: noted at 1002, still on n0 at 1040 (kept, the
+ * first bound 1043 not reached), seen requeued at 1042 (begin time
+ * 1053): kept until 1042 + 41 = 1083, past the first bound.
  */
 START_TEST(moved_job_keeps_its_landing)
 {
@@ -479,9 +574,24 @@ START_TEST(moved_job_keeps_its_landing)
 			  1);
 	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 6), 1);
 	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_int_eq(landing_pass(NOW + 44, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(landing_pass(NOW + 45, NOW + 5, &b6), GQ_HOLD_NONE);
+	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 45), 0);
+	state_done(f);
+
+	f = move_state(600);
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	c1_ends = NOW + 41;
+	begins = NOW + 53;
+	ck_assert_int_eq(landing_pass(NOW + 40, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 40), 0);
 	ck_assert_int_eq(landing_pass(NOW + 42, NOW + 5, &b6), GQ_HOLD_RECLAIM);
-	ck_assert_int_eq(landing_pass(NOW + 43, NOW + 5, &b6), GQ_HOLD_NONE);
-	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 43), 0);
+	ck_assert_int_eq(landing_pass(NOW + 82, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(landing_pass(NOW + 83, NOW + 5, &b6), GQ_HOLD_NONE);
+	c1_ends = 0;
+	begins = NOW + 2 + 11;
 	state_done(f);
 }
 END_TEST
@@ -513,6 +623,8 @@ Suite *move_suite(void)
 	tcase_add_test(tc, move_only_when_the_rules_allow);
 	tcase_add_test(tc, move_requeues_no_more_than_it_needs);
 	tcase_add_test(tc, move_more_rather_than_past_the_bound);
+	tcase_add_test(tc, move_takes_the_borrowed_victims_that_fit);
+	tcase_add_test(tc, move_leaves_a_landing_kept);
 	tcase_add_test(tc, move_through_the_state_and_the_ledger);
 	tcase_add_test(tc, moved_job_keeps_its_landing);
 	tcase_add_test(tc, move_waits_from_the_first_save);

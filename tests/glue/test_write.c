@@ -25,18 +25,29 @@
  * next pass knows the hold for its own; it releases the job once it fits.
  * team-a (q 1, L 1) runs 1 of 4 GPUs; its job 9 waits.
  */
-START_TEST(limit_hold_written_and_released)
+/* The state locked with configuration `json` (its file into *f), no job
+ * record, the next pass's view begun at 100 with `total` GPUs. */
+static gq_view_t *_begun(const char *json, char **f, uint32_t total)
 {
-	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1}]}");
 	char err[GQ_ERR_MAX];
-	job_record_t *j;
 	gq_view_t *v;
 
+	*f = write_temp(json);
 	glue_jobs_reset();
 	gq_state_lock();
-	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_load(*f, err, sizeof(err)), 0);
 	v = gq_state_next()->view[0];
-	gq_view_begin(v, 4, 100);
+	gq_view_begin(v, total, 100);
+	return v;
+}
+
+START_TEST(limit_hold_written_and_released)
+{
+	char *f;
+	job_record_t *j;
+	gq_view_t *v = _begun("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1}]}",
+			      &f, 4);
+
 	run(v, 1, "team-a", 1, 1);
 	pend(v, 9, "team-a", 1, 9);
 	ck_assert_int_eq(gq_view_compute(v), 0);
@@ -439,18 +450,13 @@ END_TEST
  */
 START_TEST(landing_hold_text)
 {
-	char *f = write_temp("{\"projects\": [{\"name\": \"team-b\", \"gpu_quota\": 0},"
-			     " {\"name\": \"team-c\", \"gpu_quota\": 2}]}");
+	char *f;
 	gq_job_in_t m = pending(7, 1, 50);
-	char err[GQ_ERR_MAX];
 	job_record_t *j;
-	gq_view_t *v;
+	gq_view_t *v = _begun("{\"projects\": [{\"name\": \"team-b\", \"gpu_quota\": 0},"
+			      " {\"name\": \"team-c\", \"gpu_quota\": 2}]}",
+			      &f, 8);
 
-	glue_jobs_reset();
-	gq_state_lock();
-	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
-	v = gq_state_next()->view[0];
-	gq_view_begin(v, 8, 100);
 	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
 	gq_view_node_free(v, 0, 4);
 	gq_view_node_free(v, 1, 4);

@@ -221,7 +221,9 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 	case GQ_HOLD_RECLAIM:
 		er = gq_view_job(view, job->waits_for);
 		pr = er ? gq_view_project(view, er->project) : NULL;
-		if ((wait = gq_state_landing(job->waits_for, NULL)))
+		/* a moved job that reclaims itself: its reclaim's text */
+		if ((wait = gq_state_landing(job->waits_for, NULL)) &&
+		    !gq_state_reclaiming(job->waits_for))
 			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, moved to make room, while it restarts; work outside quotas waits until it starts (at most %d s)",
 					      job->waits_for,
 					      pr ? pr->name : "?", wait);

@@ -442,6 +442,11 @@ int gq_state_reclaim_wait(uint32_t preemptor)
 	return GQ_RECLAIM_WAIT;
 }
 
+bool gq_state_reclaiming(uint32_t preemptor)
+{
+	return _inflight_of(preemptor) != NULL;
+}
+
 int gq_state_landing(uint32_t job, int *node)
 {
 	int i;
@@ -506,8 +511,9 @@ static void _forget_gone(gq_pools_t *p, gq_inflight_t *e, int *n)
 	}
 }
 
-/* Forget the landings whose job started again, left the queue, or whose
- * wait is over. */
+/* Forget the landings whose job started again (a start other than its
+ * own before the move: a clock step does not read as one), left the
+ * queue, or whose wait is over. */
 static void _forget_landed(gq_pools_t *p, int64_t now)
 {
 	gq_inflight_t *e = _state.landing;
@@ -521,7 +527,8 @@ static void _forget_landed(gq_pools_t *p, int64_t now)
 			e[i].requeued = now;	/* its requeue delay begins */
 		if (!j || !_landing_on(&e[i], now) ||
 		    (j->in.state == GQ_JOB_RUNNING &&
-		     j->in.start_time >= e[i].since))
+		     (e[i].start ? j->in.start_time != e[i].start :
+				   j->in.start_time >= e[i].since)))
 			e[i] = e[--_state.nlanding];
 		else
 			i++;
@@ -559,12 +566,14 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 			   int delay)
 {
+	const gq_job_t *j = gq_pools_job(_state.view, job, NULL);
 	gq_inflight_t *e;
 
 	_clock(now);
 	if (!(e = _entry(&_state.landing, &_state.nlanding,
 			 &_state.landing_cap, job, now)))
 		return;	/* no memory: not kept */
+	e->start = j ? j->in.start_time : 0;
 	e->since = now;
 	e->delay = delay > 0 ? delay : 0;
 	e->grace = (grace > 0 ? grace : 0) + e->delay;

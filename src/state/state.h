@@ -61,6 +61,8 @@ typedef struct {
 	 * requeued (0: not yet), and Slurm's requeue delay */
 	int64_t requeued;
 	int delay;
+	int64_t start;		/* a landing: its job's start before the move
+				 * (0: not known) */
 } gq_inflight_t;
 
 /* A change to the published view made between a pass's read and its
@@ -344,6 +346,10 @@ int gq_state_reclaim_wait(uint32_t preemptor);
  * its landing (seconds, gq_state_note_landing), its node into *node
  * (NULL: not asked); 0: not a landing.  Caller holds the lock. */
 int gq_state_landing(uint32_t job, int *node);
+
+/* Is `preemptor` a reclaim in flight's (gq_state_note_reclaim)?  Caller
+ * holds the lock.  O(reclaims in flight). */
+bool gq_state_reclaiming(uint32_t preemptor);
 
 /*
  * Does `preemptor` wait for GPUs coming free (coming_free.h) instead of

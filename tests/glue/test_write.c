@@ -25,18 +25,29 @@
  * next pass knows the hold for its own; it releases the job once it fits.
  * team-a (q 1, L 1) runs 1 of 4 GPUs; its job 9 waits.
  */
-START_TEST(limit_hold_written_and_released)
+/* The state locked with configuration `json` (its file into *f), no job
+ * record, the next pass's view begun at 100 with `total` GPUs. */
+static gq_view_t *_begun(const char *json, char **f, uint32_t total)
 {
-	char *f = write_temp("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1}]}");
 	char err[GQ_ERR_MAX];
-	job_record_t *j;
 	gq_view_t *v;
 
+	*f = write_temp(json);
 	glue_jobs_reset();
 	gq_state_lock();
-	ck_assert_int_eq(gq_state_load(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(gq_state_load(*f, err, sizeof(err)), 0);
 	v = gq_state_next()->view[0];
-	gq_view_begin(v, 4, 100);
+	gq_view_begin(v, total, 100);
+	return v;
+}
+
+START_TEST(limit_hold_written_and_released)
+{
+	char *f;
+	job_record_t *j;
+	gq_view_t *v = _begun("{\"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 1, \"gpu_limit\": 1}]}",
+			      &f, 4);
+
 	run(v, 1, "team-a", 1, 1);
 	pend(v, 9, "team-a", 1, 9);
 	ck_assert_int_eq(gq_view_compute(v), 0);
@@ -430,6 +441,52 @@ START_TEST(saved_node_text_names_node_and_why)
 }
 END_TEST
 
+/*
+ * The squeue text of a job held for a moved job's landing (docs/MODEL.md
+ * "Moves"): nodes n0, n1 of 4 GPUs, now 100.  team-c's job 7, moved, waits
+ * out its requeue delay to restart on n1 (noted at 100, no grace, delay
+ * 11: at most 41 s); team-b's job 20 (quota 0) pends.  Once job 7
+ * reclaims for itself, the text is its reclaim's.
+ */
+START_TEST(landing_hold_text)
+{
+	char *f;
+	gq_job_in_t m = pending(7, 1, 50);
+	job_record_t *j;
+	gq_view_t *v = _begun("{\"projects\": [{\"name\": \"team-b\", \"gpu_quota\": 0},"
+			      " {\"name\": \"team-c\", \"gpu_quota\": 2}]}",
+			      &f, 8);
+
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, 4);
+	gq_view_node_free(v, 1, 4);
+	m.state = GQ_JOB_WAITING;
+	m.begins_later = true;
+	add(v, "team-c", m);
+	pend(v, 20, "team-b", 1, 60);
+	gq_state_note_landing(7, 1, 100, 0, 11);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	j = glue_pending(20, "team-b", "gpu", 1);
+	gq_write_pass(gq_state()->view, NULL, 100);
+	ck_assert_int_eq(j->state_reason, WAIT_HELD);
+	ck_assert_str_eq(j->state_desc,
+			 "gpuquota: GPUs are kept for job 7 of team-c, moved to make room, while it restarts; work outside quotas waits until it starts (at most 41 s)");
+	ck_assert(gq_state_note_reclaim(7, 100, 0));
+	gq_hold_log_begin();	/* the texts made again */
+	j->priority = 77;	/* Slurm's main cycle */
+	ck_assert_int_eq(gq_hold_again(gq_state()->view, GQ_HOLD_RECLAIM,
+				       "reclaim"), 1);
+	ck_assert_str_eq(j->state_desc,
+			 "gpuquota: GPUs are being reclaimed for job 7 of team-c; work outside quotas waits until it starts (at most 30 s)");
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
 /* The one-pool case in observe mode (docs/MODEL.md "Observe mode"). */
 static const char *one_pool_observe =
 	"{\"settings\": {\"mode\": \"observe\"},"
@@ -654,6 +711,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, held_job_outside_pools_released_after_restart);
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
 	tcase_add_test(tc, saved_node_text_names_node_and_why);
+	tcase_add_test(tc, landing_hold_text);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mode");
 	tcase_add_test(tc, observe_writes_nothing_enforce_holds);

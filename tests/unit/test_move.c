@@ -551,7 +551,8 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
  * on n1: b5 waits for c1 alone.  At 1045 the wait is over: nobody waits.
  * Then c1 slow to end: noted at 1002, still on n0 at 1040 (kept, the
  * first bound 1043 not reached), seen requeued at 1042 (begin time
- * 1053): kept until 1042 + 41 = 1083, past the first bound.
+ * 1053): kept until 1042 + 41 = 1083, past the first bound.  Last, a
+ * clock stepped back while c1 ends does not end its keep.
  */
 START_TEST(moved_job_keeps_its_landing)
 {
@@ -592,6 +593,18 @@ START_TEST(moved_job_keeps_its_landing)
 	ck_assert_int_eq(landing_pass(NOW + 83, NOW + 5, &b6), GQ_HOLD_NONE);
 	c1_ends = 0;
 	begins = NOW + 2 + 11;
+	state_done(f);
+
+	/* the clock steps back 202 s while c1 ends: its start (900) is its
+	 * own, not a restart; still kept */
+	f = move_state(600);
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	c1_ends = NOW + 41;
+	ck_assert_int_eq(landing_pass(NOW - 200, NOW + 5, &b6),
+			 GQ_HOLD_RECLAIM);
+	c1_ends = 0;
 	state_done(f);
 }
 END_TEST

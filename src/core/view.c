@@ -368,8 +368,11 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 	if (job->in.state == GQ_JOB_RUNNING) {
 		_add_alloc(v, job, 1);
 		job->band = GQ_BAND_NONE;
-	} else if ((job->demand = gq_queue_late(&v->pass.reg, job))) {
-		v->pass.reg.proj[project].pending += _pending_gpus(&job->in);
+	} else {
+		if ((job->demand = gq_queue_late(&v->pass.reg, job)))
+			v->pass.reg.proj[project].pending +=
+				_pending_gpus(&job->in);
+		/* eligible, or on its own before the next pass */
 		gq_waits_hold(&v->waits, &v->pass.nodes, job);
 	}
 	gq_saved_node_mark_late(&v->saved, &v->pass, job);

@@ -40,8 +40,19 @@ static bool _ends_first(const gq_waits_t *w, const gq_job_t *job)
 }
 
 /*
- * Whom a pending job waits for while GPUs are reclaimed, or kept, for
- * another (0: nobody): only where it could start on a node they come
+ * May the job start before the next pass: pending, or eligible on its
+ * own (its begin time passes: a requeued victim, whose requeue delay
+ * ends with a moved job's; a dependency met).  Such a job is held in
+ * advance, as for a limit (docs/MODEL.md "Holds").
+ */
+static bool _may_start(const gq_job_t *job)
+{
+	return job->in.state == GQ_JOB_PENDING || job->in.begins_later;
+}
+
+/*
+ * Whom a job that may start waits for while GPUs are reclaimed, or kept,
+ * for another (0: nobody): only where it could start on a node they come
  * free on (a room wait's node; a reclaim's victims' nodes, unless not
  * known).  A room wait's hold gives way to the current wait (a reclaim in
  * flight, or another job GPUs are kept for); a reclaim's hold stays.
@@ -53,7 +64,7 @@ static uint32_t _waits_for_reclaim(const gq_waits_t *w,
 {
 	int i;
 
-	if (!w->waits_for || job->in.state != GQ_JOB_PENDING ||
+	if (!w->waits_for || !_may_start(job) ||
 	    !job->in.gpus || (job->hold && job->hold != GQ_HOLD_ROOM) ||
 	    job->band == GQ_BAND_IN_QUOTA || job->in.id == w->waits_for)
 		return 0;

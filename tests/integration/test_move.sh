@@ -9,7 +9,8 @@
 # node, on its idle GPU and b3's.  team-a's job takes b1, b2, c1, c2 and
 # runs; c1 and c2 restart (Slurm's requeue delay: cred_expire 10 s + 1).
 # Meanwhile their landing is kept: team-b's b5, submitted then, does not
-# take the idle GPU.  One of them starts on it, the other reclaims b3.
+# take the idle GPU, nor do b1 and b2, requeued with them.  c1 or c2
+# starts on it, the other reclaims b3.
 # Everything that should run runs within a minute of team-a's submit.
 . "$(dirname "$0")/lib.sh"
 
@@ -49,6 +50,17 @@ b5=$(submit b5 team-b 1)
 	|| fail "team-a's job runs on $(sl squeue -h -j "$a" -o %N), want $node"
 wait_logged 15 "hold JobId=$b5: gpuquota: GPUs are kept for job" \
 	"b5 waits for a moved job's landing"
+# b1 and b2, requeued for team-a, wait out the same delay as c1 and c2:
+# held before it ends (slurmctld's clock: the hold's log line before the
+# job's EligibleTime), as Slurm may start them at once
+held_at() { grep -F "hold JobId=$1: gpuquota: GPUs are" "$DIR/log/slurmctld.log" | head -1 | cut -c2-20; }
+for b in "$b1" "$b2"; do
+	wait_logged 15 "hold JobId=$b: gpuquota: GPUs are" \
+		"team-b's $b is held for the landing"
+	eligible=$(sl scontrol show job "$b" | grep -oE 'EligibleTime=[^ ]+' | cut -d= -f2)
+	[[ $(held_at "$b") < $eligible ]] \
+		|| fail "team-b's $b was held at $(held_at "$b"), not before its requeue delay ended ($eligible)"
+done
 for j in "$c1" "$c2"; do
 	(($(restarts "$j") >= 1)) || fail "team-c's job $j was not moved"
 	# where it went and why, on the job itself
@@ -71,6 +83,10 @@ for b in "$b1" "$b2" "$b3" "$b5"; do
 	expect_state "$b" PENDING
 done
 [[ $(restarts "$b5") == 0 ]] || fail "b5 ran on the moved jobs' GPUs"
+for b in "$b1" "$b2"; do
+	[[ $(restarts "$b") == 1 ]] \
+		|| fail "team-b's $b ran again on the landing ($(restarts "$b") restarts)"
+done
 # the ledger says move for both (written after the next pass)
 moves() { sl "$GPUQUOTA" ledger --json | jq '[.records[] | select(.reason == "move")] | length'; }
 _wait_eq 20 2 moves || fail "the ledger has $(moves) moves, want 2: $(sl "$GPUQUOTA" ledger --json)"

@@ -496,6 +496,7 @@ END_TEST
  * and b6 (job 21, 1 GPU, n0 alone: node group 1).  Returns b5's hold.
  */
 static int64_t begins = NOW + 2 + 11, c1_ends;
+static int b1_hold = -1;	/* b1 back, waiting out its delay: its hold */
 
 static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 {
@@ -532,11 +533,19 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 	c = pending(21, 1, 901);
 	c.node_group = 1;
 	add(v, "team-b", c);
+	if (b1_hold >= 0) {
+		c = pending(3, 1, 700);
+		c.state = GQ_JOB_WAITING;
+		c.begins_later = true;
+		add(v, "team-b", c);
+	}
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	gq_state_wait_for_reclaims(gq_state_next(), now);
 	gq_state_publish();
 	v = gq_state_view()->view[0];
 	*b6_hold = gq_view_job(v, 21)->hold;
+	if (b1_hold >= 0)
+		b1_hold = gq_view_job(v, 3)->hold;
 	return gq_view_job(v, 20)->hold;
 }
 
@@ -610,6 +619,33 @@ START_TEST(moved_job_keeps_its_landing)
 END_TEST
 
 /*
+ * The move's borrowed victims wait out the same requeue delay as the
+ * moved jobs, and Slurm may start one the moment its begin time passes,
+ * before a pass sees it eligible: b1 (job 3, team-b, requeued at 1002,
+ * begin time 1013) is held for the landing in advance at 1004, as b5 is.
+ * It could take n1's idle GPU before c1 or c2 (CI saw b1 start there,
+ * then requeued again by c1).
+ */
+START_TEST(moved_jobs_victims_held_in_advance)
+{
+	char *f = move_state(600);
+	int b6;
+
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	b1_hold = 0;
+	ck_assert_int_eq(landing_pass(NOW + 4, 0, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(b1_hold, GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 3)->waits_for,
+			  2);
+	b1_hold = -1;
+	state_done(f);
+}
+END_TEST
+
+/*
  * W's wait counts from the first pass that saved its node (move_age 600,
  * grace_time 0).  At 1000 and 1002 both nodes drain: a1 is a room waiter
  * on no node.  At 1004 they take work again: n0 saved, no move (saved in
@@ -640,6 +676,7 @@ Suite *move_suite(void)
 	tcase_add_test(tc, move_leaves_a_landing_kept);
 	tcase_add_test(tc, move_through_the_state_and_the_ledger);
 	tcase_add_test(tc, moved_job_keeps_its_landing);
+	tcase_add_test(tc, moved_jobs_victims_held_in_advance);
 	tcase_add_test(tc, move_waits_from_the_first_save);
 	suite_add_tcase(s, tc);
 	return s;

@@ -297,7 +297,8 @@ static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
 			known |= r[i].preemptor == j->waits_for &&
 				 gq_waits_still_for(&r[i],
 					gq_view_job(v, j->waits_for));
-		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
+		ck_assert_msg((j->in.state == GQ_JOB_PENDING ||
+			       j->in.begins_later) &&
 			      j->band != GQ_BAND_IN_QUOTA && known &&
 			      j->waits_for != j->in.id,
 			      "seed %llu: job %u (state %d, band %d) held for %u",
@@ -708,7 +709,8 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 		if (!w->jobs[a].live || !j || j->hold != GQ_HOLD_ROOM)
 			continue;
 		/* held: outside quotas, and could start on the kept node */
-		ck_assert_msg(j->in.state == GQ_JOB_PENDING &&
+		ck_assert_msg((j->in.state == GQ_JOB_PENDING ||
+			       j->in.begins_later) &&
 			      j->band != GQ_BAND_IN_QUOTA &&
 			      j->waits_for == ids[0] &&
 			      gq_waits_could_land(&gq_view_pass(v)->nodes, j, kept),

@@ -230,6 +230,19 @@ START_TEST(room_wait_holds_who_could_land)
 	late.time_limit = 201;
 	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
 			 GQ_HOLD_ROOM);
+	/* a requeued job waiting out its begin time is held in advance:
+	 * Slurm may start it before the next pass; one waiting on nothing
+	 * of its own (a person's hold) is not */
+	late.id = 20;
+	late.time_limit = 0;
+	late.state = GQ_JOB_WAITING;
+	late.begins_later = true;
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_ROOM);
+	late.id = 21;
+	late.begins_later = false;
+	ck_assert_int_eq(gq_view_add_job(v, "team-c", &late)->hold,
+			 GQ_HOLD_NONE);
 
 	/* the cost: held jobs of one node that fit another node's idle
 	 * GPUs now (n0 1, n3 2): c5 alone, 1 GPU */

@@ -116,7 +116,7 @@ $(BUILD)/obj/shared/%.o: src/shared/%.c $(CORE_HDR) $(GLUE_HDR) $(SLURM)/VERSION
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PUBLIC_CFLAGS) -c $< -o $@
 
-PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o pass_thread.o state_files.o config_load.o read_slurm.o write_slurm.o array_throttle.o hold.o room_wait_text.o grace.o reclaim_note.o run_secs.o multifactor.o xalloc.o) \
+PRIO_OBJ := $(addprefix $(BUILD)/obj/plugins/,priority_gpuquota.o pass_thread.o state_files.o config_load.o read_slurm.o write_slurm.o array_throttle.o hold.o room_wait_text.o grace.o reclaim_note.o run_secs.o multifactor.o topology.o xalloc.o) \
 	$(BUILD)/obj/shared/job_facts.o $(BUILD)/obj/shared/pass_input.o $(BUILD)/obj/shared/wiring.o
 $(BUILD)/priority_gpuquota.so: $(PRIO_OBJ) $(LIB)
 	$(CC) $(EXTRA_CFLAGS) -shared -o $@ $(filter %.o,$^) -L$(BUILD) -lgpuquota -lm -Wl,-rpath,'$$ORIGIN'
@@ -204,7 +204,7 @@ SLURMFULL_DIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/slurm-wlm
 GLUE_PLUGIN_SRC := $(addprefix src/plugins/,array_throttle.c config_load.c \
 	grace.c hold.c multifactor.c pass_thread.c priority_gpuquota.c \
 	reclaim_note.c read_slurm.c room_wait_text.c run_secs.c state_files.c \
-	write_slurm.c xalloc.c)
+	topology.c write_slurm.c xalloc.c)
 GLUE_TEST_SRC := $(wildcard tests/glue/*.c)
 GLUE_OBJ := $(patsubst %.c,$(BUILD)/glue/%.o,$(GLUE_TEST_SRC) $(GLUE_PLUGIN_SRC))
 GLUE_FLAGS := -std=gnu11 $(WARN) -O1 -g $(SAN) -Isrc -Itests/unit

@@ -8,6 +8,7 @@
 #   cluster.sh up   --dir DIR [--nodes N] [--gpus G] [--gpu-types T1,T2,...]
 #                   [--cpus C] [--port-base P]
 #                   [--plugindir PATH]... [--conf-extra "Key=Val"]...
+#                   [--topology-conf FILE]  (copied to DIR/topology.conf)
 #                   [--gpuquota-json FILE] [--timeout SECS]
 #                   [--accounting [--accounts "a,b,c"]]
 #   cluster.sh down --dir DIR
@@ -413,7 +414,7 @@ add_associations() { # CLUSTER ACCOUNTS(comma list, may be empty)
 
 cmd_up() {
 	local nodes=2 gpus=2 cpus=4 port_base="" json="" timeout=30
-	local accounting=0 accounts="" gpu_types=""
+	local accounting=0 accounts="" gpu_types="" topology=""
 	local -a plugindirs=() extras=()
 	DIR=""
 	while (($#)); do
@@ -426,6 +427,7 @@ cmd_up() {
 		--port-base) port_base=${2:?}; shift 2 ;;
 		--plugindir) plugindirs+=("${2:?}"); shift 2 ;;
 		--conf-extra) extras+=("${2:?}"); shift 2 ;;
+		--topology-conf) topology=${2:?}; shift 2 ;;
 		--gpuquota-json) json=${2:?}; shift 2 ;;
 		--timeout) timeout=${2:?}; shift 2 ;;
 		--accounting) accounting=1; shift ;;
@@ -616,6 +618,7 @@ cmd_up() {
 		echo "CgroupPlugin=disabled" >"$DIR/cgroup.conf"
 	fi
 	[[ -z $json ]] || cp "$json" "$DIR/gpuquota.json"
+	[[ -z $topology ]] || cp "$topology" "$DIR/topology.conf"
 	printf 'export SLURM_CONF=%q\n' "$DIR/slurm.conf" >"$DIR/env"
 	export SLURM_CONF=$DIR/slurm.conf
 

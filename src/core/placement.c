@@ -1,9 +1,9 @@
 /*
  * placement.c - a pass' nodes and where its running jobs sit (see
  * placement.h): each node's idle GPUs, whether it takes work, its node
- * groups, and each running job's GPUs per node.  Room (room.c), patience
- * (patience.c), the waits (waits.c) and the pass (view.c) read them; this
- * file calls none of them.
+ * groups and domain (switch or block), and each running job's GPUs per
+ * node.  Room (room.c), patience (patience.c), the waits (waits.c) and
+ * the pass (view.c) read them; this file calls none of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@ void gq_nodes_free(gq_nodes_t *n)
 	free(n->node_closed);
 	free(n->node_room);
 	free(n->groups);
+	free(n->node_domain);
 	free(n->pl_node);
 	free(n->pl_gpus);
 	free(n->pl_job);
@@ -29,6 +30,7 @@ void gq_nodes_clear(gq_nodes_t *n)
 	n->nnodes = 0;
 	n->npl = 0;
 	n->ngroups = 0;
+	n->ndomains = 0;
 }
 
 /* Room for nnodes in the per-node arrays; -1 when out of memory. */
@@ -36,6 +38,7 @@ static int _grow_nodes(gq_nodes_t *n, int nnodes)
 {
 	uint32_t *nf, *nr;
 	uint8_t *nc;
+	int *nd;
 
 	if (nnodes <= n->node_cap)
 		return 0;
@@ -48,6 +51,9 @@ static int _grow_nodes(gq_nodes_t *n, int nnodes)
 	if (!(nc = realloc(n->node_closed, sizeof(*nc) * nnodes)))
 		return -1;
 	n->node_closed = nc;
+	if (!(nd = realloc(n->node_domain, sizeof(*nd) * nnodes)))
+		return -1;
+	n->node_domain = nd;
 	n->node_cap = nnodes;
 	return 0;
 }
@@ -59,8 +65,10 @@ int gq_nodes_set(gq_nodes_t *n, int nnodes)
 	if (nnodes > 0) {
 		memset(n->node_free, 0, sizeof(*n->node_free) * nnodes);
 		memset(n->node_closed, 0, sizeof(*n->node_closed) * nnodes);
+		memset(n->node_domain, 0xff, sizeof(*n->node_domain) * nnodes);
 	}
 	n->nnodes = nnodes;
+	n->ndomains = 0;
 	return 0;
 }
 
@@ -105,6 +113,16 @@ bool gq_nodes_allowed(const gq_nodes_t *n, uint32_t node_group, int node)
 	if (!node_group || n->ngroups <= 0 || node_group > (uint32_t)n->ngroups)
 		return true;	/* any node, or groups not given */
 	return n->groups[(size_t)(node_group - 1) * n->nnodes + node];
+}
+
+int gq_nodes_domain(gq_nodes_t *n, int node, int domain)
+{
+	if (node < 0 || node >= n->nnodes || domain < 0 || domain > 0xffff)
+		return -1;
+	n->node_domain[node] = domain;
+	if (domain >= n->ndomains)
+		n->ndomains = domain + 1;
+	return 0;
 }
 
 void gq_nodes_idle(gq_nodes_t *n, int node, uint32_t free_gpus)

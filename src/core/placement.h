@@ -1,9 +1,10 @@
 /*
  * placement.h - a pass' nodes and where its running jobs sit
  * (placement.c): each node's idle GPUs, whether it takes work, what it
- * offers a preemptor now, its node groups, and each running job's GPUs
- * per node.  The view's calls (view.h, "Placement", "Node groups") reach
- * them through these functions; room.c, patience.c and waits.c read them.
+ * offers a preemptor now, its node groups and domain, and each running
+ * job's GPUs per node.  The view's calls (view.h, "Placement", "Node
+ * groups") reach them through these functions; room.c, patience.c and
+ * waits.c read them.
  */
 #ifndef GPUQUOTA_PLACEMENT_H
 #define GPUQUOTA_PLACEMENT_H
@@ -27,6 +28,9 @@ typedef struct {
 	int npl, pl_cap;
 	uint8_t *groups;	/* ngroups x nnodes: node in group */
 	int ngroups, groups_cap;
+	int *node_domain;	/* per node: its switch or block, 0 ..
+				 * ndomains - 1; -1: none given */
+	int ndomains;		/* 0: no topology */
 } gq_nodes_t;
 
 void gq_nodes_free(gq_nodes_t *n);
@@ -46,6 +50,10 @@ int gq_nodes_group(gq_nodes_t *n, int node, int group);
 
 /* May a pending job with this node_group run on `node`? */
 bool gq_nodes_allowed(const gq_nodes_t *n, uint32_t node_group, int node);
+
+/* `node` is in domain `domain` (its switch or block: 0 .. 65535, dense
+ * numbers from 0).  0, or -1 (out of range). */
+int gq_nodes_domain(gq_nodes_t *n, int node, int domain);
 
 /*
  * Job job_id holds `gpus` GPUs on `node` (its entries consecutive).

@@ -85,8 +85,28 @@ static const gq_ent_t *_ents_of(const gq_ent_t *ents,
 	return ents + bynode->start[n];
 }
 
+/* A gang (a job of more than one node) where the nodes have domains:
+ * its room is sought in one domain first (docs/MODEL.md "Gangs"). */
+static bool _gang(const gq_pass_t *pass, const gq_job_t *preemptor)
+{
+	return preemptor->in.nodes > 1 && pass->nodes.ndomains > 0;
+}
+
+/* Node n has room for one more of preemptor's nodes: do enough now?  A
+ * gang's count is per domain (dom_ok), a node of none counts for none. */
+static bool _enough(const gq_pass_t *pass, const gq_job_t *preemptor,
+		    int n, int *ok, int *dom_ok)
+{
+	int d = pass->nodes.node_domain[n];
+
+	if (!_gang(pass, preemptor))
+		return ++*ok >= (int)preemptor->in.nodes;
+	return d >= 0 && ++dom_ok[d] >= (int)preemptor->in.nodes;
+}
+
 /*
- * Would the usual candidates give room on enough nodes?  `offered`: per
+ * Would the usual candidates give room on enough nodes (a gang's in one
+ * domain)?  `offered`: per
  * project, the usual sets any of its entries is in (offered[nproj]: of
  * any project); when no project offers preemptor's kind, the nodes' idle GPUs
  * alone answer (O(P + N), not O(P + N + E); O(N) when no entry is in any
@@ -95,10 +115,10 @@ static const gq_ent_t *_ents_of(const gq_ent_t *ents,
 static bool _usual_fits(gq_pass_t *pass, const gq_job_t *preemptor,
 			const gq_buckets_t *bynode, const int *nodes,
 			uint8_t *kind, const gq_ent_t *ents,
-			const uint8_t *offered)
+			const uint8_t *offered, int *dom_ok)
 {
 	int ok = 0, k, s, p;
-	bool any = false;
+	bool any = false, fits = false;
 
 	if (offered[pass->reg.nproj]) {
 		_kinds(pass, preemptor, kind);
@@ -106,7 +126,9 @@ static bool _usual_fits(gq_pass_t *pass, const gq_job_t *preemptor,
 			any = offered[p] & kind[p];
 	}
 
-	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
+	if (_gang(pass, preemptor))
+		memset(dom_ok, 0, sizeof(*dom_ok) * pass->nodes.ndomains);
+	for (k = 0; k < pass->nodes.nnodes && !fits; k++) {
 		int n = nodes[k];
 		const gq_ent_t *ent = _ents_of(ents, bynode, n);
 		uint64_t room = pass->nodes.node_room[n];
@@ -123,9 +145,9 @@ static bool _usual_fits(gq_pass_t *pass, const gq_job_t *preemptor,
 			if (ent[s].victim & kind[ent[s].project])
 				room += ent[s].gpus;
 		if (room >= preemptor->in.gpus_per_node)
-			ok++;
+			fits = _enough(pass, preemptor, n, &ok, dom_ok);
 	}
-	return ok >= (int)preemptor->in.nodes;
+	return fits;
 }
 
 /* placement entries by reclaim rank of their job */
@@ -503,6 +525,8 @@ typedef struct {
 	gq_charge_t *undo;	/* what taking each of them added */
 	char *taken;		/* per job: chosen for the preemptor at hand */
 	uint64_t *gpus;		/* each node's GPUs, when first needed */
+	int *doms, ndoms;	/* domains, in the order of nodes[] */
+	int *dom_ok;		/* per domain: nodes with room (scratch) */
 	gq_givers_t g;
 	gq_shapes_t sh;
 } gq_room_work_t;
@@ -577,24 +601,20 @@ static void _givers_for_preemptor(gq_pass_t *pass, gq_room_work_t *w,
 }
 
 /*
- * Choose victims node by node for one preemptor, drawing on the pass'
- * allowance (a victim another room set already took costs nothing more);
- * record them if enough nodes have room, else give everything back.
- * Returns how many were chosen (0: no room can be made), or -1 (memory).
- * O(P + N + E), the entries of projects that cannot give passed over
- * (gq_givers_t); O(P + N) when no project can give, and then the nodes
- * only until the first without room enough idle; O(N) of those when the
- * last call found no project could give either (nothing taken since:
- * the allowances are as they were).
+ * Take victims node by node for one preemptor on the nodes of domain d
+ * (-1: any node), into chosen[0..*nchosen).  True when enough nodes have
+ * room; else everything is given back.  O(N + E), the entries of
+ * projects that cannot give passed over (gq_givers_t); O(N) of nodes
+ * until the first without room enough idle when no project can give.
  */
-static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
+static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
+			const gq_job_t *preemptor, int d, int *nchosen)
 {
-	gq_job_t *jobs = gq_store_records(&pass->store);
-	int nchosen = 0, ok = 0, k, i, rc = 0;
+	int ok = 0, k;
 
-	_givers_for_preemptor(pass, w, preemptor);
+	*nchosen = 0;
 	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
-		int n = w->nodes[k], mark = nchosen;
+		int n = w->nodes[k], mark = *nchosen;
 
 		/* no project can give (nothing taken, so none will): no
 		 * later node has room, but for the saved node, last */
@@ -606,21 +626,48 @@ static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 			continue;
 		}
 		if (pass->nodes.node_closed[n] ||
+		    (d >= 0 && pass->nodes.node_domain[n] != d) ||
 		    !gq_nodes_allowed(&pass->nodes, preemptor->in.node_group, n))
 			continue;
-		if (_take_on_node(pass, w, preemptor, n, &nchosen) >=
+		if (_take_on_node(pass, w, preemptor, n, nchosen) >=
 		    preemptor->in.gpus_per_node) {
 			ok++;
 			continue;
 		}
 		/* this node cannot make it: undo its choices */
-		_give_back(pass, w, mark, nchosen);
-		nchosen = mark;
+		_give_back(pass, w, mark, *nchosen);
+		*nchosen = mark;
 	}
-	if (ok < (int)preemptor->in.nodes) {
-		_give_back(pass, w, 0, nchosen);
+	if (ok >= (int)preemptor->in.nodes)
+		return true;
+	_give_back(pass, w, 0, *nchosen);
+	*nchosen = 0;
+	return false;
+}
+
+/*
+ * Choose victims for one preemptor, drawing on the pass' allowance (a
+ * victim another room set already took costs nothing more); record them
+ * if enough nodes have room, else give everything back.  A gang tries
+ * each domain, in the order of their nodes' room, then any nodes.
+ * Returns how many were chosen, or -1 (memory); preemptor->room says
+ * whether room was found (a gang may find it in idle GPUs alone, over
+ * several domains, after none could give it).  O(N + E) (_take_nodes);
+ * a gang's O((D + 1) x (N + E)) for D domains.  O(N) when the last call
+ * found no project could give either (nothing taken since: the
+ * allowances are as they were).
+ */
+static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
+{
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int nchosen = 0, i, rc = 0;
+	bool found = false;
+
+	_givers_for_preemptor(pass, w, preemptor);
+	for (i = 0; _gang(pass, preemptor) && i < w->ndoms && !found; i++)
+		found = _take_nodes(pass, w, preemptor, w->doms[i], &nchosen);
+	if (!found && !_take_nodes(pass, w, preemptor, -1, &nchosen))
 		return 0;
-	}
 	for (i = 0; i < nchosen && !rc; i++)
 		rc = gq_hash_put(&w->room->pairs, gq_key_pair(preemptor->in.id,
 					       jobs[w->chosen[i]].in.id), 1);
@@ -655,9 +702,12 @@ static int _work_new(gq_room_work_t *w, gq_pass_t *pass, gq_room_t *room,
 	w->sh.shapes = malloc(sizeof(*w->sh.shapes) * (njobs + 1));
 	w->sh.cap = norder + 1;
 	w->sh.victims = malloc(sizeof(int) * w->sh.cap);
+	w->doms = malloc(sizeof(int) * (pass->nodes.ndomains + 1));
+	w->dom_ok = calloc(pass->nodes.ndomains + 1, sizeof(int));
 	return w->nodes && w->chosen && w->need && w->undo && w->taken &&
 	       w->kinds && w->ents && w->offered && w->g.chained &&
-	       w->g.skip && w->sh.shapes && w->sh.victims ? 0 : -1;
+	       w->g.skip && w->sh.shapes && w->sh.victims && w->doms &&
+	       w->dom_ok ? 0 : -1;
 }
 
 static void _work_free(gq_room_work_t *w)
@@ -676,6 +726,27 @@ static void _work_free(gq_room_work_t *w)
 	free(w->offered);
 	free(w->g.chained);
 	free(w->g.skip);
+	free(w->doms);
+	free(w->dom_ok);
+}
+
+/* The domains in the order of their first node in nodes[] (the most
+ * room first), dom_ok left zero.  O(N + D). */
+static void _domain_order(const gq_pass_t *pass, gq_room_work_t *w)
+{
+	int k, i;
+
+	w->ndoms = 0;
+	for (k = 0; k < pass->nodes.nnodes; k++) {
+		int d = pass->nodes.node_domain[w->nodes[k]];
+
+		if (d >= 0 && !w->dom_ok[d]) {
+			w->dom_ok[d] = 1;
+			w->doms[w->ndoms++] = d;
+		}
+	}
+	for (i = 0; i < w->ndoms; i++)
+		w->dom_ok[w->doms[i]] = 0;
 }
 
 /*
@@ -697,6 +768,7 @@ static int _lay_out(gq_pass_t *pass, gq_room_work_t *w)
 		w->nodes[i] = i;
 	}
 	qsort_r(w->nodes, pass->nodes.nnodes, sizeof(*w->nodes), _cmp_node_room, pass);
+	_domain_order(pass, w);
 	for (i = 0; i < bynode->start[pass->nodes.nnodes]; i++) {
 		int e = bynode->item[i], j = pass->nodes.pl_job[e];
 		gq_ent_t *ent = &w->ents[i];
@@ -740,7 +812,8 @@ static int _find_need(gq_pass_t *pass, gq_room_work_t *w)
 		if (s->usual_fits < 0)
 			s->usual_fits = _usual_fits(pass, &jobs[k], w->bynode,
 						    w->nodes, w->kinds,
-						    w->ents, w->offered);
+						    w->ents, w->offered,
+						    w->dom_ok);
 		if (!s->usual_fits)
 			w->need[w->nneed++] = k;
 	}
@@ -762,12 +835,13 @@ static int _room_for(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 	}
 	if (s->room == 1)
 		return _reuse(pass, w->room, preemptor, &w->sh, s);
+	/* room, maybe of idle GPUs alone: a gang that no domain takes */
 	if ((n = _choose(pass, w, preemptor)) < 0)
 		return -1;
-	s->room = n > 0;
-	if (!n && _roomless(pass, w->room, preemptor, s, &w->gpus))
+	s->room = preemptor->room;
+	if (!s->room && _roomless(pass, w->room, preemptor, s, &w->gpus))
 		return -1;
-	if (!n)
+	if (!s->room)
 		_no_room(preemptor);
 	return _keep_victims(&w->sh, s, w->chosen, n);
 }

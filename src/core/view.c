@@ -237,6 +237,11 @@ int gq_view_node_group(gq_view_t *v, int node, int group)
 	return gq_nodes_group(&v->pass.nodes, node, group);
 }
 
+int gq_view_node_domain(gq_view_t *v, int node, int domain)
+{
+	return gq_nodes_domain(&v->pass.nodes, node, domain);
+}
+
 bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node)
 {
 	return gq_nodes_allowed(&v->pass.nodes, node_group, node);

@@ -110,6 +110,15 @@ int gq_view_node_group(gq_view_t *v, int node, int group);
 bool gq_view_node_allowed(const gq_view_t *v, uint32_t node_group, int node);
 
 /*
+ * Domains, optional, after gq_view_set_nodes: `node` sits in domain
+ * `domain` (its leaf switch with topology/tree, its block with
+ * topology/block; numbered densely from 0, at most 65 536).  A job of
+ * more than one node gets room on the nodes of one domain when one can
+ * give it (docs/MODEL.md "Gangs").  0, or -1 (out of range).
+ */
+int gq_view_node_domain(gq_view_t *v, int node, int domain);
+
+/*
  * Slurm's account tree (slurmdbd): `account` has parent account `parent`
  * (registry.h).  Call for every account association, before
  * gq_view_compute.  Returns 0 or -1 (memory).  O(1).

@@ -15,6 +15,7 @@
 
 #include "core/band.h"
 #include "state/state.h"
+#include "plugins/topology.h"
 #include "plugins/array_throttle.h"
 #include "plugins/config_load.h"
 #include "plugins/hold.h"
@@ -128,6 +129,7 @@ extern int fini(void)
 	gq_throttle_clear();
 	gq_mf_unload();
 	gq_files_fini();
+	gq_topo_fini();
 	plugin.in_ctld = false;
 	return SLURM_SUCCESS;
 }

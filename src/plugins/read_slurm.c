@@ -17,6 +17,7 @@
 #include "plugins/multifactor.h"
 #include "plugins/xalloc.h"
 #include "plugins/read_slurm.h"
+#include "plugins/topology.h"
 #include "shared/job_facts.h"
 #include "shared/pass_input.h"
 #include "tools/hash.h"
@@ -556,6 +557,7 @@ static int _read_nodes(gq_read_t *r)
 		n->gres = node_ptr->gres ? node_ptr->gres :
 			  node_ptr->config_ptr ? node_ptr->config_ptr->gres :
 			  NULL;
+		n->domain = gq_topo_domain(node_ptr) + 1;
 		if (_read_node_parts(r, node_ptr, n))
 			return -1;
 	}

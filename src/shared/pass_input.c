@@ -168,7 +168,7 @@ static void _node_groups(gq_view_t *view, const gq_pass_in_t *in, int i,
 
 /*
  * A pool's nodes: every node's groups (a job of the pool may list
- * another pool's partition too), then the pool's own nodes' idle GPUs
+ * another pool's partition too) and domain, then the pool's own nodes' idle GPUs
  * where they take work, else closed (no room there).  O(N x node
  * partitions x (W + pool partitions)).
  */
@@ -186,6 +186,8 @@ static int _read_nodes(gq_view_t *view, const gq_config_t *cfg,
 		if (!n->present)
 			continue;
 		_node_groups(view, in, i, narrows);
+		if (n->domain > 0)
+			gq_view_node_domain(view, i, n->domain - 1);
 		if (!_node_in_pool(cfg, in, n))
 			continue;
 		if (gq_node_takes_work(n->state))

@@ -64,6 +64,7 @@ typedef struct {
 	uint32_t part, nparts;	/* its partitions: node_part[part...] */
 	const char *features;	/* active features */
 	const char *gres;	/* its gres, Slurm's text (GPU types) */
+	int domain;		/* its switch or block, from 1; 0: none */
 } gq_pass_node_t;
 
 typedef struct {

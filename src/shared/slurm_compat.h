@@ -16,6 +16,9 @@
 #ifndef GPUQUOTA_SLURM_COMPAT_H
 #define GPUQUOTA_SLURM_COMPAT_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 
@@ -80,6 +83,39 @@ static inline int gq_load_job(job_info_msg_t **resp, uint32_t job_id,
 #include "src/common/gres.h"
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/preempt.h"
+#endif
+
+/* Topology: src/interfaces from 23.02, as the other plugin interfaces,
+ * its calls named topology_g_* there (checked on 23.11.4 on). */
+#if GQ_SLURM_AT_LEAST(23, 2)
+#include "src/interfaces/topology.h"
+#define gq_topo_node_addr(name, addr, pattern) \
+	topology_g_get_node_addr(name, addr, pattern)
+#else
+#include "src/common/slurm_topology.h"
+#define gq_topo_node_addr(name, addr, pattern) \
+	slurm_topo_get_node_addr(name, addr, pattern)
+#endif
+
+/* Is the topology a tree or blocks?  25.05: topology.yaml may name it,
+ * whatever slurm.conf's TopologyPlugin says: the loaded plugin's id. */
+#if GQ_SLURM_AT_LEAST(25, 5)
+static inline bool gq_topo_tree_or_block(void)
+{
+	int id;
+
+	if (!slurm_conf.topology_plugin)	/* not read yet */
+		return false;
+	id = topology_get_plugin_id();
+	return id == TOPOLOGY_PLUGIN_TREE || id == TOPOLOGY_PLUGIN_BLOCK;
+}
+#else
+static inline bool gq_topo_tree_or_block(void)
+{
+	const char *p = slurm_conf.topology_plugin;
+
+	return p && (strstr(p, "tree") || strstr(p, "block"));
+}
 #endif
 
 /* MCS: src/interfaces from 23.02, as the other plugin interfaces. */

@@ -275,6 +275,10 @@ static void fill_view(const world_t *w, gq_view_t *v)
 	for (i = 0; i < w->nnodes; i++)
 		if (!w->down[i])
 			gq_view_node_free(v, i, idle[i]);
+	/* switches in two seeds of three, from the seed (no draw) */
+	for (i = 0; w->seed % 3 && i < w->nnodes; i++)
+		ck_assert_int_eq(gq_view_node_domain(v, i,
+				 i % (int)(1 + w->seed % 3)), 0);
 }
 
 /*
@@ -814,6 +818,34 @@ out:
 	gq_view_free(v);
 }
 
+/*
+ * A gang's room set never spreads over more nodes than it asks (docs/
+ * MODEL.md "Gangs"): its victims (the pairs gq_view_preemptable answers
+ * for a job with room) sit on at most in.nodes nodes.
+ */
+static void check_gang_room(const gq_view_t *v, const world_t *w)
+{
+	int a, b, n;
+
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *p = gq_view_job(v, w->jobs[a].in.id);
+		bool on[MAXN] = { false };
+
+		if (!w->jobs[a].live || !p || !p->room || p->in.nodes < 2)
+			continue;
+		for (b = 0; b < w->njobs; b++)
+			if (w->jobs[b].live && w->jobs[b].node >= 0 &&
+			    gq_view_preemptable(v, w->jobs[b].in.id, p->in.id))
+				on[w->jobs[b].node] = true;
+		for (b = n = 0; b < w->nnodes; b++)
+			n += on[b];
+		ck_assert_msg(n <= (int)p->in.nodes,
+			      "seed %llu: gang %u of %u nodes takes victims on %d",
+			      (unsigned long long)w->seed, p->in.id,
+			      p->in.nodes, n);
+	}
+}
+
 static void check_all(gq_view_t *v, world_t *w)
 {
 	int a, b;
@@ -826,6 +858,7 @@ static void check_all(gq_view_t *v, world_t *w)
 				ck_assert(!gq_view_preemptable(v, w->jobs[a].in.id,
 							       w->jobs[b].in.id));
 	check_room_wait(v, w);
+	check_gang_room(v, w);
 	check_move(w);
 }
 

@@ -285,6 +285,65 @@ START_TEST(room_failed_attempt_leaves_nothing)
 END_TEST
 
 /*
+ * A gang gets room in one switch (docs/MODEL.md "Gangs").  4 nodes x 2
+ * GPUs; switch s0 = {n0, n2}, s1 = {n1, n3}.  Node k runs team-b's
+ * b(k+1) (1 GPU, started at k + 1), its other GPU idle.  team-b (q 2)
+ * holds 4: it may lose 2, the youngest first: b4 (n3), b3 (n2).  team-a
+ * (q 4) pends a1, 2 GPUs on each of 2 nodes (A = 4, in quota).
+ * The usual set {b4, b3} gives room on n3 and n2, one in each switch: no
+ * switch has 2 nodes with room, so room is made.  Nodes by room (all 1)
+ * then index: n0, n1, n2, n3; s0 first: n0 gives b1, n2 gives b3.  Room
+ * on n0 and n2, in s0: b1 and b3.  Without switches the usual set is
+ * used: b3 and b4, over both switches.  A gang of 3 nodes (team-b q 1:
+ * may lose 3; the usual set b4, b3, b2 spans both) fits no switch: room
+ * on any nodes, n0, n1, n2 (b1, b2, b3), never a fourth.
+ */
+static gq_view_t *switch_view(int qb, uint32_t nodes, bool domains)
+{
+	gq_view_t *v = view2("team-a", 6, "team-b", qb, 0);
+	uint32_t id;
+
+	gq_view_begin(v, 8, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 4), 0);
+	for (id = 1; id <= 4; id++) {
+		run(v, id, "team-b", 1, id);
+		ck_assert_int_eq(gq_view_place(v, id, id - 1, 1), 0);
+		gq_view_node_free(v, id - 1, 1);
+		if (domains)
+			ck_assert_int_eq(gq_view_node_domain(v, id - 1,
+							     (id - 1) % 2), 0);
+	}
+	add(v, "team-a", shaped(pending(10, 2 * nodes, 50), 2, nodes));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 10)->band, GQ_BAND_IN_QUOTA);
+	return v;
+}
+
+static void expect_victims(gq_view_t *v, bool room, const bool want[4])
+{
+	ck_assert(gq_view_job(v, 10)->room == room);
+	for (uint32_t id = 1; id <= 4; id++)
+		ck_assert_msg(gq_view_preemptable(v, id, 10) == want[id - 1],
+			      "b%u: preemptable %d", id,
+			      gq_view_preemptable(v, id, 10));
+}
+
+START_TEST(gang_room_in_one_switch)
+{
+	gq_view_t *v = switch_view(2, 2, true);
+
+	expect_victims(v, true, (const bool[4]){ true, false, true, false });
+	gq_view_free(v);
+	v = switch_view(2, 2, false);	/* no switches: the usual set */
+	expect_victims(v, false, (const bool[4]){ false, false, true, true });
+	gq_view_free(v);
+	v = switch_view(1, 3, true);	/* no switch has 3 nodes */
+	expect_victims(v, true, (const bool[4]){ true, true, true, false });
+	gq_view_free(v);
+}
+END_TEST
+
+/*
  * Victims leaving in their grace time are room coming for a preemptor.
  * 2 nodes x 2 GPUs.  n0: x1, x2 of team-x (q 0), warned for b1 (at risk:
  * their GPUs count as lost, team-x's budget is 2 - 2 = 0).  n1: y1, y2
@@ -336,6 +395,7 @@ Suite *room_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("victims in their grace time are room coming");
 	tcase_add_test(tc, grace_victims_are_room_coming);
+	tcase_add_test(tc, gang_room_in_one_switch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -191,15 +191,21 @@ static void _clock(int64_t now)
 	}
 }
 
-/* preemptor's reclaim in flight, or NULL */
-static gq_inflight_t *_inflight_of(uint32_t preemptor)
+/* Job id's entry of table e (n entries), or NULL.  O(n). */
+static gq_inflight_t *_find(gq_inflight_t *e, int n, uint32_t id)
 {
 	int i;
 
-	for (i = 0; i < _state.ninflight; i++)
-		if (_state.inflight[i].preemptor == preemptor)
-			return &_state.inflight[i];
+	for (i = 0; i < n; i++)
+		if (e[i].preemptor == id)
+			return &e[i];
 	return NULL;
+}
+
+/* preemptor's reclaim in flight, or NULL */
+static gq_inflight_t *_inflight_of(uint32_t preemptor)
+{
+	return _find(_state.inflight, _state.ninflight, preemptor);
 }
 
 /* A new reclaim in flight, or NULL when out of memory */
@@ -308,18 +314,13 @@ bool gq_state_rebuild_reclaim(uint32_t preemptor, int64_t since, int grace)
 
 bool gq_state_reclaim_settling(uint32_t preemptor, int64_t now, int settle)
 {
-	int i;
+	gq_inflight_t *e;
 
 	_clock(now);
-
-	for (i = 0; i < _state.ninflight; i++)
-		if (_state.inflight[i].preemptor == preemptor)
-			return gq_grace_pausing(
-				_state.inflight[i].grace,
-				_state.inflight[i].left,
-				gq_clock_since(&_state.inflight[i].since, now),
-				settle);
-	return false;
+	if (!(e = _inflight_of(preemptor)))
+		return false;
+	return gq_grace_pausing(e->grace, e->left,
+				gq_clock_since(&e->since, now), settle);
 }
 
 void gq_state_leaving_begin(void)
@@ -357,16 +358,13 @@ void gq_state_array_task_running(uint32_t array_id, int64_t start)
 /* pool k of p kept freed GPUs for a room waiter whose wait is not over */
 static bool _room_kept(const gq_pools_t *p, int k, int64_t now)
 {
+	gq_inflight_t *e;
 	uint32_t id;
-	int i;
 
 	if (!p || k < 0 || k >= p->n || !(id = gq_view_kept_for(p->view[k])))
 		return false;
-	for (i = 0; i < _state.nroomwait; i++)
-		if (_state.roomwait[i].preemptor == id)
-			return gq_clock_since(&_state.roomwait[i].since, now) <
-			       gq_state_room_wait();
-	return false;
+	e = _find(_state.roomwait, _state.nroomwait, id);
+	return e && gq_clock_since(&e->since, now) < gq_state_room_wait();
 }
 
 /* Is landing e's wait not over?  Before its job is seen requeued: its
@@ -380,13 +378,18 @@ static bool _landing_on(gq_inflight_t *e, int64_t now)
 	return gq_clock_since(&e->since, now) < GQ_RECLAIM_WAIT + e->grace;
 }
 
-/* Is moved job id pending again in the published view (not in its grace
- * time, nor taken out of it at its requeue)?  Its start is looked for. */
+/* Is moved job j pending again (not in its grace time, nor taken out of
+ * it at its requeue), eligible or waiting out the requeue delay? */
+static bool _is_requeued(const gq_job_t *j)
+{
+	return j && (j->in.state == GQ_JOB_PENDING || j->in.begins_later);
+}
+
+/* Is moved job id requeued in the published view?  Its start is looked
+ * for. */
 static bool _requeued(uint32_t id)
 {
-	const gq_job_t *j = gq_pools_job(_state.view, id, NULL);
-
-	return j && (j->in.state == GQ_JOB_PENDING || j->in.begins_later);
+	return _is_requeued(gq_pools_job(_state.view, id, NULL));
 }
 
 bool gq_state_reclaim_waiting(const gq_pools_t *next, int k, int64_t now)
@@ -434,12 +437,9 @@ int gq_state_preemptors(uint32_t *ids, int max, int64_t now)
 
 int gq_state_reclaim_wait(uint32_t preemptor)
 {
-	int i;
+	const gq_inflight_t *e = _inflight_of(preemptor);
 
-	for (i = 0; i < _state.ninflight; i++)
-		if (_state.inflight[i].preemptor == preemptor)
-			return GQ_RECLAIM_WAIT + _state.inflight[i].grace;
-	return GQ_RECLAIM_WAIT;
+	return GQ_RECLAIM_WAIT + (e ? e->grace : 0);
 }
 
 bool gq_state_reclaiming(uint32_t preemptor)
@@ -449,18 +449,13 @@ bool gq_state_reclaiming(uint32_t preemptor)
 
 int gq_state_landing(uint32_t job, int *node)
 {
-	int i;
+	const gq_inflight_t *e = _find(_state.landing, _state.nlanding, job);
 
-	for (i = 0; i < _state.nlanding; i++) {
-		if (_state.landing[i].preemptor != job)
-			continue;
-		if (node)
-			*node = _state.landing[i].nodes[0];
-		return GQ_RECLAIM_WAIT + (_state.landing[i].requeued ?
-						  _state.landing[i].delay :
-						  _state.landing[i].grace);
-	}
-	return 0;
+	if (!e)
+		return 0;
+	if (node)
+		*node = e->nodes[0];
+	return GQ_RECLAIM_WAIT + (e->requeued ? e->delay : e->grace);
 }
 
 int gq_state_room_wait(void)
@@ -522,8 +517,7 @@ static void _forget_landed(gq_pools_t *p, int64_t now)
 	while (i < _state.nlanding) {
 		const gq_job_t *j = gq_pools_job(p, e[i].preemptor, NULL);
 
-		if (j && !e[i].requeued && (j->in.state == GQ_JOB_PENDING ||
-					    j->in.begins_later))
+		if (!e[i].requeued && _is_requeued(j))
 			e[i].requeued = now;	/* its requeue delay begins */
 		if (!j || !_landing_on(&e[i], now) ||
 		    (j->in.state == GQ_JOB_RUNNING &&
@@ -540,11 +534,10 @@ static void _forget_landed(gq_pools_t *p, int64_t now)
 static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 			     uint32_t id, int64_t now)
 {
-	int i;
+	gq_inflight_t *found = _find(*e, *n, id);
 
-	for (i = 0; i < *n; i++)
-		if ((*e)[i].preemptor == id)
-			return &(*e)[i];
+	if (found)
+		return found;
 	if (*n == *cap) {
 		int c = *cap ? *cap * 2 : 8;
 		gq_inflight_t *m = realloc(*e, sizeof(*m) * c);
@@ -662,15 +655,10 @@ static void _move(gq_view_t *v, gq_inflight_t *w, int64_t now)
  * out of memory. */
 static gq_inflight_t *_saved_entry(uint32_t id, bool make, int64_t now)
 {
-	int i;
-
 	if (make)
 		return _entry(&_state.saved, &_state.nsaved, &_state.saved_cap,
 			      id, now);
-	for (i = 0; i < _state.nsaved; i++)
-		if (_state.saved[i].preemptor == id)
-			return &_state.saved[i];
-	return NULL;
+	return _find(_state.saved, _state.nsaved, id);
 }
 
 /* Waiter id's node is saved (or kept) in view v in this pass: noted,

@@ -558,10 +558,6 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
  * could take n1's idle GPU, waits for c1 or c2; b6, of n0 alone, does
  * not.  The pass thread looks for both to start.  At 1006 c2 runs again
  * on n1: b5 waits for c1 alone.  At 1045 the wait is over: nobody waits.
- * Then c1 slow to end: noted at 1002, still on n0 at 1040 (kept, the
- * first bound 1043 not reached), seen requeued at 1042 (begin time
- * 1053): kept until 1042 + 41 = 1083, past the first bound.  Last, a
- * clock stepped back while c1 ends does not end its keep.
  */
 START_TEST(moved_job_keeps_its_landing)
 {
@@ -588,12 +584,33 @@ START_TEST(moved_job_keeps_its_landing)
 	ck_assert_int_eq(landing_pass(NOW + 45, NOW + 5, &b6), GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 45), 0);
 	state_done(f);
+}
+END_TEST
 
-	f = move_state(600);
+/* The move of moved_job_keeps_its_landing, c1's landing alone noted, c1
+ * still on n0 until `ends` (its grace and KillWait): the state file. */
+static char *c1_moved_and_ending(int64_t ends)
+{
+	char *f = move_state(600);
+
 	ck_assert_uint_eq(state_pass(NOW), 0);
 	ck_assert_uint_eq(state_pass(NOW + 2), 10);
 	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
-	c1_ends = NOW + 41;
+	c1_ends = ends;
+	return f;
+}
+
+/*
+ * c1 slow to end: noted at 1002, still on n0 at 1040 (kept, the first
+ * bound 1043 not reached), seen requeued at 1042 (begin time 1053): kept
+ * until 1042 + 41 = 1083, past the first bound.
+ */
+START_TEST(landing_kept_past_a_slow_end)
+{
+	char *f = c1_moved_and_ending(NOW + 41);
+	uint32_t ids[4];
+	int b6;
+
 	begins = NOW + 53;
 	ck_assert_int_eq(landing_pass(NOW + 40, NOW + 5, &b6), GQ_HOLD_RECLAIM);
 	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 40), 0);
@@ -603,14 +620,16 @@ START_TEST(moved_job_keeps_its_landing)
 	c1_ends = 0;
 	begins = NOW + 2 + 11;
 	state_done(f);
+}
+END_TEST
 
-	/* the clock steps back 202 s while c1 ends: its start (900) is its
-	 * own, not a restart; still kept */
-	f = move_state(600);
-	ck_assert_uint_eq(state_pass(NOW), 0);
-	ck_assert_uint_eq(state_pass(NOW + 2), 10);
-	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
-	c1_ends = NOW + 41;
+/* The clock steps back 202 s while c1 ends: its start (900) is its own,
+ * not a restart; still kept. */
+START_TEST(landing_kept_across_a_clock_step)
+{
+	char *f = c1_moved_and_ending(NOW + 41);
+	int b6;
+
 	ck_assert_int_eq(landing_pass(NOW - 200, NOW + 5, &b6),
 			 GQ_HOLD_RECLAIM);
 	c1_ends = 0;
@@ -676,6 +695,8 @@ Suite *move_suite(void)
 	tcase_add_test(tc, move_leaves_a_landing_kept);
 	tcase_add_test(tc, move_through_the_state_and_the_ledger);
 	tcase_add_test(tc, moved_job_keeps_its_landing);
+	tcase_add_test(tc, landing_kept_past_a_slow_end);
+	tcase_add_test(tc, landing_kept_across_a_clock_step);
 	tcase_add_test(tc, moved_jobs_victims_held_in_advance);
 	tcase_add_test(tc, move_waits_from_the_first_save);
 	suite_add_tcase(s, tc);

@@ -41,7 +41,7 @@ if [[ $# -gt 0 ]]; then
 else
 	tests=("$here/cluster_smoke.sh" "$here"/test_*.sh)
 fi
-read -ra acct_list <<<"${GQ_ACCOUNTING_TESTS-test_quick_start test_departments test_ledger test_ledger_grace}"
+read -ra acct_list <<<"${GQ_ACCOUNTING_TESTS-test_quick_start test_departments test_ledger test_ledger_grace test_move}"
 
 name() { basename "$1" .sh; }
 path() { if [[ -f $1 ]]; then echo "$1"; else echo "$here/$1.sh"; fi; }

@@ -308,6 +308,7 @@ bench-cluster:
 	$(MAKE) all
 	/usr/bin/python3 tests/bench/cluster/test_analyze.py
 	/usr/bin/python3 tests/bench/cluster/test_trace.py
+	/usr/bin/python3 tests/bench/cluster/test_workload.py
 	tests/bench/cluster/run.sh
 
 # A finished bench-cluster work dir (its GQ_BENCH_DIR) against `gpuquota

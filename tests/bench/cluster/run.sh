@@ -20,7 +20,8 @@
 #                           measured window (submit throughput; 0: none)
 #   GQ_BENCH_SEED 1         workload seed
 #   GQ_BENCH_SHAPE mixed    the seeded workload's shape; churn: short one-GPU
-#                           jobs only, the controller's cost (workload.py)
+#                           jobs only, the controller's cost; gangs: one job
+#                           in ten on 2-4 whole nodes (workload.py)
 #   GQ_BENCH_SYSTEMS "stock gpuquota multifactor"  the systems each round
 #                           runs (multifactor: plain priority/multifactor,
 #                           preempt/none, no quota: the controller's floor)
@@ -90,7 +91,7 @@ for v in NODES GPUS PROJECTS ZERO JOBS SECONDS_ TAIL ROUNDS STORM SEED; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "GQ_BENCH_${v%_} must be a number, got '${!v}'"
 done
 ((ROUNDS >= 1)) || die "GQ_BENCH_ROUNDS must be >= 1"
-[[ $SHAPE == mixed || $SHAPE == churn ]] || die "GQ_BENCH_SHAPE must be mixed or churn, got '$SHAPE'"
+[[ $SHAPE == mixed || $SHAPE == churn || $SHAPE == gangs ]] || die "GQ_BENCH_SHAPE must be mixed, churn or gangs, got '$SHAPE'"
 for s in "${SYSTEMS[@]}"; do
 	[[ $s == stock || $s == gpuquota || $s == multifactor ]] \
 		|| die "GQ_BENCH_SYSTEMS: '$s' is not stock, gpuquota or multifactor"

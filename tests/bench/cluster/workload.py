@@ -21,6 +21,9 @@ With --ckpt-share F > 0, each regular submission checkpoints with
 probability F: its batch script notes `gpuquota checkpoint` every E seconds
 of its run (its own draw: the rest of the workload is the one without).
 --shape churn: the controller's cost instead (churn() below).
+--shape gangs: the default shape with one regular job in ten (its own
+draw) made a gang of 2-4 whole nodes (G GPUs on each), run 60-180 s: the
+multi-node in-quota jobs of the bench's targets.
 """
 import argparse
 import math
@@ -98,6 +101,22 @@ def mixed(rng, a, regular, weight, sizes, sw, qb):
 	return rows
 
 
+def gangs(seed, rows, gpus):
+	"""One "job" row in ten made a gang (its own draw, so the other rows
+	stay those of the default shape): G GPUs on each of 2-4 nodes, run
+	60-180 s.  Returns the rows and each row's node count."""
+	rng = random.Random(seed * 1000003 + 11)
+	out, nodes = [], []
+	for r in rows:
+		if r[5] == "job" and rng.random() < 0.10:
+			r = (r[0], r[1], gpus, rng.randint(60, 180), 1, "job")
+			nodes.append(rng.randint(2, 4))
+		else:
+			nodes.append(1)
+		out.append(r)
+	return out, nodes
+
+
 def churn(rng, jobs, seconds, names, quota):
 	"""The controller's cost: short one-GPU jobs, submitted evenly over the
 	window by projects with a quota (in proportion to it), each running
@@ -116,7 +135,8 @@ def main():
 	for k, d in (("seed", 1), ("nodes", 64), ("gpus", 8), ("projects", 24),
 		     ("zero", 3), ("jobs", 2000), ("seconds", 420)):
 		ap.add_argument("--" + k, type=int, default=d)
-	ap.add_argument("--shape", choices=("mixed", "churn"), default="mixed")
+	ap.add_argument("--shape", choices=("mixed", "churn", "gangs"),
+			default="mixed")
 	ap.add_argument("--ckpt-share", type=float, default=0.0)
 	ap.add_argument("--ckpt-every", type=int, default=30)
 	ap.add_argument("--out", required=True)
@@ -146,6 +166,9 @@ def main():
 		rows = churn(rng, a.jobs, a.seconds, names + [burst], q + [qb])
 	else:
 		rows = mixed(rng, a, regular, weight, sizes, sw, qb)
+	nodes = [1] * len(rows)
+	if a.shape == "gangs":
+		rows, nodes = gangs(a.seed, rows, a.gpus)
 
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "projects.tsv"), "w") as f:
@@ -158,7 +181,8 @@ def main():
 	ckpt = [a.ckpt_every if r[5] != "burst" and ck.random() < a.ckpt_share else 0
 		for r in rows]
 	schedule.write(os.path.join(a.out, "schedule.tsv"),
-		       [schedule.Entry(*((s + 1,) + r + (1, ckpt[s]))) for s, r in enumerate(rows)])
+		       [schedule.Entry(*((s + 1,) + r + (nodes[s], ckpt[s])))
+			for s, r in enumerate(rows)])
 
 
 if __name__ == "__main__":

@@ -127,6 +127,9 @@ typedef struct {
 	bool off_saved;		/* takes no victim on the node saved for
 				 * another job (saved_node.h); in the hole
 				 * before cum */
+	bool landing;		/* moved, not running again yet: first in
+				 * its project's queue (queue.c); the
+				 * hole's last byte */
 	double cum;		/* A_k */
 	double key;		/* place inside the band, smaller first */
 	uint32_t priority;	/* for Slurm */

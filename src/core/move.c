@@ -65,15 +65,16 @@ static int64_t _age(const gq_job_t *j, int64_t now)
 	return since > now ? -1 : now - since;
 }
 
-/* Does j's project (and its department) hold and ask no more than its
- * quota: j restarts in quota, whatever its order in the queue? */
+/* Does j's project (and its department) hold no more than its quota,
+ * its landings counted: j restarts in quota, first in its queue
+ * (queue.c, _landing_step), whatever its project asks? */
 static bool _restarts_in_quota(const gq_registry_t *r, const gq_job_t *j)
 {
 	const gq_project_t *p = &r->proj[j->project];
+	const gq_dept_t *d = p->department < 0 ? NULL : &r->dept[p->department];
 
-	return p->alloc + (double)p->pending <= p->quota &&
-	       (p->department < 0 ||
-		r->dept[p->department].demand <= r->dept[p->department].quota);
+	return p->alloc + p->landing <= p->quota &&
+	       (!d || d->alloc + d->landing <= d->quota);
 }
 
 /* May W's move take job j, not W's victim already (_on_node asks that

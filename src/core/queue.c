@@ -243,7 +243,7 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 	for (i = 0; i < r->nproj; i++) {
 		gq_project_t *p = &r->proj[i];
 		int *q = gq_bucket(queued, i), n = gq_bucket_len(queued, i);
-		double cum = p->alloc;
+		double cum = p->alloc + p->landing;
 
 		if (!seen || seen[i].unordered)
 			gq_sort_ints(q, n, _cmp_queue, (void *)jobs);
@@ -266,9 +266,12 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
 				.in.requeueable = in->requeueable,
 			};
 
-			if (_project_hold(p, &job, cum))
-				continue;
-			cum += _size(&job);
+			/* a landing's GPUs are in cum already */
+			if (!jobs[q[k]].landing) {
+				if (_project_hold(p, &job, cum))
+					continue;
+				cum += _size(&job);
+			}
 			p->pending += (uint64_t)in->gpus * in->tasks;
 			demand[q[k]] = true;
 		}
@@ -343,6 +346,28 @@ static void _begins_later_hold(const gq_project_t *p, const gq_dept_t *dp,
 		ds->later += _size(job);
 }
 
+/*
+ * A moved job not running again yet (job->landing, move.c): its GPUs stay
+ * its project's, as while it ran.  The sums start with them (the walk's
+ * a_p + landing), so it is walked first wherever it stands: in quota
+ * when its project and department held no more than their quotas, and
+ * adding nothing again.  Its limits read the sums without it.  The jobs
+ * behind it meet the project as if it still ran.  dp NULL outside
+ * departments.
+ */
+static void _landing_step(const gq_project_t *p, const gq_dept_t *dp,
+			  gq_job_t *job, const gq_sums_t *s,
+			  const gq_sums_t *ds)
+{
+	double own = _asked(job);
+
+	job->later = false;
+	job->hold = _project_hold(p, job, _bounded(s) - own);
+	if (!job->hold && dp)
+		job->hold = _dept_hold(dp, job, _bounded(ds) - own);
+	_set_band(p, job, s, 0, !dp || ds->inq <= dp->quota + GQ_EPS);
+}
+
 /* One department's walk: its projects' queues merged in Slurm's order. */
 typedef struct {
 	gq_project_t *p;
@@ -366,6 +391,10 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs,
 		_walk_start(job, demand, l->q[l->head]);
 		if (!_eligible(job))
 			return NULL;	/* waiting jobs come last */
+		if (job->landing) {
+			_landing_step(l->p, d, job, &l->s, ds);
+			return job;
+		}
 		job->hold = _project_hold(l->p, job, _bounded(&l->s));
 		if (!job->hold) {
 			/* the band of what fits the project; the department's
@@ -379,6 +408,28 @@ static gq_job_t *_lane_head(gq_lane_t *l, gq_job_t *jobs,
 		l->head++;
 	}
 	return NULL;
+}
+
+/* What is not eligible yet in a lane: bands from where the sums ended. */
+static void _lane_rest(gq_lane_t *l, gq_job_t *jobs, const uint8_t *demand,
+		       const gq_dept_t *dp, gq_sums_t *ds)
+{
+	int i;
+
+	for (i = l->head; i < l->n; i++) {
+		gq_job_t *job = &jobs[l->q[i]];
+
+		_walk_start(job, demand, l->q[i]);
+		if (job->landing) {
+			_landing_step(l->p, dp, job, &l->s, ds);
+			continue;
+		}
+		_set_band(l->p, job, &l->s, _size(job),
+			  ds->inq + _size(job) <= dp->quota + GQ_EPS);
+		job->hold = GQ_HOLD_NONE;
+		_begins_later_hold(l->p, dp, job, &l->s, ds);
+	}
+	l->p->tail = l->s;
 }
 
 static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
@@ -399,9 +450,10 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		lane[nl].q = gq_bucket(queued, i);
 		lane[nl].n = gq_bucket_len(queued, i);
 		lane[nl].head = 0;
-		_sums_start(&lane[nl++].s, r->proj[i].alloc);
+		_sums_start(&lane[nl++].s,
+			    r->proj[i].alloc + r->proj[i].landing);
 	}
-	_sums_start(&ds, dp->alloc);
+	_sums_start(&ds, dp->alloc + dp->landing);
 	while (true) {
 		gq_job_t *best = NULL, *job;
 		gq_lane_t *from = NULL;
@@ -416,27 +468,16 @@ static int _walk_dept(gq_registry_t *r, gq_job_t *jobs,
 		if (!best)
 			break;
 		from->head++;
-		best->hold = _dept_hold(dp, best, _bounded(&ds));
+		if (!best->landing)
+			best->hold = _dept_hold(dp, best, _bounded(&ds));
 		_settled(l, jobs, best);
-		if (best->hold)
+		if (best->hold || best->landing)
 			continue;
 		_sums_add(&from->s, best);
 		_sums_add(&ds, best);
 	}
-	/* what is not eligible yet: bands from where the sums ended */
-	for (k = 0; k < nl; k++) {
-		for (i = lane[k].head; i < lane[k].n; i++) {
-			gq_job_t *job = &jobs[lane[k].q[i]];
-
-			_walk_start(job, demand, lane[k].q[i]);
-			_set_band(lane[k].p, job, &lane[k].s, _size(job),
-				  ds.inq + _size(job) <= dp->quota + GQ_EPS);
-			job->hold = GQ_HOLD_NONE;
-			_begins_later_hold(lane[k].p, dp, job, &lane[k].s,
-					   &ds);
-		}
-		lane[k].p->tail = lane[k].s;
-	}
+	for (k = 0; k < nl; k++)
+		_lane_rest(&lane[k], jobs, demand, dp, &ds);
 	dp->tail = ds;
 	free(lane);
 	return 0;
@@ -455,11 +496,16 @@ int gq_queue_walk(gq_registry_t *r, gq_job_t *jobs, const gq_buckets_t *queued,
 
 		if (p->department >= 0)
 			continue;
-		_sums_start(&s, p->alloc);
+		_sums_start(&s, p->alloc + p->landing);
 		for (k = 0; k < gq_bucket_len(queued, i); k++) {
 			gq_job_t *job = &jobs[q[k]];
 
 			_walk_start(job, demand, q[k]);
+			if (job->landing) {
+				_landing_step(p, NULL, job, &s, NULL);
+				_settled(&l, jobs, job);
+				continue;
+			}
 			_project_step(p, job, &s, r->idle);
 			_settled(&l, jobs, job);
 			/* waiting jobs come last: s.later grows after
@@ -486,12 +532,17 @@ bool gq_queue_late(gq_registry_t *r, gq_job_t *job)
 
 	job->tasks_now = _at_once(job);
 	_sums_at_least(&p->tail, p->alloc);
+	if (dp)
+		_sums_at_least(&dp->tail, dp->alloc);
+	if (job->landing) {
+		_landing_step(p, dp, job, &p->tail, dp ? &dp->tail : NULL);
+		return _eligible(job);
+	}
 	if (!dp) {
 		_project_step(p, job, &p->tail, r->idle);
 		_begins_later_hold(p, NULL, job, &p->tail, NULL);
 		return _eligible(job) && !job->hold;
 	}
-	_sums_at_least(&dp->tail, dp->alloc);
 	job->hold = GQ_HOLD_NONE;
 	if (!_eligible(job)) {
 		_set_band(p, job, &p->tail, _size(job),

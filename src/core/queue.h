@@ -136,7 +136,10 @@ void gq_queue_demand(gq_registry_t *r, const gq_job_t *jobs,
  * past the department's quota is not in quota, past its limit it is
  * held, and so is one past its quota that cannot be requeued.  A job
  * without GPUs is not gpuquota's to order (band none, priority 1, never
- * held, never reclaims).  Sets each project's and department's tail, and
+ * held, never reclaims).  A moved job not running again yet
+ * (job->landing) is first: A starts at a_p plus its project's landing
+ * GPUs (gq_project_t.landing, set before the call), and it is banded on
+ * them, adding nothing again.  Sets each project's and department's tail, and
  * each queued job's demand from gq_queue_demand's.  Lists in
  * reclaimers->job (room for every job; NULL: not wanted) the jobs that
  * may reclaim once walked, by index, ascending (reclaimers->n of them):

@@ -365,6 +365,7 @@ void gq_registry_reset(gq_registry_t *r)
 
 		p->alloc = p->at_risk = 0;
 		p->pending = 0;
+		p->landing = 0;
 		p->deserved = p->share = p->share_floor = 0;
 		memset(&p->tail, 0, sizeof(p->tail));
 		p->quota_out = p->quota;
@@ -372,6 +373,7 @@ void gq_registry_reset(gq_registry_t *r)
 	}
 	for (i = 0; i < r->ndept; i++) {
 		r->dept[i].alloc = r->dept[i].at_risk = 0;
+		r->dept[i].landing = 0;
 		r->dept[i].demand = r->dept[i].share = 0;
 		r->dept[i].share_floor = 0;
 		memset(&r->dept[i].tail, 0, sizeof(r->dept[i].tail));

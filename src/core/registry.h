@@ -54,6 +54,8 @@ typedef struct {
 	uint32_t alloc;		/* a_p */
 	uint32_t at_risk;	/* of a_p, on nodes that do not respond */
 	uint64_t pending;	/* GPUs of eligible pending jobs (x tasks) */
+	uint32_t landing;	/* GPUs of its moved jobs not running again
+				 * yet: still its own in the walk (queue.h) */
 	double deserved;	/* step 1 of fair share */
 	double share;		/* f_p */
 	double share_floor;	/* f_p without usage's tilt: the floor
@@ -71,6 +73,7 @@ typedef struct {
 	/* per pass */
 	uint32_t alloc;
 	uint32_t at_risk;	/* of alloc, on nodes that do not respond */
+	uint32_t landing;	/* its projects' landing GPUs */
 	double demand, share;
 	double share_floor;	/* share without usage's tilt (floors) */
 	gq_sums_t tail;		/* alloc + pending GPUs not held, in quota

@@ -341,6 +341,17 @@ int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids)
 	return gq_room_waiters(&v->room, ids);
 }
 
+/* A landing job runs again between passes: its GPUs are a_p now. */
+static void _landed(gq_view_t *v, gq_job_t *job)
+{
+	gq_project_t *p = &v->pass.reg.proj[job->project];
+
+	job->landing = false;
+	p->landing -= job->in.gpus;
+	if (p->department >= 0)
+		v->pass.reg.dept[p->department].landing -= job->in.gpus;
+}
+
 /* A job added after the pass: the same rules, at the tail of its queue. */
 static const gq_job_t *_add_late(gq_view_t *v, int project,
 				 const gq_job_in_t *in)
@@ -357,6 +368,8 @@ static const gq_job_t *_add_late(gq_view_t *v, int project,
 		    in->state != GQ_JOB_RUNNING)
 			return job;
 		/* requeued, released or moved: take it out of its project */
+		if (job->landing && in->state == GQ_JOB_RUNNING)
+			_landed(v, job);
 		was_running = job->in.state == GQ_JOB_RUNNING;
 		old_project = job->project;
 		_untally(v, job);
@@ -464,6 +477,34 @@ static void _set_idle(gq_view_t *v)
  * counted in after (_set_places, O(entries)).  Returns 0 or -1 (memory).
  * O(J + P), plus O(capacity) to renumber the id table.
  */
+/*
+ * The moved jobs not running again yet (the landings in flight): each
+ * flagged, its GPUs still its project's and department's in the walk
+ * (queue.c, _landing_step).  O(J + landings).
+ */
+static void _mark_landings(gq_view_t *v)
+{
+	gq_registry_t *r = &v->pass.reg;
+	int i;
+
+	for (i = 0; i < gq_store_count(&v->pass.store); i++)
+		gq_store_at(&v->pass.store, i)->landing = false;
+	for (i = 0; i < v->inflight.n; i++) {
+		gq_job_t *j = gq_store_find(&v->pass.store,
+					    v->inflight.at[i].preemptor);
+
+		/* a moved job is one job: an array's record never is */
+		if (!v->inflight.at[i].landing || !j || j->landing ||
+		    j->in.state == GQ_JOB_RUNNING || j->in.tasks > 1)
+			continue;
+		j->landing = true;
+		r->proj[j->project].landing += j->in.gpus;
+		if (r->proj[j->project].department >= 0)
+			r->dept[r->proj[j->project].department].landing +=
+				j->in.gpus;
+	}
+}
+
 static int _start_jobs(gq_view_t *v)
 {
 	gq_job_store_t *s = &v->pass.store;
@@ -540,6 +581,7 @@ int gq_view_compute(gq_view_t *v)
 	gq_registry_reset(r);
 	if (_start_jobs(v))
 		goto out;
+	_mark_landings(v);
 	jobs = gq_store_records(&pass->store);
 	_set_idle(v);
 	if (v->expect_wait)	/* not open to the arrays' outside part */

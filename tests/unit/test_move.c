@@ -208,8 +208,9 @@ START_TEST(move_only_when_the_rules_allow)
 		ck_assert(gq_view_job(v, 10)->roomless);
 		gq_view_free(v);
 	}
-	/* c2 pinned (--nodelist): c1 alone is short; team-c asks one more
-	 * GPU: 2 + 1 > 2, c1 and c2 would not restart in quota */
+	/* c2 pinned (--nodelist): c1 alone is short.  team-c asking one
+	 * more GPU does not keep the move: team-c holds its quota, c1 and
+	 * c2 restart first in its queue (moved_job_restarts_first) */
 	for (int t = 0; t < 2; t++) {
 		gq_view_t *v;
 		gq_move_rules_t r = rules(600, 2, 0);
@@ -218,8 +219,8 @@ START_TEST(move_only_when_the_rules_allow)
 		c_pends = t == 1;
 		v = move_case("team-d", "team-b", 0);
 		lately = 0;
-		ck_assert_msg(!gq_view_move(v, &r), "tweak %d", t);
-		ck_assert(!gq_view_preemptable(v, 1, 10));
+		ck_assert_msg(gq_view_move(v, &r) == c_pends, "tweak %d", t);
+		ck_assert(gq_view_preemptable(v, 1, 10) == c_pends);
 		gq_view_free(v);
 	}
 	c2_pinned = c_pends = false;
@@ -530,6 +531,8 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 		add(v, "team-c", c);
 	}
 	pend(v, 20, "team-b", 1, 900);
+	if (c_pends)
+		pend(v, 11, "team-c", 1, 600);
 	c = pending(21, 1, 901);
 	c.node_group = 1;
 	add(v, "team-b", c);
@@ -539,6 +542,7 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 		c.begins_later = true;
 		add(v, "team-b", c);
 	}
+	gq_state_expect_reclaims(gq_state_next(), 0, now);
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	gq_state_wait_for_reclaims(gq_state_next(), now);
 	gq_state_publish();
@@ -583,6 +587,48 @@ START_TEST(moved_job_keeps_its_landing)
 	ck_assert_int_eq(landing_pass(NOW + 44, NOW + 5, &b6), GQ_HOLD_RECLAIM);
 	ck_assert_int_eq(landing_pass(NOW + 45, NOW + 5, &b6), GQ_HOLD_NONE);
 	ck_assert_int_eq(gq_state_preemptors(ids, 4, NOW + 45), 0);
+	state_done(f);
+}
+END_TEST
+
+/* Job `id`'s band in the view the last pass published. */
+static gq_band_t band_of(uint32_t id)
+{
+	return gq_view_job(gq_state_view()->view[0], id)->band;
+}
+
+/*
+ * A moved job restarts first in its project's queue (docs/MODEL.md
+ * "Moves"): team-c (q 2) holds c1 and c2 and asks one GPU more, c3 (job
+ * 11, 1 GPU, submitted before c1 and c2 are requeued).  The move is made
+ * at 1002 as in moved_job_keeps_its_landing.  At 1004 c1 and c2 wait
+ * out the requeue delay: team-c's sums start at a_p 0 + landings 2, so c1
+ * and c2 are in quota and c3 is not (2 + 1 > 2).  Without the landings
+ * counted c3 would be in quota (0 + 1 <= 2) and reclaim for a GPU its
+ * project gets back with c1.  At 1014 both are eligible: still in quota,
+ * c3 not.  At 1016 c2 runs again (1 + landing 1): the same.
+ */
+START_TEST(moved_job_restarts_first)
+{
+	char *f = move_state(600);
+	int b6;
+
+	c_pends = true;
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	for (int t = 0; t < 3; t++) {
+		int64_t now = NOW + (int64_t[]){ 4, 14, 16 }[t];
+
+		landing_pass(now, t == 2 ? NOW + 15 : 0, &b6);
+		ck_assert_msg(band_of(11) != GQ_BAND_IN_QUOTA, "at %lld",
+			      (long long)now);
+		ck_assert_int_eq(band_of(1), GQ_BAND_IN_QUOTA);
+		if (t < 2)
+			ck_assert_int_eq(band_of(2), GQ_BAND_IN_QUOTA);
+	}
+	c_pends = false;
 	state_done(f);
 }
 END_TEST
@@ -698,6 +744,7 @@ Suite *move_suite(void)
 	tcase_add_test(tc, landing_kept_past_a_slow_end);
 	tcase_add_test(tc, landing_kept_across_a_clock_step);
 	tcase_add_test(tc, moved_jobs_victims_held_in_advance);
+	tcase_add_test(tc, moved_job_restarts_first);
 	tcase_add_test(tc, move_waits_from_the_first_save);
 	suite_add_tcase(s, tc);
 	return s;

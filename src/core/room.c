@@ -93,20 +93,22 @@ static bool _gang(const gq_pass_t *pass, const gq_job_t *preemptor)
 }
 
 /* Node n has room for one more of preemptor's nodes: do enough now?  A
- * gang's count is per domain (dom_ok), a node of none counts for none. */
+ * gang's count is per domain (dom_ok; NULL: over any nodes), a node of
+ * none counts for none. */
 static bool _enough(const gq_pass_t *pass, const gq_job_t *preemptor,
 		    int n, int *ok, int *dom_ok)
 {
-	int d = pass->nodes.node_domain[n];
+	int d;
 
-	if (!_gang(pass, preemptor))
+	if (!dom_ok || !_gang(pass, preemptor))
 		return ++*ok >= (int)preemptor->in.nodes;
+	d = pass->nodes.node_domain[n];
 	return d >= 0 && ++dom_ok[d] >= (int)preemptor->in.nodes;
 }
 
 /*
  * Would the usual candidates give room on enough nodes (a gang's in one
- * domain)?  `offered`: per
+ * domain; dom_ok NULL: over any nodes)?  `offered`: per
  * project, the usual sets any of its entries is in (offered[nproj]: of
  * any project); when no project offers preemptor's kind, the nodes' idle GPUs
  * alone answer (O(P + N), not O(P + N + E); O(N) when no entry is in any
@@ -126,7 +128,7 @@ static bool _usual_fits(gq_pass_t *pass, const gq_job_t *preemptor,
 			any = offered[p] & kind[p];
 	}
 
-	if (_gang(pass, preemptor))
+	if (dom_ok && _gang(pass, preemptor))
 		memset(dom_ok, 0, sizeof(*dom_ok) * pass->nodes.ndomains);
 	for (k = 0; k < pass->nodes.nnodes && !fits; k++) {
 		int n = nodes[k];
@@ -343,7 +345,10 @@ static int _sort_need(const gq_job_t *jobs, int *need, int n)
  */
 typedef struct {
 	int8_t usual_fits;	/* -1 not known yet */
-	int8_t room;		/* -1 not tried, 0 none, 1 chosen */
+	bool usual_any;		/* a gang: the usual sets give room over
+				 * several domains, not in one */
+	int8_t room;		/* -1 not tried, 0 none, 1 chosen, 2 the
+				 * usual sets (usual_any, no domain gave) */
 	int8_t fits;		/* -1 not known; fits on its nodes emptied */
 	int first, n;		/* chosen victims: victims[first .. first+n) */
 } gq_shape_t;
@@ -403,6 +408,7 @@ static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *preemptor, int cap)
 	if (sh->nshapes == cap || gq_hash_put(&sh->index, key, sh->nshapes))
 		return NULL;
 	sh->shapes[sh->nshapes].usual_fits = -1;
+	sh->shapes[sh->nshapes].usual_any = false;
 	sh->shapes[sh->nshapes].room = -1;
 	sh->shapes[sh->nshapes].fits = -1;
 	return &sh->shapes[sh->nshapes++];
@@ -657,7 +663,8 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
  * found no project could give either (nothing taken since: the
  * allowances are as they were).
  */
-static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
+static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor,
+		   bool domains_only)
 {
 	gq_job_t *jobs = gq_store_records(&pass->store);
 	int nchosen = 0, i, rc = 0;
@@ -666,7 +673,8 @@ static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 	_givers_for_preemptor(pass, w, preemptor);
 	for (i = 0; _gang(pass, preemptor) && i < w->ndoms && !found; i++)
 		found = _take_nodes(pass, w, preemptor, w->doms[i], &nchosen);
-	if (!found && !_take_nodes(pass, w, preemptor, -1, &nchosen))
+	if (!found &&
+	    (domains_only || !_take_nodes(pass, w, preemptor, -1, &nchosen)))
 		return 0;
 	for (i = 0; i < nchosen && !rc; i++)
 		rc = gq_hash_put(&w->room->pairs, gq_key_pair(preemptor->in.id,
@@ -809,11 +817,16 @@ static int _find_need(gq_pass_t *pass, gq_room_work_t *w)
 			continue;
 		if (!(s = _shape(&w->sh, &jobs[k], njobs)))
 			return -1;
-		if (s->usual_fits < 0)
+		if (s->usual_fits < 0) {
 			s->usual_fits = _usual_fits(pass, &jobs[k], w->bynode,
 						    w->nodes, w->kinds,
 						    w->ents, w->offered,
 						    w->dom_ok);
+			s->usual_any = !s->usual_fits &&
+				_gang(pass, &jobs[k]) &&
+				_usual_fits(pass, &jobs[k], w->bynode, w->nodes,
+					    w->kinds, w->ents, w->offered, NULL);
+		}
 		if (!s->usual_fits)
 			w->need[w->nneed++] = k;
 	}
@@ -835,9 +848,15 @@ static int _room_for(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 	}
 	if (s->room == 1)
 		return _reuse(pass, w->room, preemptor, &w->sh, s);
+	if (s->room == 2)	/* the usual sets, as without domains */
+		return 0;
 	/* room, maybe of idle GPUs alone: a gang that no domain takes */
-	if ((n = _choose(pass, w, preemptor)) < 0)
+	if ((n = _choose(pass, w, preemptor, s->usual_any)) < 0)
 		return -1;
+	if (!preemptor->room && s->usual_any) {
+		s->room = 2;
+		return 0;
+	}
 	s->room = preemptor->room;
 	if (!s->room && _roomless(pass, w->room, preemptor, s, &w->gpus))
 		return -1;

@@ -295,8 +295,8 @@ END_TEST
  * then index: n0, n1, n2, n3; s0 first: n0 gives b1, n2 gives b3.  Room
  * on n0 and n2, in s0: b1 and b3.  Without switches the usual set is
  * used: b3 and b4, over both switches.  A gang of 3 nodes (team-b q 1:
- * may lose 3; the usual set b4, b3, b2 spans both) fits no switch: room
- * on any nodes, n0, n1, n2 (b1, b2, b3), never a fourth.
+ * may lose 3; the usual set b4, b3, b2 spans both) fits no switch: the
+ * usual set, as without switches (n1, n2, n3), never a fourth.
  */
 static gq_view_t *switch_view(int qb, uint32_t nodes, bool domains)
 {
@@ -338,7 +338,8 @@ START_TEST(gang_room_in_one_switch)
 	expect_victims(v, false, (const bool[4]){ false, false, true, true });
 	gq_view_free(v);
 	v = switch_view(1, 3, true);	/* no switch has 3 nodes */
-	expect_victims(v, true, (const bool[4]){ true, true, true, false });
+	expect_victims(v, false, (const bool[4]){ false, true, true, true });
+	ck_assert(!gq_view_job(v, 10)->roomless);
 	gq_view_free(v);
 }
 END_TEST

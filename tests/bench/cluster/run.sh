@@ -21,7 +21,8 @@
 #   GQ_BENCH_SEED 1         workload seed
 #   GQ_BENCH_SHAPE mixed    the seeded workload's shape; churn: short one-GPU
 #                           jobs only, the controller's cost; gangs: one job
-#                           in ten on 2-4 whole nodes (workload.py)
+#                           in ten on 2-4 whole nodes, and the four largest
+#                           projects submit gangs in quota (workload.py)
 #   GQ_BENCH_SYSTEMS "stock gpuquota multifactor"  the systems each round
 #                           runs (multifactor: plain priority/multifactor,
 #                           preempt/none, no quota: the controller's floor)

@@ -22,8 +22,13 @@ probability F: its batch script notes `gpuquota checkpoint` every E seconds
 of its run (its own draw: the rest of the workload is the one without).
 --shape churn: the controller's cost instead (churn() below).
 --shape gangs: the default shape with one regular job in ten (its own
-draw) made a gang of 2-4 whole nodes (G GPUs on each), run 60-180 s: the
-multi-node in-quota jobs of the bench's targets.
+draw) made a gang of 2-4 whole nodes (G GPUs on each), run 60-180 s;
+these are mostly beyond their projects' quotas.  The multi-node in-quota
+jobs of the bench's targets come from the four projects of largest quota
+(at least 2 x G): their rows give way to one gang after another, each of
+2 to min(4, quota / G) whole nodes, run 60-180 s, the next submitted
+5-30 s after the one before would end had it started at once (its own
+draw).
 """
 import argparse
 import math
@@ -117,6 +122,23 @@ def gangs(seed, rows, gpus):
 	return out, nodes
 
 
+def gang_projects(seed, rows, nodes, names, quota, gpus, seconds):
+	"""The four projects of largest quota (>= 2 x gpus) submit gangs alone,
+	one after another (gang_stream).  Returns the rows and node counts."""
+	rng = random.Random(seed * 1000003 + 13)
+	big = sorted((q, n) for n, q in zip(names, quota) if q >= 2 * gpus)[-4:]
+	keep = [(r, k) for r, k in zip(rows, nodes) if r[1] not in
+		[n for _, n in big]]
+	for q, name in big:
+		t = rng.uniform(0, 30)
+		while t < seconds:
+			k, rt = rng.randint(2, min(4, q // gpus)), rng.randint(60, 180)
+			keep.append(((t, name, gpus, rt, 1, "job"), k))
+			t += rt + rng.uniform(5, 30)
+	keep.sort(key=lambda x: x[0][0])
+	return [r for r, _ in keep], [k for _, k in keep]
+
+
 def churn(rng, jobs, seconds, names, quota):
 	"""The controller's cost: short one-GPU jobs, submitted evenly over the
 	window by projects with a quota (in proportion to it), each running
@@ -169,6 +191,8 @@ def main():
 	nodes = [1] * len(rows)
 	if a.shape == "gangs":
 		rows, nodes = gangs(a.seed, rows, a.gpus)
+		rows, nodes = gang_projects(a.seed, rows, nodes, names, q, a.gpus,
+					    a.seconds)
 
 	os.makedirs(a.out, exist_ok=True)
 	with open(os.path.join(a.out, "projects.tsv"), "w") as f:

@@ -10,7 +10,9 @@
 # runs; c1 and c2 restart (Slurm's requeue delay: cred_expire 10 s + 1).
 # Meanwhile their landing is kept: team-b's b5, submitted then, does not
 # take the idle GPU, nor do b1 and b2, requeued with them.  c1 or c2
-# starts on it, the other reclaims b3.
+# starts on it, the other reclaims b3.  team-c also asks 4 GPUs more (c3,
+# room on no node): it asks past its quota, yet c1 and c2 are moved, as
+# they restart first in team-c's queue; c3 never runs.
 # Everything that should run runs within a minute of team-a's submit.
 . "$(dirname "$0")/lib.sh"
 
@@ -46,6 +48,7 @@ node=$(sl squeue -h -j "$c1" -o %N) other=$(sl squeue -h -j "$d1" -o %N)
 	|| fail "placement: $(sl squeue -h -o '%i %j %N')"
 sl scancel "$y"
 _wait_eq 30 "" state "$y" || fail "the filler $y is still $(state "$y")"
+c3=$(submit c3 team-c 4)
 
 a=$(submit a team-a 4)
 wait_state "$a" RUNNING 60
@@ -87,9 +90,10 @@ for j in "$d1" "$d2"; do
 	[[ $(restarts "$j") == 0 ]] || fail "job $j was requeued"
 done
 expect_state "$a" RUNNING
-for b in "$b1" "$b2" "$b3" "$b5"; do
+for b in "$b1" "$b2" "$b3" "$b5" "$c3"; do
 	expect_state "$b" PENDING
 done
+[[ $(restarts "$c3") == 0 ]] || fail "team-c's c3 ran"
 [[ $(restarts "$b5") == 0 ]] || fail "b5 ran on the moved jobs' GPUs"
 for b in "$b1" "$b2"; do
 	[[ $(restarts "$b") == 1 ]] \

@@ -34,7 +34,11 @@
  * tries them (_sort_need); then O(P + N + E) once per shape of
  * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
- * then O(victims chosen) per preemptor.  The room wait adds O(N + E) once,
+ * then O(victims chosen) per preemptor.  When a room set takes a victim
+ * a usual set counted on, room-making is done again with that set's job
+ * among those that need room: at most GQ_ROOM_ROUNDS rounds, each again
+ * O(E + P + R) plus O(P + N + E) per shape (this is where it grows in a
+ * busy pass: rounds x shapes).  The room wait adds O(N + E) once,
  * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
  * of such a job; choosing the waiter's node O(P + N + E log E), once per
  * pool and pass (the sort of the running jobs by --time end is where it
@@ -52,6 +56,9 @@
 #include "core/room.h"
 
 #define GQ_ROOM_AHEAD 8	/* preemptors whose records are read ahead */
+/* Rounds of room-making at most: the first, then again with the jobs whose
+ * usual sets the room sets took from (_lost_fit). */
+#define GQ_ROOM_ROUNDS 3
 
 /*
  * The kind of reclaim by which preemptor would take a job of each project
@@ -350,6 +357,11 @@ typedef struct {
 	int8_t room;		/* -1 not tried, 0 none, 1 chosen, 2 the
 				 * usual sets (usual_any, no domain gave) */
 	int8_t fits;		/* -1 not known; fits on its nodes emptied */
+	int8_t lost;		/* the usual sets no longer give it room
+				 * once marked (_lost_fit): 1 it was left to
+				 * them (usual_fits), 2 to them after no
+				 * domain gave room (room 2); else 0 */
+	int rep;		/* its first preemptor (store index) */
 	int first, n;		/* chosen victims: victims[first .. first+n) */
 } gq_shape_t;
 
@@ -361,6 +373,7 @@ typedef struct {
 				 * may be in several shapes' sets, so their
 				 * sum may pass the jobs in reclaim order */
 	int nvictims, cap;
+	const gq_job_t *base;	/* the store's records: a shape's rep */
 } gq_shapes_t;
 
 /* Keep n victims of a shape; -1 when out of memory.  O(n) amortized. */
@@ -411,6 +424,8 @@ static gq_shape_t *_shape(gq_shapes_t *sh, const gq_job_t *preemptor, int cap)
 	sh->shapes[sh->nshapes].usual_any = false;
 	sh->shapes[sh->nshapes].room = -1;
 	sh->shapes[sh->nshapes].fits = -1;
+	sh->shapes[sh->nshapes].lost = 0;
+	sh->shapes[sh->nshapes].rep = (int)(preemptor - sh->base);
 	return &sh->shapes[sh->nshapes++];
 }
 
@@ -709,6 +724,7 @@ static int _work_new(gq_room_work_t *w, gq_pass_t *pass, gq_room_t *room,
 	gq_hash_init(&w->sh.index, &gq_hash_ints);
 	w->sh.shapes = malloc(sizeof(*w->sh.shapes) * (njobs + 1));
 	w->sh.cap = norder + 1;
+	w->sh.base = gq_store_records(&pass->store);
 	w->sh.victims = malloc(sizeof(int) * w->sh.cap);
 	w->doms = malloc(sizeof(int) * (pass->nodes.ndomains + 1));
 	w->dom_ok = calloc(pass->nodes.ndomains + 1, sizeof(int));
@@ -865,40 +881,158 @@ static int _room_for(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor)
 	return _keep_victims(&w->sh, s, w->chosen, n);
 }
 
+/*
+ * One round of room-making: room sets for need[] first, from a fresh
+ * allowance shared by all of them, in the order Slurm tries the
+ * preemptors; then the usual sets again with what is left.  Every set of
+ * the pass draws on the same allowance.  -1: memory.
+ */
+static int _room_round(gq_pass_t *pass, gq_room_work_t *w,
+		       const gq_reclaim_runs_t *runs, gq_allowance_t **allowance)
+{
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int k;
+
+	for (k = 0; k < runs->norder; k++)
+		jobs[runs->order[k]].chain = jobs[runs->order[k]].victim = 0;
+	gq_allowance_free(*allowance);
+	if (!(*allowance = gq_allowance_new(&pass->reg)) ||
+	    _sort_need(jobs, w->need, w->nneed))
+		return -1;
+	w->allowance = *allowance;
+	for (k = 0; k < w->nneed; k++)
+		if (_room_for(pass, w, &jobs[w->need[k]]))
+			return -1;
+	gq_reclaim_mark(*allowance, &pass->reg, jobs, runs->order,
+			runs->norder);
+	return 0;
+}
+
+/* The entries' usual sets as marked now (after gq_reclaim_mark).  O(E + P). */
+static void _marks_again(gq_pass_t *pass, gq_room_work_t *w)
+{
+	const gq_job_t *jobs = gq_store_records(&pass->store);
+	int i;
+
+	memset(w->offered, 0, pass->reg.nproj + 1);
+	for (i = 0; i < w->bynode->start[pass->nodes.nnodes]; i++) {
+		gq_ent_t *ent = &w->ents[i];
+
+		ent->victim = jobs[ent->job].victim;
+		w->offered[ent->project] |= ent->victim;
+		w->offered[pass->reg.nproj] |= ent->victim;
+	}
+}
+
+/*
+ * Does a shape left to the usual sets (usual_fits, or room 2) lose their
+ * room once they are marked from what the room sets left (a room set took
+ * a victim its usual set counted on)?  Then it is told so (lost) and
+ * needs a room set.  O(P + N + E).
+ */
+static bool _shape_lost(gq_pass_t *pass, gq_room_work_t *w, gq_shape_t *s)
+{
+	gq_job_t *j = gq_store_at(&pass->store, s->rep);
+	bool dom, any;
+
+	s->lost = 0;
+	if (s->usual_fits != 1 && s->room != 2)
+		return false;
+	dom = _usual_fits(pass, j, w->bynode, w->nodes, w->kinds, w->ents,
+			  w->offered, w->dom_ok);
+	any = !_gang(pass, j) ? dom :
+	      _usual_fits(pass, j, w->bynode, w->nodes, w->kinds, w->ents,
+			  w->offered, NULL);
+	if (s->usual_fits == 1 ? dom : any)
+		return false;
+	s->lost = s->usual_fits == 1 ? 1 : 2;
+	s->usual_fits = 0;
+	s->usual_any = !dom && any;
+	return true;
+}
+
+/*
+ * After a round: the preemptors whose shape lost its usual sets
+ * (_shape_lost).  Those the usual sets fitted join need[] (room-2 jobs
+ * are in it already); in the last round (`last`), each such job gets no
+ * room instead, so that it is not tried first for room it does not have.
+ * Returns how many shapes were lost, -1: memory.  O(E + P), plus O(P + N
+ * + E) per shape left to the usual sets, plus O(R) for the R jobs that
+ * may reclaim.
+ */
+static int _lost_fit(gq_pass_t *pass, gq_room_work_t *w, bool last)
+{
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int i, lost = 0, k;
+
+	_marks_again(pass, w);
+	for (i = 0; i < w->sh.nshapes; i++)
+		lost += _shape_lost(pass, w, &w->sh.shapes[i]);
+	for (i = 0; lost && i < w->reclaimers->n; i++) {
+		gq_shape_t *s;
+
+		k = w->reclaimers->job[i];
+		if (!_wants_room(&jobs[k]) ||
+		    !(s = _shape(&w->sh, &jobs[k], gq_store_count(&pass->store))) ||
+		    !s->lost)
+			continue;
+		if (!last) {
+			if (s->lost == 1)
+				w->need[w->nneed++] = k;
+		} else if (_roomless(pass, w->room, &jobs[k], s, &w->gpus)) {
+			return -1;
+		} else {
+			_no_room(&jobs[k]);
+		}
+	}
+	return lost;
+}
+
+/*
+ * Forget a round's room sets and waiters before the next: the jobs that
+ * needed room get back their band's priority, the shapes what they chose,
+ * the givers their chains.  O(need + shapes + P).
+ */
+static void _undo_round(gq_pass_t *pass, gq_room_work_t *w)
+{
+	gq_job_t *jobs = gq_store_records(&pass->store);
+	int k;
+
+	gq_room_clear(w->room);
+	for (k = 0; k < w->nneed; k++) {
+		gq_job_t *j = &jobs[w->need[k]];
+
+		j->room = j->roomless = false;
+		j->priority = gq_band_priority(j->band, j->key);
+	}
+	for (k = 0; k < w->sh.nshapes; k++) {
+		w->sh.shapes[k].room = -1;
+		w->sh.shapes[k].n = 0;
+	}
+	w->sh.nvictims = 0;
+	memset(w->g.chained, 0, sizeof(int) * (pass->reg.nproj + 1));
+	w->g.nchained = 0;
+	w->g.spent = false;
+}
+
 int gq_room_make(gq_pass_t *pass, gq_room_t *room,
 		 const gq_reclaimers_t *reclaimers, const gq_reclaim_runs_t *runs,
 		 gq_allowance_t **allowance)
 {
-	const int *order = runs->order;
-	int norder = runs->norder;
-	gq_job_t *jobs = gq_store_records(&pass->store);
 	gq_room_work_t w;
-	int k, rc = -1;
+	int round, lost, rc = -1;
 
-	if (_work_new(&w, pass, room, reclaimers, norder) || _lay_out(pass, &w) ||
-	    _find_need(pass, &w))
+	if (_work_new(&w, pass, room, reclaimers, runs->norder) ||
+	    _lay_out(pass, &w) || _find_need(pass, &w))
 		goto out;
-	if (!w.nneed) {
-		rc = 0;
-		goto out;
-	}
-	/*
-	 * Room sets first, from fresh allowances shared by all of them, in
-	 * the order Slurm tries the preemptors; then the usual sets again
-	 * with what is left.  Every set of the pass draws on the same
-	 * allowance.
-	 */
-	for (k = 0; k < norder; k++)
-		jobs[order[k]].chain = jobs[order[k]].victim = 0;
-	gq_allowance_free(*allowance);
-	if (!(*allowance = gq_allowance_new(&pass->reg)) ||
-	    _sort_need(jobs, w.need, w.nneed))
-		goto out;
-	w.allowance = *allowance;
-	for (k = 0; k < w.nneed; k++)
-		if (_room_for(pass, &w, &jobs[w.need[k]]))
+	for (round = 1; w.nneed; round++) {
+		if (_room_round(pass, &w, runs, allowance) ||
+		    (lost = _lost_fit(pass, &w, round == GQ_ROOM_ROUNDS)) < 0)
 			goto out;
-	gq_reclaim_mark(*allowance, &pass->reg, jobs, order, norder);
+		if (!lost || round == GQ_ROOM_ROUNDS)
+			break;
+		_undo_round(pass, &w);
+	}
 	rc = 0;
 out:
 	_work_free(&w);

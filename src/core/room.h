@@ -78,8 +78,13 @@ void gq_room_nodes(gq_pass_t *pass);
  * reclaim.  runs->order lists the eligible victims in reclaim order;
  * *allowance is the pass' allowance, with the usual
  * sets marked from it.  When room is needed, the sets are made again:
- * room sets first, then the usual sets (*allowance is replaced).  Returns
- * 0, or -1 when out of memory.
+ * room sets first, then the usual sets (*allowance is replaced).  A job
+ * whose usual set no longer gives it room once marked (a room set took
+ * a victim it counted on) needs room too: made again, at most
+ * GQ_ROOM_ROUNDS times; after the last, it has none (gq_job_t.roomless).
+ * Every job that may reclaim and asks GPUs per node ends with a room
+ * set, a usual set that gives it room, or no room.  Returns 0, or -1
+ * when out of memory.
  */
 int gq_room_make(gq_pass_t *pass, gq_room_t *room,
 		 const gq_reclaimers_t *reclaimers, const gq_reclaim_runs_t *runs,

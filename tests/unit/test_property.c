@@ -11,7 +11,9 @@
  *   - no job reclaims from its own project, and a victim requeued for a
  *     preemptor cannot reclaim back (no ping-pong);
  *   - GPUs are kept only for an in-quota job that has no room but would
- *     fit, and only work outside quotas waits for it (room wait).
+ *     fit, and only work outside quotas waits for it (room wait);
+ *   - an in-quota job that asks GPUs per node has a room set, no room, or
+ *     a usual set that gives it room (never room it does not have).
  * Limits are checked after every event too: a submit between passes (a
  * job, an array) is judged on top of what the pass let start, begin-time
  * and dependency waiters included (they start on their own).
@@ -595,12 +597,51 @@ static void check_no_ping_pong(world_t *w, gq_view_t *v)
  * and can start on another up node from its idle GPUs plus the victims
  * it may take there; every victim with GPUs on W's node is refused to it.
  */
-static int saved_kept_off;	/* jobs seen keeping off a saved node */
+static int saved_kept_off;	/* Each node's idle GPUs in the world (0 when down) into idle[]; returns
+ * how many nodes are up. */
+static int world_idle(const world_t *w, uint32_t *idle)
+{
+	int a, node, up = 0;
+
+	for (node = 0; node < w->nnodes; node++) {
+		idle[node] = w->down[node] ? 0 : w->gpn;
+		up += !w->down[node];
+	}
+	for (a = 0; a < w->njobs; a++)
+		if (w->jobs[a].live && w->jobs[a].in.state == GQ_JOB_RUNNING)
+			idle[w->jobs[a].node] -= w->jobs[a].in.gpus;
+	return up;
+}
+
+/* The up nodes other than `skip` (-1: none) where job `id` finds `need`
+ * GPUs: idle, plus the running jobs there the view offers it. */
+static int nodes_with_room(const gq_view_t *v, const world_t *w,
+			   const uint32_t *idle, uint32_t id, uint32_t need,
+			   int skip)
+{
+	int node, b, rooms = 0;
+
+	for (node = 0; node < w->nnodes; node++) {
+		uint32_t r = idle[node];
+
+		if (node == skip || w->down[node])
+			continue;
+		for (b = 0; b < w->njobs; b++)
+			if (w->jobs[b].live && w->jobs[b].node == node &&
+			    w->jobs[b].in.state == GQ_JOB_RUNNING &&
+			    gq_view_preemptable(v, w->jobs[b].in.id, id))
+				r += w->jobs[b].in.gpus;
+		rooms += r >= need;
+	}
+	return rooms;
+}
+
+/* jobs seen keeping off a saved node */
 
 static void check_saved_node(gq_view_t *v, const world_t *w,
 			     const uint32_t *idle, uint32_t waiter)
 {
-	int saved = gq_view_saved_node(v)->node, a, b, node, fit;
+	int saved = gq_view_saved_node(v)->node, a, b, fit;
 
 	ck_assert_uint_eq(gq_view_saved_for(v), waiter);
 	for (a = 0; a < w->njobs; a++) {
@@ -615,19 +656,7 @@ static void check_saved_node(gq_view_t *v, const world_t *w,
 			      "seed %llu: job %u keeps off the saved node, may not reclaim",
 			      (unsigned long long)w->seed, p->in.id);
 		need = p->in.gpus_per_node ? p->in.gpus_per_node : p->in.gpus;
-		for (node = fit = 0; node < w->nnodes; node++) {
-			uint32_t r = idle[node];
-
-			if (node == saved || w->down[node])
-				continue;
-			for (b = 0; b < w->njobs; b++)
-				if (w->jobs[b].live && w->jobs[b].node == node &&
-				    w->jobs[b].in.state == GQ_JOB_RUNNING &&
-				    gq_view_preemptable(v, w->jobs[b].in.id,
-							p->in.id))
-					r += w->jobs[b].in.gpus;
-			fit += r >= need;
-		}
+		fit = nodes_with_room(v, w, idle, p->in.id, need, saved);
 		ck_assert_msg(fit >= (int)(p->in.nodes ? p->in.nodes : 1) ||
 			      (!p->in.gpus_per_node && p->in.nodes > 1),
 			      "seed %llu: job %u keeps off node %d but fits on %d other nodes",
@@ -655,17 +684,11 @@ static void check_saved_node(gq_view_t *v, const world_t *w,
 static void check_room_wait(gq_view_t *v, const world_t *w)
 {
 	const uint32_t *ids;
-	int n = gq_view_room_waiters(v, &ids), i, a, node, up = 0, rooms;
+	int n = gq_view_room_waiters(v, &ids), i, a, up, rooms;
 	const gq_room_node_t *kept;
 	uint32_t idle[MAXN];
 
-	for (node = 0; node < w->nnodes; node++) {
-		idle[node] = w->down[node] ? 0 : w->gpn;
-		up += !w->down[node];
-	}
-	for (a = 0; a < w->njobs; a++)
-		if (w->jobs[a].live && w->jobs[a].in.state == GQ_JOB_RUNNING)
-			idle[w->jobs[a].node] -= w->jobs[a].in.gpus;
+	up = world_idle(w, idle);
 	for (i = 0; i < n; i++) {
 		const gq_job_t *er = gq_view_job(v, ids[i]);
 
@@ -682,17 +705,8 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 			      "seed %llu: job %u waits for room it can never get (%u GPUs on %u nodes, %d up nodes of %d)",
 			      (unsigned long long)w->seed, er->in.id,
 			      er->in.gpus_per_node, er->in.nodes, up, w->gpn);
-		for (node = rooms = 0; node < w->nnodes; node++) {
-			uint32_t r = idle[node];
-
-			for (a = 0; a < w->njobs; a++)
-				if (w->jobs[a].live && w->jobs[a].node == node &&
-				    w->jobs[a].in.state == GQ_JOB_RUNNING &&
-				    gq_view_preemptable(v, w->jobs[a].in.id,
-							er->in.id))
-					r += w->jobs[a].in.gpus;
-			rooms += !w->down[node] && r >= er->in.gpus_per_node;
-		}
+		rooms = nodes_with_room(v, w, idle, er->in.id,
+					er->in.gpus_per_node, -1);
 		ck_assert_msg(rooms < (int)er->in.nodes,
 			      "seed %llu: job %u waits for room, but %d nodes have it",
 			      (unsigned long long)w->seed, er->in.id, rooms);
@@ -849,6 +863,37 @@ static void check_gang_room(const gq_view_t *v, const world_t *w)
 	}
 }
 
+/*
+ * Every pending job that may reclaim and asks GPUs per node is told its
+ * room (docs/MODEL.md "Making room"): a room set, no room (roomless), or
+ * a usual set that gives it room on as many nodes as it asks, from each
+ * up node's idle GPUs and the running jobs there it may take.  A job
+ * told it fits the usual sets, but which they do not fit, is tried first
+ * and stops Slurm's main cycle for its partition.
+ */
+static void check_room_told(const gq_view_t *v, const world_t *w)
+{
+	uint32_t idle[MAXN];
+	int a, rooms;
+
+	world_idle(w, idle);
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *p = gq_view_job(v, w->jobs[a].in.id);
+
+		if (!w->jobs[a].live || !p || p->in.state != GQ_JOB_PENDING ||
+		    p->hold || p->patient || !p->in.gpus_per_node ||
+		    p->band != GQ_BAND_IN_QUOTA || !gq_job_may_reclaim(p) ||
+		    p->room || p->roomless)
+			continue;
+		rooms = nodes_with_room(v, w, idle, p->in.id,
+					p->in.gpus_per_node, -1);
+		ck_assert_msg(rooms >= (int)(p->in.nodes ? p->in.nodes : 1),
+			      "seed %llu: job %u (%u GPUs on each of %u nodes) is left to its usual set, which gives room on %d nodes",
+			      (unsigned long long)w->seed, p->in.id,
+			      p->in.gpus_per_node, p->in.nodes, rooms);
+	}
+}
+
 static void check_all(gq_view_t *v, world_t *w)
 {
 	int a, b;
@@ -860,6 +905,7 @@ static void check_all(gq_view_t *v, world_t *w)
 			if (w->jobs[a].proj == w->jobs[b].proj)
 				ck_assert(!gq_view_preemptable(v, w->jobs[a].in.id,
 							       w->jobs[b].in.id));
+	check_room_told(v, w);
 	check_room_wait(v, w);
 	check_gang_room(v, w);
 	check_move(w);
@@ -1292,8 +1338,9 @@ END_TEST
 
 /* Seeds past the default run that once failed, run with it: a gang whose
  * usual set gives room over several switches alone; a move landing on a
- * department's borrowed GPUs. */
-static const uint64_t found_seeds[] = { 1636, 9023 };
+ * department's borrowed GPUs; a job left to a usual set a room set took
+ * from. */
+static const uint64_t found_seeds[] = { 1636, 9023, 1459 };
 #define NFOUND (sizeof(found_seeds) / sizeof(found_seeds[0]))
 
 START_TEST(random_clusters_keep_the_guarantees)

@@ -379,6 +379,65 @@ START_TEST(grace_victims_are_room_coming)
 }
 END_TEST
 
+/*
+ * A room set may take a victim another job's usual set counted on; that
+ * job then needs a room set of its own, or has none.  3 nodes x 2 GPUs.
+ * team-x (q 1) runs x1 on n2, x2 on n0, x3 on n1 (the youngest), 1 GPU
+ * each: it may lose 2, its usual set {x3, x2}.  team-y (q 0) runs y1 on
+ * n2.  n0 and n1 have 1 GPU idle each.  team-r (q 2) pends r1, 2 GPUs on
+ * one node of n2's partition (A = 2, key 1, submitted first); team-g
+ * (q 4) pends g1, 2 GPUs on each of 2 nodes of n0 and n1's (A = 4, key 1).
+ * r1's usual set gives n2 one GPU (y1): it needs room, and takes x1 and
+ * y1.  g1's usual set gave n0 1 + x2 and n1 1 + x3; with x1 taken, team-x
+ * has 1 left for its usual set: x3.  n0 then gives 1: g1 no longer fits.
+ * Made again with g1 among the jobs that need room: r1 first gets {x1,
+ * y1}, then g1 could take x2 on n0 but not x3 on n1 (team-x is at its
+ * floor): no room, so it is tried after the in-quota jobs that can start
+ * (priority 1 400 000 001) and listed for the room wait.  Left to its
+ * usual set it would be tried first, fail, and stop Slurm's main cycle
+ * for the partition until backfill.
+ */
+START_TEST(room_set_takes_a_usual_sets_victim)
+{
+	const char *team[4] = { "team-x", "team-y", "team-r", "team-g" };
+	double quota[4] = { 1, 0, 2, 4 };
+	int on[4] = { 2, 0, 1, 2 }, group[3] = { 2, 2, 1 }, i;
+	gq_job_in_t r1 = shaped(pending(20, 2, 50), 2, 1);
+	gq_job_in_t g1 = shaped(pending(30, 4, 51), 2, 2);
+	gq_project_cfg_t p[4];
+	const uint32_t *ids;
+	gq_view_t *v;
+
+	for (i = 0; i < 4; i++)
+		p[i] = proj(team[i], quota[i], 1, GQ_NO_LIMIT);
+	v = view_of(p, 4, NULL, 0);
+	gq_view_begin(v, 6, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 3) | gq_view_set_groups(v, 2), 0);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(gq_view_node_group(v, i, group[i]), 0);
+		gq_view_node_free(v, i, group[i] == 2);
+	}
+	for (i = 0; i < 4; i++) {	/* x1, x2, x3 and y1 */
+		run(v, i + 1, team[i / 3], 1, i + 1);
+		ck_assert_int_eq(gq_view_place(v, i + 1, on[i], 1), 0);
+	}
+	r1.node_group = 1;
+	g1.node_group = 2;
+	add(v, "team-r", r1);
+	add(v, "team-g", g1);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 20)->room);
+	ck_assert(gq_view_preemptable(v, 1, 20));
+	ck_assert(gq_view_preemptable(v, 4, 20));
+	ck_assert(!gq_view_job(v, 30)->room);
+	ck_assert(gq_view_job(v, 30)->roomless);
+	ck_assert_uint_eq(gq_view_job(v, 30)->priority, 1400000001u);
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 1);
+	ck_assert_uint_eq(ids[0], 30);
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *room_suite(void)
 {
 	Suite *s = suite_create("room");
@@ -393,6 +452,7 @@ Suite *room_suite(void)
 	tc = tcase_create("room sets share victims, a failed attempt leaves nothing");
 	tcase_add_test(tc, room_sets_share_victims);
 	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
+	tcase_add_test(tc, room_set_takes_a_usual_sets_victim);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("victims in their grace time are room coming");
 	tcase_add_test(tc, grace_victims_are_room_coming);

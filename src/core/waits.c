@@ -25,6 +25,7 @@ void gq_waits_free(gq_waits_t *w)
 {
 	free(w->at);
 	free(w->at_for);
+	free(w->at_gang);
 }
 
 /*
@@ -50,31 +51,49 @@ static bool _may_start(const gq_job_t *job)
 	return job->in.state == GQ_JOB_PENDING || job->in.begins_later;
 }
 
+/* Is the job the preemptor of a reclaim noted?  O(K). */
+static bool _preempts(const gq_waits_t *w, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < w->nat; i++)
+		if (w->at_for[i] == id)
+			return true;
+	return false;
+}
+
 /*
  * Whom a job that may start waits for while GPUs are reclaimed, or kept,
  * for another (0: nobody): only where it could start on a node they come
  * free on (a room wait's node; a reclaim's victims' nodes, unless not
- * known).  A room wait's hold gives way to the current wait (a reclaim in
- * flight, or another job GPUs are kept for); a reclaim's hold stays.
- * O(1), or O(K) for K victims' nodes noted.
+ * known).  Work outside quotas waits for any of them; an in-quota job
+ * only on the victims' nodes of a gang (a preemptor of several nodes),
+ * and never while it is a preemptor in flight itself: a gang needs every
+ * GPU freed there, a job of one node takes what comes free elsewhere.  A
+ * room wait's hold gives way to the current wait (a reclaim in flight,
+ * or another job GPUs are kept for); a reclaim's hold stays.  O(1), or
+ * O(K) for K victims' nodes noted.
  */
 static uint32_t _waits_for_reclaim(const gq_waits_t *w,
 				   const gq_nodes_t *nodes,
 				   const gq_job_t *job)
 {
+	bool inq = job->band == GQ_BAND_IN_QUOTA;
 	int i;
 
 	if (!w->waits_for || !_may_start(job) ||
 	    !job->in.gpus || (job->hold && job->hold != GQ_HOLD_ROOM) ||
-	    job->band == GQ_BAND_IN_QUOTA || job->in.id == w->waits_for)
+	    job->in.id == w->waits_for)
 		return 0;
 	if (w->hold == GQ_HOLD_ROOM)
-		return gq_waits_could_land(nodes, job, &w->kept_on) &&
+		return !inq && gq_waits_could_land(nodes, job, &w->kept_on) &&
 		       !_ends_first(w, job) ? w->waits_for : 0;
 	if (w->anywhere)
-		return w->waits_for;
+		return inq ? 0 : w->waits_for;
+	if (inq && _preempts(w, job->in.id))
+		return 0;
 	for (i = 0; i < w->nat; i++)
-		if (w->at_for[i] != job->in.id &&
+		if (w->at_for[i] != job->in.id && (!inq || w->at_gang[i]) &&
 		    gq_waits_could_land(nodes, job, &w->at[i]))
 			return w->at_for[i];
 	return 0;
@@ -96,6 +115,7 @@ static int _grow_wait_at(gq_waits_t *w, int n)
 {
 	gq_room_node_t *at;
 	uint32_t *f;
+	uint8_t *g;
 	int cap = w->at_cap ? w->at_cap : 8;
 
 	if (w->nat + n <= w->at_cap)
@@ -108,16 +128,20 @@ static int _grow_wait_at(gq_waits_t *w, int n)
 	if (!(f = realloc(w->at_for, sizeof(*f) * cap)))
 		return -1;
 	w->at_for = f;
+	if (!(g = realloc(w->at_gang, cap)))
+		return -1;
+	w->at_gang = g;
 	w->at_cap = cap;
 	return 0;
 }
 
 /*
  * Note reclaim r's victims' nodes (any node when they are not known, out
- * of range, or memory runs out).  O(nodes noted).
+ * of range, or memory runs out), and whether its preemptor is a gang.
+ * O(nodes noted).
  */
 static void _wait_at(gq_waits_t *w, const gq_nodes_t *nodes,
-		     const gq_reclaim_at_t *r)
+		     const gq_reclaim_at_t *r, bool gang)
 {
 	int i;
 
@@ -131,6 +155,7 @@ static void _wait_at(gq_waits_t *w, const gq_nodes_t *nodes,
 			return;
 		}
 		w->at[w->nat] = (gq_room_node_t){ .node = r->node[i] };
+		w->at_gang[w->nat] = gang;
 		w->at_for[w->nat++] = r->preemptor;
 	}
 }
@@ -182,7 +207,8 @@ int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
 			continue;
 		if (!waiting++)
 			w->waits_for = preemptor->in.id;
-		_wait_at(w, nodes, &r[i]);
+		_wait_at(w, nodes, &r[i], !r[i].landing &&
+			 preemptor->in.nodes > 1);
 	}
 	if (waiting && !w->anywhere)
 		_wait_at_gpus(w, nodes);

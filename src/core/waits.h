@@ -30,6 +30,8 @@ typedef struct {
 	 * when anywhere */
 	gq_room_node_t *at;
 	uint32_t *at_for;
+	uint8_t *at_gang;	/* its preemptor asks several nodes: in-quota
+				 * jobs wait on that node too */
 	int nat, at_cap;
 	bool anywhere;
 } gq_waits_t;

@@ -177,7 +177,8 @@ int gq_hold_job_nodes(const job_record_t *job_ptr, int *nodes)
 static uint32_t _hold_key(const gq_view_t *view, const gq_job_t *job)
 {
 	switch (job->hold) {
-	case GQ_HOLD_RECLAIM:
+	case GQ_HOLD_RECLAIM:	/* in quota: its own text */
+		return job->waits_for * 2 + (job->band == GQ_BAND_IN_QUOTA);
 	case GQ_HOLD_ROOM:
 		return job->waits_for;
 	case GQ_HOLD_DEPT_LIMIT:
@@ -227,6 +228,10 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, moved to make room, while it restarts; work outside quotas waits until it starts (at most %d s)",
 					      job->waits_for,
 					      pr ? pr->name : "?", wait);
+		if (job->band == GQ_BAND_IN_QUOTA)	/* for a gang */
+			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s, which needs every GPU freed on its nodes; jobs that could start there wait until it starts (at most %d s)",
+					      job->waits_for, pr ? pr->name : "?",
+					      gq_state_reclaim_wait(job->waits_for));
 		return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
 				      job->waits_for, pr ? pr->name : "?",
 				      gq_state_reclaim_wait(job->waits_for));

@@ -284,9 +284,11 @@ static void fill_view(const world_t *w, gq_view_t *v)
 }
 
 /*
- * A job held for a reclaim in flight (or a landing) is pending outside
- * quotas, waits for one of them, never for itself, and that job still
- * waits (gq_waits_still_for).
+ * A job held for a reclaim in flight (or a landing) is pending, waits for
+ * one of them, never for itself, and that job still waits
+ * (gq_waits_still_for).  It is outside quotas, or in quota and held for
+ * a gang's reclaim (a preemptor of several nodes) while it is no
+ * preemptor in flight itself.
  */
 static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
 				const gq_reclaim_at_t *r, int nr)
@@ -295,18 +297,23 @@ static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
 
 	for (k = 0; k < w->njobs; k++) {
 		const gq_job_t *j = gq_view_job(v, w->jobs[k].in.id);
-		bool known = false;
+		const gq_job_t *er;
+		bool known = false, gang = false, self = false;
 
 		if (!j || j->hold != GQ_HOLD_RECLAIM)
 			continue;
-		for (i = 0; i < nr; i++)
+		er = gq_view_job(v, j->waits_for);
+		for (i = 0; i < nr; i++) {
 			known |= r[i].preemptor == j->waits_for &&
-				 gq_waits_still_for(&r[i],
-					gq_view_job(v, j->waits_for));
+				 gq_waits_still_for(&r[i], er);
+			gang |= r[i].preemptor == j->waits_for &&
+				!r[i].landing && er && er->in.nodes > 1;
+			self |= r[i].preemptor == j->in.id;
+		}
 		ck_assert_msg((j->in.state == GQ_JOB_PENDING ||
 			       j->in.begins_later) &&
-			      j->band != GQ_BAND_IN_QUOTA && known &&
-			      j->waits_for != j->in.id,
+			      (j->band != GQ_BAND_IN_QUOTA || (gang && !self)) &&
+			      known && j->waits_for != j->in.id,
 			      "seed %llu: job %u (state %d, band %d) held for %u",
 			      (unsigned long long)w->seed, j->in.id,
 			      j->in.state, j->band, j->waits_for);
@@ -684,7 +691,7 @@ static void check_saved_node(gq_view_t *v, const world_t *w,
 static void check_room_wait(gq_view_t *v, const world_t *w)
 {
 	const uint32_t *ids;
-	int n = gq_view_room_waiters(v, &ids), i, a, up, rooms;
+	int n = gq_view_room_waiters(v, &ids), i, a, up, rooms, first = -1;
 	const gq_room_node_t *kept;
 	uint32_t idle[MAXN];
 
@@ -693,6 +700,12 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 		const gq_job_t *er = gq_view_job(v, ids[i]);
 
 		ck_assert_ptr_nonnull(er);
+		/* held since the listing for a gang's reclaim in flight
+		 * (check_reclaim_holds): it waits for that instead */
+		if (er->hold == GQ_HOLD_RECLAIM)
+			continue;
+		if (first < 0)
+			first = i;
 		ck_assert_msg(er->in.state == GQ_JOB_PENDING && !er->hold &&
 			      er->band == GQ_BAND_IN_QUOTA && !er->room &&
 			      er->in.gpus_per_node &&
@@ -711,8 +724,9 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 			      "seed %llu: job %u waits for room, but %d nodes have it",
 			      (unsigned long long)w->seed, er->in.id, rooms);
 	}
-	if (!n)
+	if (first < 0)
 		return;
+	ids += first;
 	/* a listed waiter fits an up node emptied: one is chosen */
 	ck_assert(gq_view_keep_room(v, ids[0], -1));
 	ck_assert_uint_eq(gq_view_kept_for(v), ids[0]);

@@ -414,6 +414,68 @@ START_TEST(reclaim_nodes_noted)
 }
 END_TEST
 
+/*
+ * A gang's reclaim keeps its victims' nodes from in-quota jobs too
+ * (docs/MODEL.md "Holds"): a gang needs every GPU freed there, and a job
+ * of one GPU tried before it would take one.  2 nodes x 4 GPUs, idle.
+ * team-g (q 9) pends g1, 4 GPUs on each of 2 nodes (A = 8), and g2 (1
+ * GPU, A = 9: in quota); team-a (q 2) pends a1 (1 GPU, in quota); team-z
+ * (q 0) pends z1 (outside quotas).
+ *   team-b (q 4) pends b1, 4 GPUs on one node (in quota).
+ *   g1 reclaims on n0 and n1: g2, a1, z1 and b1 could start there: all
+ *   held, for g1 (the in-quota ones with the gang's text).
+ *   b1 reclaims on n0 instead: only z1 is held; in-quota jobs take what
+ *   comes free elsewhere.
+ *   g1 and a1 both reclaim (a1 on n1): a1, a preemptor in flight itself,
+ *   is not held; the others are, for g1.
+ */
+START_TEST(gang_reclaim_keeps_its_nodes)
+{
+	const char *team[4] = { "team-g", "team-a", "team-z", "team-b" };
+	double quota[4] = { 9, 2, 0, 4 };
+	gq_reclaim_at_t gang = { .preemptor = 1, .nnodes = 2, .node = { 0, 1 } };
+	gq_reclaim_at_t b1 = { .preemptor = 5, .nnodes = 1, .node = { 0 } };
+	gq_reclaim_at_t r[2] = { b1,
+				 { .preemptor = 3, .nnodes = 1, .node = { 1 } } };
+	gq_project_cfg_t p[4];
+	gq_hold_t want[3][5] = {
+		{ GQ_HOLD_NONE, GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM,
+		  GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM },
+		{ GQ_HOLD_NONE, GQ_HOLD_NONE, GQ_HOLD_NONE, GQ_HOLD_RECLAIM,
+		  GQ_HOLD_NONE },
+		{ GQ_HOLD_NONE, GQ_HOLD_RECLAIM, GQ_HOLD_NONE,
+		  GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM } };
+	int c, i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = proj(team[i], quota[i], 1, GQ_NO_LIMIT);
+	for (c = 0; c < 3; c++) {
+		gq_view_t *v = view_of(p, 4, NULL, 0);
+
+		gq_view_begin(v, 8, 100);
+		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+		gq_view_node_free(v, 0, 4);
+		gq_view_node_free(v, 1, 4);
+		add(v, "team-g", shaped(pending(1, 8, 50), 4, 2));
+		pend(v, 2, "team-g", 1, 51);
+		pend(v, 3, "team-a", 1, 52);
+		pend(v, 4, "team-z", 1, 53);
+		add(v, "team-b", shaped(pending(5, 4, 54), 4, 1));
+		ck_assert_int_eq(gq_view_compute(v), 0);
+		ck_assert_int_eq(gq_view_job(v, 2)->band, GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_IN_QUOTA);
+		r[0] = c == 1 ? b1 : gang;
+		ck_assert_int_eq(gq_view_wait_for_reclaims(v, r, c == 2 ? 2 : 1),
+				 c == 2 ? 2 : 1);
+		for (i = 0; i < 5; i++)
+			ck_assert_msg(gq_view_job(v, i + 1)->hold == want[c][i],
+				      "case %d job %d: hold %d", c, i + 1,
+				      gq_view_job(v, i + 1)->hold);
+		gq_view_free(v);
+	}
+}
+END_TEST
+
 Suite *room_wait_suite(void)
 {
 	Suite *s = suite_create("room_wait");
@@ -426,6 +488,7 @@ Suite *room_wait_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("the reclaim-in-flight hold where victims free GPUs");
 	tcase_add_test(tc, reclaim_wait_only_where_victims_free);
+	tcase_add_test(tc, gang_reclaim_keeps_its_nodes);
 	tcase_add_test(tc, reclaim_nodes_noted);
 	suite_add_tcase(s, tc);
 	return s;

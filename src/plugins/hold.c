@@ -188,6 +188,28 @@ static uint32_t _hold_key(const gq_view_t *view, const gq_job_t *job)
 	}
 }
 
+/* The reclaim hold's text: GPUs kept for a moved job's restart, or a
+ * reclaim in flight.  A gang's reclaim holds in-quota jobs too, so its
+ * text says why (`who`). */
+static char *_reclaim_text(const gq_view_t *view, const gq_job_t *job)
+{
+	const gq_job_t *er = gq_view_job(view, job->waits_for);
+	const gq_project_t *pr = er ? gq_view_project(view, er->project) : NULL;
+	const char *who = "; work outside quotas waits";
+	int wait;
+
+	/* a moved job that reclaims itself: its reclaim's text */
+	if ((wait = gq_state_landing(job->waits_for, NULL)) &&
+	    !gq_state_reclaiming(job->waits_for))
+		return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, moved to make room, while it restarts%s until it starts (at most %d s)",
+				  job->waits_for, pr ? pr->name : "?", who, wait);
+	if (job->band == GQ_BAND_IN_QUOTA)	/* for a gang */
+		who = ", which needs every GPU freed on its nodes; jobs that could start there wait";
+	return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s%s until it starts (at most %d s)",
+			  job->waits_for, pr ? pr->name : "?", who,
+			  gq_state_reclaim_wait(job->waits_for));
+}
+
 /* The squeue reason of `job`'s hold, formatted (caller frees); NULL for
  * no hold gpuquota writes. */
 static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
@@ -196,9 +218,6 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 	char in[GQ_POOL_TEXT_MAX] = "";
 	const gq_project_t *p = gq_view_project(view, job->project);
 	const gq_dept_t *d = gq_view_dept(view, p->department);
-	const gq_project_t *pr;
-	const gq_job_t *er;
-	int wait;
 
 	if (pool)
 		snprintf(in, sizeof(in), " in pool %s", pool);
@@ -220,21 +239,7 @@ static char *_hold_text(const gq_view_t *view, const gq_job_t *job,
 				      p->budget, in, p->quota,
 				      _plural(p->quota));
 	case GQ_HOLD_RECLAIM:
-		er = gq_view_job(view, job->waits_for);
-		pr = er ? gq_view_project(view, er->project) : NULL;
-		/* a moved job that reclaims itself: its reclaim's text */
-		if ((wait = gq_state_landing(job->waits_for, NULL)) &&
-		    !gq_state_reclaiming(job->waits_for))
-			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are kept for job %u of %s, moved to make room, while it restarts; work outside quotas waits until it starts (at most %d s)",
-					      job->waits_for,
-					      pr ? pr->name : "?", wait);
-		if (job->band == GQ_BAND_IN_QUOTA)	/* for a gang */
-			return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s, which needs every GPU freed on its nodes; jobs that could start there wait until it starts (at most %d s)",
-					      job->waits_for, pr ? pr->name : "?",
-					      gq_state_reclaim_wait(job->waits_for));
-		return gq_xprintf(GQ_HOLD_PREFIX " GPUs are being reclaimed for job %u of %s; work outside quotas waits until it starts (at most %d s)",
-				      job->waits_for, pr ? pr->name : "?",
-				      gq_state_reclaim_wait(job->waits_for));
+		return _reclaim_text(view, job);
 	case GQ_HOLD_ROOM:
 		return gq_room_hold_text(view, job->waits_for);
 	default:

@@ -41,6 +41,17 @@ static gq_view_t *_begun(const char *json, char **f, uint32_t total)
 	return v;
 }
 
+/* As _begun, on nodes n0 and n1 of 4 GPUs, both idle. */
+static gq_view_t *_two_nodes(const char *json, char **f)
+{
+	gq_view_t *v = _begun(json, f, 8);
+
+	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
+	gq_view_node_free(v, 0, 4);
+	gq_view_node_free(v, 1, 4);
+	return v;
+}
+
 START_TEST(limit_hold_written_and_released)
 {
 	char *f;
@@ -453,13 +464,10 @@ START_TEST(landing_hold_text)
 	char *f;
 	gq_job_in_t m = pending(7, 1, 50);
 	job_record_t *j;
-	gq_view_t *v = _begun("{\"projects\": [{\"name\": \"team-b\", \"gpu_quota\": 0},"
-			      " {\"name\": \"team-c\", \"gpu_quota\": 2}]}",
-			      &f, 8);
+	gq_view_t *v = _two_nodes("{\"projects\": [{\"name\": \"team-b\", \"gpu_quota\": 0},"
+				  " {\"name\": \"team-c\", \"gpu_quota\": 2}]}",
+				  &f);
 
-	ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
-	gq_view_node_free(v, 0, 4);
-	gq_view_node_free(v, 1, 4);
 	m.state = GQ_JOB_WAITING;
 	m.begins_later = true;
 	add(v, "team-c", m);
@@ -480,6 +488,42 @@ START_TEST(landing_hold_text)
 				       "reclaim"), 1);
 	ck_assert_str_eq(j->state_desc,
 			 "gpuquota: GPUs are being reclaimed for job 7 of team-c; work outside quotas waits until it starts (at most 30 s)");
+	gq_state_clear();
+	gq_state_unlock();
+	unlink(f);
+	free(f);
+}
+END_TEST
+
+/*
+ * The squeue text of an in-quota job held for a gang's reclaim
+ * (docs/MODEL.md "Holds"): nodes n0, n1 of 4 GPUs, now 100.  team-g's
+ * job 1 asks 4 GPUs on each of 2 nodes and reclaims on both; team-a's
+ * job 3 (1 GPU, in quota) could start there, so it waits, and its text
+ * says why an in-quota job waits.
+ */
+START_TEST(gang_hold_text)
+{
+	char *f;
+	int nodes[2] = { 0, 1 };
+	job_record_t *j;
+	gq_view_t *v = _two_nodes("{\"projects\": [{\"name\": \"team-g\", \"gpu_quota\": 8},"
+				  " {\"name\": \"team-a\", \"gpu_quota\": 2}]}",
+				  &f);
+
+	add(v, "team-g", shaped(pending(1, 8, 50), 4, 2));
+	pend(v, 3, "team-a", 1, 60);
+	ck_assert(gq_state_note_reclaim(1, 100, 0));
+	gq_state_reclaim_nodes(1, nodes, 2);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_IN_QUOTA);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	j = glue_pending(3, "team-a", "gpu", 1);
+	gq_write_pass(gq_state()->view, NULL, 100);
+	ck_assert_int_eq(j->state_reason, WAIT_HELD);
+	ck_assert_str_eq(j->state_desc,
+			 "gpuquota: GPUs are being reclaimed for job 1 of team-g, which needs every GPU freed on its nodes; jobs that could start there wait until it starts (at most 30 s)");
 	gq_state_clear();
 	gq_state_unlock();
 	unlink(f);
@@ -712,6 +756,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
 	tcase_add_test(tc, saved_node_text_names_node_and_why);
 	tcase_add_test(tc, landing_hold_text);
+	tcase_add_test(tc, gang_hold_text);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mode");
 	tcase_add_test(tc, observe_writes_nothing_enforce_holds);

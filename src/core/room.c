@@ -16,7 +16,9 @@
  * usual sets draw on one allowance per project and department (reclaim.h):
  * room sets first, in the order Slurm tries their preemptors, then the
  * usual sets with what is left, so that their union never takes a
- * project or department below its floor.
+ * project or department below its floor.  Room sets share victims; a
+ * node's idle GPUs are counted by the first room set that uses the node
+ * (_count_idle), so two do not count on the same idle GPUs.
  *
  * An in-quota job for which no room can be made, but which would fit on
  * its nodes emptied, is listed for the room wait (gq_view_room_waiters):
@@ -34,11 +36,11 @@
  * tries them (_sort_need); then O(P + N + E) once per shape of
  * preemptor (project, band, GPUs per node, nodes, node group), not per
  * preemptor: preemptors of one shape share what is found for the first;
- * then O(victims chosen) per preemptor.  When a room set takes a victim
- * a usual set counted on, room-making is done again with that set's job
- * among those that need room: at most GQ_ROOM_ROUNDS rounds, each again
- * O(E + P + R) plus O(P + N + E) per shape (this is where it grows in a
- * busy pass: rounds x shapes).  The room wait adds O(N + E) once,
+ * then O(victims chosen + nodes used) per preemptor.  When a room set
+ * takes a victim a usual set counted on, room-making is done again with
+ * that set's job among those that need room: at most GQ_ROOM_ROUNDS
+ * rounds, each again O(N + E + P + R) plus O(P + N + E) per shape (this
+ * is where it grows in a busy pass: rounds x shapes).  The room wait adds O(N + E) once,
  * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
  * of such a job; choosing the waiter's node O(P + N + E log E), once per
  * pool and pass (the sort of the running jobs by --time end is where it
@@ -546,6 +548,9 @@ typedef struct {
 	gq_charge_t *undo;	/* what taking each of them added */
 	char *taken;		/* per job: chosen for the preemptor at hand */
 	uint64_t *gpus;		/* each node's GPUs, when first needed */
+	uint64_t *idle;		/* per node: its room not yet counted by a
+				 * room set this round (_count_idle) */
+	int *used, nused;	/* one preemptor's nodes with room */
 	int *doms, ndoms;	/* domains, in the order of nodes[] */
 	int *dom_ok;		/* per domain: nodes with room (scratch) */
 	gq_givers_t g;
@@ -578,7 +583,7 @@ static uint64_t _take_on_node(gq_pass_t *pass, gq_room_work_t *w,
 {
 	gq_job_t *jobs = gq_store_records(&pass->store);
 	const gq_ent_t *ent = _ents_of(w->ents, w->bynode, n);
-	uint64_t room = pass->nodes.node_room[n];
+	uint64_t room = w->idle[n];
 	int s;
 
 	for (s = 0; w->g.live && s < gq_bucket_len(w->bynode, n) &&
@@ -633,7 +638,7 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
 {
 	int ok = 0, k;
 
-	*nchosen = 0;
+	*nchosen = w->nused = 0;
 	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
 		int n = w->nodes[k], mark = *nchosen;
 
@@ -652,18 +657,38 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
 			continue;
 		if (_take_on_node(pass, w, preemptor, n, nchosen) >=
 		    preemptor->in.gpus_per_node) {
-			ok++;
+			w->used[ok++] = n;
 			continue;
 		}
 		/* this node cannot make it: undo its choices */
 		_give_back(pass, w, mark, *nchosen);
 		*nchosen = mark;
 	}
-	if (ok >= (int)preemptor->in.nodes)
+	if (ok >= (int)preemptor->in.nodes) {
+		w->nused = ok;
 		return true;
+	}
 	_give_back(pass, w, 0, *nchosen);
 	*nchosen = 0;
 	return false;
+}
+
+/*
+ * A room set counts its nodes' idle GPUs first (those of victims leaving
+ * in their grace time too): they are its own, and the room sets made
+ * after it this round count only what is left.  Its victims are shared
+ * (a victim another set took costs nothing more).  O(nodes it uses).
+ */
+static void _count_idle(gq_room_work_t *w, const gq_job_t *preemptor)
+{
+	int i;
+
+	for (i = 0; i < w->nused; i++) {
+		uint64_t *idle = &w->idle[w->used[i]];
+
+		*idle -= *idle < preemptor->in.gpus_per_node ?
+			 *idle : preemptor->in.gpus_per_node;
+	}
 }
 
 /*
@@ -695,6 +720,7 @@ static int _choose(gq_pass_t *pass, gq_room_work_t *w, gq_job_t *preemptor,
 		rc = gq_hash_put(&w->room->pairs, gq_key_pair(preemptor->in.id,
 					       jobs[w->chosen[i]].in.id), 1);
 	preemptor->room = true;
+	_count_idle(w, preemptor);
 	for (i = 0; i < nchosen; i++)
 		w->taken[w->chosen[i]] = 0;
 	return rc ? -1 : nchosen;
@@ -728,10 +754,12 @@ static int _work_new(gq_room_work_t *w, gq_pass_t *pass, gq_room_t *room,
 	w->sh.victims = malloc(sizeof(int) * w->sh.cap);
 	w->doms = malloc(sizeof(int) * (pass->nodes.ndomains + 1));
 	w->dom_ok = calloc(pass->nodes.ndomains + 1, sizeof(int));
+	w->idle = malloc(sizeof(*w->idle) * (pass->nodes.nnodes + 1));
+	w->used = malloc(sizeof(int) * (pass->nodes.nnodes + 1));
 	return w->nodes && w->chosen && w->need && w->undo && w->taken &&
 	       w->kinds && w->ents && w->offered && w->g.chained &&
 	       w->g.skip && w->sh.shapes && w->sh.victims && w->doms &&
-	       w->dom_ok ? 0 : -1;
+	       w->dom_ok && w->idle && w->used ? 0 : -1;
 }
 
 static void _work_free(gq_room_work_t *w)
@@ -752,6 +780,8 @@ static void _work_free(gq_room_work_t *w)
 	free(w->g.skip);
 	free(w->doms);
 	free(w->dom_ok);
+	free(w->idle);
+	free(w->used);
 }
 
 /* The domains in the order of their first node in nodes[] (the most
@@ -900,6 +930,8 @@ static int _room_round(gq_pass_t *pass, gq_room_work_t *w,
 	    _sort_need(jobs, w->need, w->nneed))
 		return -1;
 	w->allowance = *allowance;
+	for (k = 0; k < pass->nodes.nnodes; k++)	/* none counted yet */
+		w->idle[k] = pass->nodes.node_room[k];
 	for (k = 0; k < w->nneed; k++)
 		if (_room_for(pass, w, &jobs[w->need[k]]))
 			return -1;

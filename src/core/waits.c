@@ -67,8 +67,8 @@ static bool _preempts(const gq_waits_t *w, uint32_t id)
  * for another (0: nobody): only where it could start on a node they come
  * free on (a room wait's node; a reclaim's victims' nodes, unless not
  * known).  Work outside quotas waits for any of them; an in-quota job
- * only on the victims' nodes of a gang (a preemptor of several nodes),
- * and never while it is a preemptor in flight itself: a gang needs every
+ * only on the victims' nodes of an in-quota gang (a preemptor of several
+ * nodes), and never while it is a preemptor in flight itself: a gang needs every
  * GPU freed there, a job of one node takes what comes free elsewhere.  A
  * room wait's hold gives way to the current wait (a reclaim in flight,
  * or another job GPUs are kept for); a reclaim's hold stays.  O(1), or
@@ -208,7 +208,8 @@ int gq_waits_for_reclaims(gq_waits_t *w, gq_job_store_t *store,
 		if (!waiting++)
 			w->waits_for = preemptor->in.id;
 		_wait_at(w, nodes, &r[i], !r[i].landing &&
-			 preemptor->in.nodes > 1);
+			 preemptor->in.nodes > 1 &&
+			 preemptor->band == GQ_BAND_IN_QUOTA);
 	}
 	if (waiting && !w->anywhere)
 		_wait_at_gpus(w, nodes);

@@ -287,8 +287,8 @@ static void fill_view(const world_t *w, gq_view_t *v)
  * A job held for a reclaim in flight (or a landing) is pending, waits for
  * one of them, never for itself, and that job still waits
  * (gq_waits_still_for).  It is outside quotas, or in quota and held for
- * a gang's reclaim (a preemptor of several nodes) while it is no
- * preemptor in flight itself.
+ * an in-quota gang's reclaim (a preemptor of several nodes) while it is
+ * no preemptor in flight itself.
  */
 static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
 				const gq_reclaim_at_t *r, int nr)
@@ -307,7 +307,8 @@ static void check_reclaim_holds(const gq_view_t *v, const world_t *w,
 			known |= r[i].preemptor == j->waits_for &&
 				 gq_waits_still_for(&r[i], er);
 			gang |= r[i].preemptor == j->waits_for &&
-				!r[i].landing && er && er->in.nodes > 1;
+				!r[i].landing && er && er->in.nodes > 1 &&
+				er->band == GQ_BAND_IN_QUOTA;
 			self |= r[i].preemptor == j->in.id;
 		}
 		ck_assert_msg((j->in.state == GQ_JOB_PENDING ||
@@ -680,12 +681,39 @@ static void check_saved_node(gq_view_t *v, const world_t *w,
 }
 
 /*
+ * Room sets count idle GPUs once per pass (docs/MODEL.md "Making room"):
+ * a waiter that finds room with every node's idle GPUs may lack it once a
+ * room set made before it counted them.  Then another pending job that
+ * asks GPUs per node has a room set, and the waiter's victims alone give
+ * too few nodes (victims are shared, so they never explain it).
+ */
+static bool idle_counted(const gq_view_t *v, const world_t *w,
+			 const gq_job_t *er)
+{
+	uint32_t none[MAXN] = { 0 };
+	int a;
+
+	if (nodes_with_room(v, w, none, er->in.id, er->in.gpus_per_node,
+			    -1) >= (int)er->in.nodes)
+		return false;
+	for (a = 0; a < w->njobs; a++) {
+		const gq_job_t *r = gq_view_job(v, w->jobs[a].in.id);
+
+		if (w->jobs[a].live && r && r != er && r->room &&
+		    r->in.state == GQ_JOB_PENDING && r->in.gpus_per_node)
+			return true;
+	}
+	return false;
+}
+
+/*
  * The room wait (docs/MODEL.md "Holds"): a job freed GPUs may be kept for
  * is pending, in quota, not held, without a room set, and needs more than
  * one GPU; it would fit on the
  * nodes that are up were they empty (a job that can never fit keeps
  * nothing), and fewer than the nodes it needs have room for it from their
- * idle GPUs and the jobs there it may take.  Keeping GPUs for the first
+ * idle GPUs and the jobs there it may take (idle GPUs a room set counted
+ * excepted: idle_counted).  Keeping GPUs for the first
  * holds only pending work outside quotas, and no floor moves.
  */
 static void check_room_wait(gq_view_t *v, const world_t *w)
@@ -720,7 +748,8 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 			      er->in.gpus_per_node, er->in.nodes, up, w->gpn);
 		rooms = nodes_with_room(v, w, idle, er->in.id,
 					er->in.gpus_per_node, -1);
-		ck_assert_msg(rooms < (int)er->in.nodes,
+		ck_assert_msg(rooms < (int)er->in.nodes ||
+			      idle_counted(v, w, er),
 			      "seed %llu: job %u waits for room, but %d nodes have it",
 			      (unsigned long long)w->seed, er->in.id, rooms);
 	}
@@ -1354,7 +1383,7 @@ END_TEST
  * usual set gives room over several switches alone; a move landing on a
  * department's borrowed GPUs; a job left to a usual set a room set took
  * from. */
-static const uint64_t found_seeds[] = { 1636, 9023, 1459 };
+static const uint64_t found_seeds[] = { 1636, 9023, 1459, 9118 };
 #define NFOUND (sizeof(found_seeds) / sizeof(found_seeds[0]))
 
 START_TEST(random_clusters_keep_the_guarantees)

@@ -379,6 +379,19 @@ START_TEST(grace_victims_are_room_coming)
 }
 END_TEST
 
+/* Job id has no room: it is tried after the in-quota jobs that can start
+ * (priority 1 400 000 001) and is the one job listed for the room wait. */
+static void only_room_waiter(gq_view_t *v, uint32_t id)
+{
+	const uint32_t *ids;
+
+	ck_assert_msg(!gq_view_job(v, id)->room, "job %u has room", id);
+	ck_assert(gq_view_job(v, id)->roomless);
+	ck_assert_uint_eq(gq_view_job(v, id)->priority, 1400000001u);
+	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 1);
+	ck_assert_uint_eq(ids[0], id);
+}
+
 /*
  * A room set may take a victim another job's usual set counted on; that
  * job then needs a room set of its own, or has none.  3 nodes x 2 GPUs.
@@ -405,7 +418,6 @@ START_TEST(room_set_takes_a_usual_sets_victim)
 	gq_job_in_t r1 = shaped(pending(20, 2, 50), 2, 1);
 	gq_job_in_t g1 = shaped(pending(30, 4, 51), 2, 2);
 	gq_project_cfg_t p[4];
-	const uint32_t *ids;
 	gq_view_t *v;
 
 	for (i = 0; i < 4; i++)
@@ -429,11 +441,50 @@ START_TEST(room_set_takes_a_usual_sets_victim)
 	ck_assert(gq_view_job(v, 20)->room);
 	ck_assert(gq_view_preemptable(v, 1, 20));
 	ck_assert(gq_view_preemptable(v, 4, 20));
-	ck_assert(!gq_view_job(v, 30)->room);
-	ck_assert(gq_view_job(v, 30)->roomless);
-	ck_assert_uint_eq(gq_view_job(v, 30)->priority, 1400000001u);
-	ck_assert_int_eq(gq_view_room_waiters(v, &ids), 1);
-	ck_assert_uint_eq(ids[0], 30);
+	only_room_waiter(v, 30);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Idle GPUs are counted once per pass: a room set that counts a node's
+ * idle GPUs takes them from the room sets made after it (victims are
+ * shared: room_sets_share_victims).  3 nodes x 4 GPUs: n0 idle; team-z
+ * (q 2: it may lose 4) runs z1, z2 (2 GPUs each) on n1 and z3 (2, the
+ * youngest) on n2, beside team-x's x1 (2, q 2: at its quota).  team-a (q 8) pends g1 and
+ * team-b (q 8) pends g2, 4 GPUs on each of 2 nodes (A = 8, key 1; g1
+ * submitted first).  The usual set, youngest first, is {z3, z2}: 2 GPUs
+ * on n1 and n2 each, no second node.  g1's room set: n0's 4 idle and n1
+ * emptied of z1, z2.  g2 then finds n0 counted, n1 (the shared victims)
+ * and n2, which can free neither z3 (team-z would lose 6) nor x1: one
+ * node, no room.  So g2 is tried after
+ * the jobs that can start (priority 1 400 000 001) and listed for the
+ * room wait, instead of counting on n0 as well.
+ */
+START_TEST(room_sets_count_idle_once)
+{
+	gq_project_cfg_t p[4] = { proj("team-z", 2, 1, GQ_NO_LIMIT),
+				  proj("team-x", 2, 1, GQ_NO_LIMIT),
+				  proj("team-a", 8, 1, GQ_NO_LIMIT),
+				  proj("team-b", 8, 1, GQ_NO_LIMIT) };
+	int on[4] = { 1, 1, 2, 2 }, i;
+	gq_view_t *v = view_of(p, 4, NULL, 0);
+
+	gq_view_begin(v, 12, 100);
+	ck_assert_int_eq(gq_view_set_nodes(v, 3), 0);
+	gq_view_node_free(v, 0, 4);
+	for (i = 0; i < 4; i++) {	/* z1, z2, z3, x1 */
+		run(v, i + 1, i < 3 ? "team-z" : "team-x", 2, i + 1);
+		ck_assert_int_eq(gq_view_place(v, i + 1, on[i], 2), 0);
+	}
+	add(v, "team-a", shaped(pending(20, 8, 50), 4, 2));
+	add(v, "team-b", shaped(pending(21, 8, 51), 4, 2));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 20)->room);
+	ck_assert(gq_view_preemptable(v, 1, 20));
+	ck_assert(gq_view_preemptable(v, 2, 20));
+	ck_assert(!gq_view_preemptable(v, 3, 20));
+	only_room_waiter(v, 21);
 	gq_view_free(v);
 }
 END_TEST
@@ -453,6 +504,7 @@ Suite *room_suite(void)
 	tcase_add_test(tc, room_sets_share_victims);
 	tcase_add_test(tc, room_failed_attempt_leaves_nothing);
 	tcase_add_test(tc, room_set_takes_a_usual_sets_victim);
+	tcase_add_test(tc, room_sets_count_idle_once);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("victims in their grace time are room coming");
 	tcase_add_test(tc, grace_victims_are_room_coming);

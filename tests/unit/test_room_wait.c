@@ -428,41 +428,53 @@ END_TEST
  *   comes free elsewhere.
  *   g1 and a1 both reclaim (a1 on n1): a1, a preemptor in flight itself,
  *   is not held; the others are, for g1.
+ *   Over its quota: team-g (q 2, weight 10) pends g1 of 2 GPUs on each
+ *   of 2 nodes (A = 4) and g2 (1 GPU, A = 1: in quota); team-b has q 0.
+ *   The quotas leave 4 GPUs to share, team-g's part 3 (f = 5): g1
+ *   reclaims in its fair share.  Its reclaim holds z1 and b1, outside
+ *   quotas, not g2 or a1: in-quota work comes first.
  */
 START_TEST(gang_reclaim_keeps_its_nodes)
 {
 	const char *team[4] = { "team-g", "team-a", "team-z", "team-b" };
-	double quota[4] = { 9, 2, 0, 4 };
+	double quota[2][4] = { { 9, 2, 0, 4 }, { 2, 2, 0, 0 } };
 	gq_reclaim_at_t gang = { .preemptor = 1, .nnodes = 2, .node = { 0, 1 } };
 	gq_reclaim_at_t b1 = { .preemptor = 5, .nnodes = 1, .node = { 0 } };
 	gq_reclaim_at_t r[2] = { b1,
 				 { .preemptor = 3, .nnodes = 1, .node = { 1 } } };
 	gq_project_cfg_t p[4];
-	gq_hold_t want[3][5] = {
+	gq_hold_t want[4][5] = {
 		{ GQ_HOLD_NONE, GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM,
 		  GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM },
 		{ GQ_HOLD_NONE, GQ_HOLD_NONE, GQ_HOLD_NONE, GQ_HOLD_RECLAIM,
 		  GQ_HOLD_NONE },
 		{ GQ_HOLD_NONE, GQ_HOLD_RECLAIM, GQ_HOLD_NONE,
+		  GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM },
+		{ GQ_HOLD_NONE, GQ_HOLD_NONE, GQ_HOLD_NONE,
 		  GQ_HOLD_RECLAIM, GQ_HOLD_RECLAIM } };
 	int c, i;
 
-	for (i = 0; i < 4; i++)
-		p[i] = proj(team[i], quota[i], 1, GQ_NO_LIMIT);
-	for (c = 0; c < 3; c++) {
-		gq_view_t *v = view_of(p, 4, NULL, 0);
+	for (c = 0; c < 4; c++) {
+		gq_view_t *v;
+
+		for (i = 0; i < 4; i++)
+			p[i] = proj(team[i], quota[c == 3][i],
+				    c == 3 && !i ? 10 : 1, GQ_NO_LIMIT);
+		v = view_of(p, 4, NULL, 0);
 
 		gq_view_begin(v, 8, 100);
 		ck_assert_int_eq(gq_view_set_nodes(v, 2), 0);
 		gq_view_node_free(v, 0, 4);
 		gq_view_node_free(v, 1, 4);
-		add(v, "team-g", shaped(pending(1, 8, 50), 4, 2));
+		add(v, "team-g", c == 3 ? shaped(pending(1, 4, 50), 2, 2) :
+					  shaped(pending(1, 8, 50), 4, 2));
 		pend(v, 2, "team-g", 1, 51);
 		pend(v, 3, "team-a", 1, 52);
 		pend(v, 4, "team-z", 1, 53);
 		add(v, "team-b", shaped(pending(5, 4, 54), 4, 1));
 		ck_assert_int_eq(gq_view_compute(v), 0);
-		ck_assert_int_eq(gq_view_job(v, 2)->band, GQ_BAND_IN_QUOTA);
+		ck_assert_int_eq(gq_view_job(v, 1)->band, c == 3 ?
+				 GQ_BAND_FAIR_SHARE : GQ_BAND_IN_QUOTA);
 		ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_IN_QUOTA);
 		r[0] = c == 1 ? b1 : gang;
 		ck_assert_int_eq(gq_view_wait_for_reclaims(v, r, c == 2 ? 2 : 1),

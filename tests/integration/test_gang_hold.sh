@@ -8,7 +8,7 @@
 # team-c (quota 2) then submits c1 (1 GPU, in quota): while the victims
 # leave it waits with the gang's text, so b1's GPU stays free; team-a's
 # job runs on both nodes once b2..b4 are gone, and c1 never ran before.
-# slurmctld is killed (SIGKILL) and restarted while the reclaim is in
+# slurmctld is stopped (SIGTERM) and started again while the reclaim is in
 # flight: the rebuilt reclaim holds c1 again.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +35,7 @@ gang_text="GPUs are being reclaimed for job $a of team-a, which needs every GPU 
 _wait_eq 10 yes reason_has "$c1" "$gang_text" \
 	|| fail "c1 not held for the gang: $(sl squeue -h -j "$c1" -o %r)"
 
-"$CLUSTER" ctld-restart --dir "$DIR" --signal KILL >/dev/null 2>&1 \
+"$CLUSTER" ctld-restart --dir "$DIR" --signal TERM >/dev/null 2>&1 \
 	|| fail "slurmctld did not restart"
 _wait_eq 15 yes reason_has "$c1" "$gang_text" \
 	|| fail "after the restart c1 is not held for the gang: $(sl squeue -h -j "$c1" -o %r)"

@@ -241,11 +241,10 @@ run_one() { # SYSTEM ROUND
 	if [[ -n $CTLD_CPU ]]; then	# every thread of each daemon; children inherit
 		local f
 		for f in "$dir"/pids/*.pid; do
-			if [[ $f == */slurmctld.pid ]]; then
-				taskset -a -p -c "$CTLD_CPU" "$(cat "$f")" >/dev/null
-			else
-				taskset -a -p -c "$OTHER_CPUS" "$(cat "$f")" >/dev/null
-			fi
+			local cpus=$OTHER_CPUS
+			[[ $f == */slurmctld.pid ]] && cpus=$CTLD_CPU
+			taskset -a -p -c "$cpus" "$(cat "$f")" >/dev/null \
+				|| die "$sys: $(basename "$f" .pid) (pid $(cat "$f")) is gone before the replay: see $dir/log"
 		done
 		pin=(taskset -c "$OTHER_CPUS")
 	fi

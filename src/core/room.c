@@ -40,11 +40,12 @@
  * takes a victim a usual set counted on, room-making is done again with
  * that set's job among those that need room: at most GQ_ROOM_ROUNDS
  * rounds, each again O(N + E + P + R) plus O(P + N + E) per shape (this
- * is where it grows in a busy pass: rounds x shapes).  The room wait adds O(N + E) once,
- * when an in-quota job gets no room (each node's GPUs), and O(N) per shape
- * of such a job; choosing the waiter's node O(P + N + E log E), once per
- * pool and pass (the sort of the running jobs by --time end is where it
- * grows); whether a job could start on a node, O(1).
+ * is where it grows in a busy pass: rounds x shapes).  The room wait
+ * adds O(N + E) once, when an in-quota job gets no room (each node's
+ * GPUs), and O(N) per shape of such a job; choosing the waiter's node
+ * O(P + N + E log E), once per pool and pass (the sort of the running
+ * jobs by --time end is where it grows); whether a job could start on a
+ * node, O(1).
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <stdlib.h>
@@ -244,8 +245,9 @@ static void _giver_chained(gq_givers_t *g, const gq_allowance_t *b,
 static int _node_of(int e, const void *ctx)
 {
 	const gq_pass_t *pass = ctx;
+	const gq_job_t *j = gq_store_at(&pass->store, pass->nodes.pl_job[e]);
 
-	if (gq_store_at(&pass->store, pass->nodes.pl_job[e])->preempt_rank == UINT32_MAX ||
+	if (j->preempt_rank == UINT32_MAX ||
 	    pass->nodes.node_closed[pass->nodes.pl_node[e]])
 		return -1;
 	return pass->nodes.pl_node[e];
@@ -256,7 +258,8 @@ void gq_room_nodes(gq_pass_t *pass)
 	int n, e;
 
 	for (n = 0; n < pass->nodes.nnodes; n++)
-		pass->nodes.node_room[n] = pass->nodes.node_closed[n] ? 0 : pass->nodes.node_free[n];
+		pass->nodes.node_room[n] = pass->nodes.node_closed[n] ?
+						   0 : pass->nodes.node_free[n];
 	/* a warned victim's GPUs: leaving, for the preemptors to come */
 	for (e = 0; e < pass->nodes.npl; e++) {
 		const gq_job_t *j = gq_store_at(&pass->store, pass->nodes.pl_job[e]);
@@ -271,8 +274,9 @@ void gq_room_nodes(gq_pass_t *pass)
 /* A pending job that may reclaim and asks for GPUs on each of its nodes. */
 static bool _wants_room(const gq_job_t *preemptor)
 {
-	return preemptor->in.state == GQ_JOB_PENDING && !preemptor->hold && !preemptor->patient &&
-	       preemptor->in.gpus_per_node && preemptor->in.nodes &&
+	return preemptor->in.state == GQ_JOB_PENDING && !preemptor->hold &&
+	       !preemptor->patient && preemptor->in.gpus_per_node &&
+	       preemptor->in.nodes &&
 	       (preemptor->band == GQ_BAND_IN_QUOTA ||
 		preemptor->band == GQ_BAND_FAIR_SHARE);
 }
@@ -347,10 +351,11 @@ static int _sort_need(const gq_job_t *jobs, int *need, int n)
 /*
  * What is known of one shape of preemptor in this pass: its project (it
  * never takes from itself, and whether a victim is an outsider depends on
- * it), its band, its per-node shape and the nodes it may use.  Whether the usual sets fit, and
- * the room set chosen (or that none can be), are the same for every
- * preemptor of a shape: each is worked out once per pass, so room-making
- * costs O(shapes x (N + E)), not O(preemptors x (N + E)).
+ * it), its band, its per-node shape and the nodes it may use.  Whether
+ * the usual sets fit, and the room set chosen (or that none can be), are
+ * the same for every preemptor of a shape: each is worked out once per
+ * pass, so room-making costs O(shapes x (N + E)), not
+ * O(preemptors x (N + E)).
  */
 typedef struct {
 	int8_t usual_fits;	/* -1 not known yet */
@@ -401,11 +406,10 @@ static int _keep_victims(gq_shapes_t *sh, gq_shape_t *s, const int *chosen,
 
 static uint64_t _shape_key(const gq_job_t *preemptor)
 {
-	uint64_t gpn = preemptor->in.gpus_per_node < 0xfff ? preemptor->in.gpus_per_node :
-						      0xfff;
-	uint64_t nodes = preemptor->in.nodes < 0xfff ? preemptor->in.nodes : 0xfff;
-	uint64_t group = preemptor->in.node_group < 0xffff ? preemptor->in.node_group :
-						      0xffff;
+	const gq_job_in_t *in = &preemptor->in;
+	uint64_t gpn = in->gpus_per_node < 0xfff ? in->gpus_per_node : 0xfff;
+	uint64_t nodes = in->nodes < 0xfff ? in->nodes : 0xfff;
+	uint64_t group = in->node_group < 0xffff ? in->node_group : 0xffff;
 
 	return ((uint64_t)preemptor->project << 41) | (group << 25) |
 	       ((uint64_t)(preemptor->band == GQ_BAND_FAIR_SHARE) << 24) |
@@ -461,7 +465,8 @@ static uint64_t *_node_gpus(const gq_pass_t *pass)
 	for (i = 0; i < pass->nodes.nnodes; i++)
 		g[i] = pass->nodes.node_free[i];
 	for (i = 0; i < pass->nodes.npl; i++)
-		if (pass->nodes.pl_node[i] >= 0 && pass->nodes.pl_node[i] < pass->nodes.nnodes)
+		if (pass->nodes.pl_node[i] >= 0 &&
+		    pass->nodes.pl_node[i] < pass->nodes.nnodes)
 			g[pass->nodes.pl_node[i]] += pass->nodes.pl_gpus[i];
 	return g;
 }
@@ -550,7 +555,8 @@ typedef struct {
 	uint64_t *gpus;		/* each node's GPUs, when first needed */
 	uint64_t *idle;		/* per node: its room not yet counted by a
 				 * room set this round (_count_idle) */
-	int *used, nused;	/* one preemptor's nodes with room */
+	int *used;		/* one preemptor's nodes with room: as many
+				 * as it asks, once _take_nodes succeeds */
 	int *doms, ndoms;	/* domains, in the order of nodes[] */
 	int *dom_ok;		/* per domain: nodes with room (scratch) */
 	gq_givers_t g;
@@ -638,7 +644,7 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
 {
 	int ok = 0, k;
 
-	*nchosen = w->nused = 0;
+	*nchosen = 0;
 	for (k = 0; k < pass->nodes.nnodes && ok < (int)preemptor->in.nodes; k++) {
 		int n = w->nodes[k], mark = *nchosen;
 
@@ -664,10 +670,8 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
 		_give_back(pass, w, mark, *nchosen);
 		*nchosen = mark;
 	}
-	if (ok >= (int)preemptor->in.nodes) {
-		w->nused = ok;
+	if (ok >= (int)preemptor->in.nodes)
 		return true;
-	}
 	_give_back(pass, w, 0, *nchosen);
 	*nchosen = 0;
 	return false;
@@ -683,7 +687,7 @@ static void _count_idle(gq_room_work_t *w, const gq_job_t *preemptor)
 {
 	int i;
 
-	for (i = 0; i < w->nused; i++) {
+	for (i = 0; i < (int)preemptor->in.nodes; i++) {
 		uint64_t *idle = &w->idle[w->used[i]];
 
 		*idle -= *idle < preemptor->in.gpus_per_node ?
@@ -814,7 +818,8 @@ static int _lay_out(gq_pass_t *pass, gq_room_work_t *w)
 	gq_buckets_t *bynode = &w->room->bynode;
 	int i;
 
-	if (gq_buckets_fill(bynode, pass->nodes.npl, pass->nodes.nnodes, _node_of, pass))
+	if (gq_buckets_fill(bynode, pass->nodes.npl, pass->nodes.nnodes,
+			    _node_of, pass))
 		return -1;
 	for (i = 0; i < pass->nodes.nnodes; i++) {
 		qsort_r(gq_bucket(bynode, i), gq_bucket_len(bynode, i),
@@ -1147,8 +1152,8 @@ static void _node_numbers(const gq_pass_t *pass, const gq_job_t *preemptor,
 	}
 }
 
-gq_room_node_t gq_room_wait_node(const gq_pass_t *pass, const gq_job_t *preemptor,
-				 int prefer)
+gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
+				 const gq_job_t *preemptor, int prefer)
 {
 	gq_room_node_t best = { .node = -1 };
 	gq_room_node_t *at = malloc(sizeof(*at) * (pass->nodes.nnodes + 1));

@@ -100,11 +100,12 @@ int gq_room_make(gq_pass_t *pass, gq_room_t *room,
  * order their --time ends them, reach its GPUs per node first
  * (gq_room_node_t.when); ties: more idle, then more to reclaim, then the
  * lower node index.  `prefer` (-1: none) is chosen instead while it is
- * one preemptor may use.  Reads the pass only.  node -1: none, or out of memory.
+ * one preemptor may use.  Reads the pass only.  node -1: none, or out of
+ * memory.
  * Cost: O(P + N + E log E) for E placement entries (the running jobs'
  * GPUs per node), per call: once per pool and pass, for its one waiter.
  */
-gq_room_node_t gq_room_wait_node(const gq_pass_t *pass, const gq_job_t *preemptor,
-				 int prefer);
+gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
+				 const gq_job_t *preemptor, int prefer);
 
 #endif

@@ -459,6 +459,27 @@ END_TEST
  * 11: at most 41 s); team-b's job 20 (quota 0) pends.  Once job 7
  * reclaims for itself, the text is its reclaim's.
  */
+/*
+ * The pass of view v at 100 made, its holds for the reclaims in flight
+ * and landings among them, and written to Slurm's records: pending job
+ * `id` of `account` (1 GPU, partition gpu) is held, its squeue text
+ * `want`.  Returns the job's record.
+ */
+static job_record_t *_held_text(gq_view_t *v, uint32_t id,
+				const char *account, const char *want)
+{
+	job_record_t *j;
+
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
+	gq_state_publish();
+	j = glue_pending(id, account, "gpu", 1);
+	gq_write_pass(gq_state()->view, NULL, 100);
+	ck_assert_int_eq(j->state_reason, WAIT_HELD);
+	ck_assert_str_eq(j->state_desc, want);
+	return j;
+}
+
 START_TEST(landing_hold_text)
 {
 	char *f;
@@ -473,14 +494,8 @@ START_TEST(landing_hold_text)
 	add(v, "team-c", m);
 	pend(v, 20, "team-b", 1, 60);
 	gq_state_note_landing(7, 1, 100, 0, 11);
-	ck_assert_int_eq(gq_view_compute(v), 0);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
-	gq_state_publish();
-	j = glue_pending(20, "team-b", "gpu", 1);
-	gq_write_pass(gq_state()->view, NULL, 100);
-	ck_assert_int_eq(j->state_reason, WAIT_HELD);
-	ck_assert_str_eq(j->state_desc,
-			 "gpuquota: GPUs are kept for job 7 of team-c, moved to make room, while it restarts; work outside quotas waits until it starts (at most 41 s)");
+	j = _held_text(v, 20, "team-b",
+		       "gpuquota: GPUs are kept for job 7 of team-c, moved to make room, while it restarts; work outside quotas waits until it starts (at most 41 s)");
 	ck_assert(gq_state_note_reclaim(7, 100, 0));
 	gq_hold_log_begin();	/* the texts made again */
 	j->priority = 77;	/* Slurm's main cycle */
@@ -506,7 +521,6 @@ START_TEST(gang_hold_text)
 {
 	char *f;
 	int nodes[2] = { 0, 1 };
-	job_record_t *j;
 	gq_view_t *v = _two_nodes("{\"projects\": [{\"name\": \"team-g\", \"gpu_quota\": 8},"
 				  " {\"name\": \"team-a\", \"gpu_quota\": 2}]}",
 				  &f);
@@ -515,15 +529,9 @@ START_TEST(gang_hold_text)
 	pend(v, 3, "team-a", 1, 60);
 	ck_assert(gq_state_note_reclaim(1, 100, 0));
 	gq_state_reclaim_nodes(1, nodes, 2);
-	ck_assert_int_eq(gq_view_compute(v), 0);
+	_held_text(v, 3, "team-a",
+		   "gpuquota: GPUs are being reclaimed for job 1 of team-g, which needs every GPU freed on its nodes; jobs that could start there wait until it starts (at most 30 s)");
 	ck_assert_int_eq(gq_view_job(v, 3)->band, GQ_BAND_IN_QUOTA);
-	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100), 1);
-	gq_state_publish();
-	j = glue_pending(3, "team-a", "gpu", 1);
-	gq_write_pass(gq_state()->view, NULL, 100);
-	ck_assert_int_eq(j->state_reason, WAIT_HELD);
-	ck_assert_str_eq(j->state_desc,
-			 "gpuquota: GPUs are being reclaimed for job 1 of team-g, which needs every GPU freed on its nodes; jobs that could start there wait until it starts (at most 30 s)");
 	gq_state_clear();
 	gq_state_unlock();
 	unlink(f);

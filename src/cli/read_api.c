@@ -18,6 +18,9 @@ int gq_api_load(gq_api_t *a, const slurm_conf_t *conf)
 {
 	memset(a, 0, sizeof(*a));
 	a->preempt_exempt_time = conf->preempt_exempt_time;
+	a->kill_wait = conf->kill_wait;
+	a->requeue_delay = gq_facts_requeue_delay(conf->sched_params,
+						  conf->authinfo);
 	a->mf_weights = -1;	/* the caller knows the configuration */
 	/* pending arrays' task lists in full, not cut at 64 characters */
 	setenv("SLURM_BITSTR_LEN", "0", 1);
@@ -304,12 +307,28 @@ static int _job_nodes(const slurm_job_info_t *j, int *nodes)
 	return n ? n : -1;
 }
 
+/* The index of the node a moved job's comment names (gq_facts_moved_to);
+ * -1: none.  O(nodes). */
+static int _moved_to(const gq_api_t *a, const char *system_comment)
+{
+	char name[GQ_NODE_NAME_MAX];
+	uint32_t i;
+
+	if (!gq_facts_moved_to(system_comment, name, sizeof(name)))
+		return -1;
+	for (i = 0; i < a->nodes->record_count; i++)
+		if (a->nodes->node_array[i].name &&
+		    !strcmp(a->nodes->node_array[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 /*
  * The reclaims in flight as slurmctld's first pass after a restart reads
  * them back (gq_pass_victim): from the victims still warned, with the
  * system comment gpuquota wrote on them (Slurm sends it to every client),
  * and the nodes they run on; less the reclaims of arrays whose task has
- * started since.
+ * started since.  The moved jobs' landings too (gq_pass_landing).
  */
 static void _read_victims(const gq_api_t *a, time_t now)
 {
@@ -332,6 +351,9 @@ static void _read_victims(const gq_api_t *a, time_t now)
 		gq_pass_victim(&f, j->system_comment, j->preempt_time, now,
 			       true, nodes, _job_nodes(j, nodes), &preemptor,
 			       &since, &grace);
+		gq_pass_landing(&f, j->system_comment, j->preempt_time, now,
+				_moved_to(a, j->system_comment), a->kill_wait,
+				a->requeue_delay);
 	}
 	gq_state_leaving_end();
 }

@@ -22,6 +22,8 @@ typedef struct {
 	node_info_msg_t *nodes;	/* with their partitions filled in */
 	partition_info_msg_t *parts;	/* numbered from 1: node groups */
 	uint16_t preempt_exempt_time;	/* PreemptExemptTime, seconds */
+	uint16_t kill_wait;		/* KillWait, seconds */
+	int requeue_delay;	/* gq_facts_requeue_delay, seconds */
 	double mf_weights;	/* gq_priority_weights with multifactor inside
 				 * gpuquota (settings.multifactor), else -1 */
 } gq_api_t;

@@ -326,24 +326,6 @@ static void _ledger_note(const char *pool, const gq_view_t *v,
 }
 
 /*
- * Slurm's delay before a requeued batch job may start again (job_mgr.c,
- * the requeue): SchedulerParameters=requeue_delay (Slurm 25.11 on), else
- * AuthInfo's cred_expire (default 120 s), plus 1 s.  Reads only.
- */
-static int _requeue_delay(void)
-{
-	const char *v;
-
-#if GQ_SLURM_AT_LEAST(25, 11)
-	if ((v = xstrcasestr(slurm_conf.sched_params, "requeue_delay=")))
-		return atoi(v + strlen("requeue_delay=")) + 1;
-#endif
-	if ((v = xstrcasestr(slurm_conf.authinfo, "cred_expire=")))
-		return atoi(v + strlen("cred_expire=")) + 1;
-	return 121;
-}
-
-/*
  * A victim is being preempted: counted (reclaims and victims, by the
  * preemptor's band), recorded in the ledger, one log line with the
  * decision and the numbers behind it, and a system comment on the victim
@@ -396,7 +378,9 @@ static void _note_reclaim(job_record_t *victim, int grace)
 			 * KillWait to end after its grace time) */
 		gq_state_note_landing(ee->in.id, to, now,
 				      grace + slurm_conf.kill_wait,
-				      _requeue_delay());
+				      gq_facts_requeue_delay(
+					      slurm_conf.sched_params,
+					      slurm_conf.authinfo));
 	/* holds written inside Slurm's main cycle: written again by a re-hold
 	 * right after it (pass_thread.c, _want_pass_now); again when a
 	 * victim frees a node no victim of the reclaim freed before, or a

@@ -434,6 +434,28 @@ static int _read_account_tree(gq_view_t *view)
 }
 
 /*
+ * A moved job's landing rebuilt at the first pass since the state was made
+ * (gq_pass_landing): on the node its system comment names.  Caller holds
+ * the state lock.
+ */
+static void _rebuild_landing(job_record_t *job_ptr, const gq_job_facts_t *f,
+			     time_t now)
+{
+	char name[GQ_NODE_NAME_MAX];
+	node_record_t *node_ptr;
+
+	if (!gq_facts_moved_to(job_ptr->system_comment, name, sizeof(name)) ||
+	    !(node_ptr = find_node_record(name)))
+		return;
+	if (gq_pass_landing(f, job_ptr->system_comment, job_ptr->preempt_time,
+			    now, (int)node_ptr->index, slurm_conf.kill_wait,
+			    gq_facts_requeue_delay(slurm_conf.sched_params,
+						   slurm_conf.authinfo)))
+		info("gpuquota: move: %pJ, moved to %s, is restarting: its landing is kept again after a restart",
+		     job_ptr, name);
+}
+
+/*
  * A victim still warned or leaving: its reclaim rebuilt at the first pass
  * since the state was made (after a slurmctld restart), its GPUs not free
  * yet; an array task running: its array's reclaim over (gq_pass_victim).
@@ -464,6 +486,8 @@ static void _note_victim(job_record_t *job_ptr, time_t now)
 			    now, rebuild, nodes, n, &preemptor, &since, &grace);
 	if (rc > 0)	/* its ledger record settled when its run ends */
 		gq_grace_rebuild_note(job_ptr);
+	if (rebuild && job_ptr->system_comment)
+		_rebuild_landing(job_ptr, &f, now);
 	if (rc < 0)
 		error("gpuquota: reclaim for JobId=%u not rebuilt (out of memory)",
 		      preemptor);

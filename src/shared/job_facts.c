@@ -2,6 +2,7 @@
  * job_facts.c - Slurm's job, node and account facts as the core's input
  * (see job_facts.h).
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -11,6 +12,8 @@
 #include <strings.h>
 
 #include "shared/job_facts.h"
+#define GQ_SLURM_PUBLIC_ONLY
+#include "shared/slurm_compat.h"
 #include "state/state.h"
 
 /* Room for one line about a missing account. */
@@ -112,19 +115,67 @@ bool gq_facts_reclaim_comment(const char *system_comment,
 		      &c->preemptor, c->project, c->band) == 3;
 }
 
+bool gq_facts_requeued_within(const gq_job_facts_t *f, int64_t now,
+			      int window)
+{
+	return (f->job_state & JOB_STATE_BASE) == JOB_PENDING &&
+	       f->submit_time > 0 && f->submit_time <= now &&
+	       now - f->submit_time < window;
+}
+
 bool gq_facts_requeued_for(const gq_job_facts_t *f, const char *system_comment,
 			   int64_t now, uint32_t *preemptor, int64_t *since)
 {
 	uint32_t id;
 
-	if ((f->job_state & JOB_STATE_BASE) != JOB_PENDING ||
-	    f->submit_time <= 0 || f->submit_time > now ||
-	    now - f->submit_time >= GQ_RECLAIM_WAIT ||
+	if (!gq_facts_requeued_within(f, now, GQ_RECLAIM_WAIT) ||
 	    !(id = gq_facts_reclaimed_for(system_comment)))
 		return false;
 	*preemptor = id;
 	*since = f->submit_time;
 	return true;
+}
+
+bool gq_facts_moved_to(const char *system_comment, char *name, size_t size)
+{
+	const char *at, *end;
+	size_t n;
+
+	if (!gq_facts_reclaimed_for(system_comment) ||
+	    !(at = strstr(system_comment, GQ_MOVED_TO)))
+		return false;
+	at += strlen(GQ_MOVED_TO);
+	if (!(end = strstr(at, ", where GPUs")))
+		return false;
+	n = (size_t)(end - at);
+	if (!n || n >= size || !strncmp(at, "another node", n))
+		return false;
+	memcpy(name, at, n);
+	name[n] = '\0';
+	return true;
+}
+
+/* The number after `key` in the comma-separated `params`; -1: none. */
+static int _param(const char *params, const char *key)
+{
+	const char *v = params ? strcasestr(params, key) : NULL;
+
+	return v ? atoi(v + strlen(key)) : -1;
+}
+
+int gq_facts_requeue_delay(const char *sched_params, const char *authinfo)
+{
+	int v;
+
+#if GQ_SLURM_AT_LEAST(25, 11)
+	if ((v = _param(sched_params, "requeue_delay=")) >= 0)
+		return v + 1;
+#else
+	(void)sched_params;
+#endif
+	if ((v = _param(authinfo, "cred_expire=")) >= 0)
+		return v + 1;
+	return 121;
 }
 
 /* Slurm keeps most of these reasons in one range of job_state_reason. */

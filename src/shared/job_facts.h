@@ -34,6 +34,12 @@
 #define GQ_RECLAIMED_LOST GQ_RECLAIMED_FOR "%u of %s (%s), %llu GPU-seconds lost"
 /* ... while it is warned, in its grace time */
 #define GQ_RECLAIMED_WARNED GQ_RECLAIMED_FOR "%u of %s (%s), warned: requeued when it exits or its grace time ends"
+/* ... whose band, for a moved job, is this: the node it restarts on, or
+ * "another node" when not known */
+#define GQ_MOVED_TO "this one restarts on "
+/* the longest node name gq_facts_moved_to reads back, its NUL included */
+#define GQ_NODE_NAME_MAX 128
+#define GQ_MOVED_WHY "moved: that job needs this node whole; " GQ_MOVED_TO "%s, where GPUs are idle or borrowed"
 
 /* A job as Slurm describes it, in the public API's terms. */
 typedef struct {
@@ -119,6 +125,26 @@ bool gq_facts_reclaim_comment(const char *system_comment,
  */
 bool gq_facts_requeued_for(const gq_job_facts_t *f, const char *system_comment,
 			   int64_t now, uint32_t *preemptor, int64_t *since);
+
+/* Was pending job f requeued less than `window` seconds before `now` (its
+ * submit time, as gq_facts_requeued_for reads it)? */
+bool gq_facts_requeued_within(const gq_job_facts_t *f, int64_t now,
+			      int window);
+
+/*
+ * The node a moved job restarts on, as gpuquota's system comment on it
+ * names it (GQ_MOVED_WHY), into name (size bytes); false: it names none
+ * (no move, "another node", or a name of size bytes or more).
+ */
+bool gq_facts_moved_to(const char *system_comment, char *name, size_t size);
+
+/*
+ * Slurm's requeue delay (seconds, its +1 included): how long a requeued
+ * job waits before it may start again.  SchedulerParameters'
+ * requeue_delay from 25.11, else AuthInfo's cred_expire, else Slurm's
+ * default 120.
+ */
+int gq_facts_requeue_delay(const char *sched_params, const char *authinfo);
 
 /* Running, suspended or pending: the pass counts it (if in the pool). */
 bool gq_facts_active(const gq_job_facts_t *f);

@@ -275,6 +275,27 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 	return rc;
 }
 
+bool gq_pass_landing(const gq_job_facts_t *f, const char *system_comment,
+		     int64_t preempt_time, int64_t now, int node, int kill_wait,
+		     int delay)
+{
+	uint32_t preemptor;
+	int64_t since;
+	int grace;
+
+	if (node < 0)
+		return false;
+	if (gq_facts_reclaim_of(f, system_comment, preempt_time, f->end_time,
+				&preemptor, &since, &grace))
+		return gq_state_rebuild_landing(f->id, node, since,
+						grace + kill_wait, delay, 0);
+	if (gq_facts_reclaimed_for(system_comment) &&
+	    gq_facts_requeued_within(f, now, GQ_RECLAIM_WAIT + delay))
+		return gq_state_rebuild_landing(f->id, node, f->submit_time, 0,
+						delay, f->submit_time);
+	return false;
+}
+
 int gq_pass_compute(gq_pools_t *p, const gq_usage_t *usage,
 		    const gq_losses_t *losses, const gq_settings_t *s,
 		    int64_t now)

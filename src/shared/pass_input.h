@@ -145,6 +145,21 @@ int gq_pass_victim(const gq_job_facts_t *f, const char *system_comment,
 		   uint32_t *preemptor, int64_t *since, int *grace);
 
 /*
+ * A moved job's landing (gq_state_note_landing), rebuilt from what Slurm
+ * keeps at a pass that rebuilds (gq_pass_victim's `rebuild`).  Its system
+ * comment names the node it restarts on (gq_facts_moved_to); `node` is
+ * that node's index (-1: none, nothing rebuilt).  A victim still warned
+ * (gq_facts_reclaim_of) is kept from its warning for its grace time,
+ * `kill_wait` and Slurm's requeue `delay`, as preempt/gpuquota kept it; a
+ * victim requeued less than GQ_RECLAIM_WAIT + delay ago, from its
+ * requeue.  Returns whether a landing was rebuilt (false too when out of
+ * memory).  Caller holds the state lock.  O(landings).
+ */
+bool gq_pass_landing(const gq_job_facts_t *f, const char *system_comment,
+		     int64_t preempt_time, int64_t now, int node, int kill_wait,
+		     int delay);
+
+/*
  * Compute a filled pass (the plugin's and the command's one order): the
  * surplus tilted by each project's usage, each project's work lost to
  * requeues in the requeue budget's window (`losses`, NULL: none known),

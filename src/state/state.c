@@ -556,6 +556,15 @@ static gq_inflight_t *_entry(gq_inflight_t **e, int *n, int *cap,
 	return &(*e)[(*n)++];
 }
 
+/* Landing e kept on `node` for `grace` s, and Slurm's requeue `delay`. */
+static void _landing_keep(gq_inflight_t *e, int node, int grace, int delay)
+{
+	e->delay = delay > 0 ? delay : 0;
+	e->grace = (grace > 0 ? grace : 0) + e->delay;
+	e->nnodes = 1;
+	e->nodes[0] = node;
+}
+
 void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 			   int delay)
 {
@@ -568,12 +577,25 @@ void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 		return;	/* no memory: not kept */
 	e->start = j ? j->in.start_time : 0;
 	e->since = now;
-	e->delay = delay > 0 ? delay : 0;
-	e->grace = (grace > 0 ? grace : 0) + e->delay;
 	e->requeued = 0;
-	e->nnodes = 1;
-	e->nodes[0] = node;
+	_landing_keep(e, node, grace, delay);
 	_state.epoch++;	/* a pass that read before kept nothing for it */
+}
+
+bool gq_state_rebuild_landing(uint32_t job, int node, int64_t since,
+			      int grace, int delay, int64_t requeued)
+{
+	gq_inflight_t *e = _entry(&_state.landing, &_state.nlanding,
+				  &_state.landing_cap, job, since);
+
+	if (!e)
+		return false;
+	e->start = 0;	/* a start since `since` is its restart */
+	e->since = since;
+	e->requeued = requeued;
+	/* no epoch: the pass that reads it is the one reading now */
+	_landing_keep(e, node, grace, delay);
+	return true;
 }
 
 static gq_inflight_t *_room_wait(uint32_t id, int64_t now)

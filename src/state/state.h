@@ -274,11 +274,23 @@ bool gq_state_note_reclaim(uint32_t preemptor, int64_t now, int grace);
  * requeued, for at most GQ_RECLAIM_WAIT + `grace` (its grace time and
  * the time to kill it) + `delay` (Slurm's requeue delay) seconds from
  * `now`; from then, for GQ_RECLAIM_WAIT + `delay`.  It ends sooner when
- * the job starts again or leaves the queue.  A slurmctld restart forgets
- * it.  Caller holds the lock.  O(landings).
+ * the job starts again or leaves the queue.  A slurmctld restart
+ * rebuilds it (gq_state_rebuild_landing).  Caller holds the lock.
+ * O(landings).
  */
 void gq_state_note_landing(uint32_t job, int node, int64_t now, int grace,
 			   int delay);
+
+/*
+ * Moved job `job`'s landing on `node`, rebuilt from Slurm's records after
+ * a restart (gq_pass_landing): warned at `since` for `grace` seconds (its
+ * grace time and KillWait), `requeued` 0; or seen requeued at `requeued`
+ * (== since).  Kept from then as gq_state_note_landing keeps it; a start
+ * of the job after `since` is its restart.  Returns false when out of
+ * memory.  Caller holds the lock.  O(landings).
+ */
+bool gq_state_rebuild_landing(uint32_t job, int node, int64_t since,
+			      int grace, int delay, int64_t requeued);
 
 /*
  * The nodes a victim of the reclaim for `preemptor` (noted by

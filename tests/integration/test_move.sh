@@ -13,7 +13,9 @@
 # starts on it, the other reclaims b3.  team-c also asks 4 GPUs more (c3,
 # room on no node): it asks past its quota, yet c1 and c2 are moved, as
 # they restart first in team-c's queue; c3 never runs.
-# Everything that should run runs within a minute of team-a's submit.
+# slurmctld restarts while they wait: their landing is rebuilt, and b5
+# stays held.  Everything that should run runs within a minute of
+# team-a's submit.
 . "$(dirname "$0")/lib.sh"
 
 # In the accounting run (GQ_ACCOUNTING=1) as a production site runs
@@ -53,7 +55,7 @@ c3=$(submit c3 team-c 4)
 a=$(submit a team-a 4)
 wait_state "$a" RUNNING 60
 # the landing is kept across a reconfigure (the same slurmctld on 22.05;
-# from 23.11 a reconfigure starts a new one, which forgets it: MODEL)
+# from 23.11 a new one, which rebuilds it as after the restart below)
 [[ ${GQ_ACCOUNTING:-0} != 1 ]] || sl scontrol reconfigure
 # c1 and c2 wait out Slurm's requeue delay: b5 could take the idle GPU
 b5=$(submit b5 team-b 1)
@@ -61,6 +63,18 @@ b5=$(submit b5 team-b 1)
 	|| fail "team-a's job runs on $(sl squeue -h -j "$a" -o %N), want $node"
 wait_logged 15 "hold JobId=$b5: gpuquota: GPUs are kept for job" \
 	"b5 waits for a moved job's landing"
+# slurmctld restarts while they wait: each landing is rebuilt from the
+# moved job's comment, unless the job ran again before the first pass
+"$CLUSTER" ctld-restart --dir "$DIR" --signal TERM >/dev/null 2>&1 \
+	|| fail "slurmctld did not restart"
+rebuilt() { logged "JobId=$1, moved to $other, is restarting: its landing is kept again"; }
+landing_back() { [[ $(rebuilt "$1") == yes || $(state "$1") == RUNNING ]] && echo yes; }
+for j in "$c1" "$c2"; do
+	_wait_eq 10 yes landing_back "$j" \
+		|| fail "moved job $j is $(state "$j") after the restart and its landing was not rebuilt"
+done
+[[ $(rebuilt "$c1")$(rebuilt "$c2") == *yes* ]] \
+	|| echo "test_move: c1 and c2 ran again before slurmctld was back: no landing to rebuild" >&2
 # b1 and b2, requeued for team-a, wait out the same delay as c1 and c2:
 # held before it ends (slurmctld's clock: the hold's log line before the
 # job's EligibleTime), as Slurm may start them at once

@@ -4,6 +4,8 @@
  * membership, nodes that take work, missing accounts.
  */
 #include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -401,6 +403,56 @@ START_TEST(facts_reclaim_note_written)
 }
 END_TEST
 
+/* A moved job's system comment as preempt/gpuquota writes it (warned, or
+ * its run ended), restarting on `node`, into c (512 bytes). */
+static const char *moved_comment(char *c, bool warned, const char *node)
+{
+	char why[192];
+
+	snprintf(why, sizeof(why), GQ_MOVED_WHY, node);
+	if (warned)
+		snprintf(c, 512, GQ_RECLAIMED_WARNED, 10u, "team-a", why);
+	else
+		snprintf(c, 512, GQ_RECLAIMED_LOST, 10u, "team-a", why, 52ULL);
+	return c;
+}
+
+/*
+ * The node a moved job restarts on is read back from its system comment,
+ * warned or requeued; not from "another node", another reclaim's comment,
+ * a site's text or a name too long for the buffer.  Slurm's requeue
+ * delay: cred_expire 10 gives 11 s; requeue_delay 5 gives 6 s from Slurm
+ * 25.11 (before it, cred_expire's); neither, 121 s.
+ */
+START_TEST(facts_moved_to_read_back)
+{
+	char c[512], name[GQ_NODE_NAME_MAX];
+
+	ck_assert(gq_facts_moved_to(moved_comment(c, true, "gpu-n17"), name,
+				    sizeof(name)));
+	ck_assert_str_eq(name, "gpu-n17");
+	ck_assert(gq_facts_moved_to(moved_comment(c, false, "n1"), name,
+				    sizeof(name)));
+	ck_assert_str_eq(name, "n1");
+	ck_assert(!gq_facts_moved_to(moved_comment(c, false, "another node"),
+				     name, sizeof(name)));
+	ck_assert(!gq_facts_moved_to(moved_comment(c, false, "gpu-n17"), name,
+				     7));
+	ck_assert(!gq_facts_moved_to("gpuquota: reclaimed for job 10 of team-a (in quota), 52 GPU-seconds lost",
+				     name, sizeof(name)));
+	ck_assert(!gq_facts_moved_to("site: this one restarts on n1, where GPUs are idle",
+				     name, sizeof(name)));
+	ck_assert(!gq_facts_moved_to(NULL, name, sizeof(name)));
+	ck_assert_int_eq(gq_facts_requeue_delay("", "socket=/s,cred_expire=10"),
+			 11);
+	ck_assert_int_eq(gq_facts_requeue_delay("bf_continue,requeue_delay=5",
+						"cred_expire=10"),
+			 SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0) ?
+				 6 : 11);
+	ck_assert_int_eq(gq_facts_requeue_delay(NULL, NULL), 121);
+}
+END_TEST
+
 /*
  * A job on a dependency Slurm has not found met (its list not empty) is
  * read as waiting on it whatever its reason: Dependency (Slurm's test),
@@ -459,6 +511,7 @@ Suite *job_facts_suite(void)
 	tcase_add_test(tc, facts_checkpoint_read);
 	tcase_add_test(tc, facts_checkpoint_written);
 	tcase_add_test(tc, facts_reclaim_note_written);
+	tcase_add_test(tc, facts_moved_to_read_back);
 	tcase_add_test(tc, facts_array_tasks);
 	tcase_add_test(tc, facts_pool);
 	tcase_add_test(tc, facts_nodes);

@@ -12,6 +12,8 @@
 
 #include "core/move.h"
 #include "core/view.h"
+#include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "state/ledger.h"
 #include "state/state.h"
 #include "helpers.h"
@@ -554,6 +556,23 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
 }
 
 /*
+ * The move of move_through_the_state_and_the_ledger, noted at 1002 as
+ * preempt/gpuquota notes it: c1 (job 1) and c2 (job 2) to n1, no grace
+ * time, Slurm's requeue delay 11 s.  Returns the state file.
+ */
+static char *moved_both(void)
+{
+	char *f = move_state(600);
+
+	ck_assert_uint_eq(state_pass(NOW), 0);
+	ck_assert_uint_eq(state_pass(NOW + 2), 10);
+	ck_assert_int_eq(gq_view_move_to(gq_state_view()->view[0], 10, 1), 1);
+	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
+	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
+	return f;
+}
+
+/*
  * A moved job's landing is kept (docs/MODEL.md "Moves"): the move of
  * move_through_the_state_and_the_ledger noted at 1002 as preempt/gpuquota
  * does, c1 and c2 to n1, no grace time, Slurm's requeue delay 11 s: kept
@@ -565,15 +584,10 @@ static int landing_pass(int64_t now, int64_t c2_start, int *b6_hold)
  */
 START_TEST(moved_job_keeps_its_landing)
 {
-	char *f = move_state(600);
+	char *f = moved_both();
 	uint32_t ids[4];
 	int b6;
 
-	ck_assert_uint_eq(state_pass(NOW), 0);
-	ck_assert_uint_eq(state_pass(NOW + 2), 10);
-	ck_assert_int_eq(gq_view_move_to(gq_state_view()->view[0], 10, 1), 1);
-	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
-	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
 	ck_assert_int_eq(landing_pass(NOW + 4, 0, &b6), GQ_HOLD_RECLAIM);
 	ck_assert_int_eq(b6, GQ_HOLD_NONE);
 	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
@@ -684,6 +698,84 @@ START_TEST(landing_kept_across_a_clock_step)
 END_TEST
 
 /*
+ * c1 (job 1) and c2 (job 2) as the first pass after a restart reads them
+ * (gq_pass_landing): moved at 1002 for a1, to n1 (node 1), as their
+ * system comments say; requeued at 1002 (pending, submit time 1002) or,
+ * c1 when `warned`, still running on n0, warned at 1002 with a grace time
+ * of 20 s (end time 1022).  KillWait 5 s, requeue delay 11 s.  Returns
+ * how many landings were rebuilt.
+ */
+static int read_moved(int64_t now, bool warned)
+{
+	char c[512], why[192];
+	int n = 0;
+
+	snprintf(why, sizeof(why), GQ_MOVED_WHY, "n1");
+	for (uint32_t id = 1; id <= 2; id++) {
+		bool w = id == 1 && warned;
+		gq_job_facts_t f = {
+			.id = id, .job_state = w ? JOB_RUNNING : JOB_PENDING,
+			.submit_time = w ? 800 : NOW + 2, .start_time = 900,
+			.end_time = w ? NOW + 22 : 0 };
+
+		if (w)
+			snprintf(c, sizeof(c), GQ_RECLAIMED_WARNED, 10u,
+				 "team-a", why);
+		else
+			snprintf(c, sizeof(c), GQ_RECLAIMED_LOST, 10u,
+				 "team-a", why, 52ULL);
+		n += gq_pass_landing(&f, c, w ? NOW + 2 : 0, now, 1, 5, 11);
+	}
+	return n;
+}
+
+/*
+ * A slurmctld restart rebuilds a moved job's landing (docs/MODEL.md
+ * "Moves"): the move of moved_job_keeps_its_landing at 1002, then a
+ * restart (the state made again).  The first pass, at 1004, reads c1 and
+ * c2 requeued at 1002: both kept until 1002 + 30 + 11 = 1043, and b5
+ * waits (for c1, read first), b6 (n0 alone) not, as without the
+ * restart; at 1006 c2 runs again on n1, and b5 waits for c1 until 1043.
+ * Read at 1043, nothing is rebuilt.  c1 still warned on n0, read at 1045
+ * (c2's requeue too old): c1 kept until 1002 + 30 + 20 + 5 + 11 = 1068
+ * unless seen requeued.
+ */
+START_TEST(landing_rebuilt_after_a_restart)
+{
+	char *f = moved_both();
+	int b6;
+
+	state_done(f);
+	f = move_state(600);
+	ck_assert_int_eq(read_moved(NOW + 4, false), 2);
+	ck_assert_int_eq(landing_pass(NOW + 4, 0, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(b6, GQ_HOLD_NONE);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
+			  1);	/* the first read */
+	ck_assert_int_eq(landing_pass(NOW + 6, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
+			  1);
+	ck_assert_int_eq(landing_pass(NOW + 42, NOW + 5, &b6),
+			 GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(landing_pass(NOW + 43, NOW + 5, &b6), GQ_HOLD_NONE);
+	state_done(f);
+	f = move_state(600);
+	ck_assert_int_eq(read_moved(NOW + 43, false), 0);
+	state_done(f);
+	f = move_state(600);
+	c1_ends = NOW + 70;
+	ck_assert_int_eq(read_moved(NOW + 45, true), 1);
+	ck_assert_int_eq(landing_pass(NOW + 45, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_uint_eq(gq_view_job(gq_state_view()->view[0], 20)->waits_for,
+			  1);
+	ck_assert_int_eq(landing_pass(NOW + 67, NOW + 5, &b6), GQ_HOLD_RECLAIM);
+	ck_assert_int_eq(landing_pass(NOW + 68, NOW + 5, &b6), GQ_HOLD_NONE);
+	c1_ends = 0;
+	state_done(f);
+}
+END_TEST
+
+/*
  * The move's borrowed victims wait out the same requeue delay as the
  * moved jobs, and Slurm may start one the moment its begin time passes,
  * before a pass sees it eligible: b1 (job 3, team-b, requeued at 1002,
@@ -693,13 +785,9 @@ END_TEST
  */
 START_TEST(moved_jobs_victims_held_in_advance)
 {
-	char *f = move_state(600);
+	char *f = moved_both();
 	int b6;
 
-	ck_assert_uint_eq(state_pass(NOW), 0);
-	ck_assert_uint_eq(state_pass(NOW + 2), 10);
-	gq_state_note_landing(2, 1, NOW + 2, 0, 11);
-	gq_state_note_landing(1, 1, NOW + 2, 0, 11);
 	b1_hold = 0;
 	ck_assert_int_eq(landing_pass(NOW + 4, 0, &b6), GQ_HOLD_RECLAIM);
 	ck_assert_int_eq(b1_hold, GQ_HOLD_RECLAIM);
@@ -743,6 +831,7 @@ Suite *move_suite(void)
 	tcase_add_test(tc, moved_job_keeps_its_landing);
 	tcase_add_test(tc, landing_kept_past_a_slow_end);
 	tcase_add_test(tc, landing_kept_across_a_clock_step);
+	tcase_add_test(tc, landing_rebuilt_after_a_restart);
 	tcase_add_test(tc, moved_jobs_victims_held_in_advance);
 	tcase_add_test(tc, moved_job_restarts_first);
 	tcase_add_test(tc, move_waits_from_the_first_save);

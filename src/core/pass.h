@@ -15,20 +15,32 @@
 #include "core/placement.h"
 #include "core/registry.h"
 
+/* The nodes of a reclaim in flight noted, at most (more: any node); the
+ * nodes saved for a gang, at most (saved_node.h). */
+#define GQ_RECLAIM_NODES 8
+
+/* Is `node` one of nodes[0 .. n)?  O(n): n is at most GQ_RECLAIM_NODES
+ * where the core asks. */
+static inline bool gq_node_in(const int *nodes, int n, int node)
+{
+	while (n-- > 0)
+		if (nodes[n] == node)
+			return true;
+	return false;
+}
+
 typedef struct {
 	gq_registry_t reg;	/* projects, departments, accounts */
 	/* the jobs of the pass, by index and by id: reached through the
 	 * store's functions alone (job_store.h) */
 	gq_job_store_t store;
 	gq_nodes_t nodes;	/* placement, for making room (optional) */
-	int saved_before;	/* the node saved in the pass before
-				 * (saved_node.h): room sets take it last;
-				 * -1: none */
+	/* the nodes saved in the pass before (saved_node.h): room sets
+	 * take them last */
+	int saved_before[GQ_RECLAIM_NODES];
+	int nsaved_before;
 	int64_t now;
 } gq_pass_t;
-
-/* The nodes of a reclaim in flight noted, at most (more: any node). */
-#define GQ_RECLAIM_NODES 8
 
 /*
  * A reclaim in flight: its preemptor and the nodes its victims free.  Or

@@ -173,14 +173,20 @@ static int _cmp_entry(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* nodes by room, most first; the node saved for a room waiter last */
+/* Was node n saved for a room waiter in the pass before? */
+static bool _saved_before(const gq_pass_t *pass, int n)
+{
+	return gq_node_in(pass->saved_before, pass->nsaved_before, n);
+}
+
+/* nodes by room, most first; the nodes saved for a room waiter last */
 static int _cmp_node_room(const void *a, const void *b, void *ctx)
 {
 	const gq_pass_t *pass = ctx;
 	uint32_t x = pass->nodes.node_room[*(const int *)a];
 	uint32_t y = pass->nodes.node_room[*(const int *)b];
-	bool sa = *(const int *)a == pass->saved_before;
-	bool sb = *(const int *)b == pass->saved_before;
+	bool sa = _saved_before(pass, *(const int *)a);
+	bool sb = _saved_before(pass, *(const int *)b);
 
 	if (sa != sb)
 		return sa ? 1 : -1;
@@ -544,6 +550,8 @@ typedef struct {
 	const gq_reclaimers_t *reclaimers;	/* jobs that may reclaim */
 	const gq_buckets_t *bynode;	/* eligible victims' entries by node */
 	int *nodes;		/* node indices, the most room first */
+	int saved_from;		/* nodes[saved_from ..]: the nodes saved in
+				 * the pass before (none: nnodes) */
 	gq_ent_t *ents;		/* the entries, in bucket order */
 	uint8_t *offered;	/* per project: the usual sets of its entries;
 				 * [nproj]: of any project */
@@ -649,12 +657,10 @@ static bool _take_nodes(gq_pass_t *pass, gq_room_work_t *w,
 		int n = w->nodes[k], mark = *nchosen;
 
 		/* no project can give (nothing taken, so none will): no
-		 * later node has room, but for the saved node, last */
+		 * later node has room, but for the saved nodes, last */
 		if (!w->g.live && pass->nodes.node_room[n] < preemptor->in.gpus_per_node) {
-			if (k + 1 >= pass->nodes.nnodes ||
-			    w->nodes[pass->nodes.nnodes - 1] != pass->saved_before)
-				break;
-			k = pass->nodes.nnodes - 2;	/* to the saved node */
+			if (k + 1 < w->saved_from)
+				k = w->saved_from - 1;	/* to the saved nodes */
 			continue;
 		}
 		if (pass->nodes.node_closed[n] ||
@@ -827,6 +833,9 @@ static int _lay_out(gq_pass_t *pass, gq_room_work_t *w)
 		w->nodes[i] = i;
 	}
 	qsort_r(w->nodes, pass->nodes.nnodes, sizeof(*w->nodes), _cmp_node_room, pass);
+	for (w->saved_from = pass->nodes.nnodes; w->saved_from > 0 &&
+	     _saved_before(pass, w->nodes[w->saved_from - 1]); w->saved_from--)
+		;
 	_domain_order(pass, w);
 	for (i = 0; i < bynode->start[pass->nodes.nnodes]; i++) {
 		int e = bynode->item[i], j = pass->nodes.pl_job[e];
@@ -1152,18 +1161,23 @@ static void _node_numbers(const gq_pass_t *pass, const gq_job_t *preemptor,
 	}
 }
 
-gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
-				 const gq_job_t *preemptor, int prefer)
+/*
+ * When each node has preemptor's GPUs per node free (at[].when): now when
+ * its idle GPUs and those preemptor may reclaim cover them, else when the
+ * other running jobs there, taken in the order their --time ends them,
+ * free enough.  at[] has room for every node.  -1: out of memory.
+ * O(P + N + E log E).
+ */
+static int _node_when(const gq_pass_t *pass, const gq_job_t *preemptor,
+		      gq_room_node_t *at)
 {
-	gq_room_node_t best = { .node = -1 };
-	gq_room_node_t *at = malloc(sizeof(*at) * (pass->nodes.nnodes + 1));
 	uint64_t *got = calloc(pass->nodes.nnodes + 1, sizeof(*got));
 	gq_end_t *ends = malloc(sizeof(*ends) * (pass->nodes.npl + 1));
 	uint8_t *kind = malloc(pass->reg.nproj + 1);
 	uint32_t need = preemptor->in.gpus_per_node;
-	int n, e, nends;
+	int n, e, nends, rc = -1;
 
-	if (!at || !got || !ends || !kind)
+	if (!got || !ends || !kind)
 		goto out;
 	_node_numbers(pass, preemptor, at, ends, &nends, kind);
 	for (n = 0; n < pass->nodes.nnodes; n++) {
@@ -1181,22 +1195,86 @@ gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
 		if (got[n] >= need)
 			at[n].when = ends[e].ends;
 	}
-	if (prefer >= 0 && prefer < pass->nodes.nnodes &&
-	    _may_wait_on(pass, preemptor, &at[prefer])) {
-		best = at[prefer];
-		goto out;
-	}
-	for (n = 0; n < pass->nodes.nnodes; n++)
-		if (_may_wait_on(pass, preemptor, &at[n]) && _sooner(&at[n], &best))
-			best = at[n];
+	rc = 0;
 out:
-	free(at);
 	free(got);
 	free(ends);
 	free(kind);
-	return best;
+	return rc;
 }
 
+/* Is x a better further node for a gang than y (y->node -1: none yet):
+ * in domain d first (d < 0: no topology), then sooner. */
+static bool _before(const gq_pass_t *pass, const gq_room_node_t *x,
+		    const gq_room_node_t *y, int d)
+{
+	bool xd, yd;
+
+	if (y->node < 0 || d < 0)
+		return _sooner(x, y);
+	xd = pass->nodes.node_domain[x->node] == d;
+	yd = pass->nodes.node_domain[y->node] == d;
+	if (xd != yd)
+		return xd;
+	return _sooner(x, y);
+}
+
+/* Is node n among out[0 .. k)?  O(k). */
+static bool _chosen(const gq_room_node_t *out, int k, int n)
+{
+	while (k-- > 0)
+		if (out[k].node == n)
+			return true;
+	return false;
+}
+
+int gq_room_wait_nodes(const gq_pass_t *pass, const gq_job_t *preemptor,
+		       int prefer, gq_room_node_t *out, int max)
+{
+	gq_room_node_t *at = malloc(sizeof(*at) * (pass->nodes.nnodes + 1));
+	int n, k = 0, want = preemptor->in.nodes > 1 ?
+				     (int)preemptor->in.nodes : 1, d;
+	bool preferred;
+
+	if (want > max)
+		want = max;
+	if (!at || max < 1 || _node_when(pass, preemptor, at))
+		goto out;
+	out[0] = (gq_room_node_t){ .node = -1 };
+	preferred = prefer >= 0 && prefer < pass->nodes.nnodes &&
+		    _may_wait_on(pass, preemptor, &at[prefer]);
+	if (preferred)
+		out[0] = at[prefer];
+	for (n = 0; !preferred && n < pass->nodes.nnodes; n++)
+		if (_may_wait_on(pass, preemptor, &at[n]) &&
+		    _sooner(&at[n], &out[0]))
+			out[0] = at[n];
+	if (out[0].node < 0)
+		goto out;
+	d = pass->nodes.node_domain[out[0].node];
+	for (k = 1; k < want; k++) {	/* a gang's further nodes */
+		out[k] = (gq_room_node_t){ .node = -1 };
+		for (n = 0; n < pass->nodes.nnodes; n++)
+			if (_may_wait_on(pass, preemptor, &at[n]) &&
+			    !_chosen(out, k, n) &&
+			    _before(pass, &at[n], &out[k], d))
+				out[k] = at[n];
+		if (out[k].node < 0)
+			break;
+	}
+out:
+	free(at);
+	return k;
+}
+
+gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
+				 const gq_job_t *preemptor, int prefer)
+{
+	gq_room_node_t at = { .node = -1 };
+
+	gq_room_wait_nodes(pass, preemptor, prefer, &at, 1);
+	return at;
+}
 
 void gq_room_init(gq_room_t *room)
 {

@@ -2,12 +2,13 @@
  * saved_node.c - the node saved for an in-quota job no node can take:
  * who keeps off it (see saved_node.h and docs/MODEL.md "The saved node").
  *
- * For a preemptor P other than W, with S the saved node:
- *   off_saved(P) = fits(P, { room(n) + mine(P, n) : n open, n != S,
+ * For a preemptor P other than W, with S the saved nodes (one, or a
+ * gang's k):
+ *   off_saved(P) = fits(P, { room(n) + mine(P, n) : n open, n not in S,
  *                            P may use n })
  *   room(n)    = idle GPUs of n, plus those of victims leaving it;
  *   mine(P, n) = GPUs on n of running jobs P may reclaim (the usual sets).
- * A P that keeps off S is refused every victim with GPUs on S.  It loses
+ * A P that keeps off S is refused every victim with GPUs on a node of S.  It loses
  * nothing it could not get elsewhere: it starts there instead.
  */
 #include <stdlib.h>
@@ -22,7 +23,14 @@ void gq_saved_node_clear(gq_saved_node_t *s)
 {
 	s->saved_for = 0;
 	s->on.node = -1;
+	s->nnodes = 0;
 	s->marked = false;
+}
+
+/* Is node n one of the saved nodes?  O(k) for k saved. */
+static bool _is_saved(const gq_saved_node_t *s, int n)
+{
+	return gq_node_in(s->nodes, s->nnodes, n);
 }
 
 /* May this job take victims from the usual sets: pending, may reclaim,
@@ -55,10 +63,12 @@ static uint64_t _shape_key(const gq_job_t *p)
 
 /*
  * fits(P, ...) above.  `mine` and `scratch` have room for every node.
- * Victims leaving in their grace time count once, in room(n).  O(N + E).
+ * Victims leaving in their grace time count once, in room(n).  O(N x k +
+ * E) for k saved nodes.
  */
 static bool _fits_elsewhere(const gq_pass_t *pass, const gq_job_t *p,
-			    int saved, uint32_t *mine, gq_node_idle_t *scratch)
+			    const gq_saved_node_t *s, uint32_t *mine,
+			    gq_node_idle_t *scratch)
 {
 	const gq_nodes_t *n = &pass->nodes;
 	int i, m = 0;
@@ -72,7 +82,7 @@ static bool _fits_elsewhere(const gq_pass_t *pass, const gq_job_t *p,
 			mine[n->pl_node[i]] += n->pl_gpus[i];
 	}
 	for (i = 0; i < n->nnodes; i++) {
-		if (i == saved || n->node_closed[i] ||
+		if (_is_saved(s, i) || n->node_closed[i] ||
 		    !gq_nodes_allowed(n, p->in.node_group, i))
 			continue;
 		scratch[m].node = i;
@@ -105,7 +115,7 @@ static void _scratch_free(gq_fit_scratch_t *f)
 /* Mark off_saved on the usual preemptors, each shape counted once (a
  * table of shape -> answer); all false without memory.  Returns whether
  * any job was looked at. */
-static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
+static bool _mark(gq_pass_t *pass, const gq_saved_node_t *s)
 {
 	int i, count = gq_store_count(&pass->store);
 	gq_fit_scratch_t f;
@@ -119,12 +129,12 @@ static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
 		int off;
 
 		job->off_saved = false;
-		if (saved < 0 || !ok || !_usual_preemptor(job, waiter))
+		if (!s->nnodes || !ok || !_usual_preemptor(job, s->saved_for))
 			continue;
 		key = _shape_key(job);
 		off = key ? gq_hash_get(&shapes, gq_key_int(key)) : -1;
 		if (off < 0) {
-			off = _fits_elsewhere(pass, job, saved, f.mine, f.idle);
+			off = _fits_elsewhere(pass, job, s, f.mine, f.idle);
 			/* no memory for the table: counted again next time */
 			if (key)
 				gq_hash_put(&shapes, gq_key_int(key), off);
@@ -133,21 +143,28 @@ static bool _mark(gq_pass_t *pass, uint32_t waiter, int saved)
 	}
 	gq_hash_free(&shapes);
 	_scratch_free(&f);
-	return saved >= 0;
+	return s->nnodes > 0;
 }
 
 void gq_saved_node_set(gq_saved_node_t *s, gq_pass_t *pass, uint32_t id,
-		  const gq_room_node_t *at)
+		       const gq_room_node_t *at, int n)
 {
 	bool was = s->marked;
+	int i;
 
 	gq_saved_node_clear(s);
-	if (id && at && at->node >= 0 && at->node < pass->nodes.nnodes) {
+	for (i = 0; id && i < n && i < GQ_RECLAIM_NODES; i++)
+		if (at[i].node >= 0 && at[i].node < pass->nodes.nnodes &&
+		    !_is_saved(s, at[i].node))
+			s->nodes[s->nnodes++] = at[i].node;
+	if (s->nnodes && s->nodes[0] == at[0].node) {
 		s->saved_for = id;
-		s->on = *at;
+		s->on = at[0];
+	} else {
+		s->nnodes = 0;	/* no first node: none saved */
 	}
-	if (was || s->on.node >= 0)
-		s->marked = _mark(pass, s->saved_for, s->on.node);
+	if (was || s->nnodes)
+		s->marked = _mark(pass, s);
 }
 
 void gq_saved_node_mark_late(const gq_saved_node_t *s, const gq_pass_t *pass,
@@ -156,11 +173,10 @@ void gq_saved_node_mark_late(const gq_saved_node_t *s, const gq_pass_t *pass,
 	gq_fit_scratch_t f;
 
 	job->off_saved = false;
-	if (s->on.node < 0 || !_usual_preemptor(job, s->saved_for))
+	if (!s->nnodes || !_usual_preemptor(job, s->saved_for))
 		return;
 	if (_scratch_new(&f, pass->nodes.nnodes))
-		job->off_saved = _fits_elsewhere(pass, job, s->on.node, f.mine,
-						 f.idle);
+		job->off_saved = _fits_elsewhere(pass, job, s, f.mine, f.idle);
 	_scratch_free(&f);
 }
 
@@ -169,11 +185,11 @@ bool gq_saved_node_refuses(const gq_saved_node_t *s, const gq_pass_t *pass,
 {
 	int i;
 
-	if (!preemptor->off_saved || s->on.node < 0)
+	if (!preemptor->off_saved || !s->nnodes)
 		return false;
 	for (i = 0; i < preemptee->place_n; i++)
-		if (pass->nodes.pl_node[preemptee->place_first + i] ==
-		    s->on.node)
+		if (_is_saved(s, pass->nodes.pl_node[preemptee->place_first +
+						     i]))
 			return true;
 	return false;
 }

@@ -107,7 +107,7 @@ void gq_view_begin(gq_view_t *v, double capacity, int64_t now)
 	gq_store_clear(&v->pass.store);
 	v->capacity = capacity;
 	v->pass.now = now;
-	v->pass.saved_before = -1;
+	v->pass.nsaved_before = 0;
 	v->min_runtime_pass = v->min_runtime;
 	v->computed = false;
 	gq_waits_clear(&v->waits);
@@ -268,27 +268,38 @@ int gq_view_wait_for_reclaims(gq_view_t *v, const gq_reclaim_at_t *r, int n)
 bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
 {
 	bool kept = gq_waits_keep_room(&v->waits, &v->pass, id, prefer);
+	const gq_job_t *w = kept ? gq_store_find(&v->pass.store, id) : NULL;
+	gq_room_node_t at[GQ_RECLAIM_NODES];
+	int n = 0;
 
-	if (kept)	/* the node kept is the node saved */
-		gq_saved_node_set(&v->saved, &v->pass, id,
-			     gq_waits_kept_node(&v->waits));
+	/* the node kept is the first node saved; a gang's others follow */
+	if (w)
+		n = gq_room_wait_nodes(&v->pass, w,
+				       gq_waits_kept_node(&v->waits)->node, at,
+				       GQ_RECLAIM_NODES);
+	if (kept)
+		gq_saved_node_set(&v->saved, &v->pass, id, at, n);
 	return kept;
 }
 
 bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer)
 {
 	const gq_job_t *w = id ? gq_store_find(&v->pass.store, id) : NULL;
-	gq_room_node_t at = { .node = -1 };
+	gq_room_node_t at[GQ_RECLAIM_NODES];
+	int n = 0;
 
 	if (gq_job_still_room_waiter(w) && v->pass.nodes.nnodes)
-		at = gq_room_wait_node(&v->pass, w, prefer);
-	gq_saved_node_set(&v->saved, &v->pass, id, &at);
+		n = gq_room_wait_nodes(&v->pass, w, prefer, at,
+				       GQ_RECLAIM_NODES);
+	gq_saved_node_set(&v->saved, &v->pass, id, at, n);
 	return v->saved.saved_for != 0;
 }
 
-void gq_view_saved_before(gq_view_t *v, int node)
+void gq_view_saved_before(gq_view_t *v, const int *nodes, int n)
 {
-	v->pass.saved_before = node;
+	v->pass.nsaved_before = 0;
+	while (n-- > 0 && v->pass.nsaved_before < GQ_RECLAIM_NODES)
+		v->pass.saved_before[v->pass.nsaved_before++] = *nodes++;
 }
 
 uint32_t gq_view_saved_for(const gq_view_t *v)
@@ -299,6 +310,12 @@ uint32_t gq_view_saved_for(const gq_view_t *v)
 const gq_room_node_t *gq_view_saved_node(const gq_view_t *v)
 {
 	return &v->saved.on;
+}
+
+int gq_view_saved_nodes(const gq_view_t *v, const int **nodes)
+{
+	*nodes = v->saved.nodes;
+	return v->saved.nnodes;
 }
 
 bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules)

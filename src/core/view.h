@@ -238,22 +238,25 @@ int gq_view_room_waiters(const gq_view_t *v, const uint32_t **ids);
 bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer);
 
 /*
- * Save the node where room waiter `id` can start soonest (saved_node.h):
- * the jobs that may reclaim and can start elsewhere take no victim there.
+ * Save the node where room waiter `id` can start soonest, and a gang's
+ * next soonest (saved_node.h): the jobs that may reclaim and can start
+ * elsewhere take no victim there.
  * Nothing is held.  `prefer` as for gq_view_keep_room.  id 0, or a job no
  * longer to save a node for: none saved.  True when a node is saved.
  * gq_view_keep_room saves its node too.  O(J + (N + E) per shape).
  */
 bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer);
 
-/* The node saved in the pass before (-1: none): room sets of this pass
- * take it last (docs/MODEL.md "The saved node").  Before
- * gq_view_compute.  O(1). */
-void gq_view_saved_before(gq_view_t *v, int node);
+/* The n nodes saved in the pass before (n 0: none; at most
+ * GQ_RECLAIM_NODES kept): room sets of this pass take them last
+ * (docs/MODEL.md "The saved node").  Before gq_view_compute.  O(n). */
+void gq_view_saved_before(gq_view_t *v, const int *nodes, int n);
 
-/* The job a node is saved for, or 0; the node (node -1: none). */
+/* The job a node is saved for, or 0; its first node (node -1: none);
+ * all its nodes (*nodes, the count returned; the first is the first). */
 uint32_t gq_view_saved_for(const gq_view_t *v);
 const gq_room_node_t *gq_view_saved_node(const gq_view_t *v);
+int gq_view_saved_nodes(const gq_view_t *v, const int **nodes);
 
 /*
  * A move for the job the node is saved for (move.h, docs/MODEL.md

@@ -70,10 +70,9 @@ static bool _preempts(const gq_waits_t *w, uint32_t id)
  * only on the victims' nodes of an in-quota gang (a preemptor of several
  * nodes), and never while it is a preemptor in flight itself: a gang
  * needs every GPU freed there, a job of one node takes what comes free
- * elsewhere.  A
- * room wait's hold gives way to the current wait (a reclaim in flight,
- * or another job GPUs are kept for); a reclaim's hold stays.  O(1), or
- * O(K) for K victims' nodes noted.
+ * elsewhere.  A room wait's hold gives way to the current wait (a
+ * reclaim in flight, or another job GPUs are kept for); a reclaim's hold
+ * stays.  O(1), or O(K) for K victims' nodes noted.
  */
 static uint32_t _waits_for_reclaim(const gq_waits_t *w,
 				   const gq_nodes_t *nodes,

@@ -51,7 +51,8 @@ void gq_reclaim_note_write(job_record_t *job_ptr, const gq_ledger_rec_t *r,
 	char why[192];
 
 	if (r->reason == GQ_RECLAIM_MOVE)
-		snprintf(why, sizeof(why), GQ_MOVED_WHY, moved_to ? moved_to : "another node");
+		snprintf(why, sizeof(why), GQ_MOVED_WHY,
+			 moved_to ? moved_to : "another node");
 	else
 		snprintf(why, sizeof(why), "%s",
 			 gq_band_name(r->reason == GQ_RECLAIM_FAIR_SHARE ?

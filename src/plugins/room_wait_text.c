@@ -38,6 +38,19 @@ const char *gq_room_node_name(int node)
 	return node_record_table_ptr[node]->name;
 }
 
+int gq_room_saved_names(const gq_view_t *view, char *buf, size_t n)
+{
+	const int *nodes;
+	int k = gq_view_saved_nodes(view, &nodes), i;
+	size_t w = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < k && w < n; i++)
+		w += snprintf(buf + w, n - w, "%s%s", i ? ", " : "",
+			      gq_room_node_name(nodes[i]));
+	return k;
+}
+
 char *gq_room_hold_text(const gq_view_t *view, uint32_t id)
 {
 	const gq_job_t *er = gq_view_job(view, id);
@@ -116,14 +129,16 @@ static void _log_begun(const gq_view_t *v, uint32_t id, bool kept,
 	const gq_room_node_t *at = gq_view_saved_node(v);
 	const gq_job_t *job = gq_view_job(v, id);
 	const gq_project_t *p = job ? gq_view_project(v, job->project) : NULL;
-	char shape[96], why[192];
+	char shape[96], why[192], names[160];
+	bool gang = gq_room_saved_names(v, names, sizeof(names)) > 1;
 
 	gq_room_shape(job, shape, sizeof(shape));
 	gq_room_why(at, now, why, sizeof(why));
-	if (!kept) {
-		info("gpuquota: saved node%s: %s is saved for JobId=%u of %s, which needs %s: jobs that can start elsewhere take no victim there; it can start there soonest (%s)",
-		     in, gq_room_node_name(at->node), id, p ? p->name : "?",
-		     shape, why);
+	if (!kept) {	/* a gang's further nodes: chosen again each pass */
+		info("gpuquota: saved node%s: %s %s saved for JobId=%u of %s, which needs %s: jobs that can start elsewhere take no victim there; it can start there soonest (%s%s%s)",
+		     in, names, gang ? "are" : "is", id, p ? p->name : "?",
+		     shape, gang ? gq_room_node_name(at->node) : "",
+		     gang ? ": " : "", why);
 		return;
 	}
 	info("gpuquota: room wait%s: GPUs that come free on %s are kept for JobId=%u of %s, which needs %s, at most %d s: it can start there soonest (%s)",

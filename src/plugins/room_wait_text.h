@@ -20,6 +20,12 @@
  */
 const char *gq_room_node_name(int node);
 
+/* The names of the nodes saved in a view, the first first, ", " between
+ * them, into buf (n bytes; cut short when they do not fit).  Returns how
+ * many nodes are saved (more than one: a gang's).  Caller holds the node
+ * read lock.  O(GQ_RECLAIM_NODES). */
+int gq_room_saved_names(const gq_view_t *view, char *buf, size_t n);
+
 /*
  * The squeue reason of a job held for a room wait (GQ_HOLD_ROOM, hold.c):
  * on which node, for whom freed GPUs are kept, and what it needs

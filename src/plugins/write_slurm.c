@@ -95,7 +95,7 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 	bool saved = gq_view_saved_for(view) == job->in.id;
 	bool kept = gq_view_kept_for(view) == job->in.id;
 	const gq_room_node_t *at = gq_view_saved_node(view);
-	char why[192];
+	char why[192], names[160];
 	int w;
 
 	if (!saved && !job->roomless)
@@ -111,7 +111,12 @@ static const char *_in_quota_tail(const gq_view_t *view, const gq_job_t *job,
 		snprintf(buf + w, n - w, ", so GPUs that come free on %s are kept for it (at most %d s): it can start there soonest (%s)",
 			 gq_room_node_name(at->node), gq_state_room_wait(),
 			 why);
-	else
+	else if (gq_room_saved_names(view, names, sizeof(names)) > 1) {
+		/* a gang's nodes; cut short when too long for buf */
+		if (snprintf(buf + w, n - w, ", so %s are saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (%s: %s)",
+			     names, gq_room_node_name(at->node), why) < 0)
+			buf[w] = '\0';
+	} else
 		snprintf(buf + w, n - w, ", so %s is saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (%s)",
 			 gq_room_node_name(at->node), why);
 	return buf;

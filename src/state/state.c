@@ -808,9 +808,10 @@ void gq_state_saved_before(gq_pools_t *next, int k)
 {
 	const gq_pools_t *p = _state.view;
 	int j = p && p != next ? gq_pools_same(p, next, k) : -1;
+	const int *nodes = NULL;
+	int n = j >= 0 ? gq_view_saved_nodes(p->view[j], &nodes) : 0;
 
-	gq_view_saved_before(next->view[k],
-			     j >= 0 ? gq_view_saved_node(p->view[j])->node : -1);
+	gq_view_saved_before(next->view[k], nodes, n);
 }
 
 void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now)

@@ -464,9 +464,9 @@ int gq_state_budget_window(void);
 void gq_state_expect_reclaims(gq_pools_t *p, int k, int64_t now);
 
 /*
- * Pool k of `next` (not computed yet) told the node saved in the same
+ * Pool k of `next` (not computed yet) told the nodes saved in the same
  * pool of the last pass published (gq_view_saved_before): its room sets
- * take that node last.  Caller holds the lock.  O(pools).
+ * take those nodes last.  Caller holds the lock.  O(pools).
  */
 void gq_state_saved_before(gq_pools_t *next, int k);
 

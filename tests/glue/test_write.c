@@ -394,7 +394,7 @@ END_TEST
  * room_wait 60 GPUs are kept there; with the default (0) n1 is saved.
  */
 static void room_waiter_text(const char *settings, int waiting,
-			     const char *want)
+			     uint32_t nodes, const char *want)
 {
 	char *f = write_temp(settings);
 	node_record_t n0 = { .name = "n0" }, n1 = { .name = "n1" };
@@ -416,7 +416,7 @@ static void room_waiter_text(const char *settings, int waiting,
 	gq_view_node_free(v, 0, 1);
 	gq_view_node_free(v, 1, 1);
 	add_placed(v, r, sizeof(r) / sizeof(r[0]));
-	add(v, "team-b", shaped(pending(9, 3, 50), 3, 1));
+	add(v, "team-b", shaped(pending(9, 3 * nodes, 50), 3, nodes));
 	ck_assert_int_eq(gq_view_compute(v), 0);
 	ck_assert_int_eq(gq_state_wait_for_reclaims(gq_state_next(), 100),
 			 waiting);
@@ -440,15 +440,26 @@ static void room_waiter_text(const char *settings, int waiting,
 
 START_TEST(room_waiter_text_names_node_and_why)
 {
-	room_waiter_text("{\"settings\": {\"room_wait\": 60}," ROOM_PROJECTS, 1,
+	room_waiter_text("{\"settings\": {\"room_wait\": 60}," ROOM_PROJECTS, 1, 1,
 			 "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so GPUs that come free on n1 are kept for it (at most 60 s): it can start there soonest (1 GPU idle, 1 it may reclaim)");
 }
 END_TEST
 
 START_TEST(saved_node_text_names_node_and_why)
 {
-	room_waiter_text("{" ROOM_PROJECTS, 0,
+	room_waiter_text("{" ROOM_PROJECTS, 0, 1,
 			 "Resources, gpuquota: in quota (team-b would hold 3 of 3); no node can free 3 GPUs for it within the other projects' floors yet, so n1 is saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (1 GPU idle, 1 it may reclaim)");
+}
+END_TEST
+
+/* A gang of 2 nodes x 3 GPUs (team-b's quota 6): both nodes are saved,
+ * n1 first (a2 ends at 300, a1 at 400). */
+START_TEST(saved_nodes_text_names_a_gangs_nodes)
+{
+	room_waiter_text("{ \"projects\": [{\"name\": \"team-a\", \"gpu_quota\": 5},"
+			 " {\"name\": \"team-b\", \"gpu_quota\": 6},"
+			 " {\"name\": \"team-c\", \"gpu_quota\": 0}]}", 0, 2,
+			 "Resources, gpuquota: in quota (team-b would hold 6 of 6); not enough nodes can free 3 GPUs for it within the other projects' floors yet, so n1, n0 are saved for it (jobs that can start elsewhere take no victim there): it can start there soonest (n1: 1 GPU idle, 1 it may reclaim)");
 }
 END_TEST
 
@@ -762,6 +773,7 @@ Suite *glue_write_suite(void)
 	tcase_add_test(tc, rehold_writes_another_pools_hold);
 	tcase_add_test(tc, held_job_outside_pools_released_after_restart);
 	tcase_add_test(tc, room_waiter_text_names_node_and_why);
+	tcase_add_test(tc, saved_nodes_text_names_a_gangs_nodes);
 	tcase_add_test(tc, saved_node_text_names_node_and_why);
 	tcase_add_test(tc, landing_hold_text);
 	tcase_add_test(tc, gang_hold_text);

@@ -230,6 +230,123 @@ START_TEST(saved_node_last_for_room_sets)
 }
 END_TEST
 
+/*
+ * A gang's nodes.  Nodes n0-n3 of 4 GPUs, all held (C = 16), now 100:
+ * on node i, team-c's c (1 GPU, --time ends at 125, 130, 140, never)
+ * and three 1-GPU jobs of team-b (q 0): ids 4i + 1 (c) and 4i + 2 ..
+ * 4i + 4 (b).  team-c (q 4) holds 4: in quota.  team-a's a1 (job 30,
+ * q 8) asks 2 nodes x 4 GPUs: each node gives 0 idle + 3 within the
+ * floors, short of 4: a room waiter.  It can start on n0 by 125, n1 by
+ * 130, n2 by 140, n3 never.  Saved: n0 and n1, its two soonest.
+ * team-e's e1 (31, q 2, 1 GPU) can start on n2 or n3, so it keeps off
+ * both saved nodes: b on n0 and n1 are refused to it, b on n2, n3 not.
+ * With switches (n0, n2 in one; n1, n3 in the other) the second node is
+ * n2, in n0's switch, though n1 is sooner: n1's b are e1's again.
+ */
+/* nnodes nodes of 4 GPUs, none idle, now NOW: on node i team-c's job
+ * ids[i][0] (--time ends at ends[i], 0: no limit) and team-b's jobs
+ * ids[i][1 .. 3], 1 GPU each. */
+static void one_c_three_b(gq_view_t *v, int nnodes, const uint32_t ids[][4],
+			  const int64_t *ends)
+{
+	gq_view_begin(v, 4 * nnodes, NOW);
+	ck_assert_int_eq(gq_view_set_nodes(v, nnodes), 0);
+	for (int i = 0; i < nnodes; i++) {
+		placed_t r[] = { { ids[i][0], 1, i, ends[i], "team-c" },
+				 { ids[i][1], 1, i, 0, "team-b" },
+				 { ids[i][2], 1, i, 0, "team-b" },
+				 { ids[i][3], 1, i, 0, "team-b" } };
+
+		gq_view_node_free(v, i, 0);
+		add_placed(v, r, 4);
+	}
+}
+
+static gq_view_t *gang_case(bool domains)
+{
+	static const uint32_t ids[4][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 },
+					    { 9, 10, 11, 12 },
+					    { 13, 14, 15, 16 } };
+	static const int64_t ends[4] = { 125, 130, 140, 0 };
+	gq_view_t *v;
+
+	projects[0] = proj("team-a", 8, 1, GQ_NO_LIMIT);
+	projects[1] = proj("team-b", 0, 1, GQ_NO_LIMIT);
+	projects[2] = proj("team-c", 4, 1, GQ_NO_LIMIT);
+	projects[3] = proj("team-e", 2, 1, GQ_NO_LIMIT);
+	v = view_of(projects, 4, NULL, 0);
+	one_c_three_b(v, 4, ids, ends);
+	for (int i = 0; domains && i < 4; i++)
+		ck_assert_int_eq(gq_view_node_domain(v, i, i % 2), 0);
+	add(v, "team-a", shaped(pending(30, 8, 50), 4, 2));
+	pend(v, 31, "team-e", 1, 60);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	return v;
+}
+
+START_TEST(saved_nodes_of_a_gang)
+{
+	gq_view_t *v = gang_case(_i == 1);
+	int second = _i == 1 ? 2 : 1;
+	const int *nodes;
+
+	ck_assert(gq_view_job(v, 30)->roomless);
+	ck_assert(gq_view_save_node(v, 30, -1));
+	ck_assert_int_eq(gq_view_saved_node(v)->node, 0);
+	ck_assert_int_eq(gq_view_saved_node(v)->when, 125);
+	ck_assert_int_eq(gq_view_saved_nodes(v, &nodes), 2);
+	ck_assert_int_eq(nodes[0], 0);
+	ck_assert_int_eq(nodes[1], second);
+	ck_assert(gq_view_job(v, 31)->off_saved);
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t b = 4 * i + 2; b <= 4 * i + 4; b++)
+			ck_assert_msg(gq_view_preemptable(v, b, 31) ==
+				      (i != 0 && (int)i != second),
+				      "node %u, b %u", i, b);
+	gq_view_free(v);
+}
+END_TEST
+
+/*
+ * Room sets take all the nodes saved before last.  Nodes n0-n2 of 4
+ * GPUs, all held, now 100: on each, team-c's c (in quota) and three of
+ * team-b's 1-GPU jobs: n0 b2, b3, b30; n1 b4, b5, b31; n2 b6, b7, b8
+ * (a higher id started later: younger).  team-b (q 7) holds 9: 2 over
+ * its floor, the youngest b31 (n1) and b30 (n0): one per node, so
+ * team-e's r1 (job 40, 2 GPUs on one node) makes room node by node, no
+ * node with idle GPUs, ties by index.  Nothing saved: n0 (b30, b3).  n0
+ * saved: n1 (b31, b5).  n0 and n1 saved, a gang's: n2 (b8, b7).
+ */
+START_TEST(saved_nodes_last_for_room_sets)
+{
+	static const int saved[] = { 0, 1 };
+	static const uint32_t want[3][2] = { { 30, 3 }, { 31, 5 }, { 8, 7 } };
+	static const uint32_t ids[3][4] = { { 1, 2, 3, 30 }, { 11, 4, 5, 31 },
+					    { 21, 6, 7, 8 } };
+	static const int64_t ends[3] = { 0, 0, 0 };
+	gq_view_t *v;
+
+	projects[0] = proj("team-b", 7, 1, GQ_NO_LIMIT);
+	projects[1] = proj("team-c", 3, 1, GQ_NO_LIMIT);
+	projects[2] = proj("team-e", 2, 1, GQ_NO_LIMIT);
+	v = view_of(projects, 3, NULL, 0);
+	one_c_three_b(v, 3, ids, ends);
+	add(v, "team-e", shaped(pending(40, 2, 60), 2, 1));
+	gq_view_saved_before(v, saved, _i);
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 40)->room);
+	for (int i = 0; i < 3; i++)
+		for (int k = 1; k < 4; k++) {
+			uint32_t b = ids[i][k];
+
+			ck_assert_msg(gq_view_preemptable(v, b, 40) ==
+				      (b == want[_i][0] || b == want[_i][1]),
+				      "%d saved: b %u", _i, b);
+		}
+	gq_view_free(v);
+}
+END_TEST
+
 Suite *saved_node_suite(void)
 {
 	Suite *s = suite_create("saved_node");
@@ -239,6 +356,8 @@ Suite *saved_node_suite(void)
 	tcase_add_test(tc, saved_node_given_when_nowhere_else);
 	tcase_add_test(tc, saved_node_by_default_and_kept);
 	tcase_add_test(tc, saved_node_last_for_room_sets);
+	tcase_add_loop_test(tc, saved_nodes_of_a_gang, 0, 2);
+	tcase_add_loop_test(tc, saved_nodes_last_for_room_sets, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,13 +2,14 @@
  * move.c - moves: another project's in-quota job requeued to empty the
  * node saved for a room waiter (see move.h and docs/MODEL.md "Moves").
  *
- * For waiter W on its saved node S, g = W's GPUs per node:
+ * For waiter W on each of its saved nodes S (one, or a gang's k), g =
+ * W's GPUs per node:
  *   idle(S)  = S's idle GPUs and those of victims leaving it;
  *   b        = GPUs of borrowed jobs on S that W may reclaim, chosen;
  *   m        = GPUs of the moved jobs M on S;
  *   a move needs    idle(S) + b + m >= g   (W fits on S)
  *   and is bound by b + m <= g             (nothing requeued W cannot use).
- *   M restarts on n != S where
+ *   M restarts on n, none of W's saved nodes, where
  *   room(n) + mine(M, n) - kept(n) >= gpus(M),
  *   mine(M, n) = GPUs on n of running jobs M's project may reclaim in
  *   quota; kept(n) = GPUs of n counted for moved jobs before M.
@@ -126,13 +127,20 @@ static void _on_node(const gq_pass_t *pass, const gq_job_t *w, int s,
 	qsort(movable, *nm, sizeof(*movable), _cmp_on);
 }
 
+/* W's saved nodes: moved jobs restart on none of them. */
+typedef struct {
+	const int *node;
+	int n;
+} gq_saved_set_t;
+
 /*
- * Where moved job `m` restarts: the node other than s it may use with the
- * most room(n) + mine(m, n) - kept(n), at least its GPUs; -1: none.
- * `have` and `kind` are scratch (nodes, projects).  O(N + E + P).
+ * Where moved job `m` restarts: the node, none of W's, it may use with
+ * the most room(n) + mine(m, n) - kept(n), at least its GPUs; -1: none.
+ * `have` and `kind` are scratch (nodes, projects).  O(N x k + E + P).
  */
-static int _landing(const gq_pass_t *pass, const gq_job_t *m, int s,
-		    const uint32_t *kept, uint64_t *have, uint8_t *kind)
+static int _landing(const gq_pass_t *pass, const gq_job_t *m,
+		    const gq_saved_set_t *s, const uint32_t *kept,
+		    uint64_t *have, uint8_t *kind)
 {
 	const gq_nodes_t *n = &pass->nodes;
 	gq_job_t as = *m;	/* m pending again, in quota */
@@ -151,7 +159,7 @@ static int _landing(const gq_pass_t *pass, const gq_job_t *m, int s,
 			have[n->pl_node[e]] += n->pl_gpus[e];
 	}
 	for (i = 0; i < n->nnodes; i++) {
-		if (i == s || n->node_closed[i] ||
+		if (gq_node_in(s->node, s->n, i) || n->node_closed[i] ||
 		    !gq_nodes_allowed(n, m->in.node_group, i) ||
 		    have[i] < (uint64_t)kept[i] + m->in.gpus)
 			continue;
@@ -182,6 +190,8 @@ static void _kept_for_landings(const gq_pass_t *pass,
 /* Scratch of one plan, sized by the pass. */
 typedef struct {
 	gq_on_node_t *borrowed, *movable, *pick;
+	gq_on_node_t *all;	/* the borrowed victims of every node */
+	int nall;
 	uint8_t *reach;		/* _choose_borrowed's sums */
 	uint32_t *kept;
 	uint64_t *have;
@@ -196,11 +206,13 @@ static bool _work_new(gq_move_work_t *k, const gq_pass_t *pass, uint32_t g)
 	k->borrowed = malloc(sizeof(*k->borrowed) * npl);
 	k->movable = malloc(sizeof(*k->movable) * npl);
 	k->pick = malloc(sizeof(*k->pick) * npl);
+	k->all = malloc(sizeof(*k->all) * npl);
+	k->nall = 0;
 	k->kept = calloc(nn, sizeof(*k->kept));
 	k->have = malloc(sizeof(*k->have) * nn);
 	k->kind = malloc(pass->reg.nproj + 1);
-	return k->borrowed && k->movable && k->pick && k->reach && k->kept &&
-	       k->have && k->kind;
+	return k->borrowed && k->movable && k->pick && k->all && k->reach &&
+	       k->kept && k->have && k->kind;
 }
 
 static void _work_free(gq_move_work_t *k)
@@ -208,6 +220,7 @@ static void _work_free(gq_move_work_t *k)
 	free(k->borrowed);
 	free(k->movable);
 	free(k->pick);
+	free(k->all);
 	free(k->reach);
 	free(k->kept);
 	free(k->have);
@@ -268,8 +281,9 @@ static int _choose_borrowed(const gq_on_node_t *b, int nb, gq_on_node_t *pick,
  * first plan where W fits is kept.  Returns how many borrowed victims it
  * keeps in k->pick, -1: none fits.  O(M x (N + E + P + B x g)).
  */
-static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
-		   uint32_t idle, uint32_t g, gq_move_t *out)
+static int _choose(const gq_pass_t *pass, gq_move_work_t *k,
+		   const gq_saved_set_t *s, int nb, int nm, uint32_t idle,
+		   uint32_t g, gq_move_t *out)
 {
 	int i, to, n;
 
@@ -277,8 +291,7 @@ static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
 		const gq_job_t *m = gq_store_at(&pass->store, k->movable[i].job);
 
 		if (idle + out->gpus + k->movable[i].gpus > g ||
-		    (to = _landing(pass, m, out->node, k->kept, k->have,
-				   k->kind)) < 0)
+		    (to = _landing(pass, m, s, k->kept, k->have, k->kind)) < 0)
 			continue;
 		k->kept[to] += m->in.gpus;
 		out->moved[out->n] = m->in.id;
@@ -289,6 +302,44 @@ static int _choose(const gq_pass_t *pass, gq_move_work_t *k, int nb, int nm,
 			return n;
 	}
 	return -1;
+}
+
+/*
+ * W's victims on its saved node `node`, appended to k->all and out (the
+ * moved jobs, where each restarts, the GPUs summed): none when the node
+ * has W's GPUs per node idle; else its borrowed jobs alone when they give
+ * W room there, else moved jobs with them (_choose).  Per node b + m <= g,
+ * so a gang's sums are at most what it asks.  False: the node cannot be
+ * emptied for W now, or the moves would pass GQ_MOVE_MAX in all.
+ */
+static bool _plan_node(const gq_pass_t *pass, gq_move_work_t *k,
+		       const gq_job_t *w, int node, const gq_saved_set_t *s,
+		       const gq_move_rules_t *rules, gq_move_t *out)
+{
+	uint32_t g = w->in.gpus_per_node, idle = pass->nodes.node_room[node];
+	gq_move_t one;
+	int nb, nm, n, i;
+
+	if (idle >= g)
+		return true;
+	_on_node(pass, w, node, rules, k->borrowed, &nb, k->movable, &nm);
+	gq_move_clear(&one);
+	one.node = node;
+	if ((n = _choose_borrowed(k->borrowed, nb, k->pick, k->reach, idle, g,
+				  &one)) < 0 &&
+	    (n = _choose(pass, k, s, nb, nm, idle, g, &one)) < 0)
+		return false;
+	if (out->n + one.n > GQ_MOVE_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		k->all[k->nall++] = k->pick[i];
+	for (i = 0; i < one.n; i++) {
+		out->moved[out->n] = one.moved[i];
+		out->to[out->n++] = one.to[i];
+	}
+	out->borrowed += one.borrowed;
+	out->gpus += one.gpus;
+	return true;
 }
 
 /* W's victims into its room set; W tried with its band's priority. */
@@ -310,39 +361,44 @@ static bool _offer(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
 	return true;
 }
 
-/* Do the rules allow a move for w on at? */
+/* Do the rules allow a move for w on its saved nodes (at: the first)?
+ * A gang has all its nodes saved. */
 static bool _allowed(const gq_pass_t *pass, const gq_job_t *w,
-		     const gq_room_node_t *at, const gq_move_rules_t *rules)
+		     const gq_room_node_t *at, const gq_saved_set_t *s,
+		     const gq_move_rules_t *rules)
 {
 	return rules->age > 0 && w && gq_job_still_room_waiter(w) &&
-	       w->in.gpus_per_node && w->in.nodes <= 1 && at &&
+	       w->in.gpus_per_node &&
+	       s->n == (w->in.nodes > 1 ? (int)w->in.nodes : 1) && at &&
 	       at->node >= 0 && at->node < pass->nodes.nnodes &&
+	       s->node[0] == at->node &&
 	       rules->waited > 0 && rules->waited >= rules->grace &&
 	       (at->when == INT64_MAX || at->when > pass->now + rules->age);
 }
 
 bool gq_move_plan(gq_pass_t *pass, gq_room_t *room, gq_job_t *w,
-		  const gq_room_node_t *at, const gq_move_rules_t *rules,
-		  gq_move_t *out)
+		  const gq_room_node_t *at, const int *nodes, int nnodes,
+		  const gq_move_rules_t *rules, gq_move_t *out)
 {
+	gq_saved_set_t s = { nodes, nnodes };
 	gq_move_work_t k = { 0 };
-	uint32_t g, idle;
-	int nb, nm;
 	bool ok = false;
+	int i;
 
 	gq_move_clear(out);
-	if (!_allowed(pass, w, at, rules))
-		return false;
-	g = w->in.gpus_per_node;
-	idle = pass->nodes.node_room[at->node];
-	if (idle >= g || !_work_new(&k, pass, g))
+	if (!_allowed(pass, w, at, &s, rules) ||
+	    !_work_new(&k, pass, w->in.gpus_per_node))
 		goto out;
-	_on_node(pass, w, at->node, rules, k.borrowed, &nb, k.movable, &nm);
 	_kept_for_landings(pass, rules, k.kept);
 	out->waiter = w->in.id;
 	out->node = at->node;
-	if ((nb = _choose(pass, &k, nb, nm, idle, g, out)) >= 0)
-		ok = _offer(pass, room, w, k.pick, nb, out);
+	for (i = 0; i < s.n; i++)
+		if (s.node[i] < 0 || s.node[i] >= pass->nodes.nnodes ||
+		    !_plan_node(pass, &k, w, s.node[i], &s, rules, out))
+			goto out;
+	/* no job to move: W needs no move (its node is idle, or its usual
+	 * victims suffice) */
+	ok = out->n > 0 && _offer(pass, room, w, k.all, k.nall, out);
 out:
 	if (!ok)
 		gq_move_clear(out);

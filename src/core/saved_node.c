@@ -8,8 +8,9 @@
  *                            P may use n })
  *   room(n)    = idle GPUs of n, plus those of victims leaving it;
  *   mine(P, n) = GPUs on n of running jobs P may reclaim (the usual sets).
- * A P that keeps off S is refused every victim with GPUs on a node of S.  It loses
- * nothing it could not get elsewhere: it starts there instead.
+ * A P that keeps off S is refused every victim with GPUs on a node of
+ * S.  It loses nothing it could not get elsewhere: it starts there
+ * instead.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,9 @@
  * and for a gang of k nodes the k - 1 next soonest as well
  * (gq_room_wait_nodes, at most GQ_RECLAIM_NODES in all): every other job
  * that may reclaim, and can start on other nodes with the idle GPUs and
- * the victims it may take there, takes no victim on W's nodes.  Nothing is held and no GPU is kept idle for it here (that is
- * the room wait's, waits.h); only the victims of other reclaims move.
+ * the victims it may take there, takes no victim on W's nodes.  Nothing
+ * is held and no GPU is kept idle for it here (that is the room wait's,
+ * waits.h); only the victims of other reclaims move.
  */
 #ifndef GPUQUOTA_SAVED_NODE_H
 #define GPUQUOTA_SAVED_NODE_H

@@ -330,7 +330,8 @@ bool gq_view_move(gq_view_t *v, const gq_move_rules_t *rules)
 	r.min_runtime = v->min_runtime_pass;
 	r.inflight = v->inflight.at;
 	r.ninflight = v->inflight.n;
-	return gq_move_plan(&v->pass, &v->room, w, &v->saved.on, &r, &v->move);
+	return gq_move_plan(&v->pass, &v->room, w, &v->saved.on,
+			    v->saved.nodes, v->saved.nnodes, &r, &v->move);
 }
 
 const gq_move_t *gq_view_move_of(const gq_view_t *v)

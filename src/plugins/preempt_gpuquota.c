@@ -367,11 +367,12 @@ static void _note_reclaim(job_record_t *victim, int grace)
 				 er->band == GQ_BAND_FAIR_SHARE),
 	     (unsigned long long)r.lost,
 	     grace ? " if requeued now; warned first, requeued when it exits or its grace time ends (the loss counted then)" : "");
-	if (to >= 0)
+	if (to >= 0)	/* a moved job runs on one node: the one emptied */
 		info("gpuquota: move: JobId=%u of %s (in quota) is requeued to empty %s for JobId=%u of %s, which needs it whole; it restarts on %s, where GPUs are idle or borrowed",
 		     ee->in.id, pe->name,
-		     gq_room_node_name(gq_view_move_of(v)->node), er->in.id,
-		     pr->name, gq_room_node_name(to));
+		     victim->nodes ? victim->nodes :
+				     gq_room_node_name(gq_view_move_of(v)->node),
+		     er->in.id, pr->name, gq_room_node_name(to));
 	gq_reclaim_note_write(victim, &r, ee->in.start_time,
 			      to >= 0 ? gq_room_node_name(to) : NULL);
 	if (to >= 0)	/* its landing kept while it restarts (it may take

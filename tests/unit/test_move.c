@@ -179,6 +179,100 @@ START_TEST(move_empties_the_saved_node)
 }
 END_TEST
 
+/*
+ * A gang's move.  Now 1000, nodes n0-n2 of 4 GPUs (C = 12):
+ *   n0: team-c's c1 (job 1, 1 GPU, started 900), team-b's b1-b3 (2-4);
+ *   n1: team-c's c2 (job 5, 1 GPU, started c2_start), team-b's b4-b6
+ *       (6-8);
+ *   n2: team-d's d1, d2 (jobs 9, 11, in quota), 2 GPUs idle.
+ * c1 and c2 end at 5000 (--time); nothing else has a time limit.
+ * team-a (q 8) pends a1 (job 10): 4 GPUs on each of 2 nodes.  team-b
+ * (q 0) borrows its 6; team-c (q 2) and team-d (q 2) are in quota.
+ * a1's room: n0 0 idle + 3, n1 0 + 3, n2 2 + 0: short of 4 on every
+ * node.  Soonest: n0 and n1 by 5000, n2 never: n0, n1 saved.  Moves
+ * (move_age 600, past the grace): on n0, b1-b3 alone give 3 < 4; c1
+ * (100 GPU-seconds) restarts on n2 (2 idle, none of a1's nodes), then
+ * b1-b3: 0 + 3 + 1 = 4.  On n1 the same with c2 (50 GPU-seconds when
+ * started 950) on n2 (2 - 1 kept = 1).  Borrowed 6, moved 2: a1's 8.
+ * With c2 started 300 (700 s ago, past move_age) n1 cannot be emptied:
+ * no move at all, c1 stays (a plan of n0 alone would move it for
+ * nothing).
+ */
+static gq_view_t *gang_move_case(int64_t c2_start)
+{
+	gq_view_t *v = view_with((const int[]){ 8, 0, 2, 2, 0 });
+	job_at_t r[] = { { 1, 1, 0, 900, 5000, "team-c" },
+			 { 2, 1, 0, 100, 0, "team-b" },
+			 { 3, 1, 0, 110, 0, "team-b" },
+			 { 4, 1, 0, 120, 0, "team-b" },
+			 { 5, 1, 1, c2_start, 5000, "team-c" },
+			 { 6, 1, 1, 130, 0, "team-b" },
+			 { 7, 1, 1, 140, 0, "team-b" },
+			 { 8, 1, 1, 150, 0, "team-b" },
+			 { 9, 1, 2, 160, 0, "team-d" },
+			 { 11, 1, 2, 170, 0, "team-d" } };
+	const int *nodes;
+
+	gq_view_begin(v, 12, NOW);
+	ck_assert_int_eq(gq_view_set_nodes(v, 3), 0);
+	gq_view_node_free(v, 0, 0);
+	gq_view_node_free(v, 1, 0);
+	gq_view_node_free(v, 2, 2);
+	place(v, r, sizeof(r) / sizeof(r[0]));
+	add(v, "team-a", shaped(pending(10, 8, 500), 4, 2));
+	ck_assert_int_eq(gq_view_compute(v), 0);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	ck_assert(gq_view_save_node(v, 10, -1));
+	ck_assert_int_eq(gq_view_saved_nodes(v, &nodes), 2);
+	ck_assert_int_eq(nodes[0], 0);
+	ck_assert_int_eq(nodes[1], 1);
+	return v;
+}
+
+START_TEST(move_empties_a_gangs_nodes)
+{
+	gq_view_t *v = gang_move_case(950);
+	gq_move_rules_t r = rules(600, 2, 0);
+	const gq_move_t *m;
+
+	lately = 0;
+	ck_assert(gq_view_move(v, &r));
+	m = gq_view_move_of(v);
+	ck_assert_int_eq(m->n, 2);
+	ck_assert_uint_eq(m->moved[0], 1);
+	ck_assert_uint_eq(m->moved[1], 5);
+	ck_assert_int_eq(m->to[0], 2);
+	ck_assert_int_eq(m->to[1], 2);
+	ck_assert_uint_eq(m->borrowed, 6);
+	ck_assert_uint_eq(m->gpus, 2);
+	for (uint32_t j = 1; j <= 11; j++)
+		ck_assert_msg(gq_view_preemptable(v, j, 10) == (j <= 8),
+			      "job %u", j);
+	ck_assert(gq_view_job(v, 10)->room);
+	gq_view_free(v);
+}
+END_TEST
+
+START_TEST(move_for_a_gang_all_nodes_or_none)
+{
+	gq_view_t *v = gang_move_case(300);
+	gq_move_rules_t r = rules(600, 2, 0);
+
+	lately = 0;
+	ck_assert(!gq_view_move(v, &r));
+	ck_assert_uint_eq(gq_view_move_of(v)->waiter, 0);
+	/* in quota, not moved: c1, c2, d1, d2 (team-b's stay its usual
+	 * victims, too few on any node) */
+	ck_assert(!gq_view_preemptable(v, 1, 10));
+	ck_assert(!gq_view_preemptable(v, 5, 10));
+	ck_assert(!gq_view_preemptable(v, 9, 10));
+	ck_assert(!gq_view_preemptable(v, 11, 10));
+	ck_assert(!gq_view_job(v, 10)->room);
+	ck_assert(gq_view_job(v, 10)->roomless);
+	gq_view_free(v);
+}
+END_TEST
+
 /* Each rule alone keeps the move from being made; nothing is offered. */
 START_TEST(move_only_when_the_rules_allow)
 {
@@ -822,6 +916,8 @@ Suite *move_suite(void)
 	TCase *tc = tcase_create("moves for a room waiter");
 
 	tcase_add_test(tc, move_empties_the_saved_node);
+	tcase_add_test(tc, move_empties_a_gangs_nodes);
+	tcase_add_test(tc, move_for_a_gang_all_nodes_or_none);
 	tcase_add_test(tc, move_only_when_the_rules_allow);
 	tcase_add_test(tc, move_requeues_no_more_than_it_needs);
 	tcase_add_test(tc, move_more_rather_than_past_the_bound);

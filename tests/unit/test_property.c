@@ -42,6 +42,13 @@
  *     a reclaim, a preemptor waiting for GPUs coming free, GPUs kept for a
  *     room waiter) lasts its length or more after the later of its start
  *     and the last step back;
+ *   - slurmctld restarts one pass in ten: gpuquota's state is gone, each
+ *     reclaim read back from its victim, warned or requeued (Slurm
+ *     requeues a victim at the first pass past its grace time).  A wait
+ *     read back lasts no longer than above, or than its length from the
+ *     requeue, counted from the restart too when the clock stepped back
+ *     before it (a preempt_time then lies ahead); the waits kept in
+ *     memory alone begin again;
  *   - no job waits patiently for one loan for its patience plus a pass
  *     or more after the later of its first wait for it and the last step
  *     back (Slurm ends a job when the clock passes its time limit: a step
@@ -66,6 +73,8 @@
 #include "core/room.h"
 #include "core/waits.h"
 #include "core/view.h"
+#include "shared/job_facts.h"
+#include "shared/pass_input.h"
 #include "state/losses.h"
 #include "state/state.h"
 #include "state/usage.h"
@@ -783,15 +792,43 @@ static void check_room_wait(gq_view_t *v, const world_t *w)
 	check_floors(v, w);
 }
 
+/* The moved jobs landing on each node (land[]) fit in its idle GPUs
+ * and the GPUs there of projects over their quota. */
+static void check_landings(const world_t *w, const gq_view_t *v,
+			   const uint32_t *idle, const uint32_t *land)
+{
+	uint32_t cap;
+	int a, node;
+
+	for (node = 0; node < w->nnodes; node++) {
+		for (a = 0, cap = idle[node]; a < w->njobs; a++) {
+			const rjob_t *j = &w->jobs[a];
+			const gq_project_t *p = proj_of(v, w, j->proj);
+
+			/* over its quota, or over its part of its
+			 * department's against reclaim from outside */
+			if (j->live && j->in.state == GQ_JOB_RUNNING &&
+			    j->node == node &&
+			    p->alloc > fmin(p->quota, p->quota_out))
+				cap += j->in.gpus;
+		}
+		ck_assert_msg(land[node] <= cap,
+			      "seed %llu: %u GPUs land on node %d, room %u",
+			      (unsigned long long)w->seed, land[node], node, cap);
+	}
+}
+
 static int moves_made;	/* moves offered (check_move) */
+static int gang_moves;	/* of them, for a gang */
 
 /*
  * Moves (docs/MODEL.md "Moves"), on a pass of their own: a moved job is
  * taken below its project's floor by design, so the offers checked
- * above stay apart.  The waiter's victims are all on its saved node,
- * their GPUs at most its GPUs per node, and with the node's idle GPUs
- * they make room.  Each moved job is another project's, requeueable,
- * younger than move_age, and lands on another up node; the moved jobs
+ * above stay apart.  The waiter's victims are all on its saved nodes
+ * (one, or a gang's), their GPUs on each at most its GPUs per node, and
+ * with the node's idle GPUs they make room on every one.  Each moved job
+ * is another project's, requeueable, younger than move_age, and lands
+ * on an up node none of the waiter's; the moved jobs
  * landing on a node fit in its idle GPUs and the GPUs there of projects
  * over their quota.
  */
@@ -802,11 +839,12 @@ static void check_move(const world_t *world)
 	gq_view_t *v = gq_view_create(&world->cfg);
 	gq_move_rules_t r = { .age = 40 + (int64_t)(world->seed % 80),
 			      .waited = 1 };
-	uint32_t idle[MAXN], land[MAXN] = { 0 }, sum = 0, cap;
+	uint32_t idle[MAXN], land[MAXN] = { 0 }, sum[MAXN] = { 0 };
 	const uint32_t *ids;
 	const gq_move_t *m;
 	const gq_job_t *er;
-	int a, node, moved = 0;
+	const int *sv;
+	int a, node, moved = 0, ns;
 
 	/* a running job's ends_by is its old submit time here: in the past,
 	 * so every node would look free soon */
@@ -824,6 +862,7 @@ static void check_move(const world_t *world)
 	er = gq_view_job(v, m->waiter);
 	ck_assert_uint_eq(m->waiter, gq_view_saved_for(v));
 	ck_assert_int_eq(m->node, gq_view_saved_node(v)->node);
+	ns = gq_view_saved_nodes(v, &sv);
 	for (node = 0; node < w->nnodes; node++)
 		idle[node] = w->down[node] ? 0 : w->gpn;
 	for (a = 0; a < w->njobs; a++)
@@ -836,44 +875,32 @@ static void check_move(const world_t *world)
 		if (!j->live || j->in.state != GQ_JOB_RUNNING ||
 		    !gq_view_preemptable(v, j->in.id, m->waiter))
 			continue;
-		ck_assert_msg(j->node == m->node,
-			      "seed %llu: move for %u takes %u on node %d, not %d",
+		ck_assert_msg(gq_node_in(sv, ns, j->node),
+			      "seed %llu: move for %u takes %u on node %d, not its",
 			      (unsigned long long)w->seed, m->waiter, j->in.id,
-			      j->node, m->node);
-		sum += j->in.gpus;
+			      j->node);
+		sum[j->node] += j->in.gpus;
 		if ((to = gq_view_move_to(v, m->waiter, j->in.id)) < 0)
 			continue;
 		moved++;
 		ck_assert_msg(gq_view_job(v, j->in.id)->project != er->project &&
 			      j->in.requeueable &&
 			      w->now - j->in.start_time < r.age &&
-			      to != m->node && !w->down[to],
+			      !gq_node_in(sv, ns, to) && !w->down[to],
 			      "seed %llu: job %u moved to node %d",
 			      (unsigned long long)w->seed, j->in.id, to);
 		land[to] += j->in.gpus;
 	}
 	ck_assert_int_eq(moved, m->n);
-	ck_assert_msg(sum <= er->in.gpus_per_node &&
-		      idle[m->node] + sum >= er->in.gpus_per_node,
-		      "seed %llu: move for %u requeues %u GPUs, %u idle, needs %u",
-		      (unsigned long long)w->seed, m->waiter, sum,
-		      idle[m->node], er->in.gpus_per_node);
-	for (node = 0; node < w->nnodes; node++) {
-		for (a = 0, cap = idle[node]; a < w->njobs; a++) {
-			const rjob_t *j = &w->jobs[a];
-			const gq_project_t *p = proj_of(v, w, j->proj);
-
-			/* over its quota, or over its part of its
-			 * department's against reclaim from outside */
-			if (j->live && j->in.state == GQ_JOB_RUNNING &&
-			    j->node == node &&
-			    p->alloc > fmin(p->quota, p->quota_out))
-				cap += j->in.gpus;
-		}
-		ck_assert_msg(land[node] <= cap,
-			      "seed %llu: %u GPUs land on node %d, room %u",
-			      (unsigned long long)w->seed, land[node], node, cap);
-	}
+	for (a = 0; a < ns; a++)
+		ck_assert_msg(sum[sv[a]] <= er->in.gpus_per_node &&
+			      idle[sv[a]] + sum[sv[a]] >= er->in.gpus_per_node,
+			      "seed %llu: move for %u requeues %u GPUs on node %d, %u idle, needs %u",
+			      (unsigned long long)w->seed, m->waiter,
+			      sum[sv[a]], sv[a], idle[sv[a]],
+			      er->in.gpus_per_node);
+	gang_moves += ns > 1;
+	check_landings(w, v, idle, land);
 out:
 	gq_view_free(v);
 }
@@ -1426,7 +1453,7 @@ START_TEST(random_clusters_keep_the_guarantees)
 	printf("saved node: %d jobs kept off it\n", saved_kept_off);
 	if (!only)
 		ck_assert_int_gt(moves_made, 0);
-	printf("moves: %d offered\n", moves_made);
+	printf("moves: %d offered, %d for a gang\n", moves_made, gang_moves);
 }
 END_TEST
 
@@ -1442,9 +1469,9 @@ END_TEST
 #define NCF 3
 #define CLOCK_PASSES 40
 
-/* Passes that kept GPUs for a room waiter, and patient jobs seen, over
- * all cases: the run asserts it met both. */
-static int seen_kept, seen_patient;
+/* Passes that kept GPUs for a room waiter, patient jobs seen and
+ * restarts, over all cases: the run asserts it met each. */
+static int seen_kept, seen_patient, seen_restart, seen_rebuilt;
 
 /* real time and the clock, and what each wait began at in real time */
 typedef struct {
@@ -1455,6 +1482,15 @@ typedef struct {
 	int64_t rec_real[NREC];
 	int nrc, rc_grace[NRC];		/* reclaims noted (job 7000 + i) */
 	int64_t rc_real[NRC];
+	int64_t rc_clock[NRC];		/* the clock at the note: the
+					 * victim's preempt_time */
+	int64_t rc_req_real[NRC];	/* Slurm requeued the victim (real
+					 * time; 0: still warned) */
+	int64_t rc_req_clock[NRC];	/* and its clock then: its submit
+					 * time */
+	int64_t restart;		/* the last slurmctld restart; -1 */
+	int64_t restart_back;		/* the last restart after a step
+					 * back; -1 */
 	int64_t cf_real[NCF];		/* coming-free waits (job 9000 + i) */
 	int64_t exempt_from[MAXJ];	/* exempt by min_runtime since; -1 */
 	int room_wait;			/* odd cases: settings.room_wait */
@@ -1576,9 +1612,28 @@ static void check_usage(const world_t *w, const gq_pools_t *p, gq_usage_t *u)
 		      (unsigned long long)w->seed, before, after);
 }
 
-/* The state's waits: each over its length after its start or the last
- * step back, whichever is later; then new ones begin.  Not in a room
- * case: its passes forget the waits of jobs they do not see pending. */
+/*
+ * May reclaim i's wait of len past its grace time still run?  Less than
+ * grace + len after the later of its note, the last step back and the
+ * last restart after a step back (a preempt_time read back ahead of the
+ * clock counts from the restart); or, rebuilt by a restart from its
+ * requeued victim, less than len after the later of the requeue and
+ * those (Slurm may requeue it a pass after its grace time).
+ */
+static bool rc_may_run(const tick_t *t, int i, int len)
+{
+	int64_t from = later(t->last_back, t->restart_back);
+
+	if (t->real - later(t->rc_real[i], from) < t->rc_grace[i] + len)
+		return true;
+	return t->rc_req_real[i] && t->restart >= t->rc_req_real[i] &&
+	       t->real - later(t->rc_req_real[i], from) < len;
+}
+
+/* The state's waits: each over its length after its start, the last
+ * step back or a restart (rc_may_run), whichever is later; then new ones
+ * begin.  Not in a room case: its passes forget the waits of jobs they
+ * do not see pending. */
 static void check_waits(const world_t *w, tick_t *t)
 {
 	int64_t now = w->now;
@@ -1589,15 +1644,13 @@ static void check_waits(const world_t *w, tick_t *t)
 		return;
 	if (gq_state_reclaim_waiting(NULL, 0, now)) {
 		for (i = 0; i < t->nrc; i++)
-			any |= t->real - later(t->rc_real[i], t->last_back) <
-			       GQ_RECLAIM_WAIT + t->rc_grace[i];
+			any |= rc_may_run(t, i, GQ_RECLAIM_WAIT);
 		ck_assert_msg(any, "seed %llu: work waits for a reclaim over",
 			      (unsigned long long)w->seed);
 	}
 	for (i = 0; i < t->nrc; i++)
 		if (gq_state_reclaim_settling(7000 + i, now, SETTLE))
-			ck_assert_msg(t->real - later(t->rc_real[i], t->last_back) <
-					      t->rc_grace[i] + SETTLE,
+			ck_assert_msg(rc_may_run(t, i, SETTLE),
 				      "seed %llu: reclaim %d settles too long",
 				      (unsigned long long)w->seed, i);
 	for (i = 0; i < NCF; i++) {
@@ -1616,10 +1669,82 @@ static void check_waits(const world_t *w, tick_t *t)
 
 		t->rc_grace[t->nrc] = grace[rnd(3)];
 		t->rc_real[t->nrc] = t->real;
+		t->rc_clock[t->nrc] = now;
 		ck_assert(gq_state_note_reclaim(7000 + t->nrc, now,
 						t->rc_grace[t->nrc]));
 		t->nrc++;
 	}
+}
+
+/* Slurm requeues each warned victim at the first pass past its grace
+ * time (real time); its submit time is the clock then. */
+static void slurm_requeues(tick_t *t, int64_t now)
+{
+	int i;
+
+	for (i = 0; i < t->nrc; i++)
+		if (!t->rc_req_real[i] &&
+		    t->real - t->rc_real[i] >= t->rc_grace[i]) {
+			t->rc_req_real[i] = t->real;
+			t->rc_req_clock[i] = now;
+		}
+}
+
+/* The state's settings.room_wait: a configuration of that setting only
+ * (the passes use the world's own). */
+static void load_room_wait(const world_t *w, int room_wait)
+{
+	char text[160], err[GQ_ERR_MAX], *f;
+
+	snprintf(text, sizeof(text),
+		 "{\"settings\": {\"room_wait\": %d}, \"projects\":"
+		 " [{\"name\": \"p0\", \"gpu_quota\": 1}]}", room_wait);
+	f = write_temp(text);
+	ck_assert_msg(gq_state_load(f, err, sizeof(err)) == 0, "seed %llu: %s",
+		      (unsigned long long)w->seed, err);
+	unlink(f);
+	free(f);
+}
+
+/*
+ * slurmctld restarts: gpuquota's state is gone and read back from what
+ * Slurm keeps of each reclaim's victim (gq_pass_victim at the first pass):
+ * warned and running (its preempt_time, its end time the grace time's
+ * end) or requeued (pending, its submit time the requeue).  The waits
+ * kept in memory alone (GPUs coming free, the room wait) begin again.
+ */
+static void restart(const world_t *w, tick_t *t)
+{
+	char note[192];
+	uint32_t pre;
+	int64_t since;
+	int i, grace, rc;
+
+	gq_state_clear();
+	if (t->room_wait)
+		load_room_wait(w, t->room_wait);
+	for (i = 0; i < t->nrc; i++) {
+		bool requeued = t->rc_req_real[i] != 0;
+		gq_job_facts_t f = {
+			.id = 7100 + i,
+			.job_state = requeued ? JOB_PENDING : JOB_RUNNING,
+			.submit_time = requeued ? t->rc_req_clock[i] : 1,
+			.end_time = t->rc_clock[i] + t->rc_grace[i] };
+
+		snprintf(note, sizeof(note), GQ_RECLAIMED_WARNED, 7000 + i,
+			 "p0", "in-quota");
+		rc = gq_pass_victim(&f, note, requeued ? 0 : t->rc_clock[i],
+				    w->now, true, NULL, -1, &pre, &since, &grace);
+		ck_assert_int_ge(rc, 0);
+		seen_rebuilt += rc;
+	}
+	t->restart = t->real;
+	if (t->last_back >= 0)
+		t->restart_back = t->real;
+	memset(t->cf_real, 0, sizeof(t->cf_real));
+	for (i = 0; i < MAXJ; i++)
+		t->kept_from[i] = -1;
+	seen_restart++;
 }
 
 /* GPUs kept for a room waiter: less than the room wait after the later
@@ -1734,22 +1859,6 @@ static void clock_events(world_t *w, const gq_view_t *v)
 			w->jobs[a].live = false;
 }
 
-/* The state's settings.room_wait: a configuration of that setting only
- * (the passes use the world's own). */
-static void load_room_wait(const world_t *w, int room_wait)
-{
-	char text[160], err[GQ_ERR_MAX], *f;
-
-	snprintf(text, sizeof(text),
-		 "{\"settings\": {\"room_wait\": %d}, \"projects\":"
-		 " [{\"name\": \"p0\", \"gpu_quota\": 1}]}", room_wait);
-	f = write_temp(text);
-	ck_assert_msg(gq_state_load(f, err, sizeof(err)) == 0, "seed %llu: %s",
-		      (unsigned long long)w->seed, err);
-	unlink(f);
-	free(f);
-}
-
 /* One case: the world's times moved to the clock, then the passes. */
 static void clock_case(uint64_t seed)
 {
@@ -1763,7 +1872,7 @@ static void clock_case(uint64_t seed)
 	make_world(&w, seed);
 	memset(&t, 0, sizeof(t));
 	t.real = 50 * YEAR;
-	t.last_back = -1;
+	t.last_back = t.restart = t.restart_back = -1;
 	t.room_wait = seed % 2 ? 30 * (1 + (int)rnd(10)) : 0;
 	w.cfg.settings.reclaim_patience = 60 * (1 + (int)rnd(30));
 	for (k = 0; k < MAXJ; k++)
@@ -1785,6 +1894,9 @@ static void clock_case(uint64_t seed)
 	for (k = 0; k < CLOCK_PASSES; k++) {
 		tick(&t);
 		w.now = t.real + t.off;
+		slurm_requeues(&t, w.now);
+		if (!rnd(10))
+			restart(&w, &t);
 		check_waits(&w, &t);
 		clock_pass(&w, p);
 		if (t.room_wait) {
@@ -1812,16 +1924,19 @@ START_TEST(random_clock_steps_bound_every_wait)
 	uint64_t cases = only ? 1 : env_u64("GQ_CASES", DEFAULT_CASES) / 5;
 	uint64_t c;
 
-	seen_kept = seen_patient = seen_backfill = 0;
+	seen_kept = seen_patient = seen_backfill = seen_restart = 0;
+	seen_rebuilt = 0;
 	for (c = 0; c < cases; c++)
 		clock_case(only ? only : c + 1);
 	if (only)
 		return;
-	fprintf(stderr, "clock steps: %d passes kept GPUs, %d patient jobs, %d let through by --time\n",
-		seen_kept, seen_patient, seen_backfill);
-	ck_assert_msg(seen_kept && seen_patient && seen_backfill,
-		      "no pass kept GPUs (%d), found a patient job (%d) or let one through by --time (%d)",
-		      seen_kept, seen_patient, seen_backfill);
+	fprintf(stderr, "clock steps: %d passes kept GPUs, %d patient jobs, %d let through by --time, %d restarts rebuilt %d reclaims\n",
+		seen_kept, seen_patient, seen_backfill, seen_restart,
+		seen_rebuilt);
+	ck_assert_msg(seen_kept && seen_patient && seen_backfill &&
+		      seen_rebuilt,
+		      "no pass kept GPUs (%d), found a patient job (%d), let one through by --time (%d) or rebuilt a reclaim (%d)",
+		      seen_kept, seen_patient, seen_backfill, seen_rebuilt);
 }
 END_TEST
 

@@ -1228,39 +1228,49 @@ static bool _chosen(const gq_room_node_t *out, int k, int n)
 	return false;
 }
 
+/* The preferred node for slot k (prefer[k], while preemptor may wait on
+ * it and it is not chosen yet), or node -1. */
+static gq_room_node_t _preferred(const gq_pass_t *pass,
+				 const gq_job_t *preemptor,
+				 const gq_room_node_t *at, const int *prefer,
+				 int nprefer, const gq_room_node_t *out, int k)
+{
+	int p = k < nprefer ? prefer[k] : -1;
+
+	if (p >= 0 && p < pass->nodes.nnodes &&
+	    _may_wait_on(pass, preemptor, &at[p]) && !_chosen(out, k, p))
+		return at[p];
+	return (gq_room_node_t){ .node = -1 };
+}
+
 int gq_room_wait_nodes(const gq_pass_t *pass, const gq_job_t *preemptor,
-		       int prefer, gq_room_node_t *out, int max)
+		       const int *prefer, int nprefer, gq_room_node_t *out,
+		       int max)
 {
 	gq_room_node_t *at = malloc(sizeof(*at) * (pass->nodes.nnodes + 1));
 	int n, k = 0, want = preemptor->in.nodes > 1 ?
-				     (int)preemptor->in.nodes : 1, d;
-	bool preferred;
+				     (int)preemptor->in.nodes : 1, d = -1;
+	bool scan;
 
 	if (want > max)
 		want = max;
 	if (!at || max < 1 || _node_when(pass, preemptor, at))
 		goto out;
-	out[0] = (gq_room_node_t){ .node = -1 };
-	preferred = prefer >= 0 && prefer < pass->nodes.nnodes &&
-		    _may_wait_on(pass, preemptor, &at[prefer]);
-	if (preferred)
-		out[0] = at[prefer];
-	for (n = 0; !preferred && n < pass->nodes.nnodes; n++)
-		if (_may_wait_on(pass, preemptor, &at[n]) &&
-		    _sooner(&at[n], &out[0]))
-			out[0] = at[n];
-	if (out[0].node < 0)
-		goto out;
-	d = pass->nodes.node_domain[out[0].node];
-	for (k = 1; k < want; k++) {	/* a gang's further nodes */
-		out[k] = (gq_room_node_t){ .node = -1 };
-		for (n = 0; n < pass->nodes.nnodes; n++)
+	for (k = 0; k < want; k++) {
+		out[k] = _preferred(pass, preemptor, at, prefer, nprefer, out,
+				    k);
+		scan = out[k].node < 0;
+		/* the first by _sooner; a gang's further nodes in the
+		 * first's domain first */
+		for (n = 0; scan && n < pass->nodes.nnodes; n++)
 			if (_may_wait_on(pass, preemptor, &at[n]) &&
 			    !_chosen(out, k, n) &&
 			    _before(pass, &at[n], &out[k], d))
 				out[k] = at[n];
 		if (out[k].node < 0)
 			break;
+		if (!k)
+			d = pass->nodes.node_domain[out[0].node];
 	}
 out:
 	free(at);
@@ -1272,7 +1282,7 @@ gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
 {
 	gq_room_node_t at = { .node = -1 };
 
-	gq_room_wait_nodes(pass, preemptor, prefer, &at, 1);
+	gq_room_wait_nodes(pass, preemptor, &prefer, prefer >= 0, &at, 1);
 	return at;
 }
 

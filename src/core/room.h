@@ -109,14 +109,17 @@ gq_room_node_t gq_room_wait_node(const gq_pass_t *pass,
 				 const gq_job_t *preemptor, int prefer);
 
 /*
- * A gang's nodes to wait on: out[0] as gq_room_wait_node gives it, then
- * up to its nodes - 1 more (at most max in all), each the soonest of the
- * rest by the same order, those in out[0]'s switch or block first
- * (topology/tree, topology/block).  Returns how many are in out (0:
- * none, or out of memory).  Cost: as gq_room_wait_node, plus O(N x k^2)
- * for k nodes chosen (k <= max).
+ * A gang's nodes to wait on: out[0] as gq_room_wait_node gives it (with
+ * prefer[0] as its `prefer`), then up to its nodes - 1 more (at most max
+ * in all): prefer[k] while preemptor may still use it, else the soonest
+ * of the rest by the same order, those in out[0]'s switch or block first
+ * (topology/tree, topology/block).  prefer: the nodes chosen in the pass
+ * before (nprefer of them; 0: none), kept as the first node is.  Returns
+ * how many are in out (0: none, or out of memory).  Cost: as
+ * gq_room_wait_node, plus O(N x k^2) for k nodes chosen (k <= max).
  */
 int gq_room_wait_nodes(const gq_pass_t *pass, const gq_job_t *preemptor,
-		       int prefer, gq_room_node_t *out, int max);
+		       const int *prefer, int nprefer, gq_room_node_t *out,
+		       int max);
 
 #endif

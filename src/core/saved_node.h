@@ -25,8 +25,8 @@
 typedef struct {
 	uint32_t saved_for;	/* W, or 0: no node saved */
 	gq_room_node_t on;	/* W's first node and its numbers (node -1:
-				 * none): the one a move or a room wait
-				 * empties */
+				 * none): the one the room wait keeps GPUs
+				 * on */
 	int nodes[GQ_RECLAIM_NODES];	/* all W's nodes, on.node first */
 	int nnodes;
 	bool marked;		/* some job of the pass has off_saved set */

@@ -275,24 +275,30 @@ bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer)
 	/* the node kept is the first node saved; a gang's others follow */
 	if (w)
 		n = gq_room_wait_nodes(&v->pass, w,
-				       gq_waits_kept_node(&v->waits)->node, at,
-				       GQ_RECLAIM_NODES);
+				       &gq_waits_kept_node(&v->waits)->node, 1,
+				       at, GQ_RECLAIM_NODES);
 	if (kept)
 		gq_saved_node_set(&v->saved, &v->pass, id, at, n);
 	return kept;
 }
 
-bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer)
+bool gq_view_save_nodes(gq_view_t *v, uint32_t id, const int *prefer,
+			int nprefer)
 {
 	const gq_job_t *w = id ? gq_store_find(&v->pass.store, id) : NULL;
 	gq_room_node_t at[GQ_RECLAIM_NODES];
 	int n = 0;
 
 	if (gq_job_still_room_waiter(w) && v->pass.nodes.nnodes)
-		n = gq_room_wait_nodes(&v->pass, w, prefer, at,
+		n = gq_room_wait_nodes(&v->pass, w, prefer, nprefer, at,
 				       GQ_RECLAIM_NODES);
 	gq_saved_node_set(&v->saved, &v->pass, id, at, n);
 	return v->saved.saved_for != 0;
+}
+
+bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer)
+{
+	return gq_view_save_nodes(v, id, &prefer, prefer >= 0);
 }
 
 void gq_view_saved_before(gq_view_t *v, const int *nodes, int n)

@@ -246,6 +246,10 @@ bool gq_view_keep_room(gq_view_t *v, uint32_t id, int prefer);
  * gq_view_keep_room saves its node too.  O(J + (N + E) per shape).
  */
 bool gq_view_save_node(gq_view_t *v, uint32_t id, int prefer);
+/* The same, with the nodes saved before (prefer[0 .. nprefer)): each
+ * kept while the waiter may use it (gq_room_wait_nodes). */
+bool gq_view_save_nodes(gq_view_t *v, uint32_t id, const int *prefer,
+			int nprefer);
 
 /* The n nodes saved in the pass before (n 0: none; at most
  * GQ_RECLAIM_NODES kept): room sets of this pass take them last

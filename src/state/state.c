@@ -688,6 +688,7 @@ static gq_inflight_t *_saved_entry(uint32_t id, bool make, int64_t now)
  * The pool's other waiters lose theirs: their count starts again. */
 static void _saved_now(gq_view_t *v, uint32_t id, int64_t now)
 {
+	const int *nodes;
 	gq_inflight_t *w;
 	int i = 0;
 
@@ -702,12 +703,16 @@ static void _saved_now(gq_view_t *v, uint32_t id, int64_t now)
 	if (!w)
 		return;	/* no memory: no move */
 	w->node = gq_view_saved_node(v)->node;
+	w->nnodes = gq_view_saved_nodes(v, &nodes);	/* kept next pass */
+	w->nodes_open = false;
+	memcpy(w->nodes, nodes, sizeof(*nodes) * w->nnodes);
 	_move(v, w, now);
 }
 
 /*
- * Save a node for the pool's first room waiter that a node can take, on
- * the node saved for it before while it can (saved_node.h).  The n room
+ * Save a node for the pool's first room waiter that a node can take (a
+ * gang: its nodes), on the nodes saved for it before while it can
+ * (saved_node.h).  The n room
  * waiters in ids (NULL: the view's).
  */
 static void _save_node(gq_view_t *v, const uint32_t *ids, int n, int64_t now)
@@ -721,7 +726,9 @@ static void _save_node(gq_view_t *v, const uint32_t *ids, int n, int64_t now)
 		if (!_still_waits(v, ids[i]))
 			continue;
 		w = _saved_entry(ids[i], false, now);
-		if (gq_view_save_node(v, ids[i], w ? w->node : -1)) {
+		if (w && w->nnodes > 0 ?
+			    gq_view_save_nodes(v, ids[i], w->nodes, w->nnodes) :
+			    gq_view_save_node(v, ids[i], w ? w->node : -1)) {
 			_saved_now(v, ids[i], now);
 			return;
 		}
